@@ -1,0 +1,14 @@
+// `liveconv bench`: variants x mask sizes x image sizes x formats, medians
+// after warm-up, kernel-only and with transfers, beside the device's measured
+// copy bandwidth and its FMA limit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace liveconv::app {
+
+int runBench(const std::vector<std::string>& args);
+void printBenchUsage();
+
+}  // namespace liveconv::app

@@ -1,0 +1,11 @@
+// The engine-only build (LIVECONV_WITH_MEDIA=OFF): no media subcommands.
+#include "subcommands.hpp"
+
+namespace liveconv::app {
+
+const std::vector<Subcommand>& extraSubcommands() {
+  static const std::vector<Subcommand> none;
+  return none;
+}
+
+}  // namespace liveconv::app

@@ -1,0 +1,82 @@
+// OpenCL platforms and devices: enumeration, selection by index, name or type,
+// and the context + profiling queue the engine runs on.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "liveconv/cl.hpp"
+
+namespace liveconv {
+
+enum class DeviceKind {
+  Invalid = 0,
+  GPU,
+  CPU,
+  Accelerator,
+  Other,
+};
+const char* toString(DeviceKind kind);
+
+struct DeviceInfo {
+  int index = -1;          // position in enumerateDevices(), counting across platforms
+  int platformIndex = -1;
+  int deviceIndex = -1;    // position within its platform
+  std::string name;
+  std::string vendor;
+  std::string platformName;
+  std::string deviceVersion;
+  std::string driverVersion;
+  DeviceKind kind = DeviceKind::Invalid;
+  unsigned computeUnits = 0;
+  unsigned clockMHz = 0;
+  unsigned preferredFloatVectorWidth = 1;
+  std::uint64_t globalMemBytes = 0;
+  std::uint64_t localMemBytes = 0;
+  std::uint64_t maxConstantBytes = 0;
+  std::size_t maxWorkGroupSize = 0;
+  bool imageSupport = false;
+  cl::Device device;
+
+  // Stable identity of device + driver, used to key cached tuning results.
+  std::string fingerprint() const;
+};
+
+// Every device of every platform; empty (not an exception) when the machine has
+// no OpenCL platform at all.
+std::vector<DeviceInfo> enumerateDevices();
+
+// The environment variable consulted when no selector is given on the command line.
+constexpr const char* kDeviceEnvVar = "LIVECONV_DEVICE";
+
+// Resolves a selector against the devices:
+//   ""             first GPU, else first CPU, else the first device
+//   "N"            the N-th device of enumerateDevices()
+//   "P:D"          device D of platform P
+//   "gpu" | "cpu" | "accelerator"   the first device of that kind
+//   anything else  the first device whose name, vendor or platform contains it (any case)
+// An empty cliSelector falls back on $LIVECONV_DEVICE. Throws NoDeviceError.
+DeviceInfo selectDevice(std::string_view cliSelector);
+DeviceInfo selectDevice(std::string_view selector, const std::vector<DeviceInfo>& devices);
+
+// The context and in-order profiling queue one engine instance runs on.
+struct DeviceContext {
+  DeviceInfo info;
+  cl::Context context;
+  cl::CommandQueue queue;  // CL_QUEUE_PROFILING_ENABLE
+
+  static std::shared_ptr<DeviceContext> create(const DeviceInfo& info);
+};
+
+// Duration of a profiled command in milliseconds (END - START).
+double eventMs(const cl::Event& event);
+// From the START of `first` to the END of `last`.
+double eventSpanMs(const cl::Event& first, const cl::Event& last);
+
+// A readable sentence for a CL error code, e.g. "CL_OUT_OF_RESOURCES (-5)".
+std::string clErrorName(cl_int code);
+
+}  // namespace liveconv

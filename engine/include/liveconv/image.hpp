@@ -1,0 +1,80 @@
+// Host images: the pixel formats and border modes the engine understands, a
+// non-owning view and an owning image.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace liveconv {
+
+enum class PixelFormat {
+  Invalid = 0,
+  RGBA8,  // interleaved R, G, B, A bytes
+  GRAY8,  // one byte per pixel
+};
+
+int bytesPerPixel(PixelFormat format);
+const char* toString(PixelFormat format);
+PixelFormat parsePixelFormat(std::string_view text);  // "rgba" / "gray"; Invalid if unknown
+
+// How pixels outside the image are read. Numbering matches BORDER_* in kernels/common.cl.
+enum class BorderMode {
+  Invalid = 0,
+  Clamp,   // replicate the edge pixel:         aaa|abcd|ddd
+  Mirror,  // reflect, edge pixel repeated:     cba|abcd|dcb
+  Wrap,    // periodic:                         bcd|abcd|abc
+  Zero,    // constant zero (all channels):     000|abcd|000
+};
+
+const char* toString(BorderMode mode);
+BorderMode parseBorderMode(std::string_view text);  // Invalid if unknown
+const std::vector<BorderMode>& allBorderModes();
+
+// Maps an out-of-range coordinate into [0, n) for the given mode; returns -1
+// for Zero when the coordinate lies outside. Works for any offset, also when
+// the image is smaller than the mask.
+int borderIndex(int i, int n, BorderMode mode);
+
+enum class AlphaMode {
+  Invalid = 0,
+  PassThrough,  // RGBA8: output alpha = input alpha of the centre pixel
+  Filter,       // RGBA8: alpha is filtered like the colour channels
+};
+
+struct ImageView {
+  std::uint8_t* data = nullptr;
+  int width = 0;
+  int height = 0;
+  std::size_t strideBytes = 0;  // bytes from one row to the next
+  PixelFormat format = PixelFormat::Invalid;
+
+  std::uint8_t* row(int y) const { return data + static_cast<std::size_t>(y) * strideBytes; }
+  std::size_t rowBytes() const { return static_cast<std::size_t>(width) * bytesPerPixel(format); }
+};
+
+// A tightly packed image that owns its pixels.
+class Image {
+ public:
+  Image() = default;
+  Image(int width, int height, PixelFormat format);
+
+  ImageView view();
+  ImageView view() const;  // the view is writable; constness is the caller's promise
+  int width() const { return width_; }
+  int height() const { return height_; }
+  PixelFormat format() const { return format_; }
+  std::uint8_t* data() { return pixels_.data(); }
+  const std::uint8_t* data() const { return pixels_.data(); }
+  std::size_t sizeBytes() const { return pixels_.size(); }
+
+ private:
+  int width_ = 0;
+  int height_ = 0;
+  PixelFormat format_ = PixelFormat::Invalid;
+  std::vector<std::uint8_t> pixels_;
+};
+
+}  // namespace liveconv

@@ -1,0 +1,36 @@
+#include "liveconv/compare.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "liveconv/errors.hpp"
+
+namespace liveconv {
+
+std::string Mismatch::toString() const {
+  std::ostringstream out;
+  out << "first mismatch at (" << x << ", " << y << ") channel " << channel << ": got " << got << ", want " << want
+      << " (" << count << " values differ)";
+  return out.str();
+}
+
+std::optional<Mismatch> compareImages(const ImageView& got, const ImageView& want, int toleranceLsb) {
+  if (got.width != want.width || got.height != want.height || got.format != want.format)
+    throw InvalidArgument("Cannot compare images of different size or format.");
+  const int channels = bytesPerPixel(got.format);
+  std::optional<Mismatch> first;
+  long long count = 0;
+  for (int y = 0; y < got.height; ++y) {
+    const std::uint8_t* g = got.row(y);
+    const std::uint8_t* w = want.row(y);
+    for (int k = 0; k < got.width * channels; ++k) {
+      if (std::abs(int(g[k]) - int(w[k])) <= toleranceLsb) continue;
+      if (!first) first = Mismatch{k / channels, y, k % channels, g[k], w[k], 0};
+      ++count;
+    }
+  }
+  if (first) first->count = count;
+  return first;
+}
+
+}  // namespace liveconv

@@ -1,0 +1,96 @@
+#include "liveconv/image.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace liveconv {
+
+int bytesPerPixel(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::RGBA8: return 4;
+    case PixelFormat::GRAY8: return 1;
+    case PixelFormat::Invalid: break;
+  }
+  return 0;
+}
+
+const char* toString(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::RGBA8: return "rgba";
+    case PixelFormat::GRAY8: return "gray";
+    case PixelFormat::Invalid: break;
+  }
+  return "invalid";
+}
+
+static std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+PixelFormat parsePixelFormat(std::string_view text) {
+  const std::string t = lower(text);
+  if (t == "rgba" || t == "rgba8") return PixelFormat::RGBA8;
+  if (t == "gray" || t == "gray8" || t == "grey") return PixelFormat::GRAY8;
+  return PixelFormat::Invalid;
+}
+
+const char* toString(BorderMode mode) {
+  switch (mode) {
+    case BorderMode::Clamp: return "clamp";
+    case BorderMode::Mirror: return "mirror";
+    case BorderMode::Wrap: return "wrap";
+    case BorderMode::Zero: return "zero";
+    case BorderMode::Invalid: break;
+  }
+  return "invalid";
+}
+
+BorderMode parseBorderMode(std::string_view text) {
+  const std::string t = lower(text);
+  if (t == "clamp" || t == "replicate") return BorderMode::Clamp;
+  if (t == "mirror" || t == "reflect") return BorderMode::Mirror;
+  if (t == "wrap" || t == "repeat") return BorderMode::Wrap;
+  if (t == "zero" || t == "constant") return BorderMode::Zero;
+  return BorderMode::Invalid;
+}
+
+const std::vector<BorderMode>& allBorderModes() {
+  static const std::vector<BorderMode> modes = {BorderMode::Clamp, BorderMode::Mirror, BorderMode::Wrap,
+                                                BorderMode::Zero};
+  return modes;
+}
+
+int borderIndex(int i, int n, BorderMode mode) {
+  switch (mode) {
+    case BorderMode::Clamp: return std::clamp(i, 0, n - 1);
+    case BorderMode::Mirror: {
+      const int period = 2 * n;
+      i %= period;
+      if (i < 0) i += period;
+      return i < n ? i : period - 1 - i;
+    }
+    case BorderMode::Wrap:
+      i %= n;
+      return i < 0 ? i + n : i;
+    case BorderMode::Zero: return (i < 0 || i >= n) ? -1 : i;
+    case BorderMode::Invalid: break;
+  }
+  return -1;
+}
+
+Image::Image(int width, int height, PixelFormat format)
+    : width_(width),
+      height_(height),
+      format_(format),
+      pixels_(static_cast<std::size_t>(width) * height * bytesPerPixel(format)) {}
+
+ImageView Image::view() {
+  return ImageView{pixels_.data(), width_, height_, static_cast<std::size_t>(width_) * bytesPerPixel(format_),
+                   format_};
+}
+
+ImageView Image::view() const { return const_cast<Image*>(this)->view(); }
+
+}  // namespace liveconv

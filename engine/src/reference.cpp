@@ -1,0 +1,82 @@
+#include "liveconv/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "liveconv/errors.hpp"
+
+namespace liveconv {
+namespace {
+
+std::uint8_t saturateRound(float value) {
+  // Round half to even, as convert_uchar_sat_rte does on the device.
+  const float rounded = std::nearbyint(value);
+  return static_cast<std::uint8_t>(std::clamp(rounded, 0.0f, 255.0f));
+}
+
+void convolveRows(const ImageView& src, const ImageView& dst, const Mask& mask, BorderMode border, AlphaMode alpha,
+                  int yBegin, int yEnd) {
+  const int channels = bytesPerPixel(src.format);
+  const int rx = mask.radiusX();
+  const int ry = mask.radiusY();
+  const float scale = mask.scale();
+  const float offset = mask.offset();
+  const bool copyAlpha = channels == 4 && alpha == AlphaMode::PassThrough;
+  std::vector<int> columns(static_cast<std::size_t>(src.width) * mask.width);
+  for (int x = 0; x < src.width; ++x)
+    for (int i = 0; i < mask.width; ++i) columns[static_cast<std::size_t>(x) * mask.width + i] =
+        borderIndex(x + i - rx, src.width, border);
+
+  for (int y = yBegin; y < yEnd; ++y) {
+    std::uint8_t* out = dst.row(y);
+    for (int x = 0; x < src.width; ++x) {
+      float acc[4] = {0, 0, 0, 0};
+      for (int j = 0; j < mask.height; ++j) {
+        const int sy = borderIndex(y + j - ry, src.height, border);
+        if (sy < 0) continue;  // zero border: the whole row contributes 0
+        const std::uint8_t* in = src.row(sy);
+        const int* cols = &columns[static_cast<std::size_t>(x) * mask.width];
+        for (int i = 0; i < mask.width; ++i) {
+          const int sx = cols[i];
+          if (sx < 0) continue;
+          const float m = mask.at(i, j);
+          const std::uint8_t* p = in + static_cast<std::size_t>(sx) * channels;
+          for (int c = 0; c < channels; ++c) acc[c] += m * static_cast<float>(p[c]);
+        }
+      }
+      std::uint8_t* o = out + static_cast<std::size_t>(x) * channels;
+      for (int c = 0; c < channels; ++c) o[c] = saturateRound(std::fma(acc[c], scale, offset));
+      if (copyAlpha) o[3] = src.row(y)[static_cast<std::size_t>(x) * 4 + 3];
+    }
+  }
+}
+
+}  // namespace
+
+void convolveReference(const ImageView& src, const ImageView& dst, const Mask& mask, BorderMode border,
+                       AlphaMode alpha, int threadCount) {
+  mask.validate();
+  if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
+    throw InvalidArgument("The reference needs source and destination of the same size and format.");
+  if (bytesPerPixel(src.format) == 0) throw InvalidArgument("The reference got an image with no pixel format.");
+  if (border == BorderMode::Invalid) throw InvalidArgument("The reference got no border mode.");
+  if (src.width <= 0 || src.height <= 0) return;
+
+  int threads = threadCount > 0 ? threadCount : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::clamp(threads, 1, src.height);
+  if (threads == 1) {
+    convolveRows(src, dst, mask, border, alpha, 0, src.height);
+    return;
+  }
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    const int begin = src.height * t / threads;
+    const int end = src.height * (t + 1) / threads;
+    workers.emplace_back(convolveRows, std::cref(src), std::cref(dst), std::cref(mask), border, alpha, begin, end);
+  }
+  for (auto& w : workers) w.join();
+}
+
+}  // namespace liveconv

@@ -1,0 +1,68 @@
+// common.cl: prepended to every variant's source.
+//
+// Build options the host sets (engine/src/convolver.cpp):
+//   CHANNELS     4 for RGBA8 (one float4 accumulator), 1 for GRAY8
+//   BORDER       one of the BORDER_* values below (engine BorderMode)
+//   FILTER_ALPHA 1: alpha is filtered like colour; 0: alpha of the centre pixel is copied
+// Images are uchar rows `pitch` PIXELS apart. The result of every variant is
+//   out = convert_sat_rte(fma(acc, scale, offset))
+// with acc accumulated in float in row-major tap order, exactly as the CPU
+// reference (engine/src/reference.cpp) defines it.
+
+#define BORDER_CLAMP 1
+#define BORDER_MIRROR 2
+#define BORDER_WRAP 3
+#define BORDER_ZERO 4
+
+#if CHANNELS == 4
+typedef float4 pixf;
+#define LOAD_PIXEL(p, index) convert_float4(vload4((index), (p)))
+#else
+typedef float pixf;
+#define LOAD_PIXEL(p, index) convert_float((p)[(index)])
+#endif
+
+// Maps coordinate i into [0, n); -1 means "outside, reads as zero". Valid for
+// any offset, so images smaller than the mask work too.
+inline int border_index(int i, int n) {
+#if BORDER == BORDER_CLAMP
+  return clamp(i, 0, n - 1);
+#elif BORDER == BORDER_MIRROR
+  const int period = 2 * n;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - 1 - i;
+#elif BORDER == BORDER_WRAP
+  i %= n;
+  return i < 0 ? i + n : i;
+#elif BORDER == BORDER_ZERO
+  return (i < 0 || i >= n) ? -1 : i;
+#else
+#error "BORDER must be set"
+#endif
+}
+
+// Reads pixel (x, y) with the border rule applied.
+inline pixf load_bordered(__global const uchar* src, int pitch, int x, int y, int width, int height) {
+  const int bx = border_index(x, width);
+  const int by = border_index(y, height);
+#if BORDER == BORDER_ZERO
+  if (bx < 0 || by < 0) return (pixf)(0.0f);
+#endif
+  return LOAD_PIXEL(src, by * pitch + bx);
+}
+
+// Writes one output pixel: the affine map, round half to even, saturate.
+inline void store_result(__global uchar* dst, int dstPitch, __global const uchar* src, int srcPitch, int x,
+                         int y, pixf acc, float scale, float offset) {
+  const pixf value = fma(acc, (pixf)(scale), (pixf)(offset));
+#if CHANNELS == 4
+  uchar4 out = convert_uchar4_sat_rte(value);
+#if !FILTER_ALPHA
+  out.w = src[4 * (y * srcPitch + x) + 3];
+#endif
+  vstore4(out, y * dstPitch + x, dst);
+#else
+  dst[y * dstPitch + x] = convert_uchar_sat_rte(value);
+#endif
+}
