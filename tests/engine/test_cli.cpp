@@ -1,0 +1,100 @@
+// The liveconv binary end to end: exit codes and the sentences users see.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "liveconv/variants.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+struct Result {
+  int exitCode = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result run(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + " " + LIVECONV_BIN + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf;
+  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Cli, DevicesListsTheDefaultDevice) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const Result r = run("devices");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, ctx->info.name)) << r.output;
+  EXPECT_TRUE(has(r.output, "* ")) << r.output;
+}
+
+TEST(Cli, UsageErrorsExitWith2) {
+  Result r = run("bench --variants nope");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Unknown variant 'nope'")) << r.output;
+  r = run("bench --masks 4 --device 0");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "even")) << r.output;
+  r = run("frobnicate");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  r = run("bench --runs");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "--runs needs a value")) << r.output;
+}
+
+TEST(Cli, UnknownDeviceExitsWith3) {
+  Result r = run("bench --device no-such-device-anywhere");
+  EXPECT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_TRUE(has(r.output, "No OpenCL device")) << r.output;
+  r = run("devices", "LIVECONV_DEVICE=no-such-device-anywhere");
+  EXPECT_EQ(r.exitCode, 0) << "listing devices ignores a selector that matches nothing: " << r.output;
+}
+
+TEST(Cli, NoOpenCLPlatformIsOneSentence) {
+  // An ICD loader pointed at an empty vendor directory sees no platform.
+  const Result r = run("bench", "OCL_ICD_VENDORS=/nonexistent-liveconv-vendors");
+  EXPECT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_TRUE(has(r.output, "No OpenCL device found")) << r.output;
+}
+
+TEST(Cli, BenchVerifiesEveryVariant) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string json = testing::TempDir() + "/bench.json";
+  const Result r = run("bench --masks 3,3x7 --sizes 67x45 --format both --runs 2 --warmup 1 --verify --json " + json);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "copy bandwidth")) << r.output;
+  EXPECT_TRUE(has(r.output, "FMA limit")) << r.output;
+  EXPECT_FALSE(has(r.output, "FAIL")) << r.output;
+  for (const auto& v : liveconv::variantRegistry()) EXPECT_TRUE(has(r.output, std::string(v.name) + " ")) << v.name;
+  std::ifstream in(json);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(has(text, "\"device\": \"" + ctx->info.name)) << text.substr(0, 300);
+  EXPECT_TRUE(has(text, "\"verify\": \"ok(exact)\""));
+}
+
+TEST(Cli, KernelBuildFailureShowsTheBuildLog) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string dir = testing::TempDir() + "/broken_kernels";
+  std::system(("mkdir -p " + dir).c_str());
+  for (const char* f : {"common.cl", "naive.cl", "local.cl"}) {
+    std::ofstream out(dir + "/" + f);
+    out << (std::string(f) == "naive.cl" ? "__kernel void convolve_naive(__global int* p) { p[0] = undeclared_thing; }\n"
+                                         : "\n");
+  }
+  const Result r = run("bench --variants naive --masks 3 --sizes 8x8 --runs 1 --warmup 0", "LIVECONV_KERNEL_DIR=" + dir);
+  EXPECT_EQ(r.exitCode, 6) << r.output;  // bench reports failed builds per row and exits non-zero
+  EXPECT_TRUE(has(r.output, "failed to build")) << r.output;
+  EXPECT_TRUE(has(r.output, "undeclared_thing")) << "the build log must be shown: " << r.output;
+}
+
+}  // namespace

@@ -1,0 +1,132 @@
+// The CPU reference itself, against values worked out by hand.
+#include <gtest/gtest.h>
+
+#include "liveconv/compare.hpp"
+#include "liveconv/errors.hpp"
+#include "liveconv/reference.hpp"
+#include "test_support.hpp"
+
+namespace liveconv {
+namespace {
+
+Image grayRow(std::vector<std::uint8_t> values) {
+  Image img(static_cast<int>(values.size()), 1, PixelFormat::GRAY8);
+  std::copy(values.begin(), values.end(), img.data());
+  return img;
+}
+
+std::vector<std::uint8_t> pixels(const Image& img) { return {img.data(), img.data() + img.sizeBytes()}; }
+
+TEST(BorderIndex, EachModeMapsAsDocumented) {
+  // n = 4: positions -3..6
+  const int clamp[] = {0, 0, 0, 0, 1, 2, 3, 3, 3, 3};
+  const int mirror[] = {2, 1, 0, 0, 1, 2, 3, 3, 2, 1};
+  const int wrap[] = {1, 2, 3, 0, 1, 2, 3, 0, 1, 2};
+  const int zero[] = {-1, -1, -1, 0, 1, 2, 3, -1, -1, -1};
+  for (int k = 0; k < 10; ++k) {
+    EXPECT_EQ(borderIndex(k - 3, 4, BorderMode::Clamp), clamp[k]);
+    EXPECT_EQ(borderIndex(k - 3, 4, BorderMode::Mirror), mirror[k]);
+    EXPECT_EQ(borderIndex(k - 3, 4, BorderMode::Wrap), wrap[k]);
+    EXPECT_EQ(borderIndex(k - 3, 4, BorderMode::Zero), zero[k]);
+  }
+}
+
+TEST(BorderIndex, FarOffsetsOnTinyImages) {
+  for (int i = -40; i <= 40; ++i) {
+    EXPECT_EQ(borderIndex(i, 1, BorderMode::Mirror), 0);
+    EXPECT_EQ(borderIndex(i, 1, BorderMode::Wrap), 0);
+    const int m = borderIndex(i, 2, BorderMode::Mirror);
+    EXPECT_TRUE(m == 0 || m == 1);
+  }
+  EXPECT_EQ(borderIndex(-5, 2, BorderMode::Mirror), 0);  // ..|01|10|01|: -5 -> period 4 -> 3 -> 0
+}
+
+TEST(Reference, IdentityReturnsTheInput) {
+  const Image src = test::randomImage(13, 7, PixelFormat::RGBA8, 4);
+  Image dst(13, 7, PixelFormat::RGBA8);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("identity"), BorderMode::Zero, AlphaMode::Filter);
+  EXPECT_EQ(pixels(dst), pixels(src));
+}
+
+TEST(Reference, BoxOnARowWithEachBorder) {
+  const Image src = grayRow({10, 20, 30, 40});
+  Image dst(4, 1, PixelFormat::GRAY8);
+  const Mask m = parseMaskSpec("3x1:1,1,1;divisor=3");
+  convolveReference(src.view(), dst.view(), m, BorderMode::Clamp, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{13, 20, 30, 37}));  // 40/3=13.3, 110/3=36.7
+  convolveReference(src.view(), dst.view(), m, BorderMode::Zero, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{10, 20, 30, 23}));
+  convolveReference(src.view(), dst.view(), m, BorderMode::Wrap, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{23, 20, 30, 27}));
+  convolveReference(src.view(), dst.view(), m, BorderMode::Mirror, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{13, 20, 30, 37}));
+}
+
+TEST(Reference, AppliesCorrelationNotConvolution) {
+  // An asymmetric mask that picks the right-hand neighbour.
+  const Image src = grayRow({1, 2, 3, 4});
+  Image dst(4, 1, PixelFormat::GRAY8);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("3x1:0,0,1"), BorderMode::Clamp, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{2, 3, 4, 4}));
+}
+
+TEST(Reference, RoundsHalfToEvenAndSaturates) {
+  const Image src = grayRow({5, 7, 250, 3});
+  Image dst(4, 1, PixelFormat::GRAY8);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:1;divisor=2"), BorderMode::Clamp,
+                    AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{2, 4, 125, 2}));  // 2.5->2, 3.5->4, 1.5->2
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:-1;bias=10"), BorderMode::Clamp,
+                    AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{5, 3, 0, 7}));
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:2"), BorderMode::Clamp, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{10, 14, 255, 6}));
+}
+
+TEST(Reference, LaplacianOfFlatImageIs128UnderAuto) {
+  Image src(5, 5, PixelFormat::GRAY8);
+  std::fill(src.data(), src.data() + src.sizeBytes(), 77);
+  Image dst(5, 5, PixelFormat::GRAY8);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("laplacian"), BorderMode::Mirror, AlphaMode::PassThrough);
+  EXPECT_EQ(pixels(dst), std::vector<std::uint8_t>(25, 128));
+}
+
+TEST(Reference, AlphaPassesThroughByDefault) {
+  const Image src = test::randomImage(9, 9, PixelFormat::RGBA8, 2);
+  Image dst(9, 9, PixelFormat::RGBA8);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("box:3"), BorderMode::Clamp, AlphaMode::PassThrough);
+  for (int k = 3; k < 9 * 9 * 4; k += 4) ASSERT_EQ(dst.data()[k], src.data()[k]) << "pixel " << k / 4;
+}
+
+TEST(Reference, ThreadCountDoesNotChangeTheResult) {
+  const Image src = test::randomImage(61, 47, PixelFormat::RGBA8, 6);
+  Image one(61, 47, PixelFormat::RGBA8), many(61, 47, PixelFormat::RGBA8);
+  const Mask m = test::floatMask(7, 5, 3);
+  convolveReference(src.view(), one.view(), m, BorderMode::Wrap, AlphaMode::Filter, 1);
+  convolveReference(src.view(), many.view(), m, BorderMode::Wrap, AlphaMode::Filter, 5);
+  EXPECT_EQ(pixels(one), pixels(many));
+}
+
+TEST(Reference, RejectsMismatchedImages) {
+  Image a(4, 4, PixelFormat::GRAY8), b(4, 5, PixelFormat::GRAY8);
+  EXPECT_THROW(convolveReference(a.view(), b.view(), parseMaskSpec("box:3"), BorderMode::Clamp, AlphaMode::PassThrough),
+               InvalidArgument);
+}
+
+TEST(Compare, ReportsTheFirstMismatch) {
+  Image a = grayRow({1, 2, 3, 4}), b = grayRow({1, 2, 9, 5});
+  auto mm = compareImages(a.view(), b.view(), 0);
+  ASSERT_TRUE(mm.has_value());
+  EXPECT_EQ(mm->x, 2);
+  EXPECT_EQ(mm->got, 3);
+  EXPECT_EQ(mm->want, 9);
+  EXPECT_EQ(mm->count, 2);
+  EXPECT_EQ(mm->toString(), "first mismatch at (2, 0) channel 0: got 3, want 9 (2 values differ)");
+  mm = compareImages(a.view(), b.view(), 1);
+  ASSERT_TRUE(mm.has_value());
+  EXPECT_EQ(mm->count, 1);
+  EXPECT_FALSE(compareImages(a.view(), a.view(), 0).has_value());
+}
+
+}  // namespace
+}  // namespace liveconv

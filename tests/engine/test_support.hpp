@@ -1,0 +1,68 @@
+// Shared helpers for the engine tests: the OpenCL device under test (or a
+// visible SKIP when the machine has none) and test images and masks.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+
+#include "liveconv/device.hpp"
+#include "liveconv/image.hpp"
+#include "liveconv/mask.hpp"
+
+namespace liveconv::test {
+
+// The device the suite runs on: $LIVECONV_DEVICE or the default; null when none.
+inline std::shared_ptr<DeviceContext> testDevice() {
+  static std::shared_ptr<DeviceContext> ctx = [] {
+    try {
+      return DeviceContext::create(selectDevice(""));
+    } catch (const std::exception&) {
+      return std::shared_ptr<DeviceContext>();
+    }
+  }();
+  return ctx;
+}
+
+#define LIVECONV_REQUIRE_DEVICE(ctx)                                        \
+  auto ctx = ::liveconv::test::testDevice();                                \
+  if (!ctx) GTEST_SKIP() << "SKIP: no OpenCL device on this machine";
+
+inline Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
+  Image img(w, h, f);
+  std::mt19937 rng(seed);
+  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
+  return img;
+}
+
+// An asymmetric integer mask with negative, zero and positive taps, so a flip,
+// transpose or off-by-one shows; auto-normalized. Exact on every variant.
+inline Mask integerMask(int w, int h) {
+  Mask m;
+  m.width = w;
+  m.height = h;
+  m.coefficients.resize(static_cast<std::size_t>(w) * h);
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 3 + j * 5 + 1) % 7 - 1);
+  m.coefficients[static_cast<std::size_t>(h / 2) * w + w / 2] += 4;  // keep the sum positive and the centre strong
+  m.normalize = Normalize::Auto;
+  return m;
+}
+
+// Random float taps with a divisor and bias: results agree within 1 LSB.
+inline Mask floatMask(int w, int h, unsigned seed) {
+  Mask m;
+  m.width = w;
+  m.height = h;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-0.25f, 1.0f);
+  m.coefficients.resize(static_cast<std::size_t>(w) * h);
+  for (float& c : m.coefficients) c = d(rng);
+  m.divisor = m.sum() * 1.1f;
+  m.bias = 3.5f;
+  m.normalize = Normalize::None;
+  return m;
+}
+
+}  // namespace liveconv::test

@@ -1,0 +1,226 @@
+// The reference sweep: every registered variant against the CPU reference over
+// masks {1x1 .. 31x31, non-square}, images {1x1 .. 1280x720, not tile
+// multiples, smaller than the mask}, every border mode, RGBA8 and GRAY8.
+// Tolerance: exact (0 LSB) for integer masks with an integer divisor, else 1 LSB.
+// The 1280x720 image runs the masks of up to 49 taps; the smaller images carry
+// the large masks, which keeps the suite quick on PoCL.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "liveconv/compare.hpp"
+#include "liveconv/convolver.hpp"
+#include "liveconv/errors.hpp"
+#include "liveconv/reference.hpp"
+#include "test_support.hpp"
+
+namespace liveconv {
+namespace {
+
+struct Size2 {
+  int w, h;
+};
+const Size2 kMaskSizes[] = {{1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {15, 15}, {31, 31}, {3, 7}, {7, 1}};
+const Size2 kImageSizes[] = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}, {1280, 720}};
+
+using SweepParam = std::tuple<std::string, PixelFormat, BorderMode>;
+
+class VariantSweep : public ::testing::TestWithParam<SweepParam> {};
+
+// Runs one case; returns an empty string or the failure text with the first mismatch.
+std::string runCase(Convolver& conv, const VariantInfo& v, const Mask& mask, const Image& src, BorderMode border,
+                    AlphaMode alpha) {
+  FilterParams p;
+  p.mask = mask;
+  p.border = border;
+  p.alpha = alpha;
+  p.variant = v.id;
+  conv.setParams(p);
+  Image got(src.width(), src.height(), src.format()), want(src.width(), src.height(), src.format());
+  conv.process(src.view(), got.view());
+  convolveReference(src.view(), want.view(), mask, border, alpha);
+  const int tolerance = mask.isIntegerValued() ? 0 : 1;
+  if (auto mm = compareImages(got.view(), want.view(), tolerance)) {
+    std::ostringstream out;
+    out << v.name << " " << toString(src.format()) << " border " << toString(border) << " mask " << mask.width
+        << "x" << mask.height << " image " << src.width() << "x" << src.height() << " (tolerance " << tolerance
+        << " LSB): " << mm->toString();
+    return out.str();
+  }
+  return {};
+}
+
+TEST_P(VariantSweep, MatchesReference) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const auto& [name, format, border] = GetParam();
+  const VariantInfo* v = findVariant(name);
+  ASSERT_NE(v, nullptr);
+  Convolver conv(ctx);
+  int cases = 0;
+  unsigned seed = 1;
+  for (const Size2& is : kImageSizes) {
+    const Image src = test::randomImage(is.w, is.h, format, seed++);
+    for (const Size2& ms : kMaskSizes) {
+      if (is.w * is.h > 100000 && ms.w * ms.h > 49) continue;  // large image: small masks only
+      std::vector<Mask> masks = {test::integerMask(ms.w, ms.h)};
+      if (ms.w * ms.h > 1 && is.w * is.h <= 100000) masks.push_back(test::floatMask(ms.w, ms.h, seed));
+      for (const Mask& mask : masks) {
+        std::string failure;
+        try {
+          failure = runCase(conv, *v, mask, src, border, AlphaMode::PassThrough);
+        } catch (const UnsupportedError& e) {
+          continue;  // the variant declares it cannot run this (e.g. local memory); tested in Constraints
+        }
+        ASSERT_TRUE(failure.empty()) << failure;
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GT(cases, 0);
+  std::cout << "[          ] " << name << " " << toString(format) << " " << toString(border) << ": " << cases
+            << " cases match the reference\n";
+}
+
+std::vector<SweepParam> allSweepParams() {
+  std::vector<SweepParam> params;
+  for (const auto& v : variantRegistry())
+    for (PixelFormat f : {PixelFormat::RGBA8, PixelFormat::GRAY8})
+      for (BorderMode b : allBorderModes()) params.emplace_back(v.name, f, b);
+  return params;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, VariantSweep, ::testing::ValuesIn(allSweepParams()),
+                         [](const ::testing::TestParamInfo<SweepParam>& info) {
+                           return std::get<0>(info.param) + "_" + toString(std::get<1>(info.param)) + "_" +
+                                  toString(std::get<2>(info.param));
+                         });
+
+TEST(Variants, FilterAlphaModeFiltersAlpha) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  const Image src = test::randomImage(37, 29, PixelFormat::RGBA8, 99);
+  for (const auto& v : variantRegistry()) {
+    for (BorderMode b : allBorderModes()) {
+      const std::string failure = runCase(conv, v, test::integerMask(5, 3), src, b, AlphaMode::Filter);
+      EXPECT_TRUE(failure.empty()) << failure;
+    }
+  }
+}
+
+TEST(Variants, RegistryIsWellFormed) {
+  std::map<std::string, int> names;
+  for (const auto& v : variantRegistry()) {
+    EXPECT_NE(v.id, VariantId::Invalid);
+    EXPECT_FALSE(std::string(v.description).empty()) << v.name;
+    EXPECT_EQ(++names[v.name], 1) << "duplicate variant name " << v.name;
+    EXPECT_EQ(findVariant(v.name), &v);
+    EXPECT_EQ(&variantInfo(v.id), &v);
+  }
+  EXPECT_EQ(findVariant("no-such-variant"), nullptr);
+}
+
+TEST(Variants, ProgramsAreCachedPerParameterSet) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto cache = std::make_shared<ProgramCache>();
+  Convolver conv(ctx, cache);
+  const Image src = test::randomImage(20, 20, PixelFormat::GRAY8, 5);
+  Image dst(20, 20, PixelFormat::GRAY8);
+  FilterParams p;
+  p.mask = test::integerMask(3, 3);
+  p.variant = VariantId::Local;
+  conv.setParams(p);
+  conv.process(src.view(), dst.view());
+  const int afterFirst = cache->buildCount();
+  p.mask = test::integerMask(5, 5);  // runtime mask size: same program
+  conv.setParams(p);
+  conv.process(src.view(), dst.view());
+  EXPECT_EQ(cache->buildCount(), afterFirst);
+  p.variant = VariantId::Unrolled;  // size compiled in: one program per size
+  conv.setParams(p);
+  conv.process(src.view(), dst.view());
+  p.mask = test::integerMask(7, 7);
+  conv.setParams(p);
+  conv.process(src.view(), dst.view());
+  EXPECT_EQ(cache->buildCount(), afterFirst + 2);
+  p.mask = test::integerMask(5, 5);
+  conv.setParams(p);
+  conv.process(src.view(), dst.view());
+  EXPECT_EQ(cache->buildCount(), afterFirst + 2);
+}
+
+TEST(Variants, OversizedWorkgroupIsRejectedWithASentence) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  FilterParams p;
+  p.variant = VariantId::Local;
+  p.mask = test::integerMask(3, 3);
+  p.workgroup = {4096, 4096};
+  conv.setParams(p);
+  try {
+    conv.prepare(PixelFormat::RGBA8);
+    FAIL() << "a 4096x4096 workgroup was accepted";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("Workgroup 4096x4096 does not fit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Variants, ChosenWorkgroupShapeIsUsed) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  FilterParams p;
+  p.variant = VariantId::Local;
+  p.mask = test::integerMask(5, 5);
+  p.workgroup = {8, 4};
+  conv.setParams(p);
+  const WorkgroupShape wg = conv.workgroupFor(PixelFormat::GRAY8);
+  EXPECT_EQ(wg.x, 8);
+  EXPECT_EQ(wg.y, 4);
+  const Image src = test::randomImage(45, 23, PixelFormat::GRAY8, 8);
+  EXPECT_EQ(runCase(conv, variantInfo(VariantId::Local), p.mask, src, BorderMode::Mirror, AlphaMode::PassThrough), "");
+}
+
+TEST(Variants, DeviceResidentEnqueueMatchesHostPath) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  FilterParams p;
+  p.variant = VariantId::Local;
+  p.mask = test::integerMask(7, 7);
+  conv.setParams(p);
+  const Image src = test::randomImage(100, 50, PixelFormat::RGBA8, 3);
+  Image viaHost(100, 50, PixelFormat::RGBA8), viaDevice(100, 50, PixelFormat::RGBA8);
+  conv.process(src.view(), viaHost.view());
+  DeviceImage din = allocateDeviceImage(ctx->context, 100, 50, PixelFormat::RGBA8);
+  DeviceImage dout = allocateDeviceImage(ctx->context, 100, 50, PixelFormat::RGBA8);
+  cl::Event written, done;
+  ctx->queue.enqueueWriteBuffer(din.buffer, CL_FALSE, 0, src.sizeBytes(), src.data(), nullptr, &written);
+  std::vector<cl::Event> wait{written};
+  conv.enqueue(din, dout, &wait, &done);
+  std::vector<cl::Event> waitDone{done};
+  ctx->queue.enqueueReadBuffer(dout.buffer, CL_TRUE, 0, viaDevice.sizeBytes(), viaDevice.data(), &waitDone);
+  EXPECT_FALSE(compareImages(viaDevice.view(), viaHost.view(), 0).has_value());
+  EXPECT_GT(eventMs(done), 0.0);
+}
+
+TEST(Variants, StridedHostImagesUseRectCopies) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  FilterParams p;
+  p.variant = VariantId::Naive;
+  p.mask = test::integerMask(3, 5);
+  conv.setParams(p);
+  const Image packed = test::randomImage(30, 20, PixelFormat::RGBA8, 11);
+  // The same pixels in rows of 160 bytes (40 pixels) instead of 120.
+  std::vector<std::uint8_t> wideIn(160 * 20, 7), wideOut(160 * 20, 0);
+  for (int y = 0; y < 20; ++y) std::copy_n(packed.data() + y * 120, 120, wideIn.data() + y * 160);
+  ImageView in{wideIn.data(), 30, 20, 160, PixelFormat::RGBA8}, out{wideOut.data(), 30, 20, 160, PixelFormat::RGBA8};
+  conv.process(in, out);
+  Image want(30, 20, PixelFormat::RGBA8);
+  convolveReference(packed.view(), want.view(), p.mask, p.border, p.alpha);
+  EXPECT_FALSE(compareImages(out, want.view(), 0).has_value());
+  EXPECT_EQ(wideOut[125], 0) << "bytes between rows were written";
+}
+
+}  // namespace
+}  // namespace liveconv
