@@ -119,7 +119,7 @@ double copyBandwidth(DeviceContext& ctx, int runs) {
 }
 
 struct Row {
-  std::string variant, format, image, mask, workgroup, verify;
+  std::string variant, format, image, mask, workgroup, verify, chosen;
   double kernelMs = 0, transferMs = 0, kernelMpix = 0, transferMpix = 0, fracBandwidth = 0, fracFma = 0;
   std::string error;
 };
@@ -158,6 +158,7 @@ int runBench(const std::vector<std::string>& argv) {
 
   std::vector<const VariantInfo*> variants;
   const std::string variantList = args.get("--variants", "all");
+  // local_aligned needs padded rows: bench gives each variant the buffers it asks for.
   if (variantList == "all") {
     for (const auto& v : variantRegistry()) variants.push_back(&v);
   } else {
@@ -217,6 +218,7 @@ int runBench(const std::vector<std::string>& argv) {
       DeviceImage dsrc = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_READ_ONLY);
       DeviceImage ddst = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_WRITE_ONLY);
       ctx->queue.enqueueWriteBuffer(dsrc.buffer, CL_TRUE, 0, src.sizeBytes(), src.data());
+      DeviceImage paddedSrc, paddedDst;
       const double pixels = double(size.w) * size.h;
       for (const Mask& mask : masks) {
         Image want;
@@ -236,14 +238,28 @@ int runBench(const std::vector<std::string>& argv) {
             p.border = border;
             p.variant = v->id;
             conv.setParams(p);
-            const WorkgroupShape wg = conv.workgroupFor(format);
-            row.workgroup = std::to_string(wg.x) + "x" + std::to_string(wg.y);
+            const ActiveKernel active = conv.activeKernel(format, size.w, size.h);
+            row.workgroup = std::to_string(active.workgroup.x) + "x" + std::to_string(active.workgroup.y);
+            if (active.packet > 1) row.workgroup += "/" + std::to_string(active.packet);
+            if (v->id == VariantId::Auto) row.chosen = variantInfo(active.variant).name;
+            // local_aligned wants padded rows: give each variant the buffers it asks for.
+            const std::size_t pitch = conv.devicePitchBytes(format, size.w, size.h);
+            if (pitch != dsrc.pitchBytes && pitch != paddedSrc.pitchBytes) {
+              paddedSrc = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_READ_ONLY, pitch);
+              paddedDst = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_WRITE_ONLY, pitch);
+              const cl::array<cl::size_type, 3> origin{0, 0, 0};
+              const cl::array<cl::size_type, 3> region{src.view().rowBytes(), static_cast<cl::size_type>(size.h), 1};
+              ctx->queue.enqueueWriteBufferRect(paddedSrc.buffer, CL_TRUE, origin, origin, region, pitch, 0,
+                                                src.view().rowBytes(), 0, src.data());
+            }
+            const DeviceImage& in = pitch == dsrc.pitchBytes ? dsrc : paddedSrc;
+            const DeviceImage& out = pitch == dsrc.pitchBytes ? ddst : paddedDst;
             std::vector<double> kernelMs, wallMs;
             for (int r = 0; r < warmup + runs; ++r) {
-              cl::Event done;
-              conv.enqueue(dsrc, ddst, nullptr, &done);
+              cl::Event first, done;
+              conv.enqueue(in, out, nullptr, &done, &first);
               done.wait();
-              if (r >= warmup) kernelMs.push_back(eventMs(done));
+              if (r >= warmup) kernelMs.push_back(eventSpanMs(first, done));
             }
             row.kernelMs = median(kernelMs);
             row.kernelMpix = pixels / (row.kernelMs * 1e-3) * 1e-6;
@@ -283,7 +299,7 @@ int runBench(const std::vector<std::string>& argv) {
                         row.kernelMpix, 100 * row.fracBandwidth, 100 * row.fracFma);
             if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);
             else std::printf("%10s %10s ", "-", "-");
-            std::printf("%s\n", row.verify.c_str());
+            std::printf("%s%s\n", row.verify.c_str(), row.chosen.empty() ? "" : (" -> " + row.chosen).c_str());
           }
           std::fflush(stdout);
           rows.push_back(row);

@@ -53,16 +53,28 @@ inline pixf load_bordered(__global const uchar* src, int pitch, int x, int y, in
 }
 
 // Writes one output pixel: the affine map, round half to even, saturate.
-inline void store_result(__global uchar* dst, int dstPitch, __global const uchar* src, int srcPitch, int x,
-                         int y, pixf acc, float scale, float offset) {
+// `centreAlpha` is the input alpha of this pixel, copied when alpha is not filtered.
+inline void store_pixel(__global uchar* dst, int dstPitch, int x, int y, pixf acc, float scale, float offset,
+                        uchar centreAlpha) {
   const pixf value = fma(acc, (pixf)(scale), (pixf)(offset));
 #if CHANNELS == 4
   uchar4 out = convert_uchar4_sat_rte(value);
 #if !FILTER_ALPHA
-  out.w = src[4 * (y * srcPitch + x) + 3];
+  out.w = centreAlpha;
 #endif
   vstore4(out, y * dstPitch + x, dst);
 #else
   dst[y * dstPitch + x] = convert_uchar_sat_rte(value);
 #endif
+}
+
+// store_pixel for kernels that read the source from a buffer.
+inline void store_result(__global uchar* dst, int dstPitch, __global const uchar* src, int srcPitch, int x,
+                         int y, pixf acc, float scale, float offset) {
+#if CHANNELS == 4
+  const uchar alpha = src[4 * (y * srcPitch + x) + 3];
+#else
+  const uchar alpha = 0;
+#endif
+  store_pixel(dst, dstPitch, x, y, acc, scale, offset, alpha);
 }

@@ -2,31 +2,21 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cmath>
 #include <functional>
+#include <numeric>
 #include <sstream>
 
-#include "liveconv/errors.hpp"
+#include "liveconv/autotune.hpp"
 #include "liveconv/kernel_sources.hpp"
 
 namespace liveconv {
 namespace {
 
-std::size_t roundUp(std::size_t value, std::size_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
+std::size_t roundUp(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-std::string kib(std::uint64_t bytes) {
-  std::ostringstream out;
-  out << (bytes + 1023) / 1024 << " KiB";
-  return out.str();
-}
-
-// Local memory a tiled variant needs for a workgroup of wx x wy.
-std::uint64_t tileBytes(const VariantInfo& v, int wx, int wy, const Mask& m, PixelFormat format) {
-  if (v.tile != TileKind::Local) return 0;
-  const std::uint64_t elem = format == PixelFormat::RGBA8 ? 16 : 4;  // float4 or float
-  return static_cast<std::uint64_t>(wx + m.width - 1) * (wy + m.height - 1) * elem;
-}
+std::string kib(std::uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; }
 
 int borderDefine(BorderMode mode) {
   switch (mode) {
@@ -39,37 +29,68 @@ int borderDefine(BorderMode mode) {
   throw InvalidArgument("No border mode chosen.");
 }
 
+// The coefficients as exact C99 hex-float literals, for baked programs.
+std::string bakedMaskSource(const Mask& m) {
+  std::string text = "#define BAKED 1\n__constant float baked_mask[] = {";
+  char literal[64];
+  for (std::size_t k = 0; k < m.coefficients.size(); ++k) {
+    std::snprintf(literal, sizeof literal, "%s%af", k ? ", " : "", static_cast<double>(m.coefficients[k]));
+    text += literal;
+  }
+  return text + "};\n";
+}
+
+// Integer-preserving rank-1 factors: for an integer mask the row is its pivot
+// row divided by the row's gcd, so both factors stay integers and the two
+// passes stay exact.
+SeparableFactors separableFactors(const Mask& m) {
+  SeparableFactors f;
+  if (!factorSeparable(m, &f)) throw UnsupportedError("Variant separable needs a rank-1 (separable) mask; this one is not.");
+  const bool integer = std::all_of(m.coefficients.begin(), m.coefficients.end(), [](float c) { return c == std::nearbyint(c); });
+  if (!integer) return f;
+  int pi = 0, pj = 0;
+  for (int j = 0; j < m.height; ++j)
+    for (int i = 0; i < m.width; ++i)
+      if (std::fabs(m.at(i, j)) > std::fabs(m.at(pi, pj))) pi = i, pj = j;
+  long g = 0;
+  for (int i = 0; i < m.width; ++i) g = std::gcd(g, std::labs(std::lround(m.at(i, pj))));
+  if (g == 0) return f;
+  for (int i = 0; i < m.width; ++i) f.row[i] = static_cast<float>(std::lround(m.at(i, pj)) / g);
+  for (int j = 0; j < m.height; ++j) f.column[j] = m.at(pi, j) / f.row[pi];
+  return f;
+}
+
 }  // namespace
 
 struct Convolver::Prepared {
-  // What the kernel was built for.
-  VariantId variant = VariantId::Invalid;
+  FilterParams params;  // concrete: never VariantId::Auto
   PixelFormat format = PixelFormat::Invalid;
-  BorderMode border = BorderMode::Invalid;
-  AlphaMode alpha = AlphaMode::Invalid;
-  WorkgroupShape requested;
-  int maskW = 0, maskH = 0;
-  // What it is.
-  cl::Kernel kernel;
-  int wx = 0, wy = 0;
+  const VariantInfo* variant = nullptr;
+  cl::Kernel kernel, kernel2;
+  int wx = 0, wy = 0, packet = 1;
   std::uint64_t localBytes = 0;
+  cl::Buffer maskBuffer, maskBuffer2;  // the mask (or row taps) and the column taps
+  float scale = 1, offset = 0;
 };
 
 DeviceImage allocateDeviceImage(const cl::Context& context, int width, int height, PixelFormat format,
-                                cl_mem_flags flags) {
+                                cl_mem_flags flags, std::size_t pitchBytes) {
   DeviceImage img;
   img.width = width;
   img.height = height;
   img.format = format;
-  img.pitchBytes = static_cast<std::size_t>(width) * bytesPerPixel(format);
+  img.pitchBytes = pitchBytes ? pitchBytes : static_cast<std::size_t>(width) * bytesPerPixel(format);
   img.buffer = cl::Buffer(context, flags, std::max<std::size_t>(1, img.pitchBytes * height));
   return img;
 }
 
-Convolver::Convolver(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache)
-    : device_(std::move(device)), cache_(std::move(cache)) {}
+Convolver::Convolver(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache,
+                     std::shared_ptr<AutoTuner> tuner)
+    : device_(std::move(device)), cache_(std::move(cache)), tuner_(tuner ? std::move(tuner) : AutoTuner::shared()) {}
 
-Convolver::~Convolver() = default;
+Convolver::~Convolver() {
+  if (pending_.valid()) pending_.wait();
+}
 
 void Convolver::setParams(const FilterParams& params) {
   params.mask.validate();
@@ -78,144 +99,280 @@ void Convolver::setParams(const FilterParams& params) {
   const VariantInfo& v = variantInfo(params.variant);
   if (params.workgroup.x < 0 || params.workgroup.y < 0 || (params.workgroup.x == 0) != (params.workgroup.y == 0))
     throw InvalidArgument("A workgroup shape needs both sides, each at least 1 (or neither, for the default).");
+  if (params.packet != 0 && params.packet != 1 && params.packet != 2 && params.packet != 4 && params.packet != 8 &&
+      params.packet != 16)
+    throw InvalidArgument("A packet is 1, 2, 4, 8 or 16 outputs per work-item.");
   if (params.mask.width > v.maxMaskSide || params.mask.height > v.maxMaskSide)
     throw UnsupportedError(std::string("Variant ") + v.name + " takes masks up to " + std::to_string(v.maxMaskSide) +
                            " wide and high.");
+  if (v.needsSeparableMask && !factorSeparable(params.mask, nullptr))
+    throw UnsupportedError(std::string("Variant ") + v.name + " needs a rank-1 (separable) mask; this one is not.");
   params_ = params;
 }
 
-WorkgroupShape Convolver::workgroupFor(PixelFormat format) {
-  const Prepared& p = preparedFor(format);
-  return {p.wx, p.wy};
+FilterParams Convolver::concreteParams(PixelFormat format, int width, int height) {
+  if (params_.variant != VariantId::Auto) return params_;
+  return tuner_->resolve(device_, cache_, params_, format, std::max(width, 1), std::max(height, 1));
 }
 
-void Convolver::prepare(PixelFormat format) { preparedFor(format); }
-
-Convolver::Prepared& Convolver::preparedFor(PixelFormat format) {
-  if (bytesPerPixel(format) == 0) throw InvalidArgument("No pixel format given.");
-  const VariantInfo& v = variantInfo(params_.variant);
-  const Mask& m = params_.mask;
-  const bool sizeConstant = v.binding == MaskBinding::SizeConstant;
-  for (auto& p : prepared_) {
-    if (p->variant == v.id && p->format == format && p->border == params_.border && p->alpha == params_.alpha &&
-        p->requested.x == params_.workgroup.x && p->requested.y == params_.workgroup.y &&
-        (v.tile != TileKind::Local || (p->maskW == m.width && p->maskH == m.height)))
-      return *p;
-  }
-
-  // Choose the workgroup: the user's, checked, or the variant's default shrunk to fit.
+std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format) const {
+  const VariantInfo& v = variantInfo(params.variant);
+  const Mask& m = params.mask;
   const DeviceInfo& dev = device_->info;
-  const bool userShape = params_.workgroup.x > 0;
-  int wx = userShape ? params_.workgroup.x : v.defaultWorkgroupX;
-  int wy = userShape ? params_.workgroup.y : v.defaultWorkgroupY;
+  const int bpp = bytesPerPixel(format);
+  const int packet = v.defaultPacket ? (params.packet ? params.packet : v.defaultPacket) : 1;
+
+  // The workgroup: the user's, checked, or the variant's default shrunk until it fits.
+  const bool userShape = params.workgroup.x > 0;
+  int wx = userShape ? params.workgroup.x : v.defaultWorkgroupX;
+  int wy = userShape ? params.workgroup.y : v.defaultWorkgroupY;
+  auto localBytes = [&](int x, int y) { return localMemoryBytes(v, x, y, packet, m.width, m.height, bpp); };
   auto fits = [&](int x, int y) {
-    return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && tileBytes(v, x, y, m, format) <= dev.localMemBytes;
+    return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && localBytes(x, y) <= dev.localMemBytes;
   };
   if (userShape && !fits(wx, wy)) {
     std::ostringstream out;
     out << "Workgroup " << wx << "x" << wy << " does not fit " << dev.name << ": it allows " << dev.maxWorkGroupSize
         << " work-items and " << kib(dev.localMemBytes) << " of local memory, and variant " << v.name << " needs "
-        << wx * wy << " work-items and " << kib(tileBytes(v, wx, wy, m, format)) << " for a " << m.width << "x"
-        << m.height << " " << toString(format) << " mask.";
+        << wx * wy << " work-items and " << kib(localBytes(wx, wy)) << " for a " << m.width << "x" << m.height << " "
+        << toString(format) << " mask.";
     throw UnsupportedError(out.str());
   }
-  while (!fits(wx, wy) && (wx > 1 || wy > 1)) (wx >= wy ? wx : wy) = std::max(1, (wx >= wy ? wx : wy) / 2);
+  while (!fits(wx, wy) && (wx > 1 || wy > 1)) {
+    int& larger = wx >= wy ? wx : wy;
+    larger = std::max(1, larger / 2);
+  }
   if (!fits(wx, wy)) {
     std::ostringstream out;
     out << "Variant " << v.name << " cannot run a " << m.width << "x" << m.height << " " << toString(format)
-        << " mask on " << dev.name << ": even a 1x1 workgroup needs " << kib(tileBytes(v, 1, 1, m, format))
+        << " mask on " << dev.name << ": even a 1x1 workgroup needs " << kib(localBytes(1, 1))
         << " of local memory and the device has " << kib(dev.localMemBytes) << ".";
     throw UnsupportedError(out.str());
   }
 
   std::ostringstream options;
-  options << "-D CHANNELS=" << bytesPerPixel(format) << " -D BORDER=" << borderDefine(params_.border)
-          << " -D FILTER_ALPHA=" << (params_.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx << " -D LY=" << wy;
-  if (sizeConstant) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
-
-  const std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
+  options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
+          << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx << " -D LY=" << wy
+          << " -D PX=" << packet;
+  if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
+  std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
+  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(m) + text;
   const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
   cl::Program program = cache_->get(device_->context, dev.device, key, text, options.str());
 
   auto p = std::make_unique<Prepared>();
-  p->variant = v.id;
+  p->params = params;
   p->format = format;
-  p->border = params_.border;
-  p->alpha = params_.alpha;
-  p->requested = params_.workgroup;
-  p->maskW = m.width;
-  p->maskH = m.height;
+  p->variant = &v;
   p->kernel = cl::Kernel(program, v.entry);
+  if (*v.entry2) p->kernel2 = cl::Kernel(program, v.entry2);
   p->wx = wx;
   p->wy = wy;
-  p->localBytes = tileBytes(v, wx, wy, m, format);
-  if (prepared_.size() >= 64) prepared_.clear();  // a long session of edits: drop the old kernels
-  prepared_.push_back(std::move(p));
-  return *prepared_.back();
+  p->packet = packet;
+  p->localBytes = localBytes(wx, wy);
+  p->scale = m.scale();
+  p->offset = m.offset();
+  // Buffers are created with their contents (COPY_HOST_PTR): nothing is queued,
+  // so this is safe on a worker thread and kernels already queued keep theirs.
+  auto constants = [&](const std::vector<float>& values) {
+    return cl::Buffer(device_->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, values.size() * sizeof(float),
+                      const_cast<float*>(values.data()));
+  };
+  if (v.needsSeparableMask) {
+    const SeparableFactors f = separableFactors(m);
+    p->maskBuffer = constants(f.row);
+    p->maskBuffer2 = constants(f.column);
+  } else {
+    p->maskBuffer = constants(m.coefficients);
+  }
+  return p;
 }
 
-void Convolver::uploadMaskIfChanged() {
-  if (maskBuffer_() && maskUploaded_ == params_.mask.coefficients) return;
-  maskUploaded_ = params_.mask.coefficients;
-  // A new buffer per change: the driver copies at creation, so no queued write
-  // races with the host vector and kernels already queued keep the old mask.
-  maskBuffer_ = cl::Buffer(device_->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           maskUploaded_.size() * sizeof(float), maskUploaded_.data());
+Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int height, bool mayServeStale) {
+  if (bytesPerPixel(format) == 0) throw InvalidArgument("No pixel format given.");
+  const FilterParams concrete = concreteParams(format, width, height);
+
+  // Collect a finished background build.
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    try {
+      prepared_.push_back(pending_.get());
+    } catch (const BuildError& e) {
+      buildError_ = e;
+    } catch (const Error& e) {
+      buildError_ = BuildError(e.what(), "");
+    }
+  }
+  for (auto& p : prepared_)
+    if (p->format == format && p->params == concrete) return *(current_ = p.get());
+
+  if (mayServeStale && policy_ == BuildPolicy::Background && current_ && current_->format == format) {
+    if (!pending_.valid() && !buildError_)
+      pending_ = std::async(std::launch::async, [this, concrete, format] { return build(concrete, format); });
+    return *current_;
+  }
+  if (pending_.valid()) pending_.wait();  // one build at a time
+  if (prepared_.size() >= 32) {  // a long session of edits: keep only what is in use
+    std::unique_ptr<Prepared> keep;
+    for (auto& p : prepared_)
+      if (p.get() == current_) keep = std::move(p);
+    prepared_.clear();
+    if (keep) prepared_.push_back(std::move(keep));
+  }
+  prepared_.push_back(build(concrete, format));
+  return *(current_ = prepared_.back().get());
+}
+
+void Convolver::prepare(PixelFormat format, int width, int height) { preparedFor(format, width, height, false); }
+
+ActiveKernel Convolver::activeKernel(PixelFormat format, int width, int height) {
+  const Prepared& p = preparedFor(format, width, height, true);
+  ActiveKernel a;
+  a.variant = p.params.variant;
+  a.workgroup = {p.wx, p.wy};
+  a.packet = p.packet;
+  a.localBytes = p.localBytes;
+  a.upToDate = p.params == concreteParams(format, width, height);
+  return a;
+}
+
+std::optional<BuildError> Convolver::takeBuildError() {
+  std::optional<BuildError> e;
+  e.swap(buildError_);
+  return e;
+}
+
+std::size_t Convolver::devicePitchBytes(PixelFormat format, int width, int height) {
+  const Prepared& p = preparedFor(format, width, height, true);
+  const std::size_t tight = static_cast<std::size_t>(width) * bytesPerPixel(format);
+  if (p.variant->rowAlignBytes == 0) return tight;
+  const std::size_t groupRow = static_cast<std::size_t>(p.wx) * bytesPerPixel(format);
+  return roundUp(tight, std::lcm(static_cast<std::size_t>(p.variant->rowAlignBytes), groupRow));
 }
 
 void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const std::vector<cl::Event>* waitFor,
-                        cl::Event* done) {
+                        cl::Event* done, cl::Event* first) {
   if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
     throw InvalidArgument("Source and destination frames differ in size or format.");
   if (src.width <= 0 || src.height <= 0) throw InvalidArgument("A frame must be at least 1x1 pixels.");
-  Prepared& p = preparedFor(src.format);
-  uploadMaskIfChanged();
+  Prepared& p = preparedFor(src.format, src.width, src.height, true);
+  const VariantInfo& v = *p.variant;
   const int bpp = bytesPerPixel(src.format);
-  const Mask& m = params_.mask;
+  const Mask& m = p.params.mask;
+  cl::CommandQueue& q = device_->queue;
+  const cl::NDRange local(p.wx, p.wy);
+  const cl::NDRange global(roundUp(src.width, p.wx), roundUp((src.height + p.packet - 1) / p.packet, p.wy));
+  const cl_int srcPitch = static_cast<cl_int>(src.pitchBytes / bpp);
+  const cl_int dstPitch = static_cast<cl_int>(dst.pitchBytes / bpp);
+
+  if (v.needsSeparableMask) {
+    const std::size_t midBytes = static_cast<std::size_t>(src.width) * src.height * (bpp == 4 ? 16 : 4);
+    if (intermediateBytes_ < midBytes) {
+      intermediate_ = cl::Buffer(device_->context, CL_MEM_READ_WRITE, midBytes);
+      intermediateBytes_ = midBytes;
+    }
+    const std::uint64_t rowLocal = static_cast<std::uint64_t>(p.wx + m.width - 1) * p.wy * (bpp == 4 ? 16 : 4);
+    const std::uint64_t colLocal = static_cast<std::uint64_t>(p.wx) * (p.wy + m.height - 1) * (bpp == 4 ? 16 : 4);
+    cl::Kernel& rows = p.kernel;
+    rows.setArg(0, src.buffer);
+    rows.setArg(1, srcPitch);
+    rows.setArg(2, intermediate_);
+    rows.setArg(3, static_cast<cl_int>(src.width));
+    rows.setArg(4, static_cast<cl_int>(src.width));
+    rows.setArg(5, static_cast<cl_int>(src.height));
+    rows.setArg(6, p.maskBuffer);
+    rows.setArg(7, static_cast<cl_int>(m.width));
+    rows.setArg(8, cl::Local(rowLocal));
+    cl::Kernel& cols = p.kernel2;
+    cols.setArg(0, intermediate_);
+    cols.setArg(1, static_cast<cl_int>(src.width));
+    cols.setArg(2, dst.buffer);
+    cols.setArg(3, dstPitch);
+    cols.setArg(4, static_cast<cl_int>(src.width));
+    cols.setArg(5, static_cast<cl_int>(src.height));
+    cols.setArg(6, p.maskBuffer2);
+    cols.setArg(7, static_cast<cl_int>(m.height));
+    cols.setArg(8, p.scale);
+    cols.setArg(9, p.offset);
+    cols.setArg(10, src.buffer);
+    cols.setArg(11, srcPitch);
+    cols.setArg(12, cl::Local(colLocal));
+    cl::Event rowsDone;
+    q.enqueueNDRangeKernel(rows, cl::NullRange, global, local, waitFor, &rowsDone);
+    const std::vector<cl::Event> afterRows{rowsDone};
+    q.enqueueNDRangeKernel(cols, cl::NullRange, global, local, &afterRows, done);
+    if (first) *first = rowsDone;
+    return;
+  }
+
   cl::Kernel& k = p.kernel;
-  k.setArg(0, src.buffer);
-  k.setArg(1, static_cast<cl_int>(src.pitchBytes / bpp));
+  std::vector<cl::Event> afterCopy;
+  const std::vector<cl::Event>* kernelWait = waitFor;
+  if (v.input == InputKind::Image) {
+    if (imageW_ != src.width || imageH_ != src.height || imageFormat_ != src.format) {
+      const cl::ImageFormat f(bpp == 4 ? CL_RGBA : CL_R, CL_UNSIGNED_INT8);
+      image_ = cl::Image2D(device_->context, CL_MEM_READ_ONLY, f, src.width, src.height);
+      imageW_ = src.width, imageH_ = src.height, imageFormat_ = src.format;
+    }
+    cl::Event copied;
+    if (src.pitchBytes == static_cast<std::size_t>(src.width) * bpp) {
+      q.enqueueCopyBufferToImage(src.buffer, image_, 0, {0, 0, 0},
+                                 {static_cast<cl::size_type>(src.width), static_cast<cl::size_type>(src.height), 1},
+                                 waitFor, &copied);
+    } else {
+      throw UnsupportedError("Variant image needs tightly packed rows.");
+    }
+    afterCopy.push_back(copied);
+    kernelWait = &afterCopy;
+    if (first) *first = copied;
+    k.setArg(0, image_);
+  } else {
+    k.setArg(0, src.buffer);
+  }
+  k.setArg(1, srcPitch);
   k.setArg(2, dst.buffer);
-  k.setArg(3, static_cast<cl_int>(dst.pitchBytes / bpp));
+  k.setArg(3, dstPitch);
   k.setArg(4, static_cast<cl_int>(src.width));
   k.setArg(5, static_cast<cl_int>(src.height));
-  k.setArg(6, maskBuffer_);
+  k.setArg(6, p.maskBuffer);
   k.setArg(7, static_cast<cl_int>(m.width));
   k.setArg(8, static_cast<cl_int>(m.height));
-  k.setArg(9, m.scale());
-  k.setArg(10, m.offset());
+  k.setArg(9, p.scale);
+  k.setArg(10, p.offset);
   if (p.localBytes > 0) k.setArg(11, cl::Local(p.localBytes));
-  const cl::NDRange global(roundUp(src.width, p.wx), roundUp(src.height, p.wy));
-  device_->queue.enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(p.wx, p.wy), waitFor, done);
+  cl::Event kernelDone;
+  q.enqueueNDRangeKernel(k, cl::NullRange, global, local, kernelWait, &kernelDone);
+  if (first && v.input != InputKind::Image) *first = kernelDone;
+  if (done) *done = kernelDone;
 }
 
 FrameTimings Convolver::process(const ImageView& src, const ImageView& dst) {
   const auto start = std::chrono::steady_clock::now();
   if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
     throw InvalidArgument("Source and destination frames differ in size or format.");
-  if (src_.width != src.width || src_.height != src.height || src_.format != src.format) {
-    src_ = allocateDeviceImage(device_->context, src.width, src.height, src.format, CL_MEM_READ_ONLY);
-    dst_ = allocateDeviceImage(device_->context, src.width, src.height, src.format, CL_MEM_WRITE_ONLY);
+  const std::size_t pitch = devicePitchBytes(src.format, src.width, src.height);
+  if (src_.width != src.width || src_.height != src.height || src_.format != src.format || src_.pitchBytes != pitch) {
+    src_ = allocateDeviceImage(device_->context, src.width, src.height, src.format, CL_MEM_READ_ONLY, pitch);
+    dst_ = allocateDeviceImage(device_->context, src.width, src.height, src.format, CL_MEM_WRITE_ONLY, pitch);
   }
   cl::CommandQueue& q = device_->queue;
   const std::size_t rowBytes = src.rowBytes();
   const cl::array<cl::size_type, 3> origin{0, 0, 0};
   const cl::array<cl::size_type, 3> region{rowBytes, static_cast<cl::size_type>(src.height), 1};
-  cl::Event written, filtered, read;
-  if (src.strideBytes == rowBytes)
-    q.enqueueWriteBuffer(src_.buffer, CL_FALSE, 0, rowBytes * src.height, src.data, nullptr, &written);
+  cl::Event written, first, filtered, read;
+  if (src.strideBytes == pitch)
+    q.enqueueWriteBuffer(src_.buffer, CL_FALSE, 0, pitch * src.height, src.data, nullptr, &written);
   else
-    q.enqueueWriteBufferRect(src_.buffer, CL_FALSE, origin, origin, region, src_.pitchBytes, 0, src.strideBytes, 0,
-                             src.data, nullptr, &written);
-  enqueue(src_, dst_, nullptr, &filtered);
-  if (dst.strideBytes == rowBytes)
-    q.enqueueReadBuffer(dst_.buffer, CL_TRUE, 0, rowBytes * dst.height, dst.data, nullptr, &read);
+    q.enqueueWriteBufferRect(src_.buffer, CL_FALSE, origin, origin, region, pitch, 0, src.strideBytes, 0, src.data,
+                             nullptr, &written);
+  enqueue(src_, dst_, nullptr, &filtered, &first);
+  if (dst.strideBytes == pitch)
+    q.enqueueReadBuffer(dst_.buffer, CL_TRUE, 0, pitch * dst.height, dst.data, nullptr, &read);
   else
-    q.enqueueReadBufferRect(dst_.buffer, CL_TRUE, origin, origin, region, dst_.pitchBytes, 0, dst.strideBytes, 0,
-                            dst.data, nullptr, &read);
+    q.enqueueReadBufferRect(dst_.buffer, CL_TRUE, origin, origin, region, pitch, 0, dst.strideBytes, 0, dst.data,
+                            nullptr, &read);
   FrameTimings t;
   t.uploadMs = eventMs(written);
-  t.kernelMs = eventMs(filtered);
+  t.kernelMs = eventSpanMs(first, filtered);
   t.readbackMs = eventMs(read);
   t.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return t;

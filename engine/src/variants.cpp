@@ -1,19 +1,40 @@
 #include "liveconv/variants.hpp"
 
+#include <algorithm>
+
 #include "liveconv/errors.hpp"
 #include "liveconv/mask.hpp"
 
 namespace liveconv {
 
 const std::vector<VariantInfo>& variantRegistry() {
+  // clang-format off
   static const std::vector<VariantInfo> registry = {
-      {VariantId::Naive, "naive", "global memory only, border mapping per tap (tutorial Convolve)", "naive.cl",
-       "convolve_naive", TileKind::Global, MaskBinding::Runtime, 16, 16, kMaxMaskSide},
-      {VariantId::Local, "local", "16x16 tile + halo cached in __local, one output per work-item (seed chapter)",
-       "local.cl", "convolve_local", TileKind::Local, MaskBinding::Runtime, 16, 16, kMaxMaskSide},
-      {VariantId::Unrolled, "unrolled", "local tile, mask size compiled in, loops fully unrolled (one program per size)",
-       "local.cl", "convolve_local", TileKind::Local, MaskBinding::SizeConstant, 16, 16, kMaxMaskSide},
+    // id, name, description, source, entry, entry2, footprint, binding, input, wx, wy, packet, rowAlign, separable, maxSide
+    {VariantId::Naive, "naive", "global memory only, border mapping per tap (tutorial Convolve)",
+     "naive.cl", "convolve_naive", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
+    {VariantId::Local, "local", "16x16 tile + halo cached in __local, one output per work-item (seed chapter)",
+     "local.cl", "convolve_local", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
+    {VariantId::LocalAligned, "local_aligned", "local, rows padded to 128 bytes and the workgroup width, rect copies (seed: aligning)",
+     "local.cl", "convolve_local", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 128, false, kMaxMaskSide},
+    {VariantId::LocalVec4, "local_vec4", "local, tile copied four pixels per vector load (seed convolution_read4)",
+     "local.cl", "convolve_local_vec4", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
+    {VariantId::Unrolled, "unrolled", "local, mask size compiled in, loops fully unrolled (one program per size)",
+     "local.cl", "convolve_local", "", LocalFootprint::Tile, MaskBinding::SizeConstant, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
+    {VariantId::Unroll4, "unroll4", "local, runtime width, inner loop by 4 and the rest without a loop (tutorial UnrollIf)",
+     "local.cl", "convolve_unroll4", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
+    {VariantId::Baked, "baked", "multi_pixel with the coefficients as literals, zero taps skipped (rebuilt per mask)",
+     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::Baked, InputKind::Buffer, 32, 8, 4, 0, false, kMaxMaskSide},
+    {VariantId::Image, "image", "input as image2d_t through a sampler, borders by its addressing mode (texture path)",
+     "image.cl", "convolve_image", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Image, 16, 16, 0, 0, false, kMaxMaskSide},
+    {VariantId::MultiPixel, "multi_pixel", "local tile, each work-item computes a packet of 4/8/16 outputs in registers",
+     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 32, 8, 4, 0, false, kMaxMaskSide},
+    {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass through local memory, float between",
+     "separable.cl", "convolve_rows", "convolve_cols", LocalFootprint::Separable, MaskBinding::Runtime, InputKind::Buffer, 32, 8, 0, 0, true, kMaxMaskSide},
+    {VariantId::Auto, "auto", "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race",
+     "", "", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 0, 0, 0, 0, false, kMaxMaskSide},
   };
+  // clang-format on
   return registry;
 }
 
@@ -33,6 +54,19 @@ std::string variantNames() {
   std::string names;
   for (const auto& v : variantRegistry()) names += (names.empty() ? "" : ", ") + std::string(v.name);
   return names;
+}
+
+std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int bpp) {
+  const std::uint64_t elem = bpp == 4 ? 16 : 4;  // float4 or float per pixel
+  const std::uint64_t w = static_cast<std::uint64_t>(wx), h = static_cast<std::uint64_t>(wy);
+  switch (v.footprint) {
+    case LocalFootprint::Tile: return (w + maskW - 1) * (h + maskH - 1) * elem;
+    case LocalFootprint::PacketTile: return (w + maskW - 1) * (h * std::max(1, packet) + maskH - 1) * elem;
+    case LocalFootprint::Separable: return std::max((w + maskW - 1) * h, w * (h + maskH - 1)) * elem;
+    case LocalFootprint::None:
+    case LocalFootprint::Invalid: break;
+  }
+  return 0;
 }
 
 }  // namespace liveconv

@@ -65,4 +65,35 @@ inline Mask floatMask(int w, int h, unsigned seed) {
   return m;
 }
 
+// Rank-1 masks for the separable variant: integer (exact) and float (1 LSB).
+inline Mask separableIntegerMask(int w, int h) {
+  Mask m;
+  m.width = w;
+  m.height = h;
+  m.coefficients.resize(static_cast<std::size_t>(w) * h);
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i)
+      m.coefficients[static_cast<std::size_t>(j) * w + i] = float(((j * 5 + 2) % 7 - 2) * ((i * 3 + 1) % 5 + (i == w / 2 ? 3 : 0) - 1));
+  m.normalize = Normalize::Auto;
+  return m;
+}
+
+inline Mask separableFloatMask(int w, int h, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-0.2f, 1.0f);
+  std::vector<float> col(h), row(w);
+  for (float& c : col) c = d(rng);
+  for (float& r : row) r = d(rng);
+  Mask m;
+  m.width = w;
+  m.height = h;
+  m.coefficients.resize(static_cast<std::size_t>(w) * h);
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = col[j] * row[i];
+  m.divisor = m.sum() * 1.2f;
+  m.bias = 2.0f;
+  m.normalize = Normalize::None;
+  return m;
+}
+
 }  // namespace liveconv::test

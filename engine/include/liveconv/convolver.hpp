@@ -1,16 +1,21 @@
 // Runs one variant on one device: host frame in, host frame out, or device
 // buffers already resident. Each call returns its timings from CL profiling
-// events. The kernel for a parameter set is built on first use through the
-// ProgramCache; callers that must not wait (the frame path) call prepare() on
-// another thread first.
+// events. The kernels for a parameter set are built on first use through the
+// ProgramCache. Under BuildPolicy::Background a parameter change that needs a
+// new program (a baked mask edit, a new mask size for a compiled-in variant)
+// is built on a worker thread while the previous program keeps serving, so no
+// frame waits on a compiler. A Convolver is used from one thread at a time.
 #pragma once
 
+#include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "liveconv/cl.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
 #include "liveconv/image.hpp"
 #include "liveconv/mask.hpp"
 #include "liveconv/program_cache.hpp"
@@ -18,22 +23,38 @@
 
 namespace liveconv {
 
+class AutoTuner;
+
 struct WorkgroupShape {
   int x = 0;  // 0: the variant's default, shrunk to fit the device
   int y = 0;
+  bool operator==(const WorkgroupShape& o) const { return x == o.x && y == o.y; }
 };
 
 struct FilterParams {
   Mask mask;
   BorderMode border = BorderMode::Clamp;
   AlphaMode alpha = AlphaMode::PassThrough;
-  VariantId variant = VariantId::Local;
+  VariantId variant = VariantId::Auto;
   WorkgroupShape workgroup;
+  int packet = 0;  // outputs per work-item for multi-pixel variants (4, 8, 16); 0 = the variant's default
+
+  bool operator==(const FilterParams& o) const {
+    return mask == o.mask && border == o.border && alpha == o.alpha && variant == o.variant &&
+           workgroup == o.workgroup && packet == o.packet;
+  }
+  bool operator!=(const FilterParams& o) const { return !(*this == o); }
+};
+
+enum class BuildPolicy {
+  Invalid = 0,
+  Blocking,    // a call that needs a new program builds it before returning (tests, bench, batch)
+  Background,  // the previous program serves while the new one builds (live display)
 };
 
 struct FrameTimings {
   double uploadMs = 0;    // host -> device, from the write event
-  double kernelMs = 0;    // from the kernel event(s)
+  double kernelMs = 0;    // from the first to the last command of the filter (copies into images, both passes)
   double readbackMs = 0;  // device -> host, from the read event
   double wallMs = 0;      // host steady clock around the whole call
 };
@@ -47,52 +68,82 @@ struct DeviceImage {
   PixelFormat format = PixelFormat::Invalid;
 };
 
-// The device buffer a frame of this size would need, tightly packed.
+// The device buffer a frame of this size would need; rows `pitchBytes` apart
+// (0 = tightly packed).
 DeviceImage allocateDeviceImage(const cl::Context& context, int width, int height, PixelFormat format,
-                                cl_mem_flags flags = CL_MEM_READ_WRITE);
+                                cl_mem_flags flags = CL_MEM_READ_WRITE, std::size_t pitchBytes = 0);
+
+// What the variant in use can say about itself, for the UIs and the bench.
+struct ActiveKernel {
+  VariantId variant = VariantId::Invalid;  // the concrete variant (what `auto` chose)
+  WorkgroupShape workgroup;
+  int packet = 0;
+  std::uint64_t localBytes = 0;
+  bool upToDate = true;  // false while a Background build for newer parameters is running
+};
 
 class Convolver {
  public:
   explicit Convolver(std::shared_ptr<DeviceContext> device,
-                     std::shared_ptr<ProgramCache> cache = std::make_shared<ProgramCache>());
+                     std::shared_ptr<ProgramCache> cache = std::make_shared<ProgramCache>(),
+                     std::shared_ptr<AutoTuner> tuner = nullptr);
   ~Convolver();
   Convolver(const Convolver&) = delete;
   Convolver& operator=(const Convolver&) = delete;
 
-  // Validates and takes the parameters; builds nothing yet. Throws InvalidArgument.
+  // Validates and takes the parameters; builds nothing yet. Throws InvalidArgument / UnsupportedError.
   void setParams(const FilterParams& params);
   const FilterParams& params() const { return params_; }
+  void setBuildPolicy(BuildPolicy policy) { policy_ = policy; }
 
-  // Builds (or finds in the cache) the kernel for the current parameters and
-  // this format. Throws BuildError / UnsupportedError with a sentence.
-  void prepare(PixelFormat format);
+  // Builds (or finds) the kernels for the current parameters, this format and
+  // frame size (the size matters to `auto` only). Blocks, whatever the policy.
+  // Throws BuildError / UnsupportedError with a sentence.
+  void prepare(PixelFormat format, int width = 0, int height = 0);
 
-  // The workgroup shape that will be used (after defaults and fitting).
-  WorkgroupShape workgroupFor(PixelFormat format);
+  // The kernel the next frame of this format and size will use.
+  ActiveKernel activeKernel(PixelFormat format, int width = 0, int height = 0);
+  // Under BuildPolicy::Background: the failure of the last background build, once.
+  std::optional<BuildError> takeBuildError();
+
+  // Row pitch the variant wants for its device buffers (padded for local_aligned).
+  std::size_t devicePitchBytes(PixelFormat format, int width, int height);
 
   // Host frame in, host frame out (same size and format). Blocks until done.
   FrameTimings process(const ImageView& src, const ImageView& dst);
 
-  // Enqueues the filter on resident buffers; does not wait. `waitFor` orders
-  // it after other commands; `done` receives the event of the last kernel.
+  // Enqueues the filter on resident buffers; does not wait. `waitFor` orders it
+  // after other commands; `first` and `done` receive the events of its first
+  // and last command (eventSpanMs(first, done) is the filter's device time).
   void enqueue(const DeviceImage& src, const DeviceImage& dst, const std::vector<cl::Event>* waitFor,
-               cl::Event* done);
+               cl::Event* done, cl::Event* first = nullptr);
 
   const DeviceContext& device() const { return *device_; }
-  ProgramCache& programCache() { return *cache_; }
+  const std::shared_ptr<DeviceContext>& deviceContext() const { return device_; }
+  const std::shared_ptr<ProgramCache>& programCache() const { return cache_; }
 
  private:
   struct Prepared;
-  Prepared& preparedFor(PixelFormat format);
-  void uploadMaskIfChanged();
+  Prepared& preparedFor(PixelFormat format, int width, int height, bool mayServeStale);
+  std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format) const;
+  FilterParams concreteParams(PixelFormat format, int width, int height);
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
+  std::shared_ptr<AutoTuner> tuner_;
   FilterParams params_;
-  std::vector<std::unique_ptr<Prepared>> prepared_;  // one per parameter set seen, small
-  cl::Buffer maskBuffer_;
-  std::vector<float> maskUploaded_;
+  BuildPolicy policy_ = BuildPolicy::Blocking;
+  std::vector<std::unique_ptr<Prepared>> prepared_;  // one per parameter set seen, bounded
+  Prepared* current_ = nullptr;                      // what the last frame ran
+  std::future<std::unique_ptr<Prepared>> pending_;   // Background build in flight
+  std::optional<BuildError> buildError_;
+  // Per-size resources, reallocated when the frame size changes.
   DeviceImage src_, dst_;  // staging for process()
+  cl::Buffer intermediate_;
+  std::size_t intermediateBytes_ = 0;
+  cl::Image2D image_;
+  int imageW_ = 0, imageH_ = 0;
+  PixelFormat imageFormat_ = PixelFormat::Invalid;
 };
 
 }  // namespace liveconv

@@ -3,6 +3,7 @@
 // means adding a kernel to kernels/ and a row to the table in variants.cpp.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,14 +14,24 @@ enum class VariantId {
   Invalid = 0,
   Naive,
   Local,
+  LocalAligned,
+  LocalVec4,
   Unrolled,
+  Unroll4,
+  Baked,
+  Image,
+  MultiPixel,
+  Separable,
+  Auto,  // not a kernel: picks one of the others by a measured race (autotune.hpp)
 };
 
-// Where the kernel reads its neighbourhood from.
-enum class TileKind {
+// How the kernel uses __local memory; decides the bytes it needs per workgroup.
+enum class LocalFootprint {
   Invalid = 0,
-  Global,  // straight from global memory, border mapping per tap
-  Local,   // tile + halo cooperatively copied to __local, then a barrier
+  None,       // reads global memory (or an image) directly
+  Tile,       // (wx + W - 1) * (wy + H - 1) pixels
+  PacketTile, // (wx + W - 1) * (wy * packet + H - 1) pixels
+  Separable,  // max of the two passes: (wx + W - 1) * wy and wx * (wy + H - 1)
 };
 
 // How the mask reaches the kernel.
@@ -28,6 +39,13 @@ enum class MaskBinding {
   Invalid = 0,
   Runtime,       // __constant buffer, size as kernel arguments: one program for all masks
   SizeConstant,  // __constant buffer, size as -D MASK_W/MASK_H: one program per size
+  Baked,         // coefficients written into the program text: one program per mask
+};
+
+enum class InputKind {
+  Invalid = 0,
+  Buffer,  // the frame's buffer as it is
+  Image,   // copied into an image2d_t read through a sampler
 };
 
 struct VariantInfo {
@@ -35,19 +53,28 @@ struct VariantInfo {
   const char* name = "";
   const char* description = "";  // one line, shown by `liveconv bench` and the UIs
   const char* sourceFile = "";   // in kernels/, appended to common.cl
-  const char* entry = "";        // kernel function name
-  TileKind tile = TileKind::Invalid;
+  const char* entry = "";        // kernel function name (first pass)
+  const char* entry2 = "";       // second pass, for two-pass variants
+  LocalFootprint footprint = LocalFootprint::Invalid;
   MaskBinding binding = MaskBinding::Invalid;
+  InputKind input = InputKind::Buffer;
   int defaultWorkgroupX = 16;
   int defaultWorkgroupY = 16;
-  int maxMaskSide = 63;  // largest mask width/height the variant accepts
+  int defaultPacket = 0;         // outputs per work-item (multi-pixel kernels); 0 = one
+  int rowAlignBytes = 0;         // >0: device rows padded to this and to the workgroup width
+  bool needsSeparableMask = false;
+  int maxMaskSide = 63;          // largest mask width/height the variant accepts
 };
 
 const std::vector<VariantInfo>& variantRegistry();
 // nullptr when unknown.
 const VariantInfo* findVariant(std::string_view name);
 const VariantInfo& variantInfo(VariantId id);
-// "naive, local, unrolled"
+// "naive, local, ..."
 std::string variantNames();
+
+// Local memory a variant needs for a workgroup shape, mask size and pixel size.
+std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH,
+                               int bytesPerPixelValue);
 
 }  // namespace liveconv

@@ -1,0 +1,201 @@
+#include "liveconv/autotune.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "liveconv/compare.hpp"
+#include "liveconv/reference.hpp"
+
+namespace liveconv {
+namespace {
+
+constexpr int kWarmupRuns = 2;
+constexpr int kTimedRuns = 5;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void makeParentDirs(const std::string& path) {
+  for (std::size_t i = 1; i < path.size(); ++i)
+    if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
+}
+
+// The candidates of a race: every kernel variant that can take this mask, with
+// its default shape, plus the shapes and packets worth trying.
+std::vector<FilterParams> candidates(const FilterParams& base) {
+  std::vector<FilterParams> out;
+  const bool separable = factorSeparable(base.mask, nullptr);
+  for (const VariantInfo& v : variantRegistry()) {
+    if (v.id == VariantId::Auto || (v.needsSeparableMask && !separable)) continue;
+    FilterParams p = base;
+    p.variant = v.id;
+    p.workgroup = {};
+    p.packet = 0;
+    if (v.defaultPacket) {
+      for (int packet : {4, 8, 16}) {
+        p.packet = packet;
+        out.push_back(p);
+      }
+    } else {
+      out.push_back(p);
+      if (v.id == VariantId::Local || v.id == VariantId::Unrolled || v.id == VariantId::Separable) {
+        p.workgroup = v.id == VariantId::Separable ? WorkgroupShape{16, 16} : WorkgroupShape{32, 8};
+        out.push_back(p);
+      }
+    }
+  }
+  return out;
+}
+
+Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
+  Image img(w, h, f);
+  std::mt19937 rng(seed);
+  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
+  return img;
+}
+
+}  // namespace
+
+AutoTuner::AutoTuner(std::string cachePath) : path_(std::move(cachePath)) {}
+
+std::shared_ptr<AutoTuner> AutoTuner::shared() {
+  static std::shared_ptr<AutoTuner> tuner = std::make_shared<AutoTuner>(defaultCachePath());
+  return tuner;
+}
+
+std::string AutoTuner::defaultCachePath() {
+  if (const char* p = std::getenv("LIVECONV_TUNING_CACHE"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/liveconv/autotune.tsv";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/liveconv/autotune.tsv";
+  return {};
+}
+
+std::string AutoTuner::key(const DeviceInfo& d, const FilterParams& p, PixelFormat format, int w, int h) const {
+  std::ostringstream k;
+  k << d.fingerprint() << "|" << toString(format) << "|" << p.mask.width << "x" << p.mask.height << "|"
+    << (factorSeparable(p.mask, nullptr) ? "sep" : "nonsep") << "|" << toString(p.border) << "|"
+    << (p.alpha == AlphaMode::Filter ? "alpha" : "keepalpha") << "|" << w << "x" << h;
+  return k.str();
+}
+
+void AutoTuner::load() {
+  if (loaded_) return;
+  loaded_ = true;
+  if (path_.empty()) return;
+  std::ifstream in(path_);
+  std::string line;
+  while (std::getline(in, line)) {
+    // key \t variant \t wx \t wy \t packet \t kernel_ms
+    std::istringstream f(line);
+    std::string k, name;
+    Choice c;
+    if (!std::getline(f, k, '\t') || !std::getline(f, name, '\t')) continue;
+    if (!(f >> c.workgroup.x >> c.workgroup.y >> c.packet)) continue;
+    const VariantInfo* v = findVariant(name);
+    if (!v || v->id == VariantId::Auto) continue;  // a file from another version: race again
+    c.variant = v->id;
+    choices_[k] = c;
+  }
+}
+
+void AutoTuner::append(const std::string& k, const FilterParams& choice, double kernelMs) {
+  if (path_.empty()) return;
+  makeParentDirs(path_);
+  std::ofstream out(path_, std::ios::app);
+  if (out)  // a cache that cannot be written only means racing again next time
+    out << k << '\t' << variantInfo(choice.variant).name << '\t' << choice.workgroup.x << '\t' << choice.workgroup.y
+        << '\t' << choice.packet << '\t' << kernelMs << '\n';
+}
+
+FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
+                                const FilterParams& params, PixelFormat format, int width, int height) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  load();
+  const std::string k = key(device->info, params, format, width, height);
+  if (auto it = choices_.find(k); it != choices_.end()) {
+    FilterParams p = params;
+    p.variant = it->second.variant;
+    p.workgroup = it->second.workgroup;
+    p.packet = it->second.packet;
+    return p;
+  }
+
+  // The race: correctness on a small odd-sized frame first, then the median
+  // kernel time on a frame of the real size.
+  ++races_;
+  lastRace_.clear();
+  const Image small = randomImage(53, 37, format, 7);
+  Image want(small.width(), small.height(), format), got(small.width(), small.height(), format);
+  convolveReference(small.view(), want.view(), params.mask, params.border, params.alpha);
+  const int tolerance = params.mask.isIntegerValued() ? 0 : 1;
+  const Image frame = randomImage(width, height, format, 11);
+  DeviceImage src = allocateDeviceImage(device->context, width, height, format, CL_MEM_READ_ONLY);
+  DeviceImage dst = allocateDeviceImage(device->context, width, height, format, CL_MEM_WRITE_ONLY);
+  device->queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, frame.sizeBytes(), frame.data());
+
+  FilterParams best;
+  double bestMs = 0;
+  bool found = false;
+  for (const FilterParams& candidate : candidates(params)) {
+    RaceEntry entry;
+    entry.params = candidate;
+    try {
+      Convolver conv(device, cache, nullptr);
+      conv.setParams(candidate);
+      conv.process(small.view(), got.view());
+      if (auto mm = compareImages(got.view(), want.view(), tolerance)) {
+        entry.outcome = "wrong result: " + mm->toString();
+      } else {
+        if (conv.devicePitchBytes(format, width, height) != src.pitchBytes) {
+          entry.outcome = "skipped: needs padded rows";  // the pipeline's buffers are tightly packed
+        } else {
+          std::vector<double> ms;
+          for (int r = 0; r < kWarmupRuns + kTimedRuns; ++r) {
+            cl::Event first, done;
+            conv.enqueue(src, dst, nullptr, &done, &first);
+            done.wait();
+            if (r >= kWarmupRuns) ms.push_back(eventSpanMs(first, done));
+          }
+          entry.kernelMs = median(ms);
+          entry.outcome = "ok";
+          const ActiveKernel a = conv.activeKernel(format, width, height);
+          entry.params.workgroup = a.workgroup;  // record what actually ran
+          entry.params.packet = candidate.packet;
+          if (!found || entry.kernelMs < bestMs) {
+            best = entry.params;
+            bestMs = entry.kernelMs;
+            found = true;
+          }
+        }
+      }
+    } catch (const Error& e) {
+      entry.outcome = std::string("unavailable: ") + e.what();
+    } catch (const cl::Error& e) {
+      entry.outcome = std::string("unavailable: ") + e.what();
+    }
+    lastRace_.push_back(entry);
+  }
+  if (!found)
+    throw UnsupportedError("No kernel variant can run this mask on " + device->info.name + ".");
+  choices_[k] = Choice{best.variant, best.workgroup, best.packet};
+  append(k, best, bestMs);
+  return best;
+}
+
+std::vector<RaceEntry> AutoTuner::lastRace() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lastRace_;
+}
+
+int AutoTuner::racesRun() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return races_;
+}
+
+}  // namespace liveconv

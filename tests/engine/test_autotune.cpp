@@ -1,0 +1,171 @@
+// The `auto` variant: races, picks a correct variant, remembers the choice on
+// disk keyed by device fingerprint and frame size.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "liveconv/autotune.hpp"
+#include "liveconv/compare.hpp"
+#include "liveconv/reference.hpp"
+#include "test_support.hpp"
+
+namespace liveconv {
+namespace {
+
+std::string tempCache(const char* name) {
+  const std::string path = testing::TempDir() + "/" + name;
+  std::remove(path.c_str());
+  return path;
+}
+
+TEST(AutoTune, PicksAVerifiedVariantAndMatchesTheReference) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("race.tsv"));
+  Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 5);
+  p.border = BorderMode::Mirror;
+  conv.setParams(p);
+  const Image src = test::randomImage(96, 64, PixelFormat::RGBA8, 21);
+  Image got(96, 64, PixelFormat::RGBA8), want(96, 64, PixelFormat::RGBA8);
+  conv.process(src.view(), got.view());
+  convolveReference(src.view(), want.view(), p.mask, p.border, p.alpha);
+  auto mm = compareImages(got.view(), want.view(), 0);
+  EXPECT_FALSE(mm.has_value()) << mm->toString();
+
+  EXPECT_EQ(tuner->racesRun(), 1);
+  const ActiveKernel active = conv.activeKernel(PixelFormat::RGBA8, 96, 64);
+  EXPECT_NE(active.variant, VariantId::Auto);
+  EXPECT_NE(active.variant, VariantId::Separable) << "the mask is not rank-1";
+  const auto race = tuner->lastRace();
+  int ok = 0;
+  for (const RaceEntry& e : race) {
+    if (e.outcome == "ok") ++ok;
+    EXPECT_NE(e.params.variant, VariantId::Auto);
+    EXPECT_EQ(e.outcome.find("wrong result"), std::string::npos) << variantInfo(e.params.variant).name << ": " << e.outcome;
+  }
+  EXPECT_GE(ok, 5) << "most variants should have run";
+  // The winner is the fastest entry that ran.
+  double fastest = 1e30;
+  for (const RaceEntry& e : race)
+    if (e.outcome == "ok") fastest = std::min(fastest, e.kernelMs);
+  bool winnerIsFastest = false;
+  for (const RaceEntry& e : race)
+    if (e.outcome == "ok" && e.kernelMs == fastest && e.params.variant == active.variant) winnerIsFastest = true;
+  EXPECT_TRUE(winnerIsFastest);
+}
+
+TEST(AutoTune, SeparableMasksMayPickTheSeparableVariant) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto tuner = std::make_shared<AutoTuner>("");
+  Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::separableIntegerMask(7, 7);
+  conv.setParams(p);
+  conv.prepare(PixelFormat::GRAY8, 80, 60);
+  bool separableRan = false;
+  for (const RaceEntry& e : tuner->lastRace())
+    if (e.params.variant == VariantId::Separable && e.outcome == "ok") separableRan = true;
+  EXPECT_TRUE(separableRan);
+}
+
+TEST(AutoTune, ChoicesPersistOnDiskPerDeviceAndFrameSize) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string path = tempCache("persist.tsv");
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(3, 3);
+  VariantId first;
+  {
+    auto tuner = std::make_shared<AutoTuner>(path);
+    Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+    conv.setParams(p);
+    first = conv.activeKernel(PixelFormat::GRAY8, 64, 48).variant;
+    EXPECT_EQ(tuner->racesRun(), 1);
+  }
+  {
+    auto tuner = std::make_shared<AutoTuner>(path);
+    Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+    conv.setParams(p);
+    EXPECT_EQ(conv.activeKernel(PixelFormat::GRAY8, 64, 48).variant, first);
+    EXPECT_EQ(tuner->racesRun(), 0) << "the choice should come from " << path;
+    conv.activeKernel(PixelFormat::GRAY8, 65, 48);  // another frame size races again
+    EXPECT_EQ(tuner->racesRun(), 1);
+  }
+  // A cache written for another device or driver (other fingerprint) does not count.
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string fp = ctx->info.fingerprint();
+  for (std::size_t at = text.find(fp); at != std::string::npos; at = text.find(fp)) text.replace(at, fp.size(), "other-driver");
+  { std::ofstream(path) << text << "garbage line without tabs\n"; }
+  auto tuner = std::make_shared<AutoTuner>(path);
+  Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+  conv.setParams(p);
+  conv.prepare(PixelFormat::GRAY8, 64, 48);
+  EXPECT_EQ(tuner->racesRun(), 1);
+}
+
+TEST(BackgroundBuild, PreviousProgramServesUntilTheNewOneIsReady) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  conv.setBuildPolicy(BuildPolicy::Background);
+  FilterParams p;
+  p.variant = VariantId::Baked;
+  p.mask = test::integerMask(3, 3);
+  conv.setParams(p);
+  const Image src = test::randomImage(40, 30, PixelFormat::GRAY8, 4);
+  Image out(40, 30, PixelFormat::GRAY8), before(40, 30, PixelFormat::GRAY8), after(40, 30, PixelFormat::GRAY8);
+  conv.prepare(PixelFormat::GRAY8, 40, 30);  // the first program is built before streaming
+  convolveReference(src.view(), before.view(), p.mask, p.border, p.alpha);
+
+  FilterParams edited = p;
+  edited.mask.coefficients[0] += 2;  // a baked mask edit needs a new program
+  conv.setParams(edited);
+  convolveReference(src.view(), after.view(), edited.mask, p.border, p.alpha);
+  // Frames keep flowing: each one is either all-old or all-new, never torn,
+  // and the new mask arrives once its program is built.
+  bool sawNew = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (int frame = 0; std::chrono::steady_clock::now() < deadline && !sawNew; ++frame) {
+    conv.process(src.view(), out.view());
+    const bool isOld = !compareImages(out.view(), before.view(), 0).has_value();
+    const bool isNew = !compareImages(out.view(), after.view(), 0).has_value();
+    ASSERT_TRUE(isOld || isNew) << "frame " << frame << " is neither the old nor the new result";
+    sawNew = isNew;
+  }
+  EXPECT_TRUE(sawNew);
+  EXPECT_TRUE(conv.activeKernel(PixelFormat::GRAY8, 40, 30).upToDate);
+}
+
+TEST(BackgroundBuild, AFailedBuildKeepsThePreviousKernelAndReportsTheLog) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  conv.setBuildPolicy(BuildPolicy::Background);
+  FilterParams p;
+  p.variant = VariantId::Local;
+  p.mask = test::integerMask(3, 3);
+  conv.setParams(p);
+  const Image src = test::randomImage(20, 20, PixelFormat::RGBA8, 4);
+  Image out(20, 20, PixelFormat::RGBA8);
+  conv.process(src.view(), out.view());
+  p.workgroup = {4096, 4096};  // cannot fit: the build fails
+  conv.setParams(p);
+  std::optional<BuildError> error;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline && !error) {
+    conv.process(src.view(), out.view());  // keeps running on the old kernel
+    error = conv.takeBuildError();
+  }
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(std::string(error->what()).find("Workgroup 4096x4096"), std::string::npos) << error->what();
+}
+
+}  // namespace
+}  // namespace liveconv
