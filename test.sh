@@ -16,4 +16,4 @@ fi
 cmake -S . -B "$build" -G Ninja "${opts[@]}"
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
-ctest -j "$(nproc)" --output-on-failure --timeout 900
+ctest -j "$(nproc)" --output-on-failure --timeout 900 --no-tests=error

@@ -44,9 +44,15 @@ std::vector<FilterParams> candidates(const FilterParams& base) {
       }
     } else {
       out.push_back(p);
-      if (v.id == VariantId::Local || v.id == VariantId::Unrolled || v.id == VariantId::Separable) {
-        p.workgroup = v.id == VariantId::Separable ? WorkgroupShape{16, 16} : WorkgroupShape{32, 8};
+      if (v.id == VariantId::Local || v.id == VariantId::Unrolled) {
+        p.workgroup = {32, 8};
         out.push_back(p);
+      }
+      if (v.id == VariantId::Separable) {  // taller tiles re-read less of the intermediate in the column pass
+        for (WorkgroupShape wg : {WorkgroupShape{16, 16}, WorkgroupShape{8, 32}}) {
+          p.workgroup = wg;
+          out.push_back(p);
+        }
       }
     }
   }

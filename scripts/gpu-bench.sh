@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the engine and the bench with nothing but OpenCL and measures on the
+# first NVIDIA device: correctness against the CPU reference at small sizes,
+# then the tables of docs/benchmarks.md. Results go to $OUT (default ./out).
+# Usage (on the GPU machine, from the repository root): scripts/gpu-bench.sh
+set -uo pipefail
+out="${OUT:-out}"
+mkdir -p "$out"
+log="$out/gpu-bench.log"
+[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DLIVECONV_WITH_MEDIA=OFF -DLIVECONV_WITH_GUI=OFF \
+  -DLIVECONV_WITH_QT=OFF -DLIVECONV_BUILD_TESTS=OFF >"$out/build.log" 2>&1 &&
+  cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+bin=build-gpu/app/liveconv
+export LIVECONV_TUNING_CACHE="$out/autotune.tsv"
+dev="${LIVECONV_GPU:-nvidia}"
+run() { echo "\$ liveconv $*" | tee -a "$log"; "$bin" "$@" 2>&1 | tee -a "$log"; echo "exit ${PIPESTATUS[0]}" | tee -a "$log"; }
+
+run devices
+for border in mirror zero; do
+  run bench --device "$dev" --masks 1,3,7,15,31,3x7,7x1 --sizes 333x201,1280x720 --format both --border "$border" \
+    --runs 1 --warmup 0 --no-transfers --verify
+done
+run bench --device "$dev" --mask gaussian:31 --sizes 640x360 --format both --runs 1 --warmup 0 --no-transfers --verify
+run bench --device "$dev" --masks 3,5,7,9,11,13,15,17,19,21,23,25,27,29,31 --sizes 3840x2160 --format rgba \
+  --runs 20 --warmup 5 --json "$out/rgba_3840x2160.json"
+run bench --device "$dev" --masks 3,5,7,9,11,13,15,17,19,21,23,25,27,29,31 --sizes 4096x4096 --format gray \
+  --runs 20 --warmup 5 --no-transfers --json "$out/gray_4096x4096.json"
+run bench --device "$dev" --mask gaussian:31 --sizes 3840x2160 --format rgba --runs 20 --warmup 5 \
+  --json "$out/rgba_gaussian31.json"
