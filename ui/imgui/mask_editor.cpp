@@ -49,11 +49,20 @@ void drawGrid(ViewerModel& model) {
   const Mask& m = model.mask();
   float largest = 0;
   for (float c : m.coefficients) largest = std::max(largest, std::fabs(c));
-  const float cellWidth = m.width <= 7 ? 44.0f : 40.0f;
-  const float rowHeight = ImGui::GetFrameHeightWithSpacing();
-  const float gridHeight = std::min(9.0f, static_cast<float>(m.height)) * rowHeight + 8;
-  ImGui::BeginChild("grid", ImVec2(0, gridHeight), true, ImGuiWindowFlags_HorizontalScrollbar);
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(3, 3));
+  // Integer masks read best as "%g"; fractional ones (a normalised Gaussian) at fixed
+  // precision in wider cells, with the exact value in the tooltip.
+  bool integral = true;
+  for (float c : m.coefficients) integral = integral && c == std::floor(c);
+  const float cellWidth = integral ? 40.0f : 52.0f;
+  const char* cellFormat = integral ? "%g" : "%.3f";
+  const float spacing = 3, rowHeight = ImGui::GetFrameHeight() + spacing;
+  const float gridHeight =
+      std::min(9.0f, static_cast<float>(m.height)) * rowHeight - spacing + 2 * ImGui::GetStyle().WindowPadding.y + 2;
+  // Room for the horizontal scrollbar when the columns do not fit, so it never hides the last row.
+  const bool scrollsX = m.width * (cellWidth + spacing) > ImGui::GetContentRegionAvail().x - 20;
+  ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? ImGui::GetStyle().ScrollbarSize : 0)), true,
+                    ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, spacing));
   ImGuiListClipper clipper;  // only visible rows cost widgets, even at 63x63
   clipper.Begin(m.height);
   while (clipper.Step()) {
@@ -68,7 +77,8 @@ void drawGrid(ViewerModel& model) {
         if (centre) ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1, 0.85f, 0.3f, 1));
         if (centre) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
         // Drag to scrub, double-click or Ctrl+click to type.
-        if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, "%g")) model.setCell(x, y, value);
+        if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat)) model.setCell(x, y, value);
+        if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %.7g", x, y, value);
         if (centre) ImGui::PopStyleVar();
         if (centre) ImGui::PopStyleColor();
         ImGui::PopStyleColor();
