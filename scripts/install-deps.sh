@@ -8,7 +8,7 @@ profile="${1:-full}"
 engine_pkgs=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
              pocl-opencl-icd clinfo libgtest-dev)
 full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libavfilter-dev libswscale-dev libavutil-dev ffmpeg
-           libglfw3-dev libimgui-dev libgl-dev libgl1-mesa-dri qt6-base-dev libqt6opengl6-dev nlohmann-json3-dev
+           libglfw3-dev libimgui-dev libgl-dev libgl1-mesa-dri libpng-dev fonts-dejavu-core qt6-base-dev libqt6opengl6-dev nlohmann-json3-dev
            xvfb xauth gnuplot-nox)
 
 wanted=("${engine_pkgs[@]}")

@@ -1,0 +1,43 @@
+// Overlay numbers: throughput, drops, the frame-time ring; and the test source.
+#include <gtest/gtest.h>
+
+#include "feed/test_pattern.hpp"
+#include "model/frame_stats.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+
+TEST(FrameStats, Throughput) {
+  EXPECT_DOUBLE_EQ(megapixelsPerSecond(1000, 1000, 1.0), 1000.0);
+  EXPECT_DOUBLE_EQ(gigabytesPerSecond(1000, 1000, 4, 1.0), 8.0);
+  EXPECT_EQ(megapixelsPerSecond(10, 10, 0.0), 0.0);
+}
+
+TEST(FrameStats, DropsAsCountAndPercent) {
+  FrameStats s;
+  s.framesTotal = 200;
+  s.drops = {{"decoder late", 3}, {"queue full", 1}};
+  EXPECT_EQ(s.framesDropped(), 4u);
+  EXPECT_DOUBLE_EQ(s.droppedPercent(), 2.0);
+}
+
+TEST(FrameTimeHistory, KeepsTheNewestOldestFirst) {
+  FrameTimeHistory h(3);
+  for (float v : {1.f, 2.f, 3.f, 4.f, 5.f}) h.push(v);
+  EXPECT_EQ(h.values(), (std::vector<float>{3, 4, 5}));
+  EXPECT_EQ(h.maxMs(), 5.f);
+}
+
+TEST(TestPattern, DeterministicAndMoving) {
+  const Image a = makeTestPattern(64, 48, PixelFormat::RGBA8, 3);
+  const Image b = makeTestPattern(64, 48, PixelFormat::RGBA8, 3);
+  const Image c = makeTestPattern(64, 48, PixelFormat::RGBA8, 4);
+  EXPECT_TRUE(std::equal(a.data(), a.data() + a.sizeBytes(), b.data()));
+  EXPECT_FALSE(std::equal(a.data(), a.data() + a.sizeBytes(), c.data()));
+  int w = 0, h = 0;
+  EXPECT_TRUE(parseTestPatternSpec("testpattern:320x200", &w, &h));
+  EXPECT_EQ(w, 320);
+  EXPECT_EQ(h, 200);
+  EXPECT_FALSE(parseTestPatternSpec("testpattern:320", &w, &h));
+  EXPECT_FALSE(parseTestPatternSpec("clip.mp4", &w, &h));
+}

@@ -1,0 +1,104 @@
+// Mask edits: symmetric set, centred resize, transpose, flips.
+#include <gtest/gtest.h>
+
+#include "model/mask_edit.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+
+namespace {
+Mask zeros(int w, int h) {
+  Mask m;
+  m.width = w;
+  m.height = h;
+  m.coefficients.assign(static_cast<size_t>(w) * h, 0.0f);
+  return m;
+}
+int countValue(const Mask& m, float v) {
+  int n = 0;
+  for (float c : m.coefficients) n += c == v;
+  return n;
+}
+}  // namespace
+
+TEST(MaskEdit, SetCellWithoutSymmetryTouchesOneCell) {
+  Mask m = zeros(5, 5);
+  setCell(m, 0, 1, 3.0f, Symmetry::None);
+  EXPECT_EQ(m.at(0, 1), 3.0f);
+  EXPECT_EQ(countValue(m, 3.0f), 1);
+}
+
+TEST(MaskEdit, Mirror4SetsFourCells) {
+  Mask m = zeros(5, 5);
+  setCell(m, 0, 1, 2.0f, Symmetry::Mirror4);
+  EXPECT_EQ(m.at(0, 1), 2.0f);
+  EXPECT_EQ(m.at(4, 1), 2.0f);
+  EXPECT_EQ(m.at(0, 3), 2.0f);
+  EXPECT_EQ(m.at(4, 3), 2.0f);
+  EXPECT_EQ(countValue(m, 2.0f), 4);
+}
+
+TEST(MaskEdit, Mirror8SetsEightCellsOnSquareMasks) {
+  Mask m = zeros(5, 5);
+  setCell(m, 0, 1, 2.0f, Symmetry::Mirror8);
+  EXPECT_EQ(countValue(m, 2.0f), 8);
+  EXPECT_EQ(m.at(1, 0), 2.0f);
+  EXPECT_EQ(m.at(3, 4), 2.0f);
+  // On the centre row, mirrored cells coincide: fewer distinct cells.
+  Mask c = zeros(5, 5);
+  setCell(c, 2, 2, 9.0f, Symmetry::Mirror8);
+  EXPECT_EQ(countValue(c, 9.0f), 1);
+}
+
+TEST(MaskEdit, Mirror8FallsBackToFourOnRectangularMasks) {
+  Mask m = zeros(5, 3);
+  setCell(m, 0, 0, 1.0f, Symmetry::Mirror8);
+  EXPECT_EQ(countValue(m, 1.0f), 4);
+}
+
+TEST(MaskEdit, OutOfRangeCellIsIgnored) {
+  Mask m = zeros(3, 3);
+  setCell(m, 3, 0, 1.0f, Symmetry::Mirror4);
+  setCell(m, -1, 0, 1.0f, Symmetry::None);
+  EXPECT_EQ(countValue(m, 1.0f), 0);
+}
+
+TEST(MaskEdit, ResizeKeepsTheCentre) {
+  Mask m = parseMaskSpec("3x3:1,2,3,4,5,6,7,8,9");
+  resizeKeepingCentre(m, 5, 7);
+  ASSERT_EQ(m.width, 5);
+  ASSERT_EQ(m.height, 7);
+  EXPECT_EQ(m.at(2, 3), 5.0f);
+  EXPECT_EQ(m.at(1, 2), 1.0f);
+  EXPECT_EQ(m.at(3, 4), 9.0f);
+  EXPECT_EQ(m.at(0, 0), 0.0f);
+  resizeKeepingCentre(m, 1, 1);
+  EXPECT_EQ(m.coefficients, std::vector<float>{5.0f});
+}
+
+TEST(MaskEdit, ResizeClampsToOddSides) {
+  Mask m = parseMaskSpec("box:3");
+  resizeKeepingCentre(m, 4, 100);
+  EXPECT_EQ(m.width, 5);
+  EXPECT_EQ(m.height, kMaxMaskSide);
+  EXPECT_TRUE(m.validationError().empty()) << m.validationError();
+  EXPECT_EQ(clampOddSide(0), 1);
+  EXPECT_EQ(clampOddSide(64), 63);
+}
+
+TEST(MaskEdit, TransposeAndFlips) {
+  Mask m = parseMaskSpec("3x1:1,2,3");
+  transpose(m);
+  EXPECT_EQ(m.width, 1);
+  EXPECT_EQ(m.height, 3);
+  EXPECT_EQ(m.coefficients, (std::vector<float>{1, 2, 3}));
+  flipVertical(m);
+  EXPECT_EQ(m.coefficients, (std::vector<float>{3, 2, 1}));
+  Mask s = parseMaskSpec("sobel-x");
+  const Mask original = s;
+  flipHorizontal(s);
+  for (size_t i = 0; i < s.coefficients.size(); ++i) EXPECT_EQ(s.coefficients[i], -original.coefficients[i]);
+  Mask r = parseMaskSpec("3x3:1,2,3,4,5,6,7,8,9");
+  transpose(r);
+  EXPECT_EQ(r.coefficients, (std::vector<float>{1, 4, 7, 2, 5, 8, 3, 6, 9}));
+}

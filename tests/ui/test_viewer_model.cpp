@@ -1,0 +1,171 @@
+// The viewer model: commands, versions, separability, variants and the
+// snapshot hand-off, all without a window.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "liveconv/variants.hpp"
+#include "model/viewer_model.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+
+TEST(ViewerModel, StartsOnTheSeedMask) {
+  ViewerModel m;
+  EXPECT_EQ(m.mask(), parseMaskSpec(kDefaultMaskSpec));
+  EXPECT_TRUE(m.maskError().empty());
+  ASSERT_NE(m.snapshot(), nullptr);
+  EXPECT_EQ(m.snapshot()->version, m.version());
+}
+
+TEST(ViewerModel, EditsBumpTheVersionAndNoOpsDoNot) {
+  ViewerModel m;
+  const auto v0 = m.version();
+  EXPECT_TRUE(m.setCell(0, 0, 4.0f));
+  EXPECT_GT(m.version(), v0);
+  const auto v1 = m.version();
+  EXPECT_FALSE(m.setCell(0, 0, 4.0f));
+  EXPECT_FALSE(m.setBorder(m.border()));
+  EXPECT_EQ(m.version(), v1);
+  m.view().paused = true;  // view state is not a filter edit
+  EXPECT_EQ(m.version(), v1);
+}
+
+TEST(ViewerModel, SymmetricEditingGoesThroughTheModel) {
+  ViewerModel m;
+  m.resize(5, 5);
+  m.resetMask();
+  m.setSymmetry(Symmetry::Mirror4);
+  m.setCell(0, 0, 2.0f);
+  EXPECT_EQ(m.mask().at(4, 4), 2.0f);
+  EXPECT_EQ(m.mask().at(0, 4), 2.0f);
+}
+
+TEST(ViewerModel, PresetsAndBadSpecs) {
+  ViewerModel m;
+  std::string error;
+  for (const auto& p : maskPresets()) {
+    std::string spec = p.name;
+    if (std::string(p.parameters).rfind(":SIZE", 0) == 0) spec += ":5";
+    m.applySpec(spec, &error);
+    EXPECT_TRUE(error.empty()) << spec << ": " << error;
+    EXPECT_EQ(m.mask(), parseMaskSpec(spec));
+  }
+  const Mask before = m.mask();
+  EXPECT_FALSE(m.applySpec("gaussian:4", &error));
+  EXPECT_FALSE(error.empty());
+  EXPECT_EQ(m.mask(), before);
+}
+
+TEST(ViewerModel, SeparabilityFollowsTheMask) {
+  ViewerModel m;
+  std::string error;
+  m.applySpec("gaussian:7", &error);
+  EXPECT_TRUE(m.separable());
+  m.applySpec("box:5", &error);
+  EXPECT_TRUE(m.separable());
+  m.setCell(0, 0, 5.0f);
+  EXPECT_FALSE(m.separable());
+  m.applySpec("motion45:7", &error);
+  EXPECT_FALSE(m.separable());
+}
+
+TEST(ViewerModel, ResetGivesTheIdentityOfTheSameSize) {
+  ViewerModel m;
+  m.resize(3, 5);
+  m.resetMask();
+  EXPECT_EQ(m.mask().width, 3);
+  EXPECT_EQ(m.mask().height, 5);
+  EXPECT_EQ(m.mask().at(1, 2), 1.0f);
+  EXPECT_EQ(m.mask().sum(), 1.0f);
+}
+
+TEST(ViewerModel, InvalidMaskPublishesNoSnapshot) {
+  ViewerModel m;
+  m.setNormalize(Normalize::None);  // with auto, the divisor is not used
+  EXPECT_TRUE(m.setDivisor(0.0f));
+  EXPECT_FALSE(m.maskError().empty());
+  EXPECT_EQ(m.snapshot(), nullptr);
+  m.setDivisor(1.0f);
+  EXPECT_NE(m.snapshot(), nullptr);
+}
+
+TEST(ViewerModel, NextVariantCyclesThroughUsableOnes) {
+  ViewerModel m;
+  const auto& reg = variantRegistry();
+  ASSERT_GE(reg.size(), 2u);
+  std::vector<VariantId> seen{m.variant()};
+  for (size_t i = 0; i + 1 < reg.size(); ++i) {
+    ASSERT_TRUE(m.nextVariant());
+    seen.push_back(m.variant());
+  }
+  m.nextVariant();
+  EXPECT_EQ(m.variant(), seen.front()) << "wraps around";
+  // A variant the frame side refused is skipped, until the mask size changes.
+  const VariantId refused = seen[1];
+  m.noteVariantFailure(refused, "needs too much local memory");
+  EXPECT_EQ(m.variantUnusableReason(refused), "needs too much local memory");
+  m.nextVariant();
+  EXPECT_NE(m.variant(), refused);
+  m.resize(3, 3);
+  EXPECT_TRUE(m.variantUnusableReason(refused).empty());
+}
+
+TEST(ViewerModel, SnapshotIsImmutableAndCachedPerVersion) {
+  ViewerModel m;
+  auto a = m.snapshot();
+  EXPECT_EQ(a, m.snapshot());
+  m.setBorder(BorderMode::Mirror);
+  auto b = m.snapshot();
+  EXPECT_GT(b->version, a->version);
+  EXPECT_EQ(a->filter.border, BorderMode::Clamp);
+  EXPECT_EQ(b->filter.border, BorderMode::Mirror);
+  m.setFormat(PixelFormat::GRAY8);
+  m.setDevice(0);
+  m.setWorkgroup({8, 4});
+  auto c = m.snapshot();
+  EXPECT_EQ(c->format, PixelFormat::GRAY8);
+  EXPECT_EQ(c->deviceIndex, 0);
+  EXPECT_EQ(c->filter.workgroup.x, 8);
+  EXPECT_EQ(c->filter.workgroup.y, 4);
+}
+
+TEST(SnapshotSlot, FrameSideSeesOnlyTheNewest) {
+  ViewerModel m;
+  SnapshotSlot slot;
+  EXPECT_EQ(slot.takeIfNewer(0), nullptr);
+  slot.publish(m.snapshot());
+  auto first = slot.takeIfNewer(0);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(slot.takeIfNewer(first->version), nullptr) << "nothing new since";
+  m.setBias(1.0f);
+  const auto older = m.snapshot();
+  m.setBias(2.0f);
+  slot.publish(m.snapshot());
+  slot.publish(older);  // a late publisher must not roll the frame side back
+  auto got = slot.takeIfNewer(first->version);
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(got->filter.mask.bias, 2.0f);
+}
+
+TEST(SnapshotSlot, PublishFromOneThreadTakeFromAnother) {
+  ViewerModel m;
+  SnapshotSlot slot;
+  std::vector<std::shared_ptr<const ParamsSnapshot>> published;
+  for (int i = 1; i <= 200; ++i) {
+    m.setBias(static_cast<float>(i));
+    published.push_back(m.snapshot());
+  }
+  std::thread ui([&] {
+    for (auto& s : published) slot.publish(s);
+  });
+  std::uint64_t seen = 0;
+  while (seen < published.back()->version) {
+    if (auto s = slot.takeIfNewer(seen)) {
+      EXPECT_GT(s->version, seen);
+      EXPECT_EQ(s->filter.mask.bias, static_cast<float>(s->version - published.front()->version + 1));
+      seen = s->version;
+    }
+  }
+  ui.join();
+}

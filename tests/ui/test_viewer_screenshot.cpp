@@ -1,0 +1,181 @@
+// Runs liveconv-viewer under Xvfb (Mesa llvmpipe) on the test pattern, takes
+// the --screenshot PNG and checks it: inside the picture the pixels are the
+// CPU reference filter of the source frame, and the overlay is drawn.
+// Without Xvfb (and no $DISPLAY) or without an OpenCL device: a visible SKIP.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "feed/test_pattern.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/reference.hpp"
+#include "png/png_io.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+
+namespace {
+
+constexpr int kFrameW = 480, kFrameH = 320;
+
+struct Rect {
+  int x = 0, y = 0, w = 0, h = 0;
+  bool contains(int px, int py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+};
+
+struct Layout {
+  Rect picture, overlay;
+  std::uint64_t frame = 0;
+  int clear[3] = {0, 0, 0};
+};
+
+bool onPath(const char* tool) {
+  const std::string cmd = std::string("command -v ") + tool + " >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
+}
+
+// Runs the viewer; returns its exit code, or -1 with a SKIP reason in *skip.
+int runViewer(const std::string& args, const std::string& png, std::string* skip) {
+  std::string prefix;
+  if (onPath("xvfb-run")) {
+    prefix = "xvfb-run -a -s '-screen 0 1280x1024x24' ";
+  } else if (!std::getenv("DISPLAY")) {
+    *skip = "no xvfb-run and no $DISPLAY: cannot open a window";
+    return -1;
+  }
+  const std::string cmd = "LIBGL_ALWAYS_SOFTWARE=1 " + prefix + LIVECONV_VIEWER_BIN + " " + args +
+                          " --size 960x720 --zoom native --frames 4 --quit --screenshot " + png + " 2>&1";
+  std::printf("running: %s\n", cmd.c_str());
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+Layout readLayout(const std::string& path) {
+  Layout l;
+  std::ifstream in(path);
+  std::string key;
+  while (in >> key) {
+    if (key == "picture") in >> l.picture.x >> l.picture.y >> l.picture.w >> l.picture.h;
+    else if (key == "overlay") in >> l.overlay.x >> l.overlay.y >> l.overlay.w >> l.overlay.h;
+    else if (key == "frame") in >> l.frame;
+    else if (key == "clear") in >> l.clear[0] >> l.clear[1] >> l.clear[2];
+  }
+  return l;
+}
+
+std::string shotPath(const char* name) {
+  return std::string(::testing::TempDir()) + "liveconv_viewer_" + name + ".png";
+}
+
+class ViewerScreenshot : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  }
+
+  // Shoots and loads; fails or skips the test when that is not possible.
+  bool shoot(const char* name, const std::string& args, Image* shot, Layout* layout) {
+    const std::string png = shotPath(name);
+    std::remove(png.c_str());
+    std::string skip;
+    const int rc = runViewer(args, png, &skip);
+    if (rc == -1) {
+      skipReason_ = skip;
+      return false;
+    }
+    EXPECT_EQ(rc, 0) << "the viewer failed";
+    if (rc != 0) return false;
+    const std::string error = readPng(png, shot);
+    EXPECT_EQ(error, "");
+    if (!error.empty()) return false;
+    *layout = readLayout(png + ".layout");
+    EXPECT_EQ(layout->picture.w, kFrameW) << "native zoom shows one frame pixel per screen pixel";
+    EXPECT_EQ(layout->picture.h, kFrameH);
+    return layout->picture.w == kFrameW && layout->picture.h == kFrameH;
+  }
+  std::string skipReason_;
+};
+
+// Compares RGB of `shot` inside the picture (overlay excluded) with `expected`
+// at columns/rows `keep` accepts; reports the first mismatch.
+template <typename Keep>
+void expectPicture(const Image& shot, const Layout& l, const Image& expected, Keep keep, const char* what) {
+  const int tolerance = 1;  // GL's byte -> float -> byte round trip
+  long compared = 0, bad = 0;
+  std::string first;
+  for (int y = 0; y < l.picture.h; ++y)
+    for (int x = 0; x < l.picture.w; ++x) {
+      const int sx = l.picture.x + x, sy = l.picture.y + y;
+      if (l.overlay.contains(sx, sy) || !keep(x, y)) continue;
+      const std::uint8_t* got = shot.data() + (static_cast<size_t>(sy) * shot.width() + sx) * 4;
+      const std::uint8_t* want = expected.data() + (static_cast<size_t>(y) * expected.width() + x) * 4;
+      ++compared;
+      for (int c = 0; c < 3; ++c)
+        if (std::abs(got[c] - want[c]) > tolerance) {
+          if (bad++ == 0) {
+            std::ostringstream s;
+            s << "first mismatch at (" << x << ", " << y << ") channel " << c << ": got " << int(got[c]) << ", want "
+              << int(want[c]) << " (tolerance " << tolerance << ")";
+            first = s.str();
+          }
+          break;
+        }
+    }
+  EXPECT_GT(compared, l.picture.w * l.picture.h / 3) << "the overlay should not hide most of the picture";
+  EXPECT_EQ(bad, 0) << what << ": " << bad << " of " << compared << " pixels differ; " << first;
+}
+
+}  // namespace
+
+TEST_F(ViewerScreenshot, PictureIsTheReferenceFilterAndOverlayIsDrawn) {
+  Image shot;
+  Layout l;
+  if (!shoot("filtered", "--source testpattern:480x320 --mask sharpen --border mirror", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, l.frame);
+  Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Mirror, AlphaMode::PassThrough);
+  expectPicture(shot, l, want, [](int, int) { return true; }, "filtered picture");
+
+  // The overlay: a good share of its pixels differ from what lies beneath it.
+  ASSERT_GT(l.overlay.w * l.overlay.h, 0) << "no overlay rectangle reported";
+  long inside = 0, changed = 0;
+  for (int y = l.overlay.y; y < l.overlay.y + l.overlay.h && y < shot.height(); ++y)
+    for (int x = l.overlay.x; x < l.overlay.x + l.overlay.w && x < shot.width(); ++x) {
+      const std::uint8_t* got = shot.data() + (static_cast<size_t>(y) * shot.width() + x) * 4;
+      int under[3] = {l.clear[0], l.clear[1], l.clear[2]};
+      if (l.picture.contains(x, y)) {
+        const std::uint8_t* p = want.data() + (static_cast<size_t>(y - l.picture.y) * kFrameW + (x - l.picture.x)) * 4;
+        under[0] = p[0], under[1] = p[1], under[2] = p[2];
+      }
+      ++inside;
+      for (int c = 0; c < 3; ++c)
+        if (std::abs(got[c] - under[c]) > 24) {
+          ++changed;
+          break;
+        }
+    }
+  EXPECT_GT(changed, inside / 10) << "the overlay region looks empty: " << changed << " of " << inside
+                                  << " pixels differ from the picture beneath";
+}
+
+TEST_F(ViewerScreenshot, CompareSplitShowsSourceLeftAndFilteredRight) {
+  Image shot;
+  Layout l;
+  if (!shoot("compare", "--source testpattern:480x320 --mask box:5 --compare --no-overlay", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, l.frame);
+  Image filtered(kFrameW, kFrameH, PixelFormat::RGBA8);
+  convolveReference(source.view(), filtered.view(), parseMaskSpec("box:5"), BorderMode::Clamp, AlphaMode::PassThrough);
+  const int split = kFrameW / 2, margin = 3;  // the divider line is drawn on the split
+  expectPicture(shot, l, source, [&](int x, int) { return x < split - margin; }, "source half");
+  expectPicture(shot, l, filtered, [&](int x, int) { return x >= split + margin; }, "filtered half");
+}

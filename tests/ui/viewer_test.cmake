@@ -1,0 +1,5 @@
+# The viewer in a real window: Xvfb + Mesa llvmpipe + the default OpenCL device.
+liveconv_add_test(ui_viewer_tests ${CMAKE_CURRENT_LIST_DIR}/test_viewer_screenshot.cpp)
+target_link_libraries(ui_viewer_tests PRIVATE liveconv_ui_feed liveconv_ui_png)
+target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>")
+add_dependencies(ui_viewer_tests liveconv-viewer)

@@ -1,0 +1,192 @@
+// The built-in feed: the test pattern filtered by the engine's Convolver on
+// the UI thread, with the result read back through a mapped, host-pinned
+// buffer (CL_MEM_ALLOC_HOST_PTR). This is the readback display path; the
+// CL/GL zero-copy path needs a context that shares with GL (see
+// glfw/gl_interop.hpp) and is taken only where the device has cl_khr_gl_sharing.
+#include <chrono>
+#include <exception>
+
+#include "feed/frame_feed.hpp"
+#include "feed/test_pattern.hpp"
+#include "liveconv/convolver.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+bool hasExtension(const cl::Device& device, const char* name) {
+  return device.getInfo<CL_DEVICE_EXTENSIONS>().find(name) != std::string::npos;
+}
+
+class TestPatternFeed final : public FrameFeed {
+ public:
+  TestPatternFeed(int width, int height, std::string deviceSelector, std::shared_ptr<const ParamsSnapshot> initial)
+      : width_(width), height_(height), selector_(std::move(deviceSelector)) {
+    openDevice(selectDevice(selector_));
+    if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
+    applied_ = initial;
+    convolver_->setParams(initial->filter);
+    convolver_->prepare(initial->format);
+    pending_ = initial;
+  }
+
+  ~TestPatternFeed() override { unmap(); }
+
+  void setParams(std::shared_ptr<const ParamsSnapshot> snapshot) override {
+    if (snapshot) pending_ = std::move(snapshot);
+  }
+
+  FeedFrame advance(Advance mode) override {
+    const bool paramsChanged = applyPending();
+    const bool formatChanged = source_.format() != applied_->format;
+    const bool newSource = mode == Advance::Play || formatChanged || source_.width() == 0;
+    if (!newSource && !paramsChanged && mapped_) return frame(false);
+
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    if (newSource) {
+      if (source_.width() != 0 && mode == Advance::Play) ++index_;
+      source_ = makeTestPattern(width_, height_, applied_->format, index_);
+    }
+    StageTimes t;
+    t.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    filterSource(&t);
+    stages_ = smooth(stages_, t);
+    ++framesShown_;
+    return frame(true);
+  }
+
+  FrameStats stats() const override {
+    FrameStats s;
+    s.stages = stages_;
+    s.frameWidth = width_;
+    s.frameHeight = height_;
+    s.megapixelsPerSecond = megapixelsPerSecond(width_, height_, stages_.kernelMs);
+    s.gigabytesPerSecond = gigabytesPerSecond(width_, height_, bytesPerPixel(applied_->format), stages_.kernelMs);
+    s.framesShown = framesShown_;
+    s.framesTotal = framesShown_;  // the test source is pulled, never pushed: nothing can be dropped
+    s.device = device_->info.name;
+    s.variant = variantInfo(applied_->filter.variant).name;
+    s.displayPath = displayPath_;
+    s.error = error_;
+    s.rejectedVersion = rejectedVersion_;
+    s.rejectedVariant = rejectedVariant_;
+    return s;
+  }
+
+ private:
+  void openDevice(const DeviceInfo& info) {
+    auto device = DeviceContext::create(info);
+    auto convolver = std::make_unique<Convolver>(device);
+    unmap();
+    device_ = std::move(device);
+    convolver_ = std::move(convolver);
+    srcDev_ = {};
+    dstDev_ = {};
+    displayPath_ = hasExtension(info.device, "cl_khr_gl_sharing")
+                       ? "readback: mapped pinned buffer -> PBO (interop not wired yet)"
+                       : "readback: mapped pinned buffer -> PBO (no cl_khr_gl_sharing)";
+  }
+
+  // Applies the newest snapshot at this frame boundary; on failure the
+  // previous parameters stay in force and the reason is kept for the overlay.
+  bool applyPending() {
+    if (!pending_ || pending_->version <= applied_->version || pending_->version == rejectedVersion_) return false;
+    const auto next = pending_;
+    try {
+      if (next->deviceIndex != applied_->deviceIndex) {
+        const auto devices = enumerateDevices();
+        const std::string sel = next->deviceIndex < 0 ? selector_ : std::to_string(next->deviceIndex);
+        openDevice(selectDevice(sel, devices));
+      }
+      convolver_->setParams(next->filter);
+      convolver_->prepare(next->format);
+      applied_ = next;
+      error_.clear();
+      return true;
+    } catch (const BuildError& e) {
+      reject(*next, std::string(e.what()) + "\n" + e.buildLog());
+    } catch (const std::exception& e) {
+      reject(*next, e.what());
+    }
+    return false;
+  }
+
+  void reject(const ParamsSnapshot& next, std::string why) {
+    error_ = std::move(why);
+    rejectedVersion_ = next.version;
+    rejectedVariant_ = next.filter.variant;
+    try {
+      convolver_->setParams(applied_->filter);  // the last good set keeps running
+    } catch (const std::exception&) {
+    }
+  }
+
+  void filterSource(StageTimes* t) {
+    unmap();
+    const PixelFormat fmt = source_.format();
+    if (srcDev_.width != width_ || srcDev_.format != fmt) {
+      srcDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY);
+      // Host-pinned so mapping it is a pointer hand-out on CPU devices and a DMA-able buffer on GPUs.
+      dstDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR);
+    }
+    cl::CommandQueue& q = device_->queue;
+    const std::size_t bytes = source_.sizeBytes();
+    cl::Event written, filtered, mappedEvent;
+    q.enqueueWriteBuffer(srcDev_.buffer, CL_FALSE, 0, bytes, source_.data(), nullptr, &written);
+    convolver_->enqueue(srcDev_, dstDev_, nullptr, &filtered);
+    cl_int err = CL_SUCCESS;
+    mapped_ = static_cast<std::uint8_t*>(
+        q.enqueueMapBuffer(dstDev_.buffer, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, &mappedEvent, &err));
+    if (err != CL_SUCCESS || !mapped_) throw Error("Mapping the filtered frame failed: " + clErrorName(err) + ".");
+    t->uploadMs = eventMs(written);
+    t->kernelMs = eventMs(filtered);
+    t->readbackMs = eventMs(mappedEvent);
+  }
+
+  void unmap() {
+    if (!mapped_) return;
+    device_->queue.enqueueUnmapMemObject(dstDev_.buffer, mapped_);
+    mapped_ = nullptr;
+  }
+
+  FeedFrame frame(bool fresh) {
+    FeedFrame f;
+    f.source = source_.view();
+    f.filtered = source_.view();
+    f.filtered.data = mapped_;
+    f.index = index_;
+    f.paramsVersion = applied_->version;
+    f.fresh = fresh;
+    return f;
+  }
+
+  int width_, height_;
+  std::string selector_;
+  std::shared_ptr<DeviceContext> device_;
+  std::unique_ptr<Convolver> convolver_;
+  std::shared_ptr<const ParamsSnapshot> applied_, pending_;
+  DeviceImage srcDev_, dstDev_;
+  std::uint8_t* mapped_ = nullptr;
+  Image source_;
+  std::uint64_t index_ = 0;
+  std::uint64_t framesShown_ = 0;
+  StageTimes stages_;
+  std::string displayPath_, error_;
+  std::uint64_t rejectedVersion_ = 0;
+  VariantId rejectedVariant_ = VariantId::Invalid;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
+                                         std::shared_ptr<const ParamsSnapshot> initial) {
+  int w = 0, h = 0;
+  if (parseTestPatternSpec(source, &w, &h))
+    return std::make_unique<TestPatternFeed>(w, h, deviceSelector, std::move(initial));
+  throw InvalidArgument("Unknown source \"" + source +
+                        "\": this build of the viewer plays \"testpattern\" or \"testpattern:WxH\".");
+}
+
+}  // namespace liveconv::ui

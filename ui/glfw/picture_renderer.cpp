@@ -1,0 +1,137 @@
+#include "glfw/picture_renderer.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace liveconv::ui {
+
+const char* embeddedShader(const char* name);  // generated from shaders/ at build time
+
+namespace {
+
+GLuint compile(GLenum type, const char* name) {
+  const char* text = embeddedShader(name);
+  if (!text) throw std::runtime_error(std::string("Shader ") + name + " is not embedded in this build.");
+  GLuint shader = glCreateShader(type);
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[4096] = {};
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    glDeleteShader(shader);
+    throw std::runtime_error(std::string("Shader ") + name + " failed to compile:\n" + log);
+  }
+  return shader;
+}
+
+}  // namespace
+
+PixelRect fitPicture(const PixelRect& area, int frameWidth, int frameHeight, Zoom zoom) {
+  if (frameWidth <= 0 || frameHeight <= 0 || area.width <= 0 || area.height <= 0) return {area.x, area.y, 0, 0};
+  double scale = std::min(static_cast<double>(area.width) / frameWidth, static_cast<double>(area.height) / frameHeight);
+  if (zoom == Zoom::Native) scale = 1.0;
+  const int w = static_cast<int>(frameWidth * scale + 0.5), h = static_cast<int>(frameHeight * scale + 0.5);
+  return {area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h};
+}
+
+PictureRenderer::PictureRenderer() {
+  GLuint vs = compile(GL_VERTEX_SHADER, "picture.vert");
+  GLuint fs = compile(GL_FRAGMENT_SHADER, "picture.frag");
+  program_ = glCreateProgram();
+  glAttachShader(program_, vs);
+  glAttachShader(program_, fs);
+  glLinkProgram(program_);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[4096] = {};
+    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
+    throw std::runtime_error(std::string("The picture shaders failed to link:\n") + log);
+  }
+  uScale_ = glGetUniformLocation(program_, "uScale");
+  uCompare_ = glGetUniformLocation(program_, "uCompare");
+  uHorizontal_ = glGetUniformLocation(program_, "uHorizontal");
+  uSplit_ = glGetUniformLocation(program_, "uSplit");
+  uPictureSize_ = glGetUniformLocation(program_, "uPictureSize");
+  glUseProgram(program_);
+  glUniform1i(glGetUniformLocation(program_, "uFiltered"), 0);
+  glUniform1i(glGetUniformLocation(program_, "uSource"), 1);
+  glUseProgram(0);
+  glGenVertexArrays(1, &vao_);  // core profile draws need a bound VAO even without attributes
+  glGenTextures(2, textures_);
+  glGenBuffers(2, pbos_);
+}
+
+PictureRenderer::~PictureRenderer() {
+  glDeleteBuffers(2, pbos_);
+  glDeleteTextures(2, textures_);
+  glDeleteVertexArrays(1, &vao_);
+  glDeleteProgram(program_);
+}
+
+void PictureRenderer::uploadOne(GLuint texture, GLuint pbo, const ImageView& image) {
+  const bool gray = image.format == PixelFormat::GRAY8;
+  const GLenum layout = gray ? GL_RED : GL_RGBA;
+  const std::size_t bytes = image.rowBytes() * image.height;
+  glBindTexture(GL_TEXTURE_2D, texture);
+  if (image.width != width_ || image.height != height_ || image.format != format_) {
+    glTexImage2D(GL_TEXTURE_2D, 0, gray ? GL_R8 : GL_RGBA8, image.width, image.height, 0, layout, GL_UNSIGNED_BYTE,
+                 nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    // Gray frames live in the red channel; the swizzle shows them as gray.
+    const GLint swizzle[4] = {GL_RED, gray ? GL_RED : GL_GREEN, gray ? GL_RED : GL_BLUE, gray ? GL_ONE : GL_ALPHA};
+    glTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+  }
+  // Orphan the PBO, copy the rows in, and let the driver move them to the
+  // texture asynchronously: the copy from the mapped CL buffer is the only CPU work.
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+  glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
+  if (void* dst = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes),
+                                   GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)) {
+    for (int y = 0; y < image.height; ++y)
+      std::memcpy(static_cast<std::uint8_t*>(dst) + y * image.rowBytes(), image.row(y), image.rowBytes());
+    glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+  }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, layout, GL_UNSIGNED_BYTE, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+void PictureRenderer::upload(const FeedFrame& frame, bool withSource) {
+  if (!frame.filtered.data) return;
+  uploadOne(textures_[0], pbos_[0], frame.filtered);
+  if (withSource && frame.source.data) uploadOne(textures_[1], pbos_[1], frame.source);
+  width_ = frame.filtered.width;
+  height_ = frame.filtered.height;
+  format_ = frame.filtered.format;
+}
+
+void PictureRenderer::draw(const PixelRect& picture, int framebufferHeight, const ViewState& view) {
+  if (!hasFrame() || picture.width <= 0 || picture.height <= 0) return;
+  // GL's viewport origin is the bottom left.
+  glViewport(picture.x, framebufferHeight - picture.y - picture.height, picture.width, picture.height);
+  glUseProgram(program_);
+  glUniform2f(uScale_, 1.0f, 1.0f);  // the viewport already has the frame's aspect
+  glUniform1i(uCompare_, view.compare == CompareMode::Split ? 1 : 0);
+  glUniform1i(uHorizontal_, view.orientation == SplitOrientation::Horizontal ? 1 : 0);
+  glUniform1f(uSplit_, view.splitPosition);
+  glUniform2f(uPictureSize_, static_cast<float>(picture.width), static_cast<float>(picture.height));
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, textures_[1]);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, textures_[0]);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glUseProgram(0);
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,376 @@
+// liveconv-viewer: the GLFW window. The loop is a straight line:
+// poll -> keys -> hand the newest parameters to the feed -> take a frame ->
+// upload -> panels -> draw -> (screenshot) -> swap. Shutdown mirrors setup.
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "exit_codes.hpp"
+#include "feed/frame_feed.hpp"
+#include "glfw/gl.hpp"
+#include "glfw/picture_renderer.hpp"
+#include "glfw/viewer_options.hpp"
+#include "imgui/panels.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
+#include "png/png_io.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+// No window, no GL 3.3 core context: nothing can be shown. Not in app/exit_codes.hpp
+// because only the viewer opens a window.
+constexpr int kExitNoDisplay = 9;
+constexpr float kPanelWidth = 400;  // screen coordinates
+constexpr float kClear[3] = {0.05f, 0.05f, 0.06f};
+
+std::string glfwLastError() {
+  const char* text = nullptr;
+  glfwGetError(&text);
+  return text ? text : "no reason given";
+}
+
+// Keys arrive in the GLFW callback; they are acted on in the loop, where the model lives.
+std::vector<int> g_keys;
+void onKey(GLFWwindow*, int key, int, int action, int) {
+  if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput) g_keys.push_back(key);
+}
+
+struct Layout {
+  PixelRect pictureFb;    // framebuffer pixels
+  ScreenRect pictureWin;  // window coordinates (ImGui, mouse)
+  ScreenRect areaWin;
+};
+
+Layout layoutFor(GLFWwindow* window, const ViewState& view, int frameW, int frameH, Zoom zoom) {
+  int winW = 0, winH = 0, fbW = 0, fbH = 0;
+  glfwGetWindowSize(window, &winW, &winH);
+  glfwGetFramebufferSize(window, &fbW, &fbH);
+  const float sx = winW ? static_cast<float>(fbW) / winW : 1, sy = winH ? static_cast<float>(fbH) / winH : 1;
+  const float panel = view.panelsVisible ? kPanelWidth : 0;
+  Layout l;
+  l.areaWin = {panel, 0, winW - panel, static_cast<float>(winH)};
+  const PixelRect areaFb{static_cast<int>(panel * sx), 0, fbW - static_cast<int>(panel * sx), fbH};
+  l.pictureFb = fitPicture(areaFb, frameW, frameH, zoom);
+  l.pictureWin = {l.pictureFb.x / sx, l.pictureFb.y / sy, l.pictureFb.width / sx, l.pictureFb.height / sy};
+  return l;
+}
+
+// The framebuffer as PNG, plus a sidecar FILE.layout naming the picture and
+// overlay rectangles in framebuffer pixels, for the screenshot test.
+bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenRect& overlay, std::uint64_t frameIndex,
+                    GLFWwindow* window) {
+  int fbW = 0, fbH = 0, winW = 0, winH = 0;
+  glfwGetFramebufferSize(window, &fbW, &fbH);
+  glfwGetWindowSize(window, &winW, &winH);
+  Image img(fbW, fbH, PixelFormat::RGBA8);
+  std::vector<std::uint8_t> rows(img.sizeBytes());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, fbW, fbH, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+  const std::size_t stride = static_cast<std::size_t>(fbW) * 4;
+  for (int y = 0; y < fbH; ++y) {  // GL rows start at the bottom
+    std::copy_n(rows.data() + (fbH - 1 - y) * stride, stride, img.data() + y * stride);
+    for (int x = 0; x < fbW; ++x) img.data()[y * stride + x * 4 + 3] = 255;
+  }
+  const std::string error = writePng(path, img.view());
+  if (!error.empty()) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
+    return false;
+  }
+  const float sx = winW ? static_cast<float>(fbW) / winW : 1, sy = winH ? static_cast<float>(fbH) / winH : 1;
+  std::ofstream out(path + ".layout");
+  const PixelRect& p = layout.pictureFb;
+  out << "picture " << p.x << " " << p.y << " " << p.width << " " << p.height << "\n";
+  out << "overlay " << static_cast<int>(overlay.x * sx) << " " << static_cast<int>(overlay.y * sy) << " "
+      << static_cast<int>(overlay.width * sx + 0.5f) << " " << static_cast<int>(overlay.height * sy + 0.5f) << "\n";
+  out << "frame " << frameIndex << "\n";
+  out << "clear " << static_cast<int>(kClear[0] * 255 + 0.5f) << " " << static_cast<int>(kClear[1] * 255 + 0.5f) << " "
+      << static_cast<int>(kClear[2] * 255 + 0.5f) << "\n";
+  std::printf("screenshot %s\n", path.c_str());
+  return true;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string timestampedName() {
+  char name[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(name, sizeof name, "liveconv-%Y%m%d-%H%M%S.png", std::localtime(&now));
+  return name;
+}
+
+class Fullscreen {
+ public:
+  void toggle(GLFWwindow* window) {
+    if (GLFWmonitor* monitor = glfwGetWindowMonitor(window)) {
+      (void)monitor;
+      glfwSetWindowMonitor(window, nullptr, x_, y_, w_, h_, 0);
+      return;
+    }
+    GLFWmonitor* primary = glfwGetPrimaryMonitor();
+    if (!primary) return;
+    glfwGetWindowPos(window, &x_, &y_);
+    glfwGetWindowSize(window, &w_, &h_);
+    const GLFWvidmode* mode = glfwGetVideoMode(primary);
+    glfwSetWindowMonitor(window, primary, 0, 0, mode->width, mode->height, mode->refreshRate);
+  }
+
+ private:
+  int x_ = 0, y_ = 0, w_ = 1600, h_ = 900;
+};
+
+void loadFont(float contentScale) {
+  ImGuiIO& io = ImGui::GetIO();
+  const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";  // fonts-dejavu-core
+  if (std::FILE* f = std::fopen(path, "rb")) {
+    std::fclose(f);
+    io.Fonts->AddFontFromFileTTF(path, 15.0f * contentScale);
+  } else {
+    io.Fonts->AddFontDefault();
+  }
+  if (contentScale > 1) ImGui::GetStyle().ScaleAllSizes(contentScale);
+}
+
+int run(const ViewerOptions& opt) {
+  ViewerModel model;
+  std::string error;
+  if (!opt.mask.empty() && !model.applySpec(opt.mask, &error) && !error.empty()) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
+    return app::kExitUsage;
+  }
+  if (!opt.variant.empty()) {
+    const VariantInfo* v = findVariant(opt.variant);
+    if (!v) {
+      std::fprintf(stderr, "liveconv-viewer: unknown variant %s; known: %s.\n", opt.variant.c_str(),
+                   variantNames().c_str());
+      return app::kExitUsage;
+    }
+    model.setVariant(v->id);
+  }
+  const PixelFormat format = parsePixelFormat(opt.format);
+  const BorderMode border = opt.border.empty() ? BorderMode::Clamp : parseBorderMode(opt.border);
+  if (format == PixelFormat::Invalid || border == BorderMode::Invalid) {
+    std::fprintf(stderr, "liveconv-viewer: --format takes rgba or gray, --border clamp, mirror, wrap or zero.\n");
+    return app::kExitUsage;
+  }
+  model.setFormat(format);
+  model.setBorder(border);
+  model.setSource(opt.source);
+  model.view().compare = opt.compare ? CompareMode::Split : CompareMode::Off;
+  model.view().overlayVisible = opt.overlay;
+  model.view().panelsVisible = opt.panels;
+  const Zoom zoom = opt.zoomNative ? Zoom::Native : Zoom::Fit;
+
+  // The engine first: without a device there is nothing to show, and saying so needs no window.
+  std::unique_ptr<FrameFeed> feed;
+  try {
+    feed = makeFrameFeed(opt.source, opt.device, model.snapshot());
+  } catch (const NoDeviceError& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+    return app::kExitNoDevice;
+  } catch (const BuildError& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n%s\n", e.what(), e.buildLog().c_str());
+    return app::kExitBuildFailed;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+    return app::kExitInputFailed;
+  }
+  PanelInputs inputs;
+  for (const DeviceInfo& d : enumerateDevices())
+    inputs.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
+
+  if (!glfwInit()) {
+    std::fprintf(stderr, "liveconv-viewer: cannot open a window: %s.\n", glfwLastError().c_str());
+    return kExitNoDisplay;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: window size in logical pixels
+  GLFWwindow* window = glfwCreateWindow(opt.windowWidth, opt.windowHeight, "liveconv", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr,
+                 "liveconv-viewer: the viewer needs an OpenGL 3.3 core context and the driver did not give one (%s).\n",
+                 glfwLastError().c_str());
+    glfwTerminate();
+    return kExitNoDisplay;
+  }
+  glfwMakeContextCurrent(window);
+  GLint major = 0, minor = 0;
+  glGetIntegerv(GL_MAJOR_VERSION, &major);
+  glGetIntegerv(GL_MINOR_VERSION, &minor);
+  if (major * 10 + minor < 33) {
+    std::fprintf(stderr, "liveconv-viewer: the viewer needs OpenGL 3.3 core; this driver offers %d.%d (%s).\n", major,
+                 minor, reinterpret_cast<const char*>(glGetString(GL_VERSION)));
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return kExitNoDisplay;
+  }
+  glfwSwapInterval(model.view().vsync ? 1 : 0);
+  glfwSetKeyCallback(window, onKey);  // set before ImGui so its backend chains to it
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; no imgui.ini next to the user's files
+  applyViewerStyle();
+  float scaleX = 1, scaleY = 1;
+  glfwGetWindowContentScale(window, &scaleX, &scaleY);
+  loadFont(scaleX);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  int exitCode = app::kExitOk;
+  {
+    std::unique_ptr<PictureRenderer> renderer;
+    try {
+      renderer = std::make_unique<PictureRenderer>();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+      exitCode = kExitNoDisplay;
+    }
+    PanelState panelState;
+    FrameTimeHistory history(240);
+    Fullscreen fullscreen;
+    double fps = 0;
+    bool vsync = model.view().vsync, sourceShown = false, dragging = false;
+    std::uint64_t handedVersion = 0, notedRejection = 0;
+    long framesDrawn = 0;
+    double displayMs = 0;  // upload + draw of the previous frame, host clock
+    auto last = std::chrono::steady_clock::now();
+    while (renderer && !glfwWindowShouldClose(window)) {
+      glfwPollEvents();
+      ShellRequests requests;
+      ViewState& view = model.view();
+      for (int key : g_keys) {
+        switch (key) {
+          case GLFW_KEY_SPACE: view.paused = !view.paused; break;
+          case GLFW_KEY_V: model.nextVariant(); break;
+          case GLFW_KEY_F: requests.toggleFullscreen = true; break;
+          case GLFW_KEY_H: view.panelsVisible = !view.panelsVisible; break;
+          case GLFW_KEY_S: requests.screenshot = true; break;
+          case GLFW_KEY_C:
+            view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
+            break;
+          case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
+          default: break;
+        }
+      }
+      g_keys.clear();
+      if (view.vsync != vsync) glfwSwapInterval((vsync = view.vsync) ? 1 : 0);
+
+      if (model.version() != handedVersion) {
+        if (auto snapshot = model.snapshot()) feed->setParams(snapshot);
+        handedVersion = model.version();
+      }
+      static bool step = false;
+      const FeedFrame frame = feed->advance(view.paused && !step ? Advance::Hold : Advance::Play);
+      step = false;
+      FrameStats stats = feed->stats();
+      if (stats.rejectedVersion > notedRejection) {
+        notedRejection = stats.rejectedVersion;
+        model.noteVariantFailure(stats.rejectedVariant, stats.error.substr(0, stats.error.find('\n')));
+      }
+      const bool comparing = view.compare == CompareMode::Split;
+      const auto uploadStart = std::chrono::steady_clock::now();
+      if (frame.fresh || (comparing && !sourceShown)) {
+        renderer->upload(frame, comparing);
+        sourceShown = comparing;
+      }
+      const double uploadMs = msSince(uploadStart);
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      const Layout layout = layoutFor(window, view, frame.filtered.width, frame.filtered.height, zoom);
+      // Drag the compare divider with the mouse anywhere on the picture.
+      const ImGuiIO& io = ImGui::GetIO();
+      const ScreenRect& pw = layout.pictureWin;
+      const bool onPicture = io.MousePos.x >= pw.x && io.MousePos.y >= pw.y && io.MousePos.x < pw.x + pw.width &&
+                             io.MousePos.y < pw.y + pw.height;
+      if (comparing && ImGui::IsMouseClicked(0) && onPicture && !io.WantCaptureMouse) dragging = true;
+      if (!ImGui::IsMouseDown(0)) dragging = false;
+      if (dragging && pw.width > 0 && pw.height > 0) {
+        const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
+                                                                          : (io.MousePos.x - pw.x) / pw.width;
+        view.splitPosition = std::clamp(t, 0.0f, 1.0f);
+      }
+      if (view.panelsVisible)
+        drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &requests);
+      inputs.activeDevice = stats.device;
+      ScreenRect overlay;
+      stats.stages.displayMs = displayMs;
+      if (view.overlayVisible)
+        overlay = drawOverlay(stats, history, fps, layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
+      ImGui::Render();
+
+      const auto drawStart = std::chrono::steady_clock::now();
+      int fbW = 0, fbH = 0;
+      glfwGetFramebufferSize(window, &fbW, &fbH);
+      glViewport(0, 0, fbW, fbH);
+      glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      renderer->draw(layout.pictureFb, fbH, view);
+      glViewport(0, 0, fbW, fbH);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      const double sample = uploadMs + msSince(drawStart);
+      displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
+      ++framesDrawn;
+      const bool lastFrame = opt.frames > 0 && framesDrawn >= opt.frames;
+      if (lastFrame && !opt.screenshot.empty() &&
+          !saveScreenshot(opt.screenshot, layout, overlay, frame.index, window))
+        exitCode = app::kExitOutputFailed;
+      if (requests.screenshot) saveScreenshot(timestampedName(), layout, overlay, frame.index, window);
+      if (requests.toggleFullscreen) fullscreen.toggle(window);
+      step = requests.stepFrame;
+      glfwSwapBuffers(window);
+
+      const auto now = std::chrono::steady_clock::now();
+      const double frameMs = std::chrono::duration<double, std::milli>(now - last).count();
+      last = now;
+      if (framesDrawn > 2) history.push(static_cast<float>(frameMs));  // the first frames carry start-up
+      fps = fps == 0 ? 1000.0 / frameMs : fps + (1000.0 / frameMs - fps) / 20.0;
+      if (lastFrame && opt.quit) break;
+    }
+  }
+
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exitCode;
+}
+
+}  // namespace
+}  // namespace liveconv::ui
+
+int main(int argc, char** argv) {
+  liveconv::ui::ViewerOptions options;
+  const std::string error = liveconv::ui::parseViewerOptions(argc, argv, &options);
+  if (!error.empty()) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n%s", error.c_str(), liveconv::ui::viewerUsage());
+    return liveconv::app::kExitUsage;
+  }
+  if (options.help) {
+    std::fputs(liveconv::ui::viewerUsage(), stdout);
+    return 0;
+  }
+  try {
+    return liveconv::ui::run(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+    return liveconv::app::kExitFailure;
+  }
+}

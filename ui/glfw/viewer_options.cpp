@@ -1,0 +1,79 @@
+#include "glfw/viewer_options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace liveconv::ui {
+
+const char* viewerUsage() {
+  return "usage: liveconv-viewer [options]\n"
+         "  --source SPEC       testpattern or testpattern:WxH (default testpattern, 1280x720)\n"
+         "  --mask SPEC         a preset or inline mask, as in `liveconv presets` (default motion45:7)\n"
+         "  --variant NAME      a kernel variant from `liveconv variants`\n"
+         "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
+         "  --format rgba|gray  pixel format\n"
+         "  --border MODE       clamp, mirror, wrap or zero\n"
+         "  --size WxH          window size in screen coordinates (default 1600x900)\n"
+         "  --zoom fit|native   fit the picture to the window, or one frame pixel per screen pixel\n"
+         "  --compare           start in the before/after split view\n"
+         "  --no-overlay, --no-panels\n"
+         "  --screenshot FILE   write the window as PNG after --frames frames\n"
+         "  --frames N          frames to show before the screenshot\n"
+         "  --quit              exit after --frames frames\n"
+         "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
+}
+
+std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (arg == "--help" || arg == "-h") {
+      o->help = true;
+    } else if (arg == "--source") {
+      if (!value(&o->source)) return "--source needs a value.";
+    } else if (arg == "--mask") {
+      if (!value(&o->mask)) return "--mask needs a spec.";
+    } else if (arg == "--variant") {
+      if (!value(&o->variant)) return "--variant needs a name.";
+    } else if (arg == "--device") {
+      if (!value(&o->device)) return "--device needs a selector.";
+    } else if (arg == "--format") {
+      if (!value(&o->format)) return "--format needs rgba or gray.";
+    } else if (arg == "--border") {
+      if (!value(&o->border)) return "--border needs a mode.";
+    } else if (arg == "--size") {
+      char tail = 0;
+      if (!value(&v) || std::sscanf(v.c_str(), "%dx%d%c", &o->windowWidth, &o->windowHeight, &tail) != 2 ||
+          o->windowWidth < 200 || o->windowHeight < 150)
+        return "--size needs WxH, at least 200x150.";
+    } else if (arg == "--zoom") {
+      if (!value(&v) || (v != "fit" && v != "native")) return "--zoom takes fit or native.";
+      o->zoomNative = v == "native";
+    } else if (arg == "--compare") {
+      o->compare = true;
+    } else if (arg == "--no-overlay") {
+      o->overlay = false;
+    } else if (arg == "--no-panels") {
+      o->panels = false;
+    } else if (arg == "--screenshot") {
+      if (!value(&o->screenshot)) return "--screenshot needs a file name.";
+    } else if (arg == "--frames") {
+      char* end = nullptr;
+      if (!value(&v) || (o->frames = std::strtol(v.c_str(), &end, 10)) < 1 || *end) return "--frames needs N >= 1.";
+    } else if (arg == "--quit") {
+      o->quit = true;
+    } else {
+      return "Unknown option " + arg + " (see --help).";
+    }
+  }
+  if ((!o->screenshot.empty() || o->quit) && o->frames == 0) o->frames = 1;
+  return {};
+}
+
+}  // namespace liveconv::ui

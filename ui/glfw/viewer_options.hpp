@@ -1,0 +1,32 @@
+// The viewer's command line, including the test hooks
+// (--screenshot FILE --frames N --quit).
+#pragma once
+
+#include <string>
+
+namespace liveconv::ui {
+
+struct ViewerOptions {
+  std::string source = "testpattern";
+  std::string mask;     // empty: the model's default
+  std::string variant;  // empty: the model's default
+  std::string device;   // selector as in `liveconv devices`; empty: $LIVECONV_DEVICE, else the default
+  std::string format = "rgba";
+  std::string border;
+  int windowWidth = 1600;
+  int windowHeight = 900;
+  bool zoomNative = false;
+  bool compare = false;
+  bool overlay = true;
+  bool panels = true;
+  std::string screenshot;  // written after `frames` frames
+  long frames = 0;         // 0: run until closed
+  bool quit = false;       // exit after `frames` frames
+  bool help = false;
+};
+
+// Returns an empty string, or the sentence that says what is wrong.
+std::string parseViewerOptions(int argc, char** argv, ViewerOptions* options);
+const char* viewerUsage();
+
+}  // namespace liveconv::ui

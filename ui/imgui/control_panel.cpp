@@ -1,0 +1,136 @@
+// The left-hand control panel: source, mask, variant, device and format, view.
+#include <imgui.h>
+
+#include <string>
+
+#include "imgui/panels.hpp"
+#include "liveconv/variants.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+void drawVariants(ViewerModel& model) {
+  for (const VariantInfo& v : variantRegistry()) {
+    const std::string why = model.variantUnusableReason(v.id);
+    ImGui::PushID(v.name);
+    if (!why.empty()) ImGui::BeginDisabled();
+    if (ImGui::RadioButton(v.name, model.variant() == v.id)) model.setVariant(v.id);
+    if (!why.empty()) ImGui::EndDisabled();
+    ImGui::Indent();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", v.description);
+    if (!why.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "unusable: %s", why.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Unindent();
+    ImGui::PopID();
+  }
+}
+
+void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs) {
+  const float labelled = -110;
+  ImGui::SetNextItemWidth(labelled);
+  const std::string current =
+      model.deviceIndex() < 0 || model.deviceIndex() >= static_cast<int>(inputs.deviceNames.size())
+          ? "default: " + inputs.activeDevice
+          : inputs.deviceNames[model.deviceIndex()];
+  if (ImGui::BeginCombo("device", current.c_str())) {
+    if (ImGui::Selectable("default (first GPU, else CPU)", model.deviceIndex() < 0)) model.setDevice(-1);
+    for (int i = 0; i < static_cast<int>(inputs.deviceNames.size()); ++i)
+      if (ImGui::Selectable(inputs.deviceNames[i].c_str(), model.deviceIndex() == i)) model.setDevice(i);
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(labelled);
+  if (ImGui::BeginCombo("border", toString(model.border()))) {
+    for (BorderMode b : allBorderModes())
+      if (ImGui::Selectable(toString(b), model.border() == b)) model.setBorder(b);
+    ImGui::EndCombo();
+  }
+  int format = model.format() == PixelFormat::GRAY8 ? 1 : 0;
+  if (ImGui::RadioButton("RGBA", &format, 0)) model.setFormat(PixelFormat::RGBA8);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("gray", &format, 1)) model.setFormat(PixelFormat::GRAY8);
+  ImGui::SameLine(0, 24);
+  bool filterAlpha = model.alpha() == AlphaMode::Filter;
+  if (model.format() == PixelFormat::GRAY8) ImGui::BeginDisabled();
+  if (ImGui::Checkbox("filter alpha", &filterAlpha))
+    model.setAlpha(filterAlpha ? AlphaMode::Filter : AlphaMode::PassThrough);
+  if (model.format() == PixelFormat::GRAY8) ImGui::EndDisabled();
+
+  if (ImGui::Checkbox("default workgroup", &state.workgroupDefault) && state.workgroupDefault)
+    model.setWorkgroup({0, 0});
+  if (!state.workgroupDefault) {
+    WorkgroupShape wg = model.workgroup();
+    int shape[2] = {wg.x > 0 ? wg.x : 16, wg.y > 0 ? wg.y : 16};
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::InputInt2("##wg", shape) || wg.x == 0)
+      model.setWorkgroup({std::max(1, shape[0]), std::max(1, shape[1])});
+  }
+}
+
+void drawView(ViewerModel& model, ShellRequests* requests) {
+  ViewState& v = model.view();
+  if (ImGui::Button(v.paused ? "Play" : "Pause", ImVec2(70, 0))) v.paused = !v.paused;
+  ImGui::SameLine();
+  if (!v.paused) ImGui::BeginDisabled();
+  if (ImGui::Button("Step")) requests->stepFrame = true;
+  if (!v.paused) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot")) requests->screenshot = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Fullscreen")) requests->toggleFullscreen = true;
+
+  bool compare = v.compare == CompareMode::Split;
+  if (ImGui::Checkbox("compare", &compare)) v.compare = compare ? CompareMode::Split : CompareMode::Off;
+  ImGui::SameLine();
+  int horizontal = v.orientation == SplitOrientation::Horizontal ? 1 : 0;
+  if (ImGui::RadioButton("left|right", &horizontal, 0)) v.orientation = SplitOrientation::Vertical;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("top/bottom", &horizontal, 1)) v.orientation = SplitOrientation::Horizontal;
+  ImGui::Checkbox("overlay", &v.overlayVisible);
+  ImGui::SameLine();
+  ImGui::Checkbox("vsync", &v.vsync);
+}
+
+}  // namespace
+
+void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& inputs, float width, float height,
+                      ShellRequests* requests) {
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(width, height));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("liveconv", nullptr, flags);
+  ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1), "liveconv");
+  ImGui::SameLine();
+  ImGui::TextDisabled("source: %s", model.source().c_str());
+
+  if (ImGui::CollapsingHeader("Mask", ImGuiTreeNodeFlags_DefaultOpen)) drawMaskEditor(model, state);
+  if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model);
+  if (ImGui::CollapsingHeader("Device and format", ImGuiTreeNodeFlags_DefaultOpen)) drawEngine(model, state, inputs);
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawView(model, requests);
+
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("Space pause   V next variant   C compare   F fullscreen   H hide panels   S screenshot");
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+}
+
+void applyViewerStyle() {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& s = ImGui::GetStyle();
+  s.WindowRounding = 0;
+  s.FrameRounding = 3;
+  s.GrabRounding = 3;
+  s.WindowPadding = ImVec2(10, 10);
+  s.FramePadding = ImVec2(6, 3);
+  s.ItemSpacing = ImVec2(8, 4);
+  s.WindowBorderSize = 0;
+  s.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
+  s.Colors[ImGuiCol_Header] = ImVec4(0.18f, 0.24f, 0.33f, 1.0f);
+  s.Colors[ImGuiCol_HeaderHovered] = ImVec4(0.22f, 0.32f, 0.45f, 1.0f);
+}
+
+}  // namespace liveconv::ui

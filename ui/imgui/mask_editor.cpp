@@ -1,0 +1,151 @@
+// The mask editor: size, presets, the grid of coefficients, divisor, bias,
+// normalization, symmetric editing and the separability line.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "imgui/panels.hpp"
+#include "liveconv/variants.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+// Positive coefficients tint blue, negative red, by magnitude, so the shape of
+// the mask reads at a glance.
+ImVec4 cellColour(float value, float largest) {
+  const float t = largest > 0 ? std::min(1.0f, std::fabs(value) / largest) : 0.0f;
+  const ImVec4 base = ImGui::GetStyleColorVec4(ImGuiCol_FrameBg);
+  if (value == 0) return base;
+  const ImVec4 tint = value > 0 ? ImVec4(0.20f, 0.45f, 0.85f, 1.0f) : ImVec4(0.85f, 0.30f, 0.25f, 1.0f);
+  const float k = 0.25f + 0.6f * t;
+  return ImVec4(base.x + (tint.x - base.x) * k, base.y + (tint.y - base.y) * k, base.z + (tint.z - base.z) * k, 1.0f);
+}
+
+void drawPresets(ViewerModel& model, PanelState& state) {
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##preset", "Apply a preset...")) {
+    for (const PresetInfo& p : maskPresets()) {
+      std::string spec = p.name;
+      // Sized presets open at the current width so switching keeps the scale of the edit.
+      if (std::string(p.parameters).rfind(":SIZE", 0) == 0)
+        spec += ":" + std::to_string(std::max(3, model.mask().width));
+      if (ImGui::Selectable(spec.c_str())) model.applySpec(spec, &state.specError);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(-60);
+  const bool entered = ImGui::InputTextWithHint("##spec", "spec: gaussian:9:sigma=2, 3x3:0,-1,0,...", state.spec,
+                                                sizeof state.spec, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if (ImGui::Button("Apply", ImVec2(-1, 0)) || entered) model.applySpec(state.spec, &state.specError);
+  if (!state.specError.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.specError.c_str());
+}
+
+void drawGrid(ViewerModel& model) {
+  const Mask& m = model.mask();
+  float largest = 0;
+  for (float c : m.coefficients) largest = std::max(largest, std::fabs(c));
+  // Integer masks read best as "%g"; fractional ones (a normalised Gaussian) at fixed
+  // precision in wider cells, with the exact value in the tooltip.
+  bool integral = true;
+  for (float c : m.coefficients) integral = integral && c == std::floor(c);
+  const float cellWidth = integral ? 40.0f : 52.0f;
+  const char* cellFormat = integral ? "%g" : "%.3f";
+  const float spacing = 3, rowHeight = ImGui::GetFrameHeight() + spacing;
+  const float gridHeight =
+      std::min(9.0f, static_cast<float>(m.height)) * rowHeight - spacing + 2 * ImGui::GetStyle().WindowPadding.y + 2;
+  // Room for the horizontal scrollbar when the columns do not fit, so it never hides the last row.
+  const bool scrollsX = m.width * (cellWidth + spacing) > ImGui::GetContentRegionAvail().x - 20;
+  ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? ImGui::GetStyle().ScrollbarSize : 0)), true,
+                    ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, spacing));
+  ImGuiListClipper clipper;  // only visible rows cost widgets, even at 63x63
+  clipper.Begin(m.height);
+  while (clipper.Step()) {
+    for (int y = clipper.DisplayStart; y < clipper.DisplayEnd; ++y) {
+      for (int x = 0; x < m.width; ++x) {
+        if (x > 0) ImGui::SameLine();
+        float value = m.at(x, y);
+        ImGui::PushID(y * kMaxMaskSide + x);
+        ImGui::PushStyleColor(ImGuiCol_FrameBg, cellColour(value, largest));
+        ImGui::SetNextItemWidth(cellWidth);
+        const bool centre = x == m.width / 2 && y == m.height / 2;
+        if (centre) ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1, 0.85f, 0.3f, 1));
+        if (centre) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
+        // Drag to scrub, double-click or Ctrl+click to type.
+        if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat)) model.setCell(x, y, value);
+        if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %.7g", x, y, value);
+        if (centre) ImGui::PopStyleVar();
+        if (centre) ImGui::PopStyleColor();
+        ImGui::PopStyleColor();
+        ImGui::PopID();
+      }
+    }
+  }
+  ImGui::PopStyleVar();
+  ImGui::EndChild();
+}
+
+}  // namespace
+
+void drawMaskEditor(ViewerModel& model, PanelState& state) {
+  const Mask& m = model.mask();
+  int size[2] = {m.width, m.height};
+  ImGui::SetNextItemWidth(140);
+  if (ImGui::InputInt2("size (w, h)", size)) {
+    // Typing an even number steps in the direction the user moved.
+    auto odd = [](int wanted, int old) { return wanted % 2 ? wanted : (wanted > old ? wanted + 1 : wanted - 1); };
+    model.resize(odd(size[0], m.width), odd(size[1], m.height));
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("-")) model.resize(m.width - 2, m.height - 2);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("+")) model.resize(m.width + 2, m.height + 2);
+
+  drawPresets(model, state);
+  drawGrid(model);
+
+  int symmetry = static_cast<int>(model.symmetry()) - 1;
+  ImGui::TextUnformatted("mirror edits");
+  ImGui::SameLine();
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    const Symmetry mode = static_cast<Symmetry>(i + 1);
+    if (ImGui::RadioButton(toString(mode), &symmetry, i)) model.setSymmetry(mode);
+  }
+  if (ImGui::Button("Transpose")) model.transposeMask();
+  ImGui::SameLine();
+  if (ImGui::Button("Flip H")) model.flipMaskHorizontal();
+  ImGui::SameLine();
+  if (ImGui::Button("Flip V")) model.flipMaskVertical();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) model.resetMask();
+
+  float divisor = m.divisor, bias = m.bias;
+  ImGui::PushItemWidth(90);
+  const bool autoNorm = m.normalize == Normalize::Auto;
+  if (autoNorm) ImGui::BeginDisabled();
+  if (ImGui::DragFloat("divisor", &divisor, 0.1f, 0, 0, "%g")) model.setDivisor(divisor);
+  if (autoNorm) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::DragFloat("bias", &bias, 1.0f, -255, 255, "%g")) model.setBias(bias);
+  ImGui::PopItemWidth();
+  bool normalize = autoNorm;
+  if (ImGui::Checkbox("normalize by the coefficient sum (auto)", &normalize))
+    model.setNormalize(normalize ? Normalize::Auto : Normalize::None);
+
+  const std::string error = model.maskError();
+  if (!error.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s The last valid mask keeps running.", error.c_str());
+    return;
+  }
+  ImGui::TextDisabled("sum %g, scale %g, offset %g", m.sum(), m.scale(), m.offset());
+  ImGui::TextDisabled("%s; runs on variant %s", model.separable() ? "separable (rank 1)" : "not separable (rank > 1)",
+                      variantInfo(model.variant()).name);
+}
+
+}  // namespace liveconv::ui

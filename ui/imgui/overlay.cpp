@@ -1,0 +1,95 @@
+// The performance overlay: what the frame costs, stage by stage, and whether
+// frames are lost. Numbers first, then a bar and the frame-time plot.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "imgui/panels.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+struct Stage {
+  const char* name;
+  double ms;
+  ImU32 colour;
+};
+
+void drawStageBar(const Stage* stages, int count, double totalMs) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x, height = 10;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(40, 44, 52, 255));
+  float x = at.x;
+  for (int i = 0; i < count && totalMs > 0; ++i) {
+    const float w = static_cast<float>(stages[i].ms / totalMs) * width;
+    draw->AddRectFilled(ImVec2(x, at.y), ImVec2(x + w, at.y + height), stages[i].colour);
+    x += w;
+  }
+  ImGui::Dummy(ImVec2(width, height));
+}
+
+}  // namespace
+
+ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, double fps, float areaRight,
+                       float areaTop) {
+  const float pad = 10;
+  ImGui::SetNextWindowPos(ImVec2(areaRight - pad, areaTop + pad), ImGuiCond_Always, ImVec2(1, 0));
+  ImGui::SetNextWindowSize(ImVec2(370, 0));
+  ImGui::SetNextWindowBgAlpha(0.78f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 6);
+  ImGui::Begin("##overlay", nullptr, flags);
+
+  ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1), "%5.1f fps", fps);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%.2f ms/frame   %dx%d", fps > 0 ? 1000.0 / fps : 0.0, stats.frameWidth, stats.frameHeight);
+  ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
+              stats.gigabytesPerSecond);
+
+  const Stage stages[] = {
+      {"decode", stats.stages.decodeMs, IM_COL32(150, 150, 160, 255)},
+      {"upload", stats.stages.uploadMs, IM_COL32(90, 160, 230, 255)},
+      {"kernel", stats.stages.kernelMs, IM_COL32(120, 220, 120, 255)},
+      {"readback", stats.stages.readbackMs, IM_COL32(240, 180, 70, 255)},
+      {"display", stats.stages.displayMs, IM_COL32(210, 110, 200, 255)},
+  };
+  if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingStretchSame)) {
+    for (const Stage& s : stages) {
+      ImGui::TableNextColumn();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s", s.name);
+    }
+    for (const Stage& s : stages) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", s.ms);
+    }
+    ImGui::EndTable();
+  }
+  drawStageBar(stages, 5, stats.stages.totalMs());
+
+  const std::vector<float> times = history.values();
+  char label[64];
+  std::snprintf(label, sizeof label, "frame ms (max %.1f)", history.maxMs());
+  ImGui::PlotLines("##frametimes", times.data(), static_cast<int>(times.size()), 0, label, 0.0f,
+                   std::max(20.0f, history.maxMs() * 1.2f), ImVec2(ImGui::GetContentRegionAvail().x, 48));
+
+  ImGui::Text("dropped %llu/%llu (%.1f%%)", static_cast<unsigned long long>(stats.framesDropped()),
+              static_cast<unsigned long long>(stats.framesTotal), stats.droppedPercent());
+  for (const DropCause& d : stats.drops)
+    if (d.count) ImGui::TextDisabled("  %s: %llu", d.cause.c_str(), static_cast<unsigned long long>(d.count));
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("device  %s", stats.device.c_str());
+  ImGui::TextDisabled("variant %s", stats.variant.c_str());
+  ImGui::TextDisabled("display %s", stats.displayPath.c_str());
+  if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", stats.error.c_str());
+  ImGui::PopTextWrapPos();
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  ImGui::End();
+  ImGui::PopStyleVar();
+  return {pos.x, pos.y, size.x, size.y};
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,52 @@
+#include "model/frame_stats.hpp"
+
+#include <algorithm>
+
+namespace liveconv::ui {
+
+std::uint64_t FrameStats::framesDropped() const {
+  std::uint64_t n = 0;
+  for (const auto& d : drops) n += d.count;
+  return n;
+}
+
+double FrameStats::droppedPercent() const {
+  return framesTotal == 0 ? 0.0 : 100.0 * static_cast<double>(framesDropped()) / static_cast<double>(framesTotal);
+}
+
+double megapixelsPerSecond(int width, int height, double kernelMs) {
+  if (kernelMs <= 0) return 0;
+  return static_cast<double>(width) * height / (kernelMs * 1e3);
+}
+
+double gigabytesPerSecond(int width, int height, int bytesPerPixel, double kernelMs) {
+  if (kernelMs <= 0) return 0;
+  return 2.0 * width * height * bytesPerPixel / (kernelMs * 1e6);
+}
+
+void FrameTimeHistory::push(float frameMs) {
+  if (capacity_ == 0) return;
+  if (ring_.size() < capacity_) {
+    ring_.push_back(frameMs);
+  } else {
+    ring_[next_] = frameMs;
+  }
+  next_ = (next_ + 1) % capacity_;
+}
+
+std::vector<float> FrameTimeHistory::values() const {
+  if (ring_.size() < capacity_) return ring_;
+  std::vector<float> out(ring_.begin() + static_cast<std::ptrdiff_t>(next_), ring_.end());
+  out.insert(out.end(), ring_.begin(), ring_.begin() + static_cast<std::ptrdiff_t>(next_));
+  return out;
+}
+
+float FrameTimeHistory::maxMs() const { return ring_.empty() ? 0.0f : *std::max_element(ring_.begin(), ring_.end()); }
+
+StageTimes smooth(const StageTimes& a, const StageTimes& s, double w) {
+  auto mix = [w](double old, double now) { return old == 0 ? now : old + w * (now - old); };
+  return {mix(a.decodeMs, s.decodeMs), mix(a.uploadMs, s.uploadMs), mix(a.kernelMs, s.kernelMs),
+          mix(a.readbackMs, s.readbackMs), mix(a.displayMs, s.displayMs)};
+}
+
+}  // namespace liveconv::ui

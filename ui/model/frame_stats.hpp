@@ -1,0 +1,74 @@
+// What the performance overlay shows, as plain numbers the frame side fills
+// in and both shells draw: per-stage times, throughput, drops by cause and a
+// short history of frame times for the plot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "liveconv/variants.hpp"
+
+namespace liveconv::ui {
+
+struct StageTimes {
+  double decodeMs = 0;    // producing the source frame (decode or test pattern)
+  double uploadMs = 0;    // host -> device, CL event
+  double kernelMs = 0;    // the filter, CL event
+  double readbackMs = 0;  // device -> host (map) or interop acquire/release
+  double displayMs = 0;   // PBO upload + draw, host clock
+  double totalMs() const { return decodeMs + uploadMs + kernelMs + readbackMs + displayMs; }
+};
+
+struct DropCause {
+  std::string cause;  // e.g. "decoder late", "queue full"
+  std::uint64_t count = 0;
+};
+
+struct FrameStats {
+  double fps = 0;
+  StageTimes stages;  // averaged over the last second or so
+  double megapixelsPerSecond = 0;
+  double gigabytesPerSecond = 0;
+  std::uint64_t framesShown = 0;
+  std::uint64_t framesTotal = 0;  // shown + dropped
+  std::vector<DropCause> drops;
+  int frameWidth = 0;
+  int frameHeight = 0;
+  std::string device;
+  std::string variant;
+  std::string displayPath;  // "CL/GL interop" or "readback (...)"
+  std::string error;        // last failure, with the build log where a kernel failed to build
+  // The parameter version the frame side refused and the variant it named, so
+  // the model can grey that variant; 0 when nothing was refused.
+  std::uint64_t rejectedVersion = 0;
+  VariantId rejectedVariant = VariantId::Invalid;
+
+  std::uint64_t framesDropped() const;
+  double droppedPercent() const;
+};
+
+// Throughput of the kernel alone, from its CL event time.
+double megapixelsPerSecond(int width, int height, double kernelMs);
+// Effective bandwidth: each pixel read once and written once (the ideal a tiled kernel approaches).
+double gigabytesPerSecond(int width, int height, int bytesPerPixel, double kernelMs);
+
+// A fixed-size ring of the most recent frame times, oldest first when read.
+class FrameTimeHistory {
+ public:
+  explicit FrameTimeHistory(std::size_t capacity = 240) : capacity_(capacity) {}
+  void push(float frameMs);
+  std::vector<float> values() const;  // oldest first
+  std::size_t size() const { return ring_.size(); }
+  float maxMs() const;
+
+ private:
+  std::size_t capacity_;
+  std::size_t next_ = 0;
+  std::vector<float> ring_;
+};
+
+// Smooths per-frame stage times into a moving average (exponential, ~1 s at 60 fps).
+StageTimes smooth(const StageTimes& average, const StageTimes& sample, double weight = 1.0 / 30.0);
+
+}  // namespace liveconv::ui

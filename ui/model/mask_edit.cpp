@@ -1,0 +1,81 @@
+#include "model/mask_edit.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace liveconv::ui {
+
+const char* toString(Symmetry mode) {
+  switch (mode) {
+    case Symmetry::None: return "off";
+    case Symmetry::Mirror4: return "4-fold";
+    case Symmetry::Mirror8: return "8-fold";
+    case Symmetry::Invalid: break;
+  }
+  return "invalid";
+}
+
+void setCell(Mask& mask, int x, int y, float value, Symmetry symmetry) {
+  const int w = mask.width, h = mask.height;
+  if (x < 0 || y < 0 || x >= w || y >= h) return;
+  auto put = [&](int cx, int cy) { mask.coefficients[static_cast<size_t>(cy) * w + cx] = value; };
+  put(x, y);
+  if (symmetry == Symmetry::None || symmetry == Symmetry::Invalid) return;
+  const int mx = w - 1 - x, my = h - 1 - y;
+  put(mx, y);
+  put(x, my);
+  put(mx, my);
+  // Diagonal mirroring swaps x and y, which only maps a cell onto the grid when it is square.
+  if (symmetry == Symmetry::Mirror8 && w == h) {
+    put(y, x);
+    put(my, x);
+    put(y, mx);
+    put(my, mx);
+  }
+}
+
+int clampOddSide(int side) {
+  side = std::clamp(side, 1, kMaxMaskSide);
+  return side % 2 == 1 ? side : std::min(side + 1, kMaxMaskSide);
+}
+
+void resizeKeepingCentre(Mask& mask, int width, int height) {
+  width = clampOddSide(width);
+  height = clampOddSide(height);
+  if (width == mask.width && height == mask.height) return;
+  std::vector<float> out(static_cast<size_t>(width) * height, 0.0f);
+  // Centres line up because both sides are odd: shift by the difference of the radii.
+  const int dx = width / 2 - mask.width / 2, dy = height / 2 - mask.height / 2;
+  for (int y = 0; y < mask.height; ++y)
+    for (int x = 0; x < mask.width; ++x) {
+      const int nx = x + dx, ny = y + dy;
+      if (nx >= 0 && ny >= 0 && nx < width && ny < height) out[static_cast<size_t>(ny) * width + nx] = mask.at(x, y);
+    }
+  mask.width = width;
+  mask.height = height;
+  mask.coefficients = std::move(out);
+}
+
+void transpose(Mask& mask) {
+  std::vector<float> out(mask.coefficients.size());
+  for (int y = 0; y < mask.height; ++y)
+    for (int x = 0; x < mask.width; ++x) out[static_cast<size_t>(x) * mask.height + y] = mask.at(x, y);
+  std::swap(mask.width, mask.height);
+  mask.coefficients = std::move(out);
+}
+
+void flipHorizontal(Mask& mask) {
+  for (int y = 0; y < mask.height; ++y) {
+    auto row = mask.coefficients.begin() + static_cast<std::ptrdiff_t>(y) * mask.width;
+    std::reverse(row, row + mask.width);
+  }
+}
+
+void flipVertical(Mask& mask) {
+  for (int y = 0; y < mask.height / 2; ++y)
+    for (int x = 0; x < mask.width; ++x)
+      std::swap(mask.coefficients[static_cast<size_t>(y) * mask.width + x],
+                mask.coefficients[static_cast<size_t>(mask.height - 1 - y) * mask.width + x]);
+}
+
+}  // namespace liveconv::ui

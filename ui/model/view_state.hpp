@@ -1,0 +1,30 @@
+// How the picture is shown. Not part of the filter, so edits here never make
+// a new parameter snapshot.
+#pragma once
+
+namespace liveconv::ui {
+
+enum class CompareMode {
+  Invalid = 0,
+  Off,    // filtered picture only
+  Split,  // source on one side of a draggable divider, filtered on the other
+};
+
+enum class SplitOrientation {
+  Invalid = 0,
+  Vertical,    // a vertical divider: source left, filtered right
+  Horizontal,  // a horizontal divider: source above, filtered below
+};
+
+struct ViewState {
+  CompareMode compare = CompareMode::Off;
+  SplitOrientation orientation = SplitOrientation::Vertical;
+  float splitPosition = 0.5f;  // 0..1 across the picture
+  bool overlayVisible = true;
+  bool panelsVisible = true;
+  bool paused = false;
+  bool fullscreen = false;
+  bool vsync = true;
+};
+
+}  // namespace liveconv::ui

@@ -1,0 +1,177 @@
+#include "model/viewer_model.hpp"
+
+#include <exception>
+
+#include "liveconv/variants.hpp"
+
+namespace liveconv::ui {
+
+ViewerModel::ViewerModel() { params_.mask = parseMaskSpec(kDefaultMaskSpec); }
+
+bool ViewerModel::changed(bool structural) {
+  ++version_;
+  if (structural) failures_.clear();
+  return true;
+}
+
+bool ViewerModel::separable() const {
+  if (separableVersion_ != version_) {
+    separable_ = params_.mask.validationError().empty() && factorSeparable(params_.mask, nullptr);
+    separableVersion_ = version_;
+  }
+  return separable_;
+}
+
+bool ViewerModel::setMask(const Mask& mask) {
+  if (mask == params_.mask) return false;
+  const bool resized = mask.width != params_.mask.width || mask.height != params_.mask.height;
+  params_.mask = mask;
+  return changed(resized);
+}
+
+bool ViewerModel::applySpec(const std::string& spec, std::string* error) {
+  try {
+    Mask m = parseMaskSpec(spec);
+    if (error) error->clear();
+    return setMask(m);
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+}
+
+bool ViewerModel::setCell(int x, int y, float value) {
+  Mask m = params_.mask;
+  ui::setCell(m, x, y, value, symmetry_);
+  return setMask(m);
+}
+
+bool ViewerModel::resize(int width, int height) {
+  Mask m = params_.mask;
+  resizeKeepingCentre(m, width, height);
+  return setMask(m);
+}
+
+bool ViewerModel::transposeMask() {
+  Mask m = params_.mask;
+  transpose(m);
+  return setMask(m);
+}
+
+bool ViewerModel::flipMaskHorizontal() {
+  Mask m = params_.mask;
+  flipHorizontal(m);
+  return setMask(m);
+}
+
+bool ViewerModel::flipMaskVertical() {
+  Mask m = params_.mask;
+  flipVertical(m);
+  return setMask(m);
+}
+
+bool ViewerModel::resetMask() {
+  Mask m;
+  m.width = params_.mask.width;
+  m.height = params_.mask.height;
+  m.coefficients.assign(static_cast<size_t>(m.width) * m.height, 0.0f);
+  m.coefficients[m.coefficients.size() / 2] = 1.0f;  // odd sides: the middle element is the centre
+  return setMask(m);
+}
+
+bool ViewerModel::setDivisor(float divisor) {
+  Mask m = params_.mask;
+  m.divisor = divisor;
+  return setMask(m);
+}
+
+bool ViewerModel::setBias(float bias) {
+  Mask m = params_.mask;
+  m.bias = bias;
+  return setMask(m);
+}
+
+bool ViewerModel::setNormalize(Normalize mode) {
+  if (mode == Normalize::Invalid) return false;
+  Mask m = params_.mask;
+  m.normalize = mode;
+  return setMask(m);
+}
+
+bool ViewerModel::setVariant(VariantId id) {
+  if (id == params_.variant || id == VariantId::Invalid) return false;
+  params_.variant = id;
+  return changed(false);
+}
+
+bool ViewerModel::nextVariant() {
+  const auto& reg = variantRegistry();
+  size_t at = 0;
+  while (at < reg.size() && reg[at].id != params_.variant) ++at;
+  for (size_t step = 1; step < reg.size(); ++step) {
+    const VariantInfo& v = reg[(at + step) % reg.size()];
+    if (variantUnusableReason(v.id).empty()) return setVariant(v.id);
+  }
+  return false;
+}
+
+std::string ViewerModel::variantUnusableReason(VariantId id) const {
+  const VariantInfo& v = variantInfo(id);
+  const Mask& m = params_.mask;
+  if (m.width > v.maxMaskSide || m.height > v.maxMaskSide)
+    return "takes masks up to " + std::to_string(v.maxMaskSide) + "x" + std::to_string(v.maxMaskSide);
+  auto failed = failures_.find(id);
+  return failed == failures_.end() ? std::string() : failed->second;
+}
+
+bool ViewerModel::setDevice(int index) {
+  if (index == deviceIndex_) return false;
+  deviceIndex_ = index;
+  return changed(true);
+}
+
+bool ViewerModel::setBorder(BorderMode mode) {
+  if (mode == params_.border || mode == BorderMode::Invalid) return false;
+  params_.border = mode;
+  return changed(false);
+}
+
+bool ViewerModel::setAlpha(AlphaMode mode) {
+  if (mode == params_.alpha || mode == AlphaMode::Invalid) return false;
+  params_.alpha = mode;
+  return changed(false);
+}
+
+bool ViewerModel::setFormat(PixelFormat format) {
+  if (format == format_ || format == PixelFormat::Invalid) return false;
+  format_ = format;
+  return changed(true);
+}
+
+bool ViewerModel::setWorkgroup(WorkgroupShape shape) {
+  if (shape.x == params_.workgroup.x && shape.y == params_.workgroup.y) return false;
+  params_.workgroup = shape;
+  return changed(true);
+}
+
+bool ViewerModel::setSource(const std::string& spec) {
+  if (spec == source_) return false;
+  source_ = spec;
+  return changed(false);
+}
+
+std::shared_ptr<const ParamsSnapshot> ViewerModel::snapshot() const {
+  if (!params_.mask.validationError().empty()) return nullptr;
+  if (!snapshot_ || snapshot_->version != version_) {
+    auto s = std::make_shared<ParamsSnapshot>();
+    s->version = version_;
+    s->filter = params_.filter();
+    s->format = format_;
+    s->deviceIndex = deviceIndex_;
+    s->source = source_;
+    snapshot_ = std::move(s);
+  }
+  return snapshot_;
+}
+
+}  // namespace liveconv::ui

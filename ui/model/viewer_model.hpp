@@ -1,0 +1,108 @@
+// The toolkit-free state the viewer's panels edit and the commands that change
+// it. Both shells (GLFW + ImGui, Qt) render this model; the frame side gets
+// immutable snapshots of it. No ImGui, GLFW, Qt or OpenCL object lives here.
+//
+// Every command returns true when it changed the filter state; such a change
+// bumps version(), and the next snapshot() carries it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "liveconv/convolver.hpp"
+#include "model/mask_edit.hpp"
+#include "model/snapshot.hpp"
+#include "model/view_state.hpp"
+
+namespace liveconv::ui {
+
+constexpr const char* kDefaultMaskSpec = "motion45:7";  // the seed chapter's mask
+
+class ViewerModel {
+ public:
+  ViewerModel();
+
+  // ---- state
+  const Mask& mask() const { return params_.mask; }
+  FilterParams filter() const { return params_.filter(); }
+  VariantId variant() const { return params_.variant; }
+  BorderMode border() const { return params_.border; }
+  AlphaMode alpha() const { return params_.alpha; }
+  PixelFormat format() const { return format_; }
+  WorkgroupShape workgroup() const { return params_.workgroup; }
+  int deviceIndex() const { return deviceIndex_; }
+  const std::string& source() const { return source_; }
+  Symmetry symmetry() const { return symmetry_; }
+  std::uint64_t version() const { return version_; }
+  ViewState& view() { return view_; }
+  const ViewState& view() const { return view_; }
+
+  // Empty when the mask can run, else the sentence the editor shows in red.
+  std::string maskError() const { return params_.mask.validationError(); }
+  // The engine's rank-1 test, recomputed only when the mask changes.
+  bool separable() const;
+
+  // ---- mask commands
+  bool setMask(const Mask& mask);
+  // A preset or inline spec ("gaussian:7"); on a bad spec returns false and
+  // fills *error with the parser's sentence; the mask is untouched.
+  bool applySpec(const std::string& spec, std::string* error);
+  bool setCell(int x, int y, float value);  // mirrored by symmetry()
+  bool resize(int width, int height);       // odd, 1..63, centre kept
+  bool transposeMask();
+  bool flipMaskHorizontal();
+  bool flipMaskVertical();
+  bool resetMask();  // back to the identity of the current size
+  bool setDivisor(float divisor);
+  bool setBias(float bias);
+  bool setNormalize(Normalize mode);
+  void setSymmetry(Symmetry mode) { symmetry_ = mode; }
+
+  // ---- engine commands
+  bool setVariant(VariantId id);
+  // The next usable variant in registry order, wrapping; false when none other is usable.
+  bool nextVariant();
+  // Empty when `id` can run the current mask, else why not (registry limits,
+  // or a failure the frame side reported for this mask size and format).
+  std::string variantUnusableReason(VariantId id) const;
+  void noteVariantFailure(VariantId id, const std::string& reason) { failures_[id] = reason; }
+
+  bool setDevice(int index);
+  bool setBorder(BorderMode mode);
+  bool setAlpha(AlphaMode mode);
+  bool setFormat(PixelFormat format);
+  bool setWorkgroup(WorkgroupShape shape);  // {0,0}: the variant's default
+  bool setSource(const std::string& spec);
+
+  // ---- hand-off
+  // The current state as an immutable snapshot; nullptr while the mask is
+  // invalid (the frame side keeps the last good one). Cached per version.
+  std::shared_ptr<const ParamsSnapshot> snapshot() const;
+
+ private:
+  struct Params {
+    Mask mask;
+    BorderMode border = BorderMode::Clamp;
+    AlphaMode alpha = AlphaMode::PassThrough;
+    VariantId variant = VariantId::Local;
+    WorkgroupShape workgroup;
+    FilterParams filter() const { return {mask, border, alpha, variant, workgroup}; }
+  };
+  bool changed(bool structural);  // bumps the version; structural edits forget reported failures
+
+  Params params_;
+  PixelFormat format_ = PixelFormat::RGBA8;
+  int deviceIndex_ = -1;
+  std::string source_ = "testpattern";
+  Symmetry symmetry_ = Symmetry::None;
+  ViewState view_;
+  std::uint64_t version_ = 1;
+  std::map<VariantId, std::string> failures_;
+  mutable std::uint64_t separableVersion_ = 0;
+  mutable bool separable_ = false;
+  mutable std::shared_ptr<const ParamsSnapshot> snapshot_;
+};
+
+}  // namespace liveconv::ui

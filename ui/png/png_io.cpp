@@ -1,0 +1,40 @@
+#include "png/png_io.hpp"
+
+#include <png.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace liveconv::ui {
+
+std::string writePng(const std::string& path, const ImageView& rgba) {
+  if (rgba.format != PixelFormat::RGBA8) return "Screenshots are written from RGBA8 pixels.";
+  png_image png;
+  std::memset(&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  png.width = static_cast<png_uint_32>(rgba.width);
+  png.height = static_cast<png_uint_32>(rgba.height);
+  png.format = PNG_FORMAT_RGBA;
+  if (!png_image_write_to_file(&png, path.c_str(), 0, rgba.data, static_cast<png_int_32>(rgba.strideBytes), nullptr))
+    return "Cannot write " + path + ": " + png.message;
+  return {};
+}
+
+std::string readPng(const std::string& path, Image* rgba) {
+  png_image png;
+  std::memset(&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&png, path.c_str())) return "Cannot read " + path + ": " + png.message;
+  png.format = PNG_FORMAT_RGBA;
+  Image out(static_cast<int>(png.width), static_cast<int>(png.height), PixelFormat::RGBA8);
+  if (!png_image_finish_read(&png, nullptr, out.data(), 0, nullptr)) {
+    std::string why = "Cannot decode " + path + ": " + png.message;
+    png_image_free(&png);
+    return why;
+  }
+  *rgba = std::move(out);
+  return {};
+}
+
+}  // namespace liveconv::ui
