@@ -96,7 +96,7 @@ int integerIn(Reader& r, const char* key) {
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("Cannot read the mask file " + path + ".");
+  if (!in) throw InvalidArgument("Cannot read the mask file " + path + ".");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
