@@ -14,8 +14,9 @@
 namespace liveconv::app {
 
 int runPipelineBench(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--device", "--size", "--frames", "--mask", "--variant", "--border", "--alpha", "--workgroup",
-                         "--format", "--slots", "--json-log"},
+  const Args args(argv,
+                  {"--device", "--size", "--frames", "--mask", "--variant", "--border", "--alpha", "--workgroup",
+                   "--format", "--slots", "--json-log"},
                   {"--pipeline", "--no-pinned", "--help"});
   if (args.has("--help")) {
     std::cout << "usage: liveconv bench --pipeline [--size 3840x2160] [--frames N] [--mask SPEC] [--variant NAME]\n"
@@ -28,7 +29,8 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   int width = 0, height = 0;
   parseFrameSize(args.get("--size", gpu ? "3840x2160" : "1280x720"), "size", &width, &height);
   const PixelFormat format = parsePixelFormat(args.get("--format", "rgba"));
-  if (format == PixelFormat::Invalid) throw UsageError("Unknown format '" + args.get("--format") + "'; use rgba or gray.");
+  if (format == PixelFormat::Invalid)
+    throw UsageError("Unknown format '" + args.get("--format") + "'; use rgba or gray.");
   const FilterParams params = filterParamsFromArgs(args, "motion45:7");  // the seed's 7x7 mask
   PipelineOptions options;
   options.policy = QueuePolicy::Lossless;
@@ -40,8 +42,8 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   NullSink sink;
   Pipeline pipeline(device, params, options);
   std::cout << "pipeline: " << source.describe() << " -> " << variantInfo(params.variant).name << " "
-            << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", "
-            << options.deviceSlots << " device slots\n";
+            << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", " << options.deviceSlots
+            << " device slots\n";
   StreamOptions so;
   so.jsonLogPath = args.get("--json-log");
   const StreamResult r = runStream(source, sink, pipeline, so);

@@ -26,7 +26,9 @@ extern "C" void onSigint(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 std::string clock(double seconds) {
   const long s = static_cast<long>(seconds + 0.5);
@@ -144,7 +146,9 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline,
   return result;
 }
 
-std::string defaultVariantName() { return findVariant("auto") ? "auto" : "local"; }
+std::string defaultVariantName() {
+  return findVariant("auto") ? "auto" : "local";
+}
 
 FilterParams filterParamsFromArgs(const Args& args, const std::string& defaultMask) {
   FilterParams p;
@@ -157,9 +161,12 @@ FilterParams filterParamsFromArgs(const Args& args, const std::string& defaultMa
   if (p.border == BorderMode::Invalid)
     throw UsageError("Unknown border mode '" + args.get("--border") + "'; use clamp, mirror, wrap or zero.");
   const std::string alpha = args.get("--alpha", "copy");
-  if (alpha == "copy") p.alpha = AlphaMode::PassThrough;
-  else if (alpha == "filter") p.alpha = AlphaMode::Filter;
-  else throw UsageError("Unknown alpha mode '" + alpha + "'; use copy or filter.");
+  if (alpha == "copy")
+    p.alpha = AlphaMode::PassThrough;
+  else if (alpha == "filter")
+    p.alpha = AlphaMode::Filter;
+  else
+    throw UsageError("Unknown alpha mode '" + alpha + "'; use copy or filter.");
   if (args.has("--workgroup")) parseFrameSize(args.get("--workgroup"), "workgroup", &p.workgroup.x, &p.workgroup.y);
   return p;
 }

@@ -15,7 +15,7 @@ namespace liveconv::app {
 
 enum class ProgressStyle {
   Invalid = 0,
-  Auto,   // a bar on a terminal, plain lines otherwise
+  Auto,  // a bar on a terminal, plain lines otherwise
   Bar,
   Lines,  // one line a second
   Quiet,

@@ -43,7 +43,8 @@ void describeDevice(const std::string& path, std::ostringstream& out) {
     close(fd);
     return;
   }
-  out << path << ": " << reinterpret_cast<const char*>(cap.card) << " (" << reinterpret_cast<const char*>(cap.driver) << ")\n";
+  out << path << ": " << reinterpret_cast<const char*>(cap.card) << " (" << reinterpret_cast<const char*>(cap.driver)
+      << ")\n";
   v4l2_fmtdesc fmt{};
   fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
   for (fmt.index = 0; ioctl(fd, VIDIOC_ENUM_FMT, &fmt) == 0; ++fmt.index) {

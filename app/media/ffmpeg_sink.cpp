@@ -20,7 +20,9 @@ bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-AVPixelFormat avFormatOf(PixelFormat f) { return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA; }
+AVPixelFormat avFormatOf(PixelFormat f) {
+  return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
+}
 
 }  // namespace
 
@@ -59,7 +61,8 @@ struct EncoderSink::State {
       if ((err = av_interleaved_write_frame(output, packet)) < 0)
         throw OutputError("Writing " + path + " failed: " + avError(err) + ".");
     }
-    if (err != AVERROR(EAGAIN) && err != AVERROR_EOF) throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
+    if (err != AVERROR(EAGAIN) && err != AVERROR_EOF)
+      throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
   }
 
   void open(const Frame& first) {
@@ -82,8 +85,9 @@ struct EncoderSink::State {
     }
     if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int err = avcodec_open2(encoder, codec, nullptr);
-    if (err < 0) throw OutputError("The " + std::string(codec->name) + " encoder does not accept " + std::to_string(width) +
-                                   "x" + std::to_string(height) + " frames: " + avError(err) + ".");
+    if (err < 0)
+      throw OutputError("The " + std::string(codec->name) + " encoder does not accept " + std::to_string(width) + "x" +
+                        std::to_string(height) + " frames: " + avError(err) + ".");
     stream = avformat_new_stream(output, nullptr);
     avcodec_parameters_from_context(stream->codecpar, encoder);
     stream->time_base = encoder->time_base;
@@ -116,7 +120,8 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
     if (!s_->codec || s_->codec->type != AVMEDIA_TYPE_VIDEO)
       throw OutputError("Unknown video encoder '" + name + "'; 'ffmpeg -encoders' lists them (try ffv1 or h264).");
   }
-  if (!(s_->output->oformat->flags & AVFMT_NOFILE) && (err = avio_open(&s_->output->pb, path.c_str(), AVIO_FLAG_WRITE)) < 0)
+  if (!(s_->output->oformat->flags & AVFMT_NOFILE) &&
+      (err = avio_open(&s_->output->pb, path.c_str(), AVIO_FLAG_WRITE)) < 0)
     throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
 }
 
@@ -136,9 +141,8 @@ void EncoderSink::write(const Frame& f) {
               << px.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
     s.warnedResize = true;
   }
-  s.sws = sws_getCachedContext(s.sws, px.width, px.height, avFormatOf(px.format), s.width, s.height,
-                               s.encoder->pix_fmt, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr,
-                               nullptr, nullptr);
+  s.sws = sws_getCachedContext(s.sws, px.width, px.height, avFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt,
+                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
   av_frame_make_writable(s.frame);
   const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
   const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
@@ -190,7 +194,9 @@ void RawSink::finish() {
   if (!ok) throw OutputError("Finishing " + path_ + " failed: " + std::strerror(errno) + ".");
 }
 
-std::string RawSink::describe() const { return path_ + " (raw frames, no header)"; }
+std::string RawSink::describe() const {
+  return path_ + " (raw frames, no header)";
+}
 
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, int rateNum, int rateDen) {
   if (output == "null" || output.empty()) return std::make_unique<NullSink>();

@@ -21,9 +21,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // "[:WxH][@FPS]" after a camera name, into v4l2 options.
 void parseCameraMode(const std::string& rest, SourceSpec& spec) {
@@ -126,14 +130,17 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format) : s_(std:
   avcodec_parameters_to_context(s_->decoder, s_->input->streams[s_->stream]->codecpar);
   s_->decoder->thread_count = 0;  // as many as FFmpeg finds useful
   if ((err = avcodec_open2(s_->decoder, codec, nullptr)) < 0)
-    throw InputError("The " + std::string(codec->name) + " decoder for " + spec.text + " failed to open: " + avError(err) + ".");
+    throw InputError("The " + std::string(codec->name) + " decoder for " + spec.text +
+                     " failed to open: " + avError(err) + ".");
   s_->packet = av_packet_alloc();
   s_->frame = av_frame_alloc();
 }
 
 FfmpegSource::~FfmpegSource() = default;
 
-bool FfmpegSource::isLive() const { return s_->spec.live; }
+bool FfmpegSource::isLive() const {
+  return s_->spec.live;
+}
 
 long long FfmpegSource::expectedFrames() const {
   const AVStream* st = s_->input->streams[s_->stream];
@@ -192,7 +199,8 @@ bool FfmpegSource::next(Frame& out) {
     if (err == AVERROR_EOF) return false;
     if (err != AVERROR(EAGAIN)) {
       ++corrupt_;  // a frame the decoder could not rebuild: skip it, go on
-      if (++s.consecutiveErrors > 1000) throw InputError("Input " + s.spec.text + " cannot be decoded: " + avError(err) + ".");
+      if (++s.consecutiveErrors > 1000)
+        throw InputError("Input " + s.spec.text + " cannot be decoded: " + avError(err) + ".");
       continue;
     }
     if (s.flushed) return false;
@@ -210,7 +218,8 @@ bool FfmpegSource::next(Frame& out) {
     if (err < 0) {
       if (s.spec.live) throw InputError("Input " + s.spec.text + " stopped: " + avError(err) + ".");
       ++corrupt_;
-      if (++s.consecutiveErrors > 1000) throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");
+      if (++s.consecutiveErrors > 1000)
+        throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");
       continue;
     }
     if (s.packet->stream_index == s.stream) {

@@ -13,11 +13,11 @@
 namespace liveconv::app {
 
 struct SourceSpec {
-  std::string url;           // what avformat_open_input gets
-  std::string inputFormat;   // "lavfi", "v4l2", or empty to let FFmpeg probe
+  std::string url;                             // what avformat_open_input gets
+  std::string inputFormat;                     // "lavfi", "v4l2", or empty to let FFmpeg probe
   std::map<std::string, std::string> options;  // e.g. video_size, framerate
-  bool live = false;         // camera or real-time stream: live queue policy
-  std::string text;          // as the user wrote it, for messages
+  bool live = false;                           // camera or real-time stream: live queue policy
+  std::string text;                            // as the user wrote it, for messages
 };
 
 // Source specs:

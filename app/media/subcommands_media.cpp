@@ -21,14 +21,16 @@ namespace liveconv::app {
 namespace {
 
 void printRunUsage() {
-  std::cout << "usage: liveconv run [-i SOURCE] [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [--border MODE]\n"
-               "                    [--device SEL] [--format rgba|gray] [--frames N] [--json-log FILE]\n"
-               "                    [--codec NAME] [--policy live|lossless] [--slots 2..4] [--queue 2..4] [--quiet]\n"
-               "  SOURCE  a file or URL; lavfi:testsrc2=size=320x240:rate=30; camera:0[:640x480][@30] or /dev/video0;\n"
-               "          synthetic:WxH (frames generated in memory, no decoding); default: the bundled clip\n"
-               "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or raw:FILE\n"
-               "          (frames back to back), null (nothing; for measuring); default null\n"
-               "  variant default: " << defaultVariantName() << "; variants: " << variantNames() << "\n";
+  std::cout
+      << "usage: liveconv run [-i SOURCE] [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [--border MODE]\n"
+         "                    [--device SEL] [--format rgba|gray] [--frames N] [--json-log FILE]\n"
+         "                    [--codec NAME] [--policy live|lossless] [--slots 2..4] [--queue 2..4] [--quiet]\n"
+         "  SOURCE  a file or URL; lavfi:testsrc2=size=320x240:rate=30; camera:0[:640x480][@30] or /dev/video0;\n"
+         "          synthetic:WxH (frames generated in memory, no decoding); default: the bundled clip\n"
+         "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or raw:FILE\n"
+         "          (frames back to back), null (nothing; for measuring); default null\n"
+         "  variant default: "
+      << defaultVariantName() << "; variants: " << variantNames() << "\n";
 }
 
 std::string defaultClip() {
@@ -49,7 +51,8 @@ int runCommand(const std::vector<std::string>& argv) {
   // Everything the command line can get wrong is checked before a device or file is touched.
   const FilterParams params = filterParamsFromArgs(args);
   const PixelFormat format = parsePixelFormat(args.get("--format", "rgba"));
-  if (format == PixelFormat::Invalid) throw UsageError("Unknown format '" + args.get("--format") + "'; use rgba or gray.");
+  if (format == PixelFormat::Invalid)
+    throw UsageError("Unknown format '" + args.get("--format") + "'; use rgba or gray.");
   const std::string input = args.get("--input");
   const std::string output = args.get("--output", "null");
   StreamOptions so;
@@ -76,9 +79,12 @@ int runCommand(const std::vector<std::string>& argv) {
 
     PipelineOptions options;
     const std::string policy = args.get("--policy", source->isLive() ? "live" : "lossless");
-    if (policy == "live") options.policy = QueuePolicy::Live;
-    else if (policy == "lossless") options.policy = QueuePolicy::Lossless;
-    else throw UsageError("Unknown policy '" + policy + "'; use live or lossless.");
+    if (policy == "live")
+      options.policy = QueuePolicy::Live;
+    else if (policy == "lossless")
+      options.policy = QueuePolicy::Lossless;
+    else
+      throw UsageError("Unknown policy '" + policy + "'; use live or lossless.");
     options.format = format;
     options.deviceSlots = args.getInt("--slots", 2, 2, 4);
     options.queueCapacity = args.getInt("--queue", 3, 2, 4);
@@ -90,7 +96,8 @@ int runCommand(const std::vector<std::string>& argv) {
     const StreamResult r = runStream(*source, *sink, pipeline, so);
     std::cout << summaryText(r.stats);
     if (r.interrupted) {
-      std::cerr << "liveconv: interrupted; " << r.stats.framesOut << " frames were written and the output was finished properly.\n";
+      std::cerr << "liveconv: interrupted; " << r.stats.framesOut
+                << " frames were written and the output was finished properly.\n";
       return kExitInterrupted;
     }
     return kExitOk;

@@ -31,7 +31,8 @@ class Reader {
   }
 
   void skipSpace() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
   }
   char peek() {
@@ -51,7 +52,8 @@ class Reader {
     expect('"', "a string in double quotes");
     std::string out;
     while (pos_ < text_.size() && text_[pos_] != '"') {
-      if (text_[pos_] == '\\' || text_[pos_] == '\n') fail("escapes and line breaks are not allowed in mask file strings");
+      if (text_[pos_] == '\\' || text_[pos_] == '\n')
+        fail("escapes and line breaks are not allowed in mask file strings");
       out += text_[pos_++];
     }
     if (pos_ >= text_.size()) fail("the string is not closed");
@@ -131,8 +133,10 @@ Mask parseMaskJson(std::string_view text) {
     } else if (key == "normalize") {
       const std::size_t at = r.position();
       const std::string v = r.string();
-      if (v == "none") m.normalize = Normalize::None;
-      else if (v == "auto") m.normalize = Normalize::Auto;
+      if (v == "none")
+        m.normalize = Normalize::None;
+      else if (v == "auto")
+        m.normalize = Normalize::Auto;
       else {
         r.rewind(at);
         r.skipSpace();
@@ -192,7 +196,8 @@ void saveMaskFile(const std::string& path, const Mask& mask) {
 
 Mask parseMaskArgument(std::string_view argument) {
   if (!argument.empty() && argument.front() == '@') return loadMaskFile(std::string(argument.substr(1)));
-  if (argument.size() > 5 && argument.substr(argument.size() - 5) == ".json") return loadMaskFile(std::string(argument));
+  if (argument.size() > 5 && argument.substr(argument.size() - 5) == ".json")
+    return loadMaskFile(std::string(argument));
   return parseMaskSpec(argument);
 }
 

@@ -77,7 +77,9 @@ bool Pipeline::push(Frame frame) {
   return r != PushResult::Closed;
 }
 
-void Pipeline::endOfInput() { input_.close(); }
+void Pipeline::endOfInput() {
+  input_.close();
+}
 
 std::optional<Frame> Pipeline::pop() {
   std::optional<Frame> frame = output_.pop();
@@ -185,8 +187,10 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
     s->bytes = s->deviceIn.pitchBytes * height;
     s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
     s->pinnedOut = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
-    s->hostIn = static_cast<std::uint8_t*>(uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->bytes));
-    s->hostOut = static_cast<std::uint8_t*>(readbackQueue_.enqueueMapBuffer(s->pinnedOut, CL_TRUE, CL_MAP_READ, 0, s->bytes));
+    s->hostIn =
+        static_cast<std::uint8_t*>(uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->bytes));
+    s->hostOut =
+        static_cast<std::uint8_t*>(readbackQueue_.enqueueMapBuffer(s->pinnedOut, CL_TRUE, CL_MAP_READ, 0, s->bytes));
     slots_.push_back(std::move(s));
   }
   nextSlot_ = 0;

@@ -9,26 +9,37 @@ namespace liveconv {
 
 const char* toString(Stage stage) {
   switch (stage) {
-    case Stage::Decode: return "decode";
-    case Stage::Convert: return "convert";
-    case Stage::Upload: return "upload";
-    case Stage::Kernel: return "kernel";
-    case Stage::Readback: return "readback";
-    case Stage::Output: return "output";
+    case Stage::Decode:
+      return "decode";
+    case Stage::Convert:
+      return "convert";
+    case Stage::Upload:
+      return "upload";
+    case Stage::Kernel:
+      return "kernel";
+    case Stage::Readback:
+      return "readback";
+    case Stage::Output:
+      return "output";
   }
   return "?";
 }
 
 const char* toString(DropCause cause) {
   switch (cause) {
-    case DropCause::DecodeLate: return "decode late";
-    case DropCause::EngineLate: return "engine late";
-    case DropCause::OutputLate: return "output late";
+    case DropCause::DecodeLate:
+      return "decode late";
+    case DropCause::EngineLate:
+      return "engine late";
+    case DropCause::OutputLate:
+      return "output late";
   }
   return "?";
 }
 
-PipelineStats::PipelineStats() { reset(); }
+PipelineStats::PipelineStats() {
+  reset();
+}
 
 void PipelineStats::reset() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -122,7 +133,9 @@ std::string toJson(const StatsSnapshot& s) {
 std::string summaryText(const StatsSnapshot& s) {
   char line[256];
   std::string out;
-  std::snprintf(line, sizeof line, "frames: in %lld, out %lld, dropped %lld (decode late %lld, engine late %lld, output late %lld), corrupt packets %lld\n",
+  std::snprintf(line, sizeof line,
+                "frames: in %lld, out %lld, dropped %lld (decode late %lld, engine late %lld, output late %lld), "
+                "corrupt packets %lld\n",
                 s.framesIn, s.framesOut, s.droppedTotal(), s.dropped[0], s.dropped[1], s.dropped[2], s.corruptPackets);
   out += line;
   std::snprintf(line, sizeof line, "speed: %.1f fps, %.1f Mpixel/s average over %.2f s (%dx%d)", s.averageFps,

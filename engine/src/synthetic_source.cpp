@@ -1,8 +1,7 @@
-#include "liveconv/frame.hpp"
-
 #include <cstring>
 
 #include "liveconv/errors.hpp"
+#include "liveconv/frame.hpp"
 
 namespace liveconv {
 
@@ -37,7 +36,8 @@ SyntheticSource::SyntheticSource(int width, int height, PixelFormat format, long
       b->device = pinnedOn;
       b->queue = cl::CommandQueue(pinnedOn->context, pinnedOn->info.device);
       b->pinned = cl::Buffer(pinnedOn->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, rowBytes * height);
-      auto* p = static_cast<std::uint8_t*>(b->queue.enqueueMapBuffer(b->pinned, CL_TRUE, CL_MAP_WRITE, 0, rowBytes * height));
+      auto* p =
+          static_cast<std::uint8_t*>(b->queue.enqueueMapBuffer(b->pinned, CL_TRUE, CL_MAP_WRITE, 0, rowBytes * height));
       b->view = ImageView{p, width, height, rowBytes, format};
     } else {
       b->owned = Image(width, height, format);
@@ -48,7 +48,8 @@ SyntheticSource::SyntheticSource(int width, int height, PixelFormat format, long
       std::uint8_t* row = b->view.row(y);
       for (int x = 0; x < width; ++x)
         for (int c = 0; c < bpp; ++c)
-          row[x * bpp + c] = c == 3 ? 255 : static_cast<std::uint8_t>((x + y + 40 * k + 60 * c) * 2 + (((x ^ y) & 4) ? 64 : 0));
+          row[x * bpp + c] =
+              c == 3 ? 255 : static_cast<std::uint8_t>((x + y + 40 * k + 60 * c) * 2 + (((x ^ y) & 4) ? 64 : 0));
     }
     frames_.push_back(std::move(b));
   }

@@ -42,10 +42,12 @@ TEST(MaskFile, ReadsTheDocumentedForm) {
 
 TEST(MaskFile, ErrorsSayLineAndColumn) {
   EXPECT_EQ(errorOf("{\n  \"width\": 3,\n  \"height\": x3,\n}"), "line 3, column 13: expected a number");
-  EXPECT_NE(errorOf(R"({"width": 3, "height": 3, "coefficents": []})").find("unknown key \"coefficents\""), std::string::npos);
+  EXPECT_NE(errorOf(R"({"width": 3, "height": 3, "coefficents": []})").find("unknown key \"coefficents\""),
+            std::string::npos);
   EXPECT_NE(errorOf(R"({"width": 3, "height": 3})").find("no \"coefficients\""), std::string::npos);
   EXPECT_NE(errorOf(R"({"width": 4, "height": 3, "coefficients": [1]})").find("odd"), std::string::npos);
-  EXPECT_NE(errorOf(R"({"width": 1, "height": 1, "coefficients": [1]} x)").find("after the mask object"), std::string::npos);
+  EXPECT_NE(errorOf(R"({"width": 1, "height": 1, "coefficients": [1]} x)").find("after the mask object"),
+            std::string::npos);
   EXPECT_THROW(loadMaskFile("/nonexistent/mask.json"), InvalidArgument);
 }
 

@@ -40,9 +40,13 @@ Result shell(const std::string& cmd) {
   return r;
 }
 
-Result liveconv(const std::string& args) { return shell(std::string(LIVECONV_BIN) + " " + args); }
+Result liveconv(const std::string& args) {
+  return shell(std::string(LIVECONV_BIN) + " " + args);
+}
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::string tempDir() {
   static const std::string dir = [] {
@@ -71,8 +75,8 @@ class TempDirCleanup : public ::testing::Environment {
 };
 const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
-#define REQUIRE_CLIP(var, name, args)                              \
-  const std::string var = makeClip(name, args);                    \
+#define REQUIRE_CLIP(var, name, args)           \
+  const std::string var = makeClip(name, args); \
   if (var.empty()) GTEST_SKIP() << "SKIP: the ffmpeg command could not make " name;
 
 std::vector<Image> decodeAll(const std::string& path, PixelFormat format, long long* corrupt = nullptr) {
@@ -174,7 +178,8 @@ TEST(Media, TruncatedAndCorruptFileDecodesToTheEndCountingBadPackets) {
     bytes.assign(std::istreambuf_iterator<char>(in), {});
   }
   // Garbage in the middle, and the last 40% cut off mid-packet.
-  for (std::size_t i = bytes.size() / 4; i < bytes.size() / 4 + 3000 && i < bytes.size(); i += 7) bytes[i] = char(i * 31);
+  for (std::size_t i = bytes.size() / 4; i < bytes.size() / 4 + 3000 && i < bytes.size(); i += 7)
+    bytes[i] = char(i * 31);
   const std::string broken = tempDir() + "/broken.ts";
   std::ofstream(broken, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() * 6 / 10));
   long long corrupt = 0;
@@ -191,7 +196,8 @@ TEST(Media, CliFiltersAFileEndToEnd) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(clip, "cli.avi", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 8 -c:v mpeg4");
   const std::string log = tempDir() + "/log.jsonl";
-  const Result r = liveconv("run -i " + clip + " -o " + tempDir() + "/cli_out.nut --mask sharpen --variant naive --border mirror --json-log " + log);
+  const Result r = liveconv("run -i " + clip + " -o " + tempDir() +
+                            "/cli_out.nut --mask sharpen --variant naive --border mirror --json-log " + log);
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, "frames: in 8, out 8, dropped 0")) << r.output;
   EXPECT_TRUE(has(r.output, "stage medians")) << r.output;

@@ -20,12 +20,12 @@ struct Frame {
   // buffers again, possibly pinned): the pipeline uploads straight from them.
   ImageView external;
   std::shared_ptr<const void> externalOwner;  // keeps `external` alive while the frame is in flight
-  std::int64_t index = -1;          // position in the source, from 0
-  double ptsSeconds = 0;            // presentation time, when the source has one
-  double decodeMs = 0;              // source-side cost, set by the source
+  std::int64_t index = -1;                    // position in the source, from 0
+  double ptsSeconds = 0;                      // presentation time, when the source has one
+  double decodeMs = 0;                        // source-side cost, set by the source
   double convertMs = 0;
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
-  FrameTimings timings;             // device times of this frame (output frames)
+  FrameTimings timings;                // device times of this frame (output frames)
 
   ImageView pixels() const { return external.data ? external : image.view(); }
 };

@@ -35,8 +35,8 @@ namespace liveconv {
 
 struct PipelineOptions {
   QueuePolicy policy = QueuePolicy::Lossless;
-  int queueCapacity = 3;  // each of the two queues, 2..4
-  int deviceSlots = 2;    // sets of device buffers, 2..4
+  int queueCapacity = 3;                    // each of the two queues, 2..4
+  int deviceSlots = 2;                      // sets of device buffers, 2..4
   PixelFormat format = PixelFormat::RGBA8;  // built up front, so errors show before the stream starts
   // Copy each result out of pinned staging into the output frame. Off for
   // `-o null` and throughput runs: output frames then carry only their metadata.
@@ -113,8 +113,8 @@ class Pipeline {
   // Parameter messages between setParams(), the builder and the engine.
   mutable std::mutex paramsMutex_;
   std::condition_variable paramsChanged_;
-  std::optional<Pending> requested_;                // waiting for the builder
-  std::unique_ptr<Convolver> built_;                // waiting for the engine
+  std::optional<Pending> requested_;  // waiting for the builder
+  std::unique_ptr<Convolver> built_;  // waiting for the engine
   std::uint64_t builtGeneration_ = 0, lastBuiltOrFailed_ = 1, failedGeneration_ = 0, nextGeneration_ = 2;
   FilterParams current_;
   std::string paramsError_;

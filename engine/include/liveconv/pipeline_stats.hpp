@@ -39,11 +39,11 @@ struct StatsSnapshot {
   long long framesOut = 0;  // delivered to the output
   long long corruptPackets = 0;
   std::array<long long, kDropCauseCount> dropped{};
-  double windowFps = 0;          // the last complete window of >= 1 s
+  double windowFps = 0;  // the last complete window of >= 1 s
   double windowMpixPerS = 0;
-  double averageFps = 0;         // framesOut over the whole run
+  double averageFps = 0;  // framesOut over the whole run
   double averageMpixPerS = 0;
-  int width = 0, height = 0;     // the latest frame's size
+  int width = 0, height = 0;  // the latest frame's size
   std::uint64_t paramsGeneration = 0;
   std::array<StageTime, kStageCount> stages{};
 
