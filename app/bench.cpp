@@ -128,6 +128,7 @@ struct Row {
 
 void printBenchUsage() {
   std::cout << "liveconv bench [options]\n"
+               "  --pipeline          stream in-memory frames through the double-buffered pipeline (bench --pipeline --help)\n"
                "  --device SEL        OpenCL device (index, P:D, gpu/cpu, or name part); default $LIVECONV_DEVICE or first GPU\n"
                "  --variants LIST     comma list of variants, or 'all' (default)\n"
                "  --masks LIST        mask sizes: N or WxH, e.g. 3,7,15,3x7 (default 3,5,7,9,13 on CPU; 3..31 on GPU)\n"
@@ -144,6 +145,8 @@ void printBenchUsage() {
 }
 
 int runBench(const std::vector<std::string>& argv) {
+  for (const auto& a : argv)
+    if (a == "--pipeline") return runPipelineBench(argv);
   const Args args(argv,
                   {"--device", "--variants", "--masks", "--sizes", "--format", "--border", "--mask", "--runs",
                    "--warmup", "--csv", "--json"},

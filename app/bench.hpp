@@ -10,5 +10,7 @@ namespace liveconv::app {
 
 int runBench(const std::vector<std::string>& args);
 void printBenchUsage();
+// `bench --pipeline`: in-memory frames through the double-buffered stream (bench_pipeline.cpp).
+int runPipelineBench(const std::vector<std::string>& args);
 
 }  // namespace liveconv::app

@@ -1,0 +1,54 @@
+// `liveconv bench --pipeline`: the stream path without FFmpeg. In-memory
+// frames (pinned) go through upload, kernel and readback in the
+// double-buffered pipeline; reports fps and per-stage medians. Builds in the
+// engine-only configuration, for GPU machines that have no FFmpeg.
+#include <iostream>
+
+#include "bench.hpp"
+#include "cli.hpp"
+#include "exit_codes.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/pipeline.hpp"
+#include "stream.hpp"
+
+namespace liveconv::app {
+
+int runPipelineBench(const std::vector<std::string>& argv) {
+  const Args args(argv,
+                  {"--device", "--size", "--frames", "--mask", "--variant", "--border", "--alpha", "--workgroup",
+                   "--format", "--slots", "--json-log"},
+                  {"--pipeline", "--no-pinned", "--help"});
+  if (args.has("--help")) {
+    std::cout << "usage: liveconv bench --pipeline [--size 3840x2160] [--frames N] [--mask SPEC] [--variant NAME]\n"
+                 "       [--format rgba|gray] [--slots 2..4] [--no-pinned] [--device SEL] [--json-log FILE]\n";
+    return kExitOk;
+  }
+  const DeviceInfo info = selectDevice(args.get("--device"));
+  auto device = DeviceContext::create(info);
+  const bool gpu = info.kind == DeviceKind::GPU;
+  int width = 0, height = 0;
+  parseFrameSize(args.get("--size", gpu ? "3840x2160" : "1280x720"), "size", &width, &height);
+  const PixelFormat format = parsePixelFormat(args.get("--format", "rgba"));
+  if (format == PixelFormat::Invalid)
+    throw UsageError("Unknown format '" + args.get("--format") + "'; use rgba or gray.");
+  const FilterParams params = filterParamsFromArgs(args, "motion45:7");  // the seed's 7x7 mask
+  PipelineOptions options;
+  options.policy = QueuePolicy::Lossless;
+  options.format = format;
+  options.deviceSlots = args.getInt("--slots", 3, 2, 4);
+  options.deliverPixels = false;
+  const long long frames = args.getInt("--frames", gpu ? 2000 : 60, 1, 1000000);
+  SyntheticSource source(width, height, format, frames, args.has("--no-pinned") ? nullptr : device);
+  NullSink sink;
+  Pipeline pipeline(device, params, options);
+  std::cout << "pipeline: " << source.describe() << " -> " << variantInfo(params.variant).name << " "
+            << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", " << options.deviceSlots
+            << " device slots\n";
+  StreamOptions so;
+  so.jsonLogPath = args.get("--json-log");
+  const StreamResult r = runStream(source, sink, pipeline, so);
+  std::cout << summaryText(r.stats);
+  return r.interrupted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace liveconv::app

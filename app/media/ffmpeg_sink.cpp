@@ -1,0 +1,209 @@
+#include "media/ffmpeg_sink.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include "media/media_errors.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+}
+
+namespace liveconv::app {
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+AVPixelFormat avFormatOf(PixelFormat f) {
+  return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
+}
+
+}  // namespace
+
+struct EncoderSink::State {
+  std::string path;
+  AVFormatContext* output = nullptr;
+  const AVCodec* codec = nullptr;
+  AVCodecContext* encoder = nullptr;
+  AVStream* stream = nullptr;
+  SwsContext* sws = nullptr;
+  AVFrame* frame = nullptr;
+  AVPacket* packet = nullptr;
+  AVRational rate{25, 1};
+  int width = 0, height = 0;
+  long long frames = 0;
+  bool headerWritten = false, finished = false, warnedResize = false;
+
+  ~State() {
+    sws_freeContext(sws);
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    avcodec_free_context(&encoder);
+    if (output) {
+      if (output->pb) avio_closep(&output->pb);
+      avformat_free_context(output);
+    }
+  }
+
+  // Sends one frame (or nullptr to flush) and writes what comes out.
+  void encode(AVFrame* f) {
+    int err = avcodec_send_frame(encoder, f);
+    if (err < 0) throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
+    while ((err = avcodec_receive_packet(encoder, packet)) == 0) {
+      av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
+      packet->stream_index = stream->index;
+      if ((err = av_interleaved_write_frame(output, packet)) < 0)
+        throw OutputError("Writing " + path + " failed: " + avError(err) + ".");
+    }
+    if (err != AVERROR(EAGAIN) && err != AVERROR_EOF)
+      throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
+  }
+
+  void open(const Frame& first) {
+    const ImageView px = first.pixels();
+    width = px.width;
+    height = px.height;
+    encoder = avcodec_alloc_context3(codec);
+    encoder->width = width;
+    encoder->height = height;
+    encoder->time_base = av_inv_q(rate);
+    encoder->framerate = rate;
+    const AVPixelFormat src = avFormatOf(px.format);
+    const bool h264 = std::string(codec->name).find("264") != std::string::npos;
+    if (h264) {
+      encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
+      av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
+    } else {
+      // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
+      encoder->pix_fmt = codec->pix_fmts ? avcodec_find_best_pix_fmt_of_list(codec->pix_fmts, src, 1, nullptr) : src;
+    }
+    if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int err = avcodec_open2(encoder, codec, nullptr);
+    if (err < 0)
+      throw OutputError("The " + std::string(codec->name) + " encoder does not accept " + std::to_string(width) + "x" +
+                        std::to_string(height) + " frames: " + avError(err) + ".");
+    stream = avformat_new_stream(output, nullptr);
+    avcodec_parameters_from_context(stream->codecpar, encoder);
+    stream->time_base = encoder->time_base;
+    if ((err = avformat_write_header(output, nullptr)) < 0)
+      throw OutputError("Writing the header of " + path + " failed: " + avError(err) + ".");
+    headerWritten = true;
+    frame = av_frame_alloc();
+    frame->format = encoder->pix_fmt;
+    frame->width = width;
+    frame->height = height;
+    av_frame_get_buffer(frame, 0);
+    packet = av_packet_alloc();
+  }
+};
+
+EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, int rateNum, int rateDen)
+    : s_(std::make_unique<State>()) {
+  s_->path = path;
+  if (rateNum > 0 && rateDen > 0) s_->rate = AVRational{rateNum, rateDen};
+  int err = avformat_alloc_output_context2(&s_->output, nullptr, nullptr, path.c_str());
+  if (err < 0 || !s_->output)
+    throw OutputError("Cannot tell the container of " + path + " from its name; end it in .mkv, .mp4, .nut or .avi.");
+  std::string name = codecName;
+  if (name.empty()) name = endsWith(path, ".mp4") || endsWith(path, ".mov") || endsWith(path, ".m4v") ? "h264" : "ffv1";
+  if (name == "h264" || name == "x264") {
+    s_->codec = avcodec_find_encoder_by_name("libx264");
+    if (!s_->codec) throw OutputError("This FFmpeg has no H.264 encoder (libx264); use --codec ffv1 or mpeg4 instead.");
+  } else {
+    s_->codec = avcodec_find_encoder_by_name(name.c_str());
+    if (!s_->codec || s_->codec->type != AVMEDIA_TYPE_VIDEO)
+      throw OutputError("Unknown video encoder '" + name + "'; 'ffmpeg -encoders' lists them (try ffv1 or h264).");
+  }
+  if (!(s_->output->oformat->flags & AVFMT_NOFILE) &&
+      (err = avio_open(&s_->output->pb, path.c_str(), AVIO_FLAG_WRITE)) < 0)
+    throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
+}
+
+EncoderSink::~EncoderSink() {
+  try {
+    finish();
+  } catch (...) {
+  }
+}
+
+void EncoderSink::write(const Frame& f) {
+  State& s = *s_;
+  if (!s.encoder) s.open(f);
+  const ImageView px = f.pixels();
+  if ((px.width != s.width || px.height != s.height) && !s.warnedResize) {
+    std::cerr << "liveconv: the stream changed from " << s.width << "x" << s.height << " to " << px.width << "x"
+              << px.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
+    s.warnedResize = true;
+  }
+  s.sws = sws_getCachedContext(s.sws, px.width, px.height, avFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt,
+                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
+  av_frame_make_writable(s.frame);
+  const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
+  const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
+  sws_scale(s.sws, src, srcStride, 0, px.height, s.frame->data, s.frame->linesize);
+  s.frame->pts = s.frames++;
+  s.encode(s.frame);
+}
+
+void EncoderSink::finish() {
+  State& s = *s_;
+  if (s.finished) return;
+  s.finished = true;
+  if (s.encoder) s.encode(nullptr);  // drain the frames the encoder still holds
+  if (s.headerWritten) {
+    const int err = av_write_trailer(s.output);
+    if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
+  }
+  if (s.output->pb) avio_closep(&s.output->pb);
+  if (s.frames == 0) std::cerr << "liveconv: no frame reached " << s.path << "; the file is empty.\n";
+}
+
+std::string EncoderSink::describe() const {
+  return s_->path + " (" + s_->codec->name + " in " + s_->output->oformat->name + ")";
+}
+
+RawSink::RawSink(const std::string& path) : path_(path) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (!file_) throw OutputError("Cannot write " + path + ": " + std::strerror(errno) + ".");
+}
+
+RawSink::~RawSink() {
+  if (file_) std::fclose(file_);
+}
+
+void RawSink::write(const Frame& f) {
+  const ImageView px = f.pixels();
+  for (int y = 0; y < px.height; ++y)
+    if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes())
+      throw OutputError("Writing " + path_ + " failed: " + std::strerror(errno) + ".");
+  width_ = px.width;
+  height_ = px.height;
+  ++frames_;
+}
+
+void RawSink::finish() {
+  if (!file_) return;
+  const bool ok = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok) throw OutputError("Finishing " + path_ + " failed: " + std::strerror(errno) + ".");
+}
+
+std::string RawSink::describe() const {
+  return path_ + " (raw frames, no header)";
+}
+
+std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, int rateNum, int rateDen) {
+  if (output == "null" || output.empty()) return std::make_unique<NullSink>();
+  if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4));
+  if (codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray"))
+    return std::make_unique<RawSink>(output);
+  return std::make_unique<EncoderSink>(output, codecName, rateNum, rateDen);
+}
+
+}  // namespace liveconv::app

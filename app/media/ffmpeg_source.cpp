@@ -1,0 +1,234 @@
+#include "media/ffmpeg_source.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <thread>
+
+#include "media/media_errors.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavdevice/avdevice.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libswscale/swscale.h>
+}
+
+namespace liveconv::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+bool startsWith(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+// "[:WxH][@FPS]" after a camera name, into v4l2 options.
+void parseCameraMode(const std::string& rest, SourceSpec& spec) {
+  std::string size = rest, rate;
+  if (const auto at = rest.find('@'); at != std::string::npos) {
+    size = rest.substr(0, at);
+    rate = rest.substr(at + 1);
+  }
+  if (!size.empty() && size[0] == ':') size = size.substr(1);
+  if (!size.empty()) spec.options["video_size"] = size;
+  if (!rate.empty()) spec.options["framerate"] = rate;
+}
+
+}  // namespace
+
+SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip) {
+  SourceSpec spec;
+  spec.text = text.empty() ? defaultClip : text;
+  if (text.empty()) {
+    spec.url = defaultClip;
+  } else if (startsWith(text, "lavfi:")) {
+    spec.url = text.substr(6);
+    spec.inputFormat = "lavfi";
+  } else if (startsWith(text, "camera:") || startsWith(text, "/dev/video")) {
+    std::string rest = startsWith(text, "camera:") ? text.substr(7) : text.substr(10);
+    std::size_t digits = 0;
+    while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+    if (digits == 0) throw InputError("A camera is written camera:N or /dev/videoN, optionally with :WxH and @FPS.");
+    spec.url = "/dev/video" + rest.substr(0, digits);
+    spec.inputFormat = "v4l2";
+    spec.live = true;
+    parseCameraMode(rest.substr(digits), spec);
+  } else {
+    spec.url = text;
+    for (const char* scheme : {"rtsp://", "rtmp://", "udp://", "rtp://", "srt://", "tcp://"})
+      if (startsWith(text, scheme)) spec.live = true;
+  }
+  return spec;
+}
+
+struct FfmpegSource::State {
+  SourceSpec spec;
+  PixelFormat format = PixelFormat::Invalid;
+  AVFormatContext* input = nullptr;
+  AVCodecContext* decoder = nullptr;
+  SwsContext* sws = nullptr;
+  AVPacket* packet = nullptr;
+  AVFrame* frame = nullptr;
+  int stream = -1;
+  bool flushed = false;  // end of input reached, decoder told so
+  long long delivered = 0;
+  int consecutiveErrors = 0;
+
+  ~State() {
+    sws_freeContext(sws);
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    avcodec_free_context(&decoder);
+    avformat_close_input(&input);
+  }
+};
+
+FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format) : s_(std::make_unique<State>()) {
+  static const bool registered = [] {
+    avdevice_register_all();
+    // FFmpeg's own lines would repeat what our sentences say; LIVECONV_FFMPEG_LOG=1 shows them.
+    av_log_set_level(std::getenv("LIVECONV_FFMPEG_LOG") ? AV_LOG_INFO : AV_LOG_FATAL);
+    return true;
+  }();
+  (void)registered;
+  s_->spec = spec;
+  s_->format = format;
+  const AVInputFormat* inputFormat = nullptr;
+  if (!spec.inputFormat.empty()) {
+    inputFormat = av_find_input_format(spec.inputFormat.c_str());
+    if (!inputFormat)
+      throw InputError("This FFmpeg has no '" + spec.inputFormat + "' input, so " + spec.text + " cannot be opened.");
+  }
+  AVDictionary* options = nullptr;
+  for (const auto& [k, v] : spec.options) av_dict_set(&options, k.c_str(), v.c_str(), 0);
+  int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
+  av_dict_free(&options);
+  if (err < 0) {
+    if (spec.inputFormat == "v4l2")
+      throw InputError("Camera " + spec.text + " (" + spec.url + ") cannot be opened: " + avError(err) +
+                       ". Run 'liveconv cameras' to see the cameras there are.");
+    if (err == AVERROR(ENOENT)) throw InputError("Input " + spec.text + " does not exist.");
+    if (err == AVERROR_INVALIDDATA)
+      throw InputError("Input " + spec.text + " is not a video file FFmpeg can read (" + avError(err) + ").");
+    throw InputError("Input " + spec.text + " cannot be opened: " + avError(err) + ".");
+  }
+  if ((err = avformat_find_stream_info(s_->input, nullptr)) < 0)
+    throw InputError("Input " + spec.text + " cannot be read: " + avError(err) + ".");
+  const AVCodec* codec = nullptr;
+  s_->stream = av_find_best_stream(s_->input, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+  if (s_->stream == AVERROR_STREAM_NOT_FOUND) throw InputError("Input " + spec.text + " has no video stream.");
+  if (s_->stream < 0 || !codec)
+    throw InputError("Input " + spec.text + " has a video stream this FFmpeg cannot decode.");
+  s_->decoder = avcodec_alloc_context3(codec);
+  avcodec_parameters_to_context(s_->decoder, s_->input->streams[s_->stream]->codecpar);
+  s_->decoder->thread_count = 0;  // as many as FFmpeg finds useful
+  if ((err = avcodec_open2(s_->decoder, codec, nullptr)) < 0)
+    throw InputError("The " + std::string(codec->name) + " decoder for " + spec.text +
+                     " failed to open: " + avError(err) + ".");
+  s_->packet = av_packet_alloc();
+  s_->frame = av_frame_alloc();
+}
+
+FfmpegSource::~FfmpegSource() = default;
+
+bool FfmpegSource::isLive() const {
+  return s_->spec.live;
+}
+
+long long FfmpegSource::expectedFrames() const {
+  const AVStream* st = s_->input->streams[s_->stream];
+  if (st->nb_frames > 0) return st->nb_frames;
+  if (s_->input->duration > 0) {
+    const AVRational rate = av_guess_frame_rate(s_->input, const_cast<AVStream*>(st), nullptr);
+    if (rate.num > 0) return static_cast<long long>(s_->input->duration / double(AV_TIME_BASE) * av_q2d(rate) + 0.5);
+  }
+  return -1;
+}
+
+void FfmpegSource::frameRate(int* numerator, int* denominator) const {
+  AVRational rate = av_guess_frame_rate(s_->input, s_->input->streams[s_->stream], nullptr);
+  if (rate.num <= 0 || rate.den <= 0) rate = AVRational{25, 1};
+  *numerator = rate.num;
+  *denominator = rate.den;
+}
+
+std::string FfmpegSource::describe() const {
+  std::ostringstream out;
+  out << s_->spec.text << " (" << s_->input->iformat->name << ", " << s_->decoder->codec->name << " "
+      << s_->decoder->width << "x" << s_->decoder->height << ")";
+  return out.str();
+}
+
+bool FfmpegSource::next(Frame& out) {
+  State& s = *s_;
+  const auto start = Clock::now();
+  for (;;) {
+    int err = avcodec_receive_frame(s.decoder, s.frame);
+    if (err == 0) {
+      if (s.frame->flags & AV_FRAME_FLAG_CORRUPT) ++corrupt_;
+      const double decodeMs = msSince(start);
+      const auto convertStart = Clock::now();
+      const int w = s.frame->width, h = s.frame->height;
+      const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
+      // Cached: a new context only when the size or format changes mid-stream.
+      s.sws = sws_getCachedContext(s.sws, w, h, static_cast<AVPixelFormat>(s.frame->format), w, h, target,
+                                   SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
+      if (!s.sws) throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
+      out = Frame();
+      out.image = Image(w, h, s.format);
+      std::uint8_t* dst[4] = {out.image.data(), nullptr, nullptr, nullptr};
+      int dstStride[4] = {static_cast<int>(out.image.view().strideBytes), 0, 0, 0};
+      sws_scale(s.sws, s.frame->data, s.frame->linesize, 0, h, dst, dstStride);
+      const AVRational tb = s.input->streams[s.stream]->time_base;
+      const int64_t pts = s.frame->best_effort_timestamp;
+      out.ptsSeconds = pts == AV_NOPTS_VALUE ? 0 : pts * av_q2d(tb);
+      out.index = s.delivered++;
+      out.decodeMs = decodeMs;
+      out.convertMs = msSince(convertStart);
+      av_frame_unref(s.frame);
+      s.consecutiveErrors = 0;
+      return true;
+    }
+    if (err == AVERROR_EOF) return false;
+    if (err != AVERROR(EAGAIN)) {
+      ++corrupt_;  // a frame the decoder could not rebuild: skip it, go on
+      if (++s.consecutiveErrors > 1000)
+        throw InputError("Input " + s.spec.text + " cannot be decoded: " + avError(err) + ".");
+      continue;
+    }
+    if (s.flushed) return false;
+    // The decoder wants more input.
+    err = av_read_frame(s.input, s.packet);
+    if (err == AVERROR(EAGAIN)) {  // a camera with no frame ready yet
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
+    }
+    if (err == AVERROR_EOF || (err < 0 && avio_feof(s.input->pb))) {
+      avcodec_send_packet(s.decoder, nullptr);
+      s.flushed = true;
+      continue;
+    }
+    if (err < 0) {
+      if (s.spec.live) throw InputError("Input " + s.spec.text + " stopped: " + avError(err) + ".");
+      ++corrupt_;
+      if (++s.consecutiveErrors > 1000)
+        throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");
+      continue;
+    }
+    if (s.packet->stream_index == s.stream) {
+      if (s.packet->flags & AV_PKT_FLAG_CORRUPT) ++corrupt_;
+      err = avcodec_send_packet(s.decoder, s.packet);
+      if (err < 0 && err != AVERROR(EAGAIN)) ++corrupt_;  // a bad packet: skipped, counted
+    }
+    av_packet_unref(s.packet);
+  }
+}
+
+}  // namespace liveconv::app

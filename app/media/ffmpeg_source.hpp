@@ -1,0 +1,54 @@
+// Frames from FFmpeg: files of any container and codec, network URLs, lavfi
+// test sources and cameras (v4l2 through libavdevice), decoded on the caller's
+// thread (the stream's decode thread) and converted by swscale to the engine's
+// pixel format. Packets the decoder refuses are skipped and counted.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "liveconv/frame.hpp"
+
+namespace liveconv::app {
+
+struct SourceSpec {
+  std::string url;                             // what avformat_open_input gets
+  std::string inputFormat;                     // "lavfi", "v4l2", or empty to let FFmpeg probe
+  std::map<std::string, std::string> options;  // e.g. video_size, framerate
+  bool live = false;                           // camera or real-time stream: live queue policy
+  std::string text;                            // as the user wrote it, for messages
+};
+
+// Source specs:
+//   ""                         the bundled clip (defaultClip)
+//   lavfi:GRAPH                an FFmpeg lavfi source, e.g. lavfi:testsrc2=size=320x240:rate=30
+//   camera:N[:WxH][@FPS]       /dev/videoN through v4l2
+//   /dev/videoN[:WxH][@FPS]
+//   anything else              a file path or URL (rtsp://, udp://, ... are live)
+SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip);
+
+class FfmpegSource : public FrameSource {
+ public:
+  // Opens and probes; throws InputError with a sentence.
+  FfmpegSource(const SourceSpec& spec, PixelFormat format);
+  ~FfmpegSource() override;
+
+  bool next(Frame& frame) override;
+  std::string describe() const override;
+  bool isLive() const override;
+  long long expectedFrames() const override;
+  long long corruptPackets() const override { return corrupt_; }
+  // Frames per second as FFmpeg guesses it (for the encoder's time base).
+  void frameRate(int* numerator, int* denominator) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+  long long corrupt_ = 0;
+};
+
+// Lists video capture devices with their formats and sizes, or says there are none.
+std::string describeCameras();
+
+}  // namespace liveconv::app

@@ -1,0 +1,33 @@
+// Errors of the media layer, each mapped to its own exit code by `liveconv run`.
+#pragma once
+
+#include <string>
+
+#include "liveconv/errors.hpp"
+
+extern "C" {
+#include <libavutil/error.h>
+}
+
+namespace liveconv::app {
+
+// The input cannot be opened or decoded at all (exit 7).
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
+
+// The output cannot be written or encoded (exit 8).
+class OutputError : public Error {
+ public:
+  using Error::Error;
+};
+
+// FFmpeg's text for an error code, e.g. "No such file or directory".
+inline std::string avError(int code) {
+  char text[AV_ERROR_MAX_STRING_SIZE] = {};
+  av_strerror(code, text, sizeof text);
+  return text;
+}
+
+}  // namespace liveconv::app

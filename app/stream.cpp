@@ -1,0 +1,184 @@
+#include "stream.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "liveconv/errors.hpp"
+#include "liveconv/mask_file.hpp"
+
+namespace liveconv::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic<bool> gInterrupted{false};
+
+extern "C" void onSigint(int) {
+  gInterrupted = true;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+std::string clock(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  char text[32];
+  std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
+  return text;
+}
+
+class Progress {
+ public:
+  Progress(ProgressStyle style, long long expected) : expected_(expected) {
+    style_ = style == ProgressStyle::Auto ? (isatty(STDOUT_FILENO) ? ProgressStyle::Bar : ProgressStyle::Lines) : style;
+  }
+
+  void update(const StatsSnapshot& s, bool final) {
+    if (style_ == ProgressStyle::Quiet) return;
+    const double sinceLast = std::chrono::duration<double>(Clock::now() - last_).count();
+    if (!final && sinceLast < (style_ == ProgressStyle::Bar ? 0.25 : 1.0)) return;
+    last_ = Clock::now();
+    const double fps = s.windowFps > 0 ? s.windowFps : s.averageFps;
+    if (style_ == ProgressStyle::Bar) {
+      std::string bar;
+      if (expected_ > 0) {
+        const int filled = static_cast<int>(30.0 * std::min<long long>(s.framesOut, expected_) / expected_);
+        bar = "[" + std::string(filled, '#') + std::string(30 - filled, '.') + "] ";
+      }
+      std::printf("\r%s%lld%s frames  %.1f fps", bar.c_str(), s.framesOut,
+                  expected_ > 0 ? ("/" + std::to_string(expected_)).c_str() : "", fps);
+      if (expected_ > 0 && fps > 0) std::printf("  eta %s", clock((expected_ - s.framesOut) / fps).c_str());
+      std::printf("   %s", final ? "\n" : "");
+    } else if (!final) {
+      std::printf("frames %lld%s, %.1f fps, dropped %lld\n", s.framesOut,
+                  expected_ > 0 ? ("/" + std::to_string(expected_)).c_str() : "", fps, s.droppedTotal());
+    }
+    std::fflush(stdout);
+  }
+
+ private:
+  ProgressStyle style_;
+  long long expected_;
+  Clock::time_point last_ = Clock::now();
+};
+
+}  // namespace
+
+StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline, const StreamOptions& options) {
+  gInterrupted = false;
+  auto previousHandler = std::signal(SIGINT, onSigint);
+  PipelineStats& stats = pipeline.stats();
+  std::ofstream jsonLog;
+  if (!options.jsonLogPath.empty()) {
+    jsonLog.open(options.jsonLogPath, std::ios::trunc);
+    if (!jsonLog) throw Error("Cannot write the JSON log " + options.jsonLogPath + ".");
+  }
+
+  // The decode thread owns the source for the length of the stream.
+  std::exception_ptr sourceError;
+  std::thread decoder([&] {
+    setThreadName("lc-decode");
+    try {
+      long long taken = 0, corruptSeen = 0;
+      while (!gInterrupted && (options.maxFrames < 0 || taken < options.maxFrames)) {
+        Frame frame;
+        const auto start = Clock::now();
+        if (!source.next(frame)) break;
+        if (frame.decodeMs == 0) frame.decodeMs = msSince(start) - frame.convertMs;
+        for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
+        if (!pipeline.push(std::move(frame))) break;
+        ++taken;
+      }
+      for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
+    } catch (...) {
+      sourceError = std::current_exception();
+    }
+    pipeline.endOfInput();
+  });
+
+  long long expected = source.expectedFrames();
+  if (options.maxFrames >= 0 && (expected < 0 || expected > options.maxFrames)) expected = options.maxFrames;
+  Progress progress(options.progress, expected);
+  std::exception_ptr streamError;
+  auto lastLog = Clock::now();
+  try {
+    while (std::optional<Frame> frame = pipeline.pop()) {
+      const auto start = Clock::now();
+      sink.write(*frame);
+      stats.addStageMs(Stage::Output, msSince(start));
+      const StatsSnapshot s = stats.snapshot();
+      progress.update(s, false);
+      if (jsonLog.is_open() && std::chrono::duration<double>(Clock::now() - lastLog).count() >= 1.0) {
+        jsonLog << toJson(s) << "\n";
+        lastLog = Clock::now();
+      }
+    }
+  } catch (...) {
+    streamError = std::current_exception();
+    pipeline.cancel();
+  }
+  decoder.join();
+  // The output is finished whatever happened, so a file is never left without its trailer.
+  try {
+    sink.finish();
+  } catch (...) {
+    if (!streamError) streamError = std::current_exception();
+  }
+  std::signal(SIGINT, previousHandler);
+
+  StreamResult result;
+  result.stats = stats.snapshot();
+  result.interrupted = gInterrupted;
+  progress.update(result.stats, true);
+  if (jsonLog.is_open()) jsonLog << toJson(result.stats) << "\n";
+  if (sourceError) std::rethrow_exception(sourceError);
+  if (streamError) std::rethrow_exception(streamError);
+  return result;
+}
+
+std::string defaultVariantName() {
+  return findVariant("auto") ? "auto" : "local";
+}
+
+FilterParams filterParamsFromArgs(const Args& args, const std::string& defaultMask) {
+  FilterParams p;
+  p.mask = parseMaskArgument(args.get("--mask", defaultMask));
+  const std::string variant = args.get("--variant", defaultVariantName());
+  const VariantInfo* v = findVariant(variant);
+  if (!v) throw UsageError("Unknown variant '" + variant + "'; the variants are " + variantNames() + ".");
+  p.variant = v->id;
+  p.border = parseBorderMode(args.get("--border", "clamp"));
+  if (p.border == BorderMode::Invalid)
+    throw UsageError("Unknown border mode '" + args.get("--border") + "'; use clamp, mirror, wrap or zero.");
+  const std::string alpha = args.get("--alpha", "copy");
+  if (alpha == "copy")
+    p.alpha = AlphaMode::PassThrough;
+  else if (alpha == "filter")
+    p.alpha = AlphaMode::Filter;
+  else
+    throw UsageError("Unknown alpha mode '" + alpha + "'; use copy or filter.");
+  if (args.has("--workgroup")) parseFrameSize(args.get("--workgroup"), "workgroup", &p.workgroup.x, &p.workgroup.y);
+  return p;
+}
+
+void parseFrameSize(const std::string& text, const char* what, int* width, int* height) {
+  std::istringstream in(text);
+  char x = 0;
+  int w = 0, h = 0;
+  if (!(in >> w >> x >> h) || (x != 'x' && x != 'X') || !in.eof() || w <= 0 || h <= 0 || w > 16384 || h > 16384)
+    throw UsageError(std::string("Bad ") + what + " '" + text + "'; write WxH, for example 1920x1080.");
+  *width = w;
+  *height = h;
+}
+
+}  // namespace liveconv::app

@@ -1,0 +1,47 @@
+// The headless stream loop shared by `liveconv run` (media build) and
+// `liveconv bench --pipeline` (every build): a decode thread feeds the
+// pipeline, this thread writes its output to a sink, reports progress and
+// logs the stats. No FFmpeg here: sources and sinks come in as interfaces.
+#pragma once
+
+#include <string>
+
+#include "cli.hpp"
+#include "liveconv/convolver.hpp"
+#include "liveconv/frame.hpp"
+#include "liveconv/pipeline.hpp"
+
+namespace liveconv::app {
+
+enum class ProgressStyle {
+  Invalid = 0,
+  Auto,  // a bar on a terminal, plain lines otherwise
+  Bar,
+  Lines,  // one line a second
+  Quiet,
+};
+
+struct StreamOptions {
+  long long maxFrames = -1;  // stop after this many input frames; -1 = the whole source
+  std::string jsonLogPath;   // one JSON stats object per line, once a second and at the end
+  ProgressStyle progress = ProgressStyle::Auto;
+};
+
+struct StreamResult {
+  StatsSnapshot stats;
+  bool interrupted = false;  // Ctrl-C: the sink was still finished properly
+};
+
+// Runs until the source ends, maxFrames is reached or SIGINT arrives; always
+// finishes the sink. Rethrows the first error of the source, engine or sink.
+StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline, const StreamOptions& options);
+
+// --mask, --variant, --border, --alpha, --workgroup into a parameter set.
+// The default variant is "auto" when the registry has it, else "local".
+FilterParams filterParamsFromArgs(const Args& args, const std::string& defaultMask = "gaussian:5");
+std::string defaultVariantName();
+
+// "WxH" -> width, height (both > 0); throws UsageError naming `what`.
+void parseFrameSize(const std::string& text, const char* what, int* width, int* height);
+
+}  // namespace liveconv::app

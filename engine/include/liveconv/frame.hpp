@@ -1,0 +1,83 @@
+// A frame on its way through the stream, and the two ends the pipeline is
+// wired between: a source (decoder, camera, in-memory generator) and a sink
+// (encoder, display, nothing). The FFmpeg implementations live in app/media;
+// the engine only knows these interfaces.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "liveconv/convolver.hpp"
+#include "liveconv/image.hpp"
+
+namespace liveconv {
+
+struct Frame {
+  Image image;  // the pixels, owned; or empty when `external` is set
+  // Pixels the frame does not own (an in-memory source handing out the same
+  // buffers again, possibly pinned): the pipeline uploads straight from them.
+  ImageView external;
+  std::shared_ptr<const void> externalOwner;  // keeps `external` alive while the frame is in flight
+  std::int64_t index = -1;                    // position in the source, from 0
+  double ptsSeconds = 0;                      // presentation time, when the source has one
+  double decodeMs = 0;                        // source-side cost, set by the source
+  double convertMs = 0;
+  std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
+  FrameTimings timings;                // device times of this frame (output frames)
+
+  ImageView pixels() const { return external.data ? external : image.view(); }
+};
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  // Fills `frame` with the next frame; false at the end of the stream.
+  virtual bool next(Frame& frame) = 0;
+  virtual std::string describe() const = 0;
+  // A camera or network stream runs in real time: the pipeline uses the live policy.
+  virtual bool isLive() const { return false; }
+  // Frames the source expects to deliver, or -1 when unknown (for the ETA).
+  virtual long long expectedFrames() const { return -1; }
+  // Packets the decoder refused and skipped so far.
+  virtual long long corruptPackets() const { return 0; }
+};
+
+class FrameSink {
+ public:
+  virtual ~FrameSink() = default;
+  virtual void write(const Frame& frame) = 0;
+  // Flushes and closes the output (trailer written); called also after Ctrl-C.
+  virtual void finish() = 0;
+  virtual std::string describe() const = 0;
+};
+
+// Frames generated in memory, no decoding: measures upload + kernel + readback
+// alone. A few distinct patterns handed out in turn without a copy; given a
+// device, they live in pinned host memory, as a capture card's DMA buffers would.
+class SyntheticSource : public FrameSource {
+ public:
+  SyntheticSource(int width, int height, PixelFormat format, long long frameCount,
+                  std::shared_ptr<DeviceContext> pinnedOn = nullptr);
+  bool next(Frame& frame) override;
+  std::string describe() const override;
+  long long expectedFrames() const override { return frameCount_; }
+
+ private:
+  int width_, height_;
+  PixelFormat format_;
+  long long frameCount_, produced_ = 0;
+  struct Buffers;
+  std::vector<std::shared_ptr<Buffers>> frames_;
+};
+
+// Discards every frame (`-o null`).
+class NullSink : public FrameSink {
+ public:
+  void write(const Frame&) override {}
+  void finish() override {}
+  std::string describe() const override { return "null (frames discarded)"; }
+};
+
+}  // namespace liveconv

@@ -1,0 +1,131 @@
+// The double-buffered stream core: frames in from a producer thread, filtered
+// frames out to a consumer, the device working on several frames at once.
+//
+//   push() -> [input queue] -> engine thread "lc-engine" -> [output queue] -> pop()
+//
+// On the device there are `deviceSlots` sets of buffers, each with pinned host
+// staging (CL_MEM_ALLOC_HOST_PTR, mapped once). Upload, kernel and readback go
+// to three in-order queues and are ordered with events, so the upload of frame
+// N+1 overlaps the kernel of N and the readback of N-1; the engine waits only
+// for the readback of the frame whose slot it is about to reuse.
+//
+// Parameter changes are messages: setParams() validates, a builder thread
+// "lc-build" compiles the kernel with a second Convolver sharing the program
+// cache, and the engine swaps it in between two frames. The stream never waits
+// for a compile and no frame is filtered half with one set, half with another.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "liveconv/convolver.hpp"
+#include "liveconv/frame.hpp"
+#include "liveconv/frame_queue.hpp"
+#include "liveconv/pipeline_stats.hpp"
+
+namespace liveconv {
+
+struct PipelineOptions {
+  QueuePolicy policy = QueuePolicy::Lossless;
+  int queueCapacity = 3;                    // each of the two queues, 2..4
+  int deviceSlots = 2;                      // sets of device buffers, 2..4
+  PixelFormat format = PixelFormat::RGBA8;  // built up front, so errors show before the stream starts
+  // Copy each result out of pinned staging into the output frame. Off for
+  // `-o null` and throughput runs: output frames then carry only their metadata.
+  bool deliverPixels = true;
+};
+
+class Pipeline {
+ public:
+  // Builds the kernel for `options.format` now (throws BuildError,
+  // UnsupportedError, InvalidArgument) and starts the engine and builder threads.
+  Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& params, const PipelineOptions& options,
+           std::shared_ptr<ProgramCache> cache = std::make_shared<ProgramCache>());
+  ~Pipeline();  // cancels what is queued and joins the threads
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  // Producer side. Lossless: waits for room. Live: drops the oldest waiting
+  // frame (counted as EngineLate). False once the pipeline is closed.
+  bool push(Frame frame);
+  // No more input; frames in flight still come out of pop().
+  void endOfInput();
+
+  // Consumer side: the next filtered frame in order; nullopt at the end.
+  // Rethrows an error the engine thread met (after the frames before it).
+  std::optional<Frame> pop();
+
+  // Takes a parameter snapshot; validates it now (throws InvalidArgument),
+  // builds it off the frame path and applies it at the next frame boundary
+  // after the build. Returns its generation number (the initial set is 1).
+  std::uint64_t setParams(const FilterParams& params);
+  // Waits until `generation` is built (true) or has failed (false, see
+  // paramsError()), at most timeoutMs.
+  bool waitParamsBuilt(std::uint64_t generation, int timeoutMs);
+  // The sentence of the last parameter set that failed to build; the stream
+  // goes on with the set before it.
+  std::string paramsError() const;
+  FilterParams currentParams() const;
+
+  // Stops at once: queued frames are discarded, threads end.
+  void cancel();
+
+  PipelineStats& stats() { return stats_; }
+  const PipelineOptions& options() const { return options_; }
+
+ private:
+  struct Slot;
+  struct Pending {
+    std::uint64_t generation = 0;
+    FilterParams params;
+  };
+
+  void engineLoop();
+  void builderLoop();
+  void applyBuiltParams();
+  void ensureSlots(int width, int height, PixelFormat format);
+  void releaseSlots();
+  void submit(Slot& slot, Frame frame);
+  void deliver(Slot& slot);
+  void drainInFlight();
+
+  std::shared_ptr<DeviceContext> device_;
+  std::shared_ptr<ProgramCache> cache_;
+  PipelineOptions options_;
+  PipelineStats stats_;
+  BoundedQueue<Frame> input_, output_;
+
+  // Owned by the engine thread.
+  std::unique_ptr<Convolver> convolver_;
+  std::uint64_t activeGeneration_ = 1;
+  cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::size_t nextSlot_ = 0;
+
+  // Parameter messages between setParams(), the builder and the engine.
+  mutable std::mutex paramsMutex_;
+  std::condition_variable paramsChanged_;
+  std::optional<Pending> requested_;  // waiting for the builder
+  std::unique_ptr<Convolver> built_;  // waiting for the engine
+  std::uint64_t builtGeneration_ = 0, lastBuiltOrFailed_ = 1, failedGeneration_ = 0, nextGeneration_ = 2;
+  FilterParams current_;
+  std::string paramsError_;
+  bool stopBuilder_ = false;
+  std::atomic<int> currentFormat_{0};
+
+  std::exception_ptr engineError_;
+  std::thread engine_, builder_;
+};
+
+// Names the calling thread (shown by top -H, gdb, perf); at most 15 characters.
+void setThreadName(const char* name);
+
+}  // namespace liveconv

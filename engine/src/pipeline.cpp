@@ -1,0 +1,298 @@
+#include "liveconv/pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#if defined(__linux__)
+#include <pthread.h>
+#endif
+
+#include "liveconv/errors.hpp"
+
+namespace liveconv {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void setThreadName(const char* name) {
+#if defined(__linux__)
+  char shortName[16] = {};
+  std::strncpy(shortName, name, sizeof shortName - 1);
+  pthread_setname_np(pthread_self(), shortName);
+#else
+  (void)name;
+#endif
+}
+
+// One set of device buffers with its pinned host staging, and the frame in it.
+struct Pipeline::Slot {
+  std::size_t bytes = 0;
+  cl::Buffer pinnedIn, pinnedOut;  // CL_MEM_ALLOC_HOST_PTR, mapped for the slot's lifetime
+  std::uint8_t* hostIn = nullptr;
+  std::uint8_t* hostOut = nullptr;
+  DeviceImage deviceIn, deviceOut;
+  bool busy = false;
+  Frame frame;
+  std::uint64_t generation = 0;
+  cl::Event uploaded, filtered, readBack;
+};
+
+Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& params, const PipelineOptions& options,
+                   std::shared_ptr<ProgramCache> cache)
+    : device_(std::move(device)),
+      cache_(std::move(cache)),
+      options_(options),
+      input_(std::clamp(options.queueCapacity, 2, 4), options.policy),
+      output_(std::clamp(options.queueCapacity, 2, 4), options.policy) {
+  if (options.policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
+  options_.queueCapacity = std::clamp(options.queueCapacity, 2, 4);
+  options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
+  convolver_ = std::make_unique<Convolver>(device_, cache_);
+  convolver_->setParams(params);
+  convolver_->prepare(options_.format);  // errors surface here, before any thread starts
+  current_ = params;
+  currentFormat_ = static_cast<int>(options_.format);
+  const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
+  uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
+  readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
+  engine_ = std::thread([this] { engineLoop(); });
+  builder_ = std::thread([this] { builderLoop(); });
+}
+
+Pipeline::~Pipeline() {
+  cancel();
+  if (engine_.joinable()) engine_.join();
+  if (builder_.joinable()) builder_.join();
+}
+
+bool Pipeline::push(Frame frame) {
+  stats_.frameIn();
+  const PushResult r = input_.push(std::move(frame));
+  if (r == PushResult::QueuedDroppedOldest) stats_.dropped(DropCause::EngineLate);
+  return r != PushResult::Closed;
+}
+
+void Pipeline::endOfInput() {
+  input_.close();
+}
+
+std::optional<Frame> Pipeline::pop() {
+  std::optional<Frame> frame = output_.pop();
+  if (!frame && engineError_) std::rethrow_exception(engineError_);
+  return frame;
+}
+
+void Pipeline::cancel() {
+  input_.cancel();
+  output_.cancel();
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  stopBuilder_ = true;
+  paramsChanged_.notify_all();
+}
+
+std::uint64_t Pipeline::setParams(const FilterParams& params) {
+  Convolver(device_, cache_).setParams(params);  // validates now, in the caller's thread
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  const std::uint64_t generation = nextGeneration_++;
+  requested_ = Pending{generation, params};  // a newer request replaces one not yet started
+  paramsChanged_.notify_all();
+  return generation;
+}
+
+bool Pipeline::waitParamsBuilt(std::uint64_t generation, int timeoutMs) {
+  std::unique_lock<std::mutex> lock(paramsMutex_);
+  paramsChanged_.wait_for(lock, std::chrono::milliseconds(timeoutMs),
+                          [&] { return lastBuiltOrFailed_ >= generation || stopBuilder_; });
+  return lastBuiltOrFailed_ >= generation && failedGeneration_ != generation;
+}
+
+std::string Pipeline::paramsError() const {
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  return paramsError_;
+}
+
+FilterParams Pipeline::currentParams() const {
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  return current_;
+}
+
+void Pipeline::builderLoop() {
+  setThreadName("lc-build");
+  for (;;) {
+    Pending job;
+    {
+      std::unique_lock<std::mutex> lock(paramsMutex_);
+      paramsChanged_.wait(lock, [&] { return stopBuilder_ || requested_; });
+      if (stopBuilder_) return;
+      job = *requested_;
+      requested_.reset();
+    }
+    // A second Convolver sharing the program cache: the compile happens here,
+    // while the engine goes on with the one it has.
+    std::unique_ptr<Convolver> next;
+    std::string error;
+    try {
+      next = std::make_unique<Convolver>(device_, cache_);
+      next->setParams(job.params);
+      next->prepare(static_cast<PixelFormat>(currentFormat_.load()));
+    } catch (const BuildError& e) {
+      error = std::string(e.what()) + "\n" + e.buildLog();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    std::lock_guard<std::mutex> lock(paramsMutex_);
+    if (error.empty()) {
+      built_ = std::move(next);
+      builtGeneration_ = job.generation;
+      paramsError_.clear();
+    } else {
+      failedGeneration_ = job.generation;
+      paramsError_ = error;
+    }
+    lastBuiltOrFailed_ = job.generation;
+    paramsChanged_.notify_all();
+  }
+}
+
+void Pipeline::applyBuiltParams() {
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  if (!built_) return;
+  // Kernels already queued keep their own kernel and mask objects alive, so
+  // the old Convolver can go now.
+  convolver_ = std::move(built_);
+  activeGeneration_ = builtGeneration_;
+  current_ = convolver_->params();
+}
+
+void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
+  if (width <= 0 || height <= 0 || bytesPerPixel(format) == 0)
+    throw InvalidArgument("A frame without pixels reached the pipeline.");
+  if (!slots_.empty() && slots_[0]->deviceIn.width == width && slots_[0]->deviceIn.height == height &&
+      slots_[0]->deviceIn.format == format)
+    return;
+  // A new size or format: finish the frames in flight, then reallocate.
+  drainInFlight();
+  releaseSlots();
+  currentFormat_ = static_cast<int>(format);
+  const cl::Context& ctx = device_->context;
+  for (int i = 0; i < options_.deviceSlots; ++i) {
+    auto s = std::make_unique<Slot>();
+    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_ONLY);
+    s->deviceOut = allocateDeviceImage(ctx, width, height, format, CL_MEM_WRITE_ONLY);
+    s->bytes = s->deviceIn.pitchBytes * height;
+    s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
+    s->pinnedOut = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
+    s->hostIn =
+        static_cast<std::uint8_t*>(uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->bytes));
+    s->hostOut =
+        static_cast<std::uint8_t*>(readbackQueue_.enqueueMapBuffer(s->pinnedOut, CL_TRUE, CL_MAP_READ, 0, s->bytes));
+    slots_.push_back(std::move(s));
+  }
+  nextSlot_ = 0;
+}
+
+void Pipeline::releaseSlots() {
+  for (auto& s : slots_) {
+    uploadQueue_.enqueueUnmapMemObject(s->pinnedIn, s->hostIn);
+    readbackQueue_.enqueueUnmapMemObject(s->pinnedOut, s->hostOut);
+  }
+  if (!slots_.empty()) {
+    uploadQueue_.finish();
+    readbackQueue_.finish();
+  }
+  slots_.clear();
+}
+
+void Pipeline::submit(Slot& s, Frame frame) {
+  const ImageView src = frame.pixels();
+  const auto copyStart = std::chrono::steady_clock::now();
+  // Pixels already tightly packed and not owned by the frame (an in-memory or
+  // pinned source) go up directly; anything else goes through pinned staging.
+  const std::uint8_t* from = src.data;
+  if (!frame.external.data || src.strideBytes != src.rowBytes()) {
+    for (int y = 0; y < src.height; ++y) std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+    from = s.hostIn;
+  }
+  frame.convertMs += msSince(copyStart);
+  uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
+  const std::vector<cl::Event> afterUpload{s.uploaded};
+  convolver_->enqueue(s.deviceIn, s.deviceOut, &afterUpload, &s.filtered);
+  const std::vector<cl::Event> afterKernel{s.filtered};
+  readbackQueue_.enqueueReadBuffer(s.deviceOut.buffer, CL_FALSE, 0, s.bytes, s.hostOut, &afterKernel, &s.readBack);
+  uploadQueue_.flush();
+  device_->queue.flush();
+  readbackQueue_.flush();
+  s.generation = activeGeneration_;
+  s.frame = std::move(frame);
+  s.busy = true;
+}
+
+void Pipeline::deliver(Slot& s) {
+  const auto waitStart = std::chrono::steady_clock::now();
+  s.readBack.wait();
+  Frame frame = std::move(s.frame);
+  s.busy = false;
+  const int width = s.deviceOut.width, height = s.deviceOut.height;
+  if (options_.deliverPixels) {
+    if (frame.image.width() != width || frame.image.height() != height || frame.image.format() != s.deviceOut.format)
+      frame.image = Image(width, height, s.deviceOut.format);
+    std::memcpy(frame.image.data(), s.hostOut, s.bytes);
+  } else {
+    frame.image = Image();
+  }
+  frame.external = ImageView();
+  frame.externalOwner.reset();
+  frame.paramsGeneration = s.generation;
+  frame.timings.uploadMs = eventMs(s.uploaded);
+  frame.timings.kernelMs = eventMs(s.filtered);
+  frame.timings.readbackMs = eventMs(s.readBack);
+  frame.timings.wallMs = msSince(waitStart);
+  stats_.addStageMs(Stage::Decode, frame.decodeMs);
+  stats_.addStageMs(Stage::Convert, frame.convertMs);
+  stats_.addStageMs(Stage::Upload, frame.timings.uploadMs);
+  stats_.addStageMs(Stage::Kernel, frame.timings.kernelMs);
+  stats_.addStageMs(Stage::Readback, frame.timings.readbackMs);
+  stats_.frameOut(width, height, s.generation);
+  const PushResult r = output_.push(std::move(frame));
+  if (r == PushResult::QueuedDroppedOldest) stats_.dropped(DropCause::OutputLate);
+}
+
+void Pipeline::drainInFlight() {
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    Slot& s = *slots_[(nextSlot_ + k) % slots_.size()];
+    if (s.busy) deliver(s);
+  }
+}
+
+void Pipeline::engineLoop() {
+  setThreadName("lc-engine");
+  try {
+    while (std::optional<Frame> frame = input_.pop()) {
+      applyBuiltParams();  // the frame boundary: parameters change only here
+      const ImageView px = frame->pixels();
+      ensureSlots(px.width, px.height, px.format);
+      Slot& s = *slots_[nextSlot_];
+      if (s.busy) deliver(s);  // the oldest frame in flight; its slot takes the new one
+      submit(s, std::move(*frame));
+      nextSlot_ = (nextSlot_ + 1) % slots_.size();
+    }
+    drainInFlight();
+    releaseSlots();
+  } catch (...) {
+    engineError_ = std::current_exception();
+    input_.cancel();
+    try {
+      device_->queue.finish();
+      releaseSlots();
+    } catch (...) {
+    }
+  }
+  output_.close();
+}
+
+}  // namespace liveconv
