@@ -15,6 +15,18 @@
 
 #define MW MASK_W
 #define MH MASK_H
+
+// With alpha copied from the source, RGBA needs three accumulators, not four:
+// a quarter of the FMAs saved.
+#if CHANNELS == 4 && !FILTER_ALPHA
+typedef float3 accf;
+#define ACC_OF(p) ((p).xyz)
+#define TO_PIXF(a) ((float4)((a), 0.0f))
+#else
+typedef pixf accf;
+#define ACC_OF(p) (p)
+#define TO_PIXF(a) (a)
+#endif
 #ifdef BAKED
 #define COEF(i, j) baked_mask[(j) * MW + (i)]
 #else
@@ -30,29 +42,38 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
   const int groupY = get_group_id(1) * LY * PX;
   const int tileW = LX + MW - 1;
   const int tileH = LY * PX + MH - 1;
-  for (int ty = ly; ty < tileH; ty += LY)
-    for (int tx = lx; tx < tileW; tx += LX)
-      tile[ty * tileW + tx] = load_bordered(src, srcPitch, groupX + tx - MW / 2, groupY + ty - MH / 2, width, height);
+  const int originX = groupX - MW / 2;
+  const int originY = groupY - MH / 2;
+  if (originX >= 0 && originY >= 0 && originX + tileW <= width && originY + tileH <= height) {
+    // Most workgroups lie inside the image: no border mapping per pixel.
+    for (int ty = ly; ty < tileH; ty += LY)
+      for (int tx = lx; tx < tileW; tx += LX)
+        tile[ty * tileW + tx] = LOAD_PIXEL(src, (originY + ty) * srcPitch + originX + tx);
+  } else {
+    for (int ty = ly; ty < tileH; ty += LY)
+      for (int tx = lx; tx < tileW; tx += LX)
+        tile[ty * tileW + tx] = load_bordered(src, srcPitch, originX + tx, originY + ty, width, height);
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
 
   const int x = groupX + lx;
   const int y0 = groupY + ly * PX;
   if (x >= width || y0 >= height) return;
 
-  pixf acc[PX];
+  accf acc[PX];
 #pragma unroll
-  for (int k = 0; k < PX; ++k) acc[k] = (pixf)(0.0f);
+  for (int k = 0; k < PX; ++k) acc[k] = (accf)(0.0f);
 
-  // Small masks unroll completely, so tap indices and zero tests are constants;
+  // Masks up to 15 rows unroll completely, so tap indices and zero tests are constants;
   // large ones keep the row loop to bound code size and compile time.
-#if MH <= 9
+#if MH <= 15
 #pragma unroll
 #endif
   for (int r = 0; r < PX + MH - 1; ++r) {
     __local const pixf* row = tile + (ly * PX + r) * tileW + lx;
 #pragma unroll
     for (int i = 0; i < MW; ++i) {
-      const pixf p = row[i];
+      const accf p = ACC_OF(row[i]);
 #pragma unroll
       for (int k = 0; k < PX; ++k) {
         const int j = r - k;
@@ -60,12 +81,12 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
 #ifdef BAKED
           if (COEF(i, j) != 0.0f)
 #endif
-            acc[k] = fma((pixf)(COEF(i, j)), p, acc[k]);
+            acc[k] = fma((accf)(COEF(i, j)), p, acc[k]);
         }
       }
     }
   }
 #pragma unroll
   for (int k = 0; k < PX; ++k)
-    if (y0 + k < height) store_result(dst, dstPitch, src, srcPitch, x, y0 + k, acc[k], scale, offset);
+    if (y0 + k < height) store_result(dst, dstPitch, src, srcPitch, x, y0 + k, TO_PIXF(acc[k]), scale, offset);
 }

@@ -28,7 +28,7 @@ void makeParentDirs(const std::string& path) {
 
 // The candidates of a race: every kernel variant that can take this mask, with
 // its default shape, plus the shapes and packets worth trying.
-std::vector<FilterParams> candidates(const FilterParams& base) {
+std::vector<FilterParams> candidates(const FilterParams& base, bool gpu) {
   std::vector<FilterParams> out;
   const bool separable = factorSeparable(base.mask, nullptr);
   for (const VariantInfo& v : variantRegistry()) {
@@ -38,21 +38,22 @@ std::vector<FilterParams> candidates(const FilterParams& base) {
     p.workgroup = {};
     p.packet = 0;
     if (v.defaultPacket) {
-      for (int packet : {4, 8, 16}) {
-        p.packet = packet;
-        out.push_back(p);
-      }
-    } else {
-      out.push_back(p);
-      if (v.id == VariantId::Local || v.id == VariantId::Unrolled) {
-        p.workgroup = {32, 8};
-        out.push_back(p);
-      }
-      if (v.id == VariantId::Separable) {  // taller tiles re-read less of the intermediate in the column pass
-        for (WorkgroupShape wg : {WorkgroupShape{16, 16}, WorkgroupShape{8, 32}}) {
+      // Packets and shapes worth racing; a CPU gets the short list (its compiles are slow, its shapes matter less).
+      const std::vector<int> packets = gpu ? std::vector<int>{4, 8, 16} : std::vector<int>{4, 8};
+      std::vector<WorkgroupShape> shapes = {WorkgroupShape{}};
+      if (gpu) shapes.push_back(v.id == VariantId::Separable ? WorkgroupShape{16, 16} : WorkgroupShape{32, 4});
+      for (int packet : packets) {
+        for (WorkgroupShape wg : shapes) {
+          p.packet = packet;
           p.workgroup = wg;
           out.push_back(p);
         }
+      }
+    } else {
+      out.push_back(p);
+      if (gpu && (v.id == VariantId::Local || v.id == VariantId::Unrolled)) {
+        p.workgroup = {32, 8};
+        out.push_back(p);
       }
     }
   }
@@ -148,7 +149,7 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
   FilterParams best;
   double bestMs = 0;
   bool found = false;
-  for (const FilterParams& candidate : candidates(params)) {
+  for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU)) {
     RaceEntry entry;
     entry.params = candidate;
     try {

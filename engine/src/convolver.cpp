@@ -271,7 +271,9 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
       intermediateBytes_ = midBytes;
     }
     const std::uint64_t rowLocal = static_cast<std::uint64_t>(p.wx + m.width - 1) * p.wy * (bpp == 4 ? 16 : 4);
-    const std::uint64_t colLocal = static_cast<std::uint64_t>(p.wx) * (p.wy + m.height - 1) * (bpp == 4 ? 16 : 4);
+    const std::uint64_t colLocal =
+        static_cast<std::uint64_t>(p.wx) * (p.wy * p.packet + m.height - 1) * (bpp == 4 ? 16 : 4);
+    const cl::NDRange rowsGlobal(roundUp(src.width, p.wx), roundUp(src.height, p.wy));
     cl::Kernel& rows = p.kernel;
     rows.setArg(0, src.buffer);
     rows.setArg(1, srcPitch);
@@ -297,7 +299,7 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
     cols.setArg(11, srcPitch);
     cols.setArg(12, cl::Local(colLocal));
     cl::Event rowsDone;
-    q.enqueueNDRangeKernel(rows, cl::NullRange, global, local, waitFor, &rowsDone);
+    q.enqueueNDRangeKernel(rows, cl::NullRange, rowsGlobal, local, waitFor, &rowsDone);
     const std::vector<cl::Event> afterRows{rowsDone};
     q.enqueueNDRangeKernel(cols, cl::NullRange, global, local, &afterRows, done);
     if (first) *first = rowsDone;

@@ -30,7 +30,7 @@ const std::vector<VariantInfo>& variantRegistry() {
     {VariantId::MultiPixel, "multi_pixel", "local tile, each work-item computes a packet of 4/8/16 outputs in registers",
      "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 32, 8, 4, 0, false, kMaxMaskSide},
     {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass through local memory, float between",
-     "separable.cl", "convolve_rows", "convolve_cols", LocalFootprint::Separable, MaskBinding::Runtime, InputKind::Buffer, 32, 8, 0, 0, true, kMaxMaskSide},
+     "separable.cl", "convolve_rows", "convolve_cols", LocalFootprint::Separable, MaskBinding::Runtime, InputKind::Buffer, 32, 8, 4, 0, true, kMaxMaskSide},
     {VariantId::Auto, "auto", "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race",
      "", "", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 0, 0, 0, 0, false, kMaxMaskSide},
   };
@@ -62,7 +62,8 @@ std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet,
   switch (v.footprint) {
     case LocalFootprint::Tile: return (w + maskW - 1) * (h + maskH - 1) * elem;
     case LocalFootprint::PacketTile: return (w + maskW - 1) * (h * std::max(1, packet) + maskH - 1) * elem;
-    case LocalFootprint::Separable: return std::max((w + maskW - 1) * h, w * (h + maskH - 1)) * elem;
+    case LocalFootprint::Separable:
+      return std::max((w + maskW - 1) * h, w * (h * std::max(1, packet) + maskH - 1)) * elem;
     case LocalFootprint::None:
     case LocalFootprint::Invalid: break;
   }

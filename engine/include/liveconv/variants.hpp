@@ -31,7 +31,7 @@ enum class LocalFootprint {
   None,       // reads global memory (or an image) directly
   Tile,       // (wx + W - 1) * (wy + H - 1) pixels
   PacketTile, // (wx + W - 1) * (wy * packet + H - 1) pixels
-  Separable,  // max of the two passes: (wx + W - 1) * wy and wx * (wy + H - 1)
+  Separable,  // max of the two passes: (wx + W - 1) * wy and wx * (wy * packet + H - 1)
 };
 
 // How the mask reaches the kernel.
