@@ -28,3 +28,6 @@ run bench --device "$dev" --masks 3,5,7,9,11,13,15,17,19,21,23,25,27,29,31 --siz
   --runs 20 --warmup 5 --no-transfers --json "$out/gray_4096x4096.json"
 run bench --device "$dev" --mask gaussian:31 --sizes 3840x2160 --format rgba --runs 20 --warmup 5 \
   --json "$out/rgba_gaussian31.json"
+# The stream path without FFmpeg: pinned in-memory 4K frames through upload, kernel and readback.
+run bench --pipeline --device "$dev" --size 3840x2160 --frames 3000 --mask motion45:7
+run bench --pipeline --device "$dev" --size 3840x2160 --frames 1000 --mask motion45:7 --no-pinned
