@@ -116,6 +116,11 @@ std::string Pipeline::paramsError() const {
   return paramsError_;
 }
 
+bool Pipeline::paramsFailed(std::uint64_t generation) const {
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  return failedGeneration_ == generation;
+}
+
 FilterParams Pipeline::currentParams() const {
   std::lock_guard<std::mutex> lock(paramsMutex_);
   return current_;
