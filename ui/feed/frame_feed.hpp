@@ -61,6 +61,8 @@ class FrameFeed {
 // The source the viewer opens without --source: the bundled clip in the
 // media build, else the test pattern.
 std::string defaultSourceSpec();
+// True in the media build: files, URLs, lavfi, cameras and recording are available.
+bool decodedSourcesAvailable();
 // "camera:N" for every video capture device found (empty without the media build).
 std::vector<std::string> listCameraSources();
 

@@ -14,6 +14,14 @@ std::string defaultSourceSpec() {
 #endif
 }
 
+bool decodedSourcesAvailable() {
+#ifdef LIVECONV_WITH_MEDIA
+  return true;
+#else
+  return false;
+#endif
+}
+
 std::vector<std::string> listCameraSources() {
 #ifdef LIVECONV_WITH_MEDIA
   return listCameraDevices();
