@@ -60,11 +60,16 @@ Layout readLayout(const std::string& path) {
   std::ifstream in(path);
   std::string key;
   while (in >> key) {
-    if (key == "picture") in >> l.picture.x >> l.picture.y >> l.picture.w >> l.picture.h;
-    else if (key == "overlay") in >> l.overlay.x >> l.overlay.y >> l.overlay.w >> l.overlay.h;
-    else if (key == "frame") in >> l.frame;
-    else if (key == "source") in >> l.source;
-    else if (key == "clear") in >> l.clear[0] >> l.clear[1] >> l.clear[2];
+    if (key == "picture")
+      in >> l.picture.x >> l.picture.y >> l.picture.w >> l.picture.h;
+    else if (key == "overlay")
+      in >> l.overlay.x >> l.overlay.y >> l.overlay.w >> l.overlay.h;
+    else if (key == "frame")
+      in >> l.frame;
+    else if (key == "source")
+      in >> l.source;
+    else if (key == "clear")
+      in >> l.clear[0] >> l.clear[1] >> l.clear[2];
   }
   return l;
 }
@@ -166,7 +171,8 @@ TEST_F(ViewerScreenshot, PictureIsTheReferenceFilterAndOverlayIsDrawn) {
   const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, l.frame);
   Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
   convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Mirror, AlphaMode::PassThrough);
-  expectPicture(shot, l, want, [](int, int) { return true; }, "filtered picture");
+  expectPicture(
+      shot, l, want, [](int, int) { return true; }, "filtered picture");
 
   expectOverlayDrawn(shot, l, want);
 }
@@ -188,7 +194,8 @@ TEST_F(ViewerScreenshot, DecodedSourceThroughThePipelineIsTheReferenceFilter) {
   ASSERT_EQ(source.height(), kFrameH);
   Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
   convolveReference(source.view(), want.view(), parseMaskSpec("gaussian:5"), BorderMode::Wrap, AlphaMode::PassThrough);
-  expectPicture(shot, l, want, [](int, int) { return true; }, "filtered lavfi frame");
+  expectPicture(
+      shot, l, want, [](int, int) { return true; }, "filtered lavfi frame");
   expectOverlayDrawn(shot, l, want);
 }
 
@@ -226,6 +233,8 @@ TEST_F(ViewerScreenshot, CompareSplitShowsSourceLeftAndFilteredRight) {
   Image filtered(kFrameW, kFrameH, PixelFormat::RGBA8);
   convolveReference(source.view(), filtered.view(), parseMaskSpec("box:5"), BorderMode::Clamp, AlphaMode::PassThrough);
   const int split = kFrameW / 2, margin = 3;  // the divider line is drawn on the split
-  expectPicture(shot, l, source, [&](int x, int) { return x < split - margin; }, "source half");
-  expectPicture(shot, l, filtered, [&](int x, int) { return x >= split + margin; }, "filtered half");
+  expectPicture(
+      shot, l, source, [&](int x, int) { return x < split - margin; }, "source half");
+  expectPicture(
+      shot, l, filtered, [&](int x, int) { return x >= split + margin; }, "filtered half");
 }

@@ -245,8 +245,8 @@ class PipelineFeed final : public FrameFeed {
       app::parseFrameSize(sourceText_.substr(10), "synthetic size", &w, &h);
       return std::make_unique<SyntheticSource>(w, h, applied_->format, -1, device_);
     }
-    auto source = std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, LIVECONV_DEFAULT_CLIP),
-                                                      applied_->format);
+    auto source =
+        std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, LIVECONV_DEFAULT_CLIP), applied_->format);
     int num = 0, den = 0;
     source->frameRate(&num, &den);
     if (num > 0 && den > 0) rateNum_ = num, rateDen_ = den;

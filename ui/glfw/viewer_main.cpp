@@ -1,9 +1,9 @@
 // liveconv-viewer: the GLFW window. The loop is a straight line:
 // poll -> keys -> hand the newest parameters to the feed -> take a frame ->
 // upload -> panels -> draw -> (screenshot) -> swap. Shutdown mirrors setup.
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -268,16 +268,29 @@ int run(const ViewerOptions& opt) {
       ViewState& view = model.view();
       for (int key : g_keys) {
         switch (key) {
-          case GLFW_KEY_SPACE: view.paused = !view.paused; break;
-          case GLFW_KEY_V: model.nextVariant(); break;
-          case GLFW_KEY_F: requests.toggleFullscreen = true; break;
-          case GLFW_KEY_H: view.panelsVisible = !view.panelsVisible; break;
-          case GLFW_KEY_S: requests.screenshot = true; break;
+          case GLFW_KEY_SPACE:
+            view.paused = !view.paused;
+            break;
+          case GLFW_KEY_V:
+            model.nextVariant();
+            break;
+          case GLFW_KEY_F:
+            requests.toggleFullscreen = true;
+            break;
+          case GLFW_KEY_H:
+            view.panelsVisible = !view.panelsVisible;
+            break;
+          case GLFW_KEY_S:
+            requests.screenshot = true;
+            break;
           case GLFW_KEY_C:
             view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
             break;
-          case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
-          default: break;
+          case GLFW_KEY_ESCAPE:
+            glfwSetWindowShouldClose(window, GLFW_TRUE);
+            break;
+          default:
+            break;
         }
       }
       g_keys.clear();
@@ -297,8 +310,8 @@ int run(const ViewerOptions& opt) {
           handedVersion = model.version();
           sourceShown = false;
         } catch (const std::exception& e) {
-          switchError = std::string("Cannot open ") + (feedSource.empty() ? "the bundled clip" : feedSource) + ": " +
-                        e.what();
+          switchError =
+              std::string("Cannot open ") + (feedSource.empty() ? "the bundled clip" : feedSource) + ": " + e.what();
         }
       }
       if (view.loop != playback.loop || view.playbackSpeed != playback.speed) {
@@ -333,7 +346,7 @@ int run(const ViewerOptions& opt) {
       if (!ImGui::IsMouseDown(0)) dragging = false;
       if (dragging && pw.width > 0 && pw.height > 0) {
         const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
-                                                                          : (io.MousePos.x - pw.x) / pw.width;
+                                                                         : (io.MousePos.x - pw.x) / pw.width;
         view.splitPosition = std::clamp(t, 0.0f, 1.0f);
       }
       if (view.panelsVisible)
@@ -363,8 +376,7 @@ int run(const ViewerOptions& opt) {
       if (frame.filtered.data || !message.empty()) ++framesDrawn;
       // A source that never delivers still ends a test run, with whatever the window shows.
       const bool lastFrame = opt.frames > 0 && (framesDrawn >= opt.frames || msSince(started) > 30000);
-      if (lastFrame && !opt.screenshot.empty() &&
-          !saveScreenshot(opt.screenshot, layout, overlay, frame, window))
+      if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, layout, overlay, frame, window))
         exitCode = app::kExitOutputFailed;
       if (requests.screenshot) saveScreenshot(timestampedName(), layout, overlay, frame, window);
       if (requests.toggleFullscreen) fullscreen.toggle(window);

@@ -38,9 +38,8 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::SetNextWindowPos(ImVec2(areaRight - pad, areaTop + pad), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowSize(ImVec2(370, 0));
   ImGui::SetNextWindowBgAlpha(0.78f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoSavedSettings;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 6);
   ImGui::Begin("##overlay", nullptr, flags);
 
