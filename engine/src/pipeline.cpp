@@ -116,6 +116,11 @@ std::string Pipeline::paramsError() const {
   return paramsError_;
 }
 
+bool Pipeline::paramsFailed(std::uint64_t generation) const {
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  return failedGeneration_ == generation;
+}
+
 FilterParams Pipeline::currentParams() const {
   std::lock_guard<std::mutex> lock(paramsMutex_);
   return current_;
@@ -272,7 +277,16 @@ void Pipeline::drainInFlight() {
 void Pipeline::engineLoop() {
   setThreadName("lc-engine");
   try {
-    while (std::optional<Frame> frame = input_.pop()) {
+    for (;;) {
+      std::optional<Frame> frame = input_.tryPop();
+      if (!frame && options_.policy == QueuePolicy::Live) {
+        // The source is slower than the device, so holding finished frames
+        // until the next push overlaps nothing; it would only show a live
+        // picture two frames late, and a paused one never.
+        drainInFlight();
+      }
+      if (!frame) frame = input_.pop();
+      if (!frame) break;
       applyBuiltParams();  // the frame boundary: parameters change only here
       const ImageView px = frame->pixels();
       ensureSlots(px.width, px.height, px.format);

@@ -30,6 +30,7 @@ struct Rect {
 struct Layout {
   Rect picture, overlay;
   std::uint64_t frame = 0;
+  std::string source;  // the source frame as PNG, written by the viewer next to the screenshot
   int clear[3] = {0, 0, 0};
 };
 
@@ -59,10 +60,16 @@ Layout readLayout(const std::string& path) {
   std::ifstream in(path);
   std::string key;
   while (in >> key) {
-    if (key == "picture") in >> l.picture.x >> l.picture.y >> l.picture.w >> l.picture.h;
-    else if (key == "overlay") in >> l.overlay.x >> l.overlay.y >> l.overlay.w >> l.overlay.h;
-    else if (key == "frame") in >> l.frame;
-    else if (key == "clear") in >> l.clear[0] >> l.clear[1] >> l.clear[2];
+    if (key == "picture")
+      in >> l.picture.x >> l.picture.y >> l.picture.w >> l.picture.h;
+    else if (key == "overlay")
+      in >> l.overlay.x >> l.overlay.y >> l.overlay.w >> l.overlay.h;
+    else if (key == "frame")
+      in >> l.frame;
+    else if (key == "source")
+      in >> l.source;
+    else if (key == "clear")
+      in >> l.clear[0] >> l.clear[1] >> l.clear[2];
   }
   return l;
 }
@@ -129,21 +136,8 @@ void expectPicture(const Image& shot, const Layout& l, const Image& expected, Ke
   EXPECT_EQ(bad, 0) << what << ": " << bad << " of " << compared << " pixels differ; " << first;
 }
 
-}  // namespace
-
-TEST_F(ViewerScreenshot, PictureIsTheReferenceFilterAndOverlayIsDrawn) {
-  Image shot;
-  Layout l;
-  if (!shoot("filtered", "--source testpattern:480x320 --mask sharpen --border mirror", &shot, &l)) {
-    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
-    return;
-  }
-  const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, l.frame);
-  Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
-  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Mirror, AlphaMode::PassThrough);
-  expectPicture(shot, l, want, [](int, int) { return true; }, "filtered picture");
-
-  // The overlay: a good share of its pixels differ from what lies beneath it.
+// The overlay: a good share of its pixels differ from what lies beneath it.
+void expectOverlayDrawn(const Image& shot, const Layout& l, const Image& want) {
   ASSERT_GT(l.overlay.w * l.overlay.h, 0) << "no overlay rectangle reported";
   long inside = 0, changed = 0;
   for (int y = l.overlay.y; y < l.overlay.y + l.overlay.h && y < shot.height(); ++y)
@@ -165,6 +159,69 @@ TEST_F(ViewerScreenshot, PictureIsTheReferenceFilterAndOverlayIsDrawn) {
                                   << " pixels differ from the picture beneath";
 }
 
+}  // namespace
+
+TEST_F(ViewerScreenshot, PictureIsTheReferenceFilterAndOverlayIsDrawn) {
+  Image shot;
+  Layout l;
+  if (!shoot("filtered", "--source testpattern:480x320 --mask sharpen --border mirror", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, l.frame);
+  Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Mirror, AlphaMode::PassThrough);
+  expectPicture(
+      shot, l, want, [](int, int) { return true; }, "filtered picture");
+
+  expectOverlayDrawn(shot, l, want);
+}
+
+#ifdef LIVECONV_WITH_MEDIA
+// A decoded source through PipelineFeed: the viewer writes the source frame it
+// shows next to the screenshot; the picture must be the reference filter of it.
+TEST_F(ViewerScreenshot, DecodedSourceThroughThePipelineIsTheReferenceFilter) {
+  Image shot;
+  Layout l;
+  if (!shoot("lavfi", "--source lavfi:testsrc2=size=480x320:rate=30 --mask gaussian:5 --border wrap", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  ASSERT_FALSE(l.source.empty()) << "the viewer did not write the source frame next to the screenshot";
+  Image source;
+  ASSERT_EQ(readPng(l.source, &source), "");
+  ASSERT_EQ(source.width(), kFrameW);
+  ASSERT_EQ(source.height(), kFrameH);
+  Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("gaussian:5"), BorderMode::Wrap, AlphaMode::PassThrough);
+  expectPicture(
+      shot, l, want, [](int, int) { return true; }, "filtered lavfi frame");
+  expectOverlayDrawn(shot, l, want);
+}
+
+// A file that does not exist: the window stays up and says so over the picture area.
+TEST_F(ViewerScreenshot, MissingFileShowsAMessageAndTheViewerStaysUp) {
+  const std::string png = shotPath("missing");
+  std::remove(png.c_str());
+  std::string skip;
+  const int rc = runViewer("--source /nonexistent/clip.mp4", png, &skip);
+  if (rc == -1) GTEST_SKIP() << skip;
+  ASSERT_EQ(rc, 0) << "the viewer should stay up and exit normally";
+  Image shot;
+  ASSERT_EQ(readPng(png, &shot), "");
+  const Layout l = readLayout(png + ".layout");
+  // The message box sits in the middle of the picture area (right of the 400-pixel panel).
+  const int cx = 400 + (shot.width() - 400) / 2, cy = shot.height() / 2;
+  long changed = 0;
+  for (int y = cy - 20; y < cy + 20; ++y)
+    for (int x = cx - 150; x < cx + 150; ++x) {
+      const std::uint8_t* p = shot.data() + (static_cast<size_t>(y) * shot.width() + x) * 4;
+      changed += std::abs(p[0] - l.clear[0]) + std::abs(p[1] - l.clear[1]) + std::abs(p[2] - l.clear[2]) > 24;
+    }
+  EXPECT_GT(changed, 50) << "no message drawn in the middle of the window";
+}
+#endif
+
 TEST_F(ViewerScreenshot, CompareSplitShowsSourceLeftAndFilteredRight) {
   Image shot;
   Layout l;
@@ -176,6 +233,8 @@ TEST_F(ViewerScreenshot, CompareSplitShowsSourceLeftAndFilteredRight) {
   Image filtered(kFrameW, kFrameH, PixelFormat::RGBA8);
   convolveReference(source.view(), filtered.view(), parseMaskSpec("box:5"), BorderMode::Clamp, AlphaMode::PassThrough);
   const int split = kFrameW / 2, margin = 3;  // the divider line is drawn on the split
-  expectPicture(shot, l, source, [&](int x, int) { return x < split - margin; }, "source half");
-  expectPicture(shot, l, filtered, [&](int x, int) { return x >= split + margin; }, "filtered half");
+  expectPicture(
+      shot, l, source, [&](int x, int) { return x < split - margin; }, "source half");
+  expectPicture(
+      shot, l, filtered, [&](int x, int) { return x >= split + margin; }, "filtered half");
 }

@@ -3,3 +3,6 @@ liveconv_add_test(ui_viewer_tests ${CMAKE_CURRENT_LIST_DIR}/test_viewer_screensh
 target_link_libraries(ui_viewer_tests PRIVATE liveconv_ui_feed liveconv_ui_png)
 target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>")
 add_dependencies(ui_viewer_tests liveconv-viewer)
+if(LIVECONV_WITH_MEDIA)
+  target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_WITH_MEDIA)  # the PipelineFeed cases
+endif()

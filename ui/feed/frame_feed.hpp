@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "liveconv/image.hpp"
 #include "model/frame_stats.hpp"
@@ -26,6 +27,13 @@ enum class Advance {
   Invalid = 0,
   Play,  // move on to the next source frame
   Hold,  // keep the current source frame (paused); re-filter it only if the parameters changed
+  Step,  // move on by exactly one source frame, then behave as Hold
+};
+
+// How a decoded source plays. Test sources ignore it.
+struct Playback {
+  bool loop = true;    // a file starts again at its end
+  double speed = 1.0;  // times the clip's own frame rate (files only; live sources run in real time)
 };
 
 class FrameFeed {
@@ -38,11 +46,32 @@ class FrameFeed {
   virtual FeedFrame advance(Advance mode) = 0;
   // Everything but displayMs, which the display layer measures itself.
   virtual FrameStats stats() const = 0;
+
+  // The optional controls of decoded sources; the defaults say they are absent.
+  virtual void setPlayback(const Playback&) {}
+  // Starts writing the filtered frames to `path` (the extension picks the
+  // container, as `liveconv run -o`); returns "" or the sentence why not.
+  virtual std::string startRecording(const std::string& path) {
+    (void)path;
+    return "This source cannot be recorded: recording needs a decoded source and the media build.";
+  }
+  virtual void stopRecording() {}
 };
 
+// The source the viewer opens without --source: the bundled clip in the
+// media build, else the test pattern.
+std::string defaultSourceSpec();
+// True in the media build: files, URLs, lavfi, cameras and recording are available.
+bool decodedSourcesAvailable();
+// "camera:N" for every video capture device found (empty without the media build).
+std::vector<std::string> listCameraSources();
+
 // Makes the feed for a source spec on the device the selector names
-// ("" = default). Throws liveconv::Error subclasses with a sentence (no device,
-// unknown source).
+// ("" = default): testpattern[:WxH] is generated on the UI thread; anything
+// else (a file, lavfi:..., camera:N, synthetic:WxH; "" = the bundled clip)
+// decodes on its own thread into the engine's Pipeline (media build only).
+// Throws liveconv::Error subclasses with a sentence (no device, unknown
+// source); a decoded source that fails to open is reported by stats().sourceMessage.
 std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
                                          std::shared_ptr<const ParamsSnapshot> initial);
 

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <exception>
 
-#include "feed/frame_feed.hpp"
+#include "feed/feeds.hpp"
 #include "feed/test_pattern.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
@@ -40,13 +40,13 @@ class TestPatternFeed final : public FrameFeed {
   FeedFrame advance(Advance mode) override {
     const bool paramsChanged = applyPending();
     const bool formatChanged = source_.format() != applied_->format;
-    const bool newSource = mode == Advance::Play || formatChanged || source_.width() == 0;
+    const bool newSource = mode != Advance::Hold || formatChanged || source_.width() == 0;
     if (!newSource && !paramsChanged && mapped_) return frame(false);
 
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     if (newSource) {
-      if (source_.width() != 0 && mode == Advance::Play) ++index_;
+      if (source_.width() != 0 && mode != Advance::Hold) ++index_;
       source_ = makeTestPattern(width_, height_, applied_->format, index_);
     }
     StageTimes t;
@@ -180,13 +180,9 @@ class TestPatternFeed final : public FrameFeed {
 
 }  // namespace
 
-std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
-                                         std::shared_ptr<const ParamsSnapshot> initial) {
-  int w = 0, h = 0;
-  if (parseTestPatternSpec(source, &w, &h))
-    return std::make_unique<TestPatternFeed>(w, h, deviceSelector, std::move(initial));
-  throw InvalidArgument("Unknown source \"" + source +
-                        "\": this build of the viewer plays \"testpattern\" or \"testpattern:WxH\".");
+std::unique_ptr<FrameFeed> makeTestPatternFeed(int width, int height, const std::string& deviceSelector,
+                                               std::shared_ptr<const ParamsSnapshot> initial) {
+  return std::make_unique<TestPatternFeed>(width, height, deviceSelector, std::move(initial));
 }
 
 }  // namespace liveconv::ui

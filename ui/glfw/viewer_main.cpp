@@ -1,9 +1,9 @@
 // liveconv-viewer: the GLFW window. The loop is a straight line:
 // poll -> keys -> hand the newest parameters to the feed -> take a frame ->
 // upload -> panels -> draw -> (screenshot) -> swap. Shutdown mirrors setup.
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -66,7 +66,7 @@ Layout layoutFor(GLFWwindow* window, const ViewState& view, int frameW, int fram
 
 // The framebuffer as PNG, plus a sidecar FILE.layout naming the picture and
 // overlay rectangles in framebuffer pixels, for the screenshot test.
-bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenRect& overlay, std::uint64_t frameIndex,
+bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenRect& overlay, const FeedFrame& frame,
                     GLFWwindow* window) {
   int fbW = 0, fbH = 0, winW = 0, winH = 0;
   glfwGetFramebufferSize(window, &fbW, &fbH);
@@ -92,7 +92,12 @@ bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenR
   out << "picture " << p.x << " " << p.y << " " << p.width << " " << p.height << "\n";
   out << "overlay " << static_cast<int>(overlay.x * sx) << " " << static_cast<int>(overlay.y * sy) << " "
       << static_cast<int>(overlay.width * sx + 0.5f) << " " << static_cast<int>(overlay.height * sy + 0.5f) << "\n";
-  out << "frame " << frameIndex << "\n";
+  out << "frame " << frame.index << "\n";
+  out << "version " << frame.paramsVersion << "\n";
+  // The source frame the picture was filtered from, so a test can run the
+  // reference filter on exactly that frame (decoded sources are not reproducible).
+  if (frame.source.data && writePng(path + ".source.png", frame.source).empty())
+    out << "source " << path << ".source.png\n";
   out << "clear " << static_cast<int>(kClear[0] * 255 + 0.5f) << " " << static_cast<int>(kClear[1] * 255 + 0.5f) << " "
       << static_cast<int>(kClear[2] * 255 + 0.5f) << "\n";
   std::printf("screenshot %s\n", path.c_str());
@@ -166,7 +171,8 @@ int run(const ViewerOptions& opt) {
   }
   model.setFormat(format);
   model.setBorder(border);
-  model.setSource(opt.source);
+  const std::string initialSource = opt.source.empty() ? defaultSourceSpec() : opt.source;
+  model.setSource(initialSource);
   model.view().compare = opt.compare ? CompareMode::Split : CompareMode::Off;
   model.view().overlayVisible = opt.overlay;
   model.view().panelsVisible = opt.panels;
@@ -175,7 +181,7 @@ int run(const ViewerOptions& opt) {
   // The engine first: without a device there is nothing to show, and saying so needs no window.
   std::unique_ptr<FrameFeed> feed;
   try {
-    feed = makeFrameFeed(opt.source, opt.device, model.snapshot());
+    feed = makeFrameFeed(initialSource, opt.device, model.snapshot());
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return app::kExitNoDevice;
@@ -189,6 +195,11 @@ int run(const ViewerOptions& opt) {
   PanelInputs inputs;
   for (const DeviceInfo& d : enumerateDevices())
     inputs.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
+  inputs.cameras = listCameraSources();
+  inputs.decodedSources = decodedSourcesAvailable();
+  std::string feedSource = initialSource, switchError;
+  Playback playback;
+  feed->setPlayback(playback);
 
   if (!glfwInit()) {
     std::fprintf(stderr, "liveconv-viewer: cannot open a window: %s.\n", glfwLastError().c_str());
@@ -246,7 +257,9 @@ int run(const ViewerOptions& opt) {
     double fps = 0;
     bool vsync = model.view().vsync, sourceShown = false, dragging = false;
     std::uint64_t handedVersion = 0, notedRejection = 0;
-    long framesDrawn = 0;
+    long framesDrawn = 0;  // with a picture: the test hooks count these
+    bool step = false;
+    const auto started = std::chrono::steady_clock::now();
     double displayMs = 0;  // upload + draw of the previous frame, host clock
     auto last = std::chrono::steady_clock::now();
     while (renderer && !glfwWindowShouldClose(window)) {
@@ -255,16 +268,29 @@ int run(const ViewerOptions& opt) {
       ViewState& view = model.view();
       for (int key : g_keys) {
         switch (key) {
-          case GLFW_KEY_SPACE: view.paused = !view.paused; break;
-          case GLFW_KEY_V: model.nextVariant(); break;
-          case GLFW_KEY_F: requests.toggleFullscreen = true; break;
-          case GLFW_KEY_H: view.panelsVisible = !view.panelsVisible; break;
-          case GLFW_KEY_S: requests.screenshot = true; break;
+          case GLFW_KEY_SPACE:
+            view.paused = !view.paused;
+            break;
+          case GLFW_KEY_V:
+            model.nextVariant();
+            break;
+          case GLFW_KEY_F:
+            requests.toggleFullscreen = true;
+            break;
+          case GLFW_KEY_H:
+            view.panelsVisible = !view.panelsVisible;
+            break;
+          case GLFW_KEY_S:
+            requests.screenshot = true;
+            break;
           case GLFW_KEY_C:
             view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
             break;
-          case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
-          default: break;
+          case GLFW_KEY_ESCAPE:
+            glfwSetWindowShouldClose(window, GLFW_TRUE);
+            break;
+          default:
+            break;
         }
       }
       g_keys.clear();
@@ -274,8 +300,25 @@ int run(const ViewerOptions& opt) {
         if (auto snapshot = model.snapshot()) feed->setParams(snapshot);
         handedVersion = model.version();
       }
-      static bool step = false;
-      const FeedFrame frame = feed->advance(view.paused && !step ? Advance::Hold : Advance::Play);
+      // A new source from the panel: a new feed. One that cannot even start keeps the old one playing.
+      if (model.source() != feedSource) {
+        feedSource = model.source();
+        try {
+          feed = makeFrameFeed(feedSource, opt.device, model.snapshot());
+          feed->setPlayback(playback);
+          switchError.clear();
+          handedVersion = model.version();
+          sourceShown = false;
+        } catch (const std::exception& e) {
+          switchError =
+              std::string("Cannot open ") + (feedSource.empty() ? "the bundled clip" : feedSource) + ": " + e.what();
+        }
+      }
+      if (view.loop != playback.loop || view.playbackSpeed != playback.speed) {
+        playback = {view.loop, view.playbackSpeed};
+        feed->setPlayback(playback);
+      }
+      const FeedFrame frame = feed->advance(step ? Advance::Step : view.paused ? Advance::Hold : Advance::Play);
       step = false;
       FrameStats stats = feed->stats();
       if (stats.rejectedVersion > notedRejection) {
@@ -303,7 +346,7 @@ int run(const ViewerOptions& opt) {
       if (!ImGui::IsMouseDown(0)) dragging = false;
       if (dragging && pw.width > 0 && pw.height > 0) {
         const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
-                                                                          : (io.MousePos.x - pw.x) / pw.width;
+                                                                         : (io.MousePos.x - pw.x) / pw.width;
         view.splitPosition = std::clamp(t, 0.0f, 1.0f);
       }
       if (view.panelsVisible)
@@ -313,6 +356,10 @@ int run(const ViewerOptions& opt) {
       stats.stages.displayMs = displayMs;
       if (view.overlayVisible)
         overlay = drawOverlay(stats, history, fps, layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
+      const std::string& message = !switchError.empty() ? switchError : stats.sourceMessage;
+      if (!message.empty()) drawSourceMessage(message, layout.areaWin);
+      inputs.recordingPath = stats.recordingPath;
+      inputs.recordedFrames = stats.recordedFrames;
       ImGui::Render();
 
       const auto drawStart = std::chrono::steady_clock::now();
@@ -321,19 +368,21 @@ int run(const ViewerOptions& opt) {
       glViewport(0, 0, fbW, fbH);
       glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
-      renderer->draw(layout.pictureFb, fbH, view);
+      if (frame.filtered.data) renderer->draw(layout.pictureFb, fbH, view);
       glViewport(0, 0, fbW, fbH);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       const double sample = uploadMs + msSince(drawStart);
       displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
-      ++framesDrawn;
-      const bool lastFrame = opt.frames > 0 && framesDrawn >= opt.frames;
-      if (lastFrame && !opt.screenshot.empty() &&
-          !saveScreenshot(opt.screenshot, layout, overlay, frame.index, window))
+      if (frame.filtered.data || !message.empty()) ++framesDrawn;
+      // A source that never delivers still ends a test run, with whatever the window shows.
+      const bool lastFrame = opt.frames > 0 && (framesDrawn >= opt.frames || msSince(started) > 30000);
+      if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, layout, overlay, frame, window))
         exitCode = app::kExitOutputFailed;
-      if (requests.screenshot) saveScreenshot(timestampedName(), layout, overlay, frame.index, window);
+      if (requests.screenshot) saveScreenshot(timestampedName(), layout, overlay, frame, window);
       if (requests.toggleFullscreen) fullscreen.toggle(window);
       step = requests.stepFrame;
+      if (requests.startRecording) panelState.recordError = feed->startRecording(panelState.recordPath);
+      if (requests.stopRecording) feed->stopRecording();
       glfwSwapBuffers(window);
 
       const auto now = std::chrono::steady_clock::now();

@@ -8,7 +8,9 @@ namespace liveconv::ui {
 
 const char* viewerUsage() {
   return "usage: liveconv-viewer [options]\n"
-         "  --source SPEC       testpattern or testpattern:WxH (default testpattern, 1280x720)\n"
+         "  --source SPEC       a file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], synthetic:WxH,\n"
+         "                      testpattern[:WxH]; default: the bundled clip (looping), or the\n"
+         "                      test pattern in a build without FFmpeg\n"
          "  --mask SPEC         a preset or inline mask, as in `liveconv presets` (default motion45:7)\n"
          "  --variant NAME      a kernel variant from `liveconv variants`\n"
          "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"

@@ -70,12 +70,6 @@ void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs
 
 void drawView(ViewerModel& model, ShellRequests* requests) {
   ViewState& v = model.view();
-  if (ImGui::Button(v.paused ? "Play" : "Pause", ImVec2(70, 0))) v.paused = !v.paused;
-  ImGui::SameLine();
-  if (!v.paused) ImGui::BeginDisabled();
-  if (ImGui::Button("Step")) requests->stepFrame = true;
-  if (!v.paused) ImGui::EndDisabled();
-  ImGui::SameLine();
   if (ImGui::Button("Screenshot")) requests->screenshot = true;
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen")) requests->toggleFullscreen = true;
@@ -103,8 +97,10 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   ImGui::Begin("liveconv", nullptr, flags);
   ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1), "liveconv");
   ImGui::SameLine();
-  ImGui::TextDisabled("source: %s", model.source().c_str());
+  ImGui::TextDisabled("source: %s", model.source().empty() ? "bundled clip" : model.source().c_str());
 
+  if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen))
+    drawSourceControls(model, state, inputs, requests);
   if (ImGui::CollapsingHeader("Mask", ImGuiTreeNodeFlags_DefaultOpen)) drawMaskEditor(model, state);
   if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model);
   if (ImGui::CollapsingHeader("Device and format", ImGuiTreeNodeFlags_DefaultOpen)) drawEngine(model, state, inputs);

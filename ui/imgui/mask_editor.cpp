@@ -90,6 +90,29 @@ void drawGrid(ViewerModel& model) {
   ImGui::EndChild();
 }
 
+// Load and save the JSON mask files; a parse error names the line and column.
+void drawMaskFile(ViewerModel& model, PanelState& state) {
+  ImGui::SetNextItemWidth(-110);
+  ImGui::InputTextWithHint("##maskfile", "mask.json", state.maskPath, sizeof state.maskPath);
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) {
+    state.maskFileFailed = !model.loadMask(state.maskPath, &state.maskFileMessage);
+    if (!state.maskFileFailed) state.maskFileMessage = std::string("loaded ") + state.maskPath;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Save", ImVec2(-1, 0))) {
+    state.maskFileFailed = !model.saveMask(state.maskPath, &state.maskFileMessage);
+    if (!state.maskFileFailed) state.maskFileMessage = std::string("saved ") + state.maskPath;
+  }
+  if (state.maskFileMessage.empty()) return;
+  ImGui::PushTextWrapPos(0);
+  if (state.maskFileFailed)
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.maskFileMessage.c_str());
+  else
+    ImGui::TextDisabled("%s", state.maskFileMessage.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void drawMaskEditor(ViewerModel& model, PanelState& state) {
@@ -137,6 +160,8 @@ void drawMaskEditor(ViewerModel& model, PanelState& state) {
   bool normalize = autoNorm;
   if (ImGui::Checkbox("normalize by the coefficient sum (auto)", &normalize))
     model.setNormalize(normalize ? Normalize::Auto : Normalize::None);
+
+  drawMaskFile(model, state);
 
   const std::string error = model.maskError();
   if (!error.empty()) {

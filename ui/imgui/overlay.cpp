@@ -38,9 +38,8 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::SetNextWindowPos(ImVec2(areaRight - pad, areaTop + pad), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowSize(ImVec2(370, 0));
   ImGui::SetNextWindowBgAlpha(0.78f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoSavedSettings;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 6);
   ImGui::Begin("##overlay", nullptr, flags);
 
@@ -79,11 +78,18 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::Text("dropped %llu/%llu (%.1f%%)", static_cast<unsigned long long>(stats.framesDropped()),
               static_cast<unsigned long long>(stats.framesTotal), stats.droppedPercent());
   for (const DropCause& d : stats.drops)
-    if (d.count) ImGui::TextDisabled("  %s: %llu", d.cause.c_str(), static_cast<unsigned long long>(d.count));
+    if (d.count)
+      ImGui::TextDisabled("  %s: %llu/%llu (%.1f%%)", d.cause.c_str(), static_cast<unsigned long long>(d.count),
+                          static_cast<unsigned long long>(stats.framesTotal),
+                          stats.framesTotal ? 100.0 * d.count / stats.framesTotal : 0.0);
   ImGui::PushTextWrapPos(0);
+  if (!stats.source.empty()) ImGui::TextDisabled("source  %s", stats.source.c_str());
   ImGui::TextDisabled("device  %s", stats.device.c_str());
   ImGui::TextDisabled("variant %s", stats.variant.c_str());
   ImGui::TextDisabled("display %s", stats.displayPath.c_str());
+  if (!stats.recordingPath.empty())
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "REC %s (%lld frames)", stats.recordingPath.c_str(),
+                       stats.recordedFrames);
   if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", stats.error.c_str());
   ImGui::PopTextWrapPos();
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

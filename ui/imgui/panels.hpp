@@ -11,10 +11,16 @@
 
 namespace liveconv::ui {
 
+struct ScreenRect {
+  float x = 0, y = 0, width = 0, height = 0;  // window coordinates
+};
+
 struct ShellRequests {
   bool screenshot = false;
   bool toggleFullscreen = false;
   bool stepFrame = false;
+  bool startRecording = false;  // to PanelState::recordPath
+  bool stopRecording = false;
 };
 
 // Widget-local state the model does not need (text being typed).
@@ -22,11 +28,21 @@ struct PanelState {
   char spec[256] = "";
   std::string specError;
   bool workgroupDefault = true;
+  char sourcePath[512] = "";
+  char recordPath[512] = "liveconv-recording.mkv";
+  std::string recordError;
+  char maskPath[512] = "mask.json";
+  std::string maskFileMessage;  // the last load/save result
+  bool maskFileFailed = false;
 };
 
 struct PanelInputs {
   std::vector<std::string> deviceNames;  // index = enumerateDevices() index
   std::string activeDevice;              // what the frame side runs on
+  std::vector<std::string> cameras;      // "camera:N" specs found at start
+  bool decodedSources = false;           // the build can open files, lavfi, cameras
+  std::string recordingPath;             // non-empty while recording
+  long long recordedFrames = 0;
 };
 
 // The control panel, docked on the left at `width` x `height` window pixels.
@@ -34,9 +50,10 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
                       ShellRequests* requests);
 // The mask editor section (also usable on its own).
 void drawMaskEditor(ViewerModel& model, PanelState& state);
-struct ScreenRect {
-  float x = 0, y = 0, width = 0, height = 0;  // window coordinates
-};
+// The source section: open a file or a test source, playback, recording.
+void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests);
+// Why nothing plays (the source failed to open, or ended), centred on the picture area.
+void drawSourceMessage(const std::string& message, const ScreenRect& area);
 // The performance overlay in the top-right corner of the picture area; returns where it went.
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, double fps, float areaRight,
                        float areaTop);

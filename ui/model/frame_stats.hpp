@@ -39,6 +39,10 @@ struct FrameStats {
   std::string variant;
   std::string displayPath;  // "CL/GL interop" or "readback (...)"
   std::string error;        // last failure, with the build log where a kernel failed to build
+  std::string source;         // what plays, as the feed describes it
+  std::string sourceMessage;  // the source failed to open or ended; shown over the picture
+  std::string recordingPath;  // non-empty while the filtered output is being recorded
+  long long recordedFrames = 0;
   // The parameter version the frame side refused and the variant it named, so
   // the model can grey that variant; 0 when nothing was refused.
   std::uint64_t rejectedVersion = 0;

@@ -23,6 +23,8 @@ struct ViewState {
   bool overlayVisible = true;
   bool panelsVisible = true;
   bool paused = false;
+  bool loop = true;           // a file starts again at its end
+  float playbackSpeed = 1.0f;  // times the clip's own frame rate
   bool fullscreen = false;
   bool vsync = true;
 };

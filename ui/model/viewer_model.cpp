@@ -1,7 +1,9 @@
 #include "model/viewer_model.hpp"
 
+#include <algorithm>
 #include <exception>
 
+#include "liveconv/mask_file.hpp"
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
@@ -155,9 +157,33 @@ bool ViewerModel::setWorkgroup(WorkgroupShape shape) {
 }
 
 bool ViewerModel::setSource(const std::string& spec) {
+  recent_.erase(std::remove(recent_.begin(), recent_.end(), spec), recent_.end());
+  recent_.insert(recent_.begin(), spec);
+  if (recent_.size() > kRecentSources) recent_.resize(kRecentSources);
   if (spec == source_) return false;
   source_ = spec;
   return changed(false);
+}
+
+bool ViewerModel::loadMask(const std::string& path, std::string* error) {
+  try {
+    const Mask mask = loadMaskFile(path);
+    setMask(mask);
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+}
+
+bool ViewerModel::saveMask(const std::string& path, std::string* error) const {
+  try {
+    saveMaskFile(path, params_.mask);
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return false;
+  }
 }
 
 std::shared_ptr<const ParamsSnapshot> ViewerModel::snapshot() const {

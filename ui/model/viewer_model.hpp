@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "liveconv/convolver.hpp"
 #include "model/mask_edit.hpp"
@@ -74,7 +75,17 @@ class ViewerModel {
   bool setAlpha(AlphaMode mode);
   bool setFormat(PixelFormat format);
   bool setWorkgroup(WorkgroupShape shape);  // {0,0}: the variant's default
+  // Also remembers the spec at the front of recentSources().
   bool setSource(const std::string& spec);
+  // The last few sources opened, newest first, without duplicates.
+  const std::vector<std::string>& recentSources() const { return recent_; }
+  static constexpr std::size_t kRecentSources = 8;
+
+  // ---- mask files (the JSON of liveconv/mask_file.hpp)
+  // On failure returns false with the sentence in *error (for a parse error it
+  // says the line and column); the mask is untouched.
+  bool loadMask(const std::string& path, std::string* error);
+  bool saveMask(const std::string& path, std::string* error) const;
 
   // ---- hand-off
   // The current state as an immutable snapshot; nullptr while the mask is
@@ -100,6 +111,7 @@ class ViewerModel {
   ViewState view_;
   std::uint64_t version_ = 1;
   std::map<VariantId, std::string> failures_;
+  std::vector<std::string> recent_;
   mutable std::uint64_t separableVersion_ = 0;
   mutable bool separable_ = false;
   mutable std::shared_ptr<const ParamsSnapshot> snapshot_;

@@ -73,6 +73,8 @@ class Pipeline {
   // The sentence of the last parameter set that failed to build; the stream
   // goes on with the set before it.
   std::string paramsError() const;
+  // True once `generation` has failed to build (a UI polls this without waiting).
+  bool paramsFailed(std::uint64_t generation) const;
   FilterParams currentParams() const;
 
   // Stops at once: queued frames are discarded, threads end.

@@ -1,0 +1,139 @@
+// PipelineFeed without a window: a lavfi source through the Pipeline, as the
+// viewer drives it. Each filtered frame must be the reference filter of the
+// source frame handed out with it; an edit shows up without the UI waiting;
+// a set that cannot run is reported while the previous one keeps running;
+// pause, step and recording behave.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "feed/frame_feed.hpp"
+#include "liveconv/compare.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/reference.hpp"
+#include "model/viewer_model.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+
+namespace {
+
+constexpr const char* kSource = "lavfi:testsrc2=size=96x64:rate=200";
+
+// Advances until `done` accepts a fresh frame, at most ~10 s.
+template <typename Done>
+FeedFrame advanceUntil(FrameFeed& feed, Advance mode, Done done) {
+  for (int i = 0; i < 2000; ++i) {
+    FeedFrame f = feed.advance(mode);
+    if (f.fresh && done(f)) return f;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ADD_FAILURE() << "no matching frame within 10 s; feed says: " << feed.stats().sourceMessage << feed.stats().error;
+  return {};
+}
+
+void expectReference(const FeedFrame& f, const FilterParams& p) {
+  ASSERT_NE(f.filtered.data, nullptr);
+  ASSERT_NE(f.source.data, nullptr);
+  Image want(f.source.width, f.source.height, f.source.format);
+  convolveReference(f.source, want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(f.filtered, want.view(), 1);
+  EXPECT_FALSE(mismatch) << mismatch->toString() << " (tolerance 1)";
+}
+
+class PipelineFeedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+    std::string error;
+    ASSERT_TRUE(model_.applySpec("box:3", &error)) << error;
+    model_.setSource(kSource);
+    feed_ = makeFrameFeed(kSource, "", model_.snapshot());
+  }
+  ViewerModel model_;
+  std::unique_ptr<FrameFeed> feed_;
+};
+
+}  // namespace
+
+TEST_F(PipelineFeedTest, FramesAreTheReferenceOfTheirSourceAndEditsArrive) {
+  const auto initial = model_.version();
+  FeedFrame f = advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) { return x.paramsVersion == initial; });
+  expectReference(f, model_.filter());
+
+  std::string error;
+  ASSERT_TRUE(model_.applySpec("sobel-x", &error)) << error;
+  const auto start = std::chrono::steady_clock::now();
+  feed_->setParams(model_.snapshot());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(100))
+      << "setParams must not wait for the kernel build";
+  f = advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  expectReference(f, model_.filter());
+  const FrameStats s = feed_->stats();
+  EXPECT_EQ(s.frameWidth, 96);
+  EXPECT_GT(s.framesShown, 0u);
+  EXPECT_NE(s.source.find("testsrc2"), std::string::npos) << s.source;
+}
+
+TEST_F(PipelineFeedTest, ASetThatCannotRunIsReportedAndThePreviousKeepsRunning) {
+  advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
+  const FilterParams good = model_.filter();
+  model_.setWorkgroup({128, 128});  // more work-items than any device allows: refused on the build thread
+  const auto bad = model_.version();
+  feed_->setParams(model_.snapshot());
+  FrameStats s;
+  for (int i = 0; i < 2000 && s.rejectedVersion != bad; ++i) {
+    feed_->advance(Advance::Play);
+    s = feed_->stats();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(s.rejectedVersion, bad);
+  EXPECT_NE(s.error.find("128x128"), std::string::npos) << s.error;
+  const FeedFrame f = advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
+  expectReference(f, good);
+}
+
+TEST_F(PipelineFeedTest, HoldFreezesAndStepMovesOneFrame) {
+  advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
+  FeedFrame held = feed_->advance(Advance::Hold);
+  // Frames already in flight may still arrive; after that the picture stays put.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (int i = 0; i < 5; ++i) held = feed_->advance(Advance::Hold);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(feed_->advance(Advance::Hold).fresh) << "held, yet a new frame came";
+  feed_->advance(Advance::Step);
+  const FeedFrame stepped = advanceUntil(*feed_, Advance::Hold, [](const FeedFrame&) { return true; });
+  EXPECT_EQ(stepped.index, held.index + 1);
+}
+
+TEST_F(PipelineFeedTest, RecordsTheFilteredOutput) {
+  const std::string path = std::string(::testing::TempDir()) + "liveconv_feed_recording.mkv";
+  std::remove(path.c_str());
+  EXPECT_EQ(feed_->startRecording(path), "");
+  for (int n = 0; n < 10;) n += advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; }).fresh;
+  EXPECT_FALSE(feed_->stats().recordingPath.empty());
+  feed_->stopRecording();
+  EXPECT_GT(feed_->stats().recordedFrames, 5);
+  EXPECT_GT(std::filesystem::file_size(path), 1000u);
+  EXPECT_NE(feed_->startRecording("/nonexistent/dir/out.mkv"), "") << "an unwritable path is a sentence";
+  std::remove(path.c_str());
+}
+
+TEST_F(PipelineFeedTest, AnEditWhilePausedRefiltersTheHeldFrame) {
+  advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
+  feed_->advance(Advance::Hold);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // frames in flight land; then nothing moves
+  std::uint64_t heldIndex = 0;
+  for (int i = 0; i < 5; ++i) heldIndex = feed_->advance(Advance::Hold).index;
+  std::string error;
+  ASSERT_TRUE(model_.applySpec("emboss", &error)) << error;
+  feed_->setParams(model_.snapshot());
+  const FeedFrame f =
+      advanceUntil(*feed_, Advance::Hold, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  EXPECT_EQ(f.index, heldIndex) << "the same source frame, filtered again";
+  expectReference(f, model_.filter());
+}

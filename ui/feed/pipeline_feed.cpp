@@ -1,0 +1,439 @@
+// The decoded feed: FFmpeg (or the in-memory synthetic source) on a decode
+// thread "lc-decode", the engine's Pipeline with the live policy, and a
+// thread "lc-present" that keeps only the newest filtered frame for the UI.
+//
+//   lc-decode: open, pace to the clip's clock x speed, push -> Pipeline -> lc-present: pop, record, mailbox
+//   UI thread: advance() takes the mailbox without waiting; setParams() goes to Pipeline::setParams,
+//              so a kernel build runs on the pipeline's "lc-build" thread, never on the UI thread.
+//
+// The source pixels of each frame are kept (shared, not copied) for the last
+// few frames, so the compare split shows exactly the frame that was filtered.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "feed/feeds.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
+#include "liveconv/pipeline.hpp"
+#include "media/ffmpeg_sink.hpp"
+#include "media/ffmpeg_source.hpp"
+#include "stream.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::size_t kSourcesKept = 16;  // more than the frames the pipeline can hold in flight
+constexpr double kFallbackFps = 30;       // sources without timestamps (synthetic) are shown at this rate
+
+struct Shown {
+  std::shared_ptr<const Image> source;
+  Image filtered;
+  std::uint64_t index = 0, version = 0;
+};
+
+class PipelineFeed final : public FrameFeed {
+ public:
+  PipelineFeed(std::string source, std::string selector, std::shared_ptr<const ParamsSnapshot> initial)
+      : sourceText_(std::move(source)), selector_(std::move(selector)) {
+    if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
+    start(initial);
+  }
+  ~PipelineFeed() override {
+    stop();
+    stopRecording();
+  }
+
+  void setParams(std::shared_ptr<const ParamsSnapshot> next) override {
+    if (!next || next->version <= requestedVersion_) return;
+    try {
+      if (next->format != applied_->format || next->deviceIndex != applied_->deviceIndex) {
+        // A new device or pixel format needs new buffers and a new decoder output: start over.
+        stop();
+        start(next);
+      } else {
+        const std::uint64_t generation = pipeline_->setParams(next->filter);
+        std::lock_guard<std::mutex> lock(mutex_);
+        versionOf_[generation] = next->version;
+        requestedGeneration_ = generation;
+      }
+      requested_ = next;
+      requestedVersion_ = next->version;
+    } catch (const BuildError& e) {
+      reject(*next, std::string(e.what()) + "\n" + e.buildLog());
+    } catch (const std::exception& e) {
+      reject(*next, e.what());
+    }
+    if (!pipeline_) start(applied_);  // a restart that failed: go back to what ran
+  }
+
+  FeedFrame advance(Advance mode) override {
+    pollBuild();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      paused_ = mode != Advance::Play;
+      if (mode == Advance::Step) ++steps_;
+      // Paused on a frame filtered with older parameters: filter it again once the new set is built.
+      if (mode == Advance::Hold && shown_.source && shown_.version < requestedVersion_ && requestedGeneration_ == 0 &&
+          refilteredFor_ != requestedVersion_) {
+        refilteredFor_ = requestedVersion_;
+        refilter_ = true;
+      }
+    }
+    wake_.notify_all();
+    bool fresh = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (latest_.source) {
+        shown_ = std::move(latest_);
+        latest_ = Shown();
+        fresh = true;
+        ++framesShown_;
+      }
+    }
+    FeedFrame f;
+    if (shown_.source) {
+      f.source = shown_.source->view();
+      f.filtered = shown_.filtered.view();
+    }
+    f.index = shown_.index;
+    f.paramsVersion = shown_.version;
+    f.fresh = fresh;
+    return f;
+  }
+
+  FrameStats stats() const override {
+    const StatsSnapshot s = pipeline_->stats().snapshot();
+    auto median = [&](Stage stage) { return s.stages[static_cast<int>(stage)].medianMs; };
+    FrameStats out;
+    out.stages.decodeMs = median(Stage::Decode) + median(Stage::Convert);
+    out.stages.uploadMs = median(Stage::Upload);
+    out.stages.kernelMs = median(Stage::Kernel);
+    out.stages.readbackMs = median(Stage::Readback);
+    out.frameWidth = s.width;
+    out.frameHeight = s.height;
+    out.megapixelsPerSecond = megapixelsPerSecond(s.width, s.height, out.stages.kernelMs);
+    out.gigabytesPerSecond =
+        gigabytesPerSecond(s.width, s.height, bytesPerPixel(applied_->format), out.stages.kernelMs);
+    auto dropped = [&](liveconv::DropCause c) { return static_cast<std::uint64_t>(s.dropped[static_cast<int>(c)]); };
+    std::lock_guard<std::mutex> lock(mutex_);
+    out.drops = {{"decoder late", dropped(liveconv::DropCause::DecodeLate)},
+                 {"engine busy", dropped(liveconv::DropCause::EngineLate)},
+                 {"output queue full", dropped(liveconv::DropCause::OutputLate)},
+                 {"display late", displayLate_}};
+    out.framesShown = framesShown_;
+    out.framesTotal = framesShown_;
+    for (const DropCause& d : out.drops) out.framesTotal += d.count;
+    out.device = device_->info.name;
+    out.variant = variantInfo(pipeline_->currentParams().variant).name;
+    out.displayPath = "readback: pipeline pinned staging -> PBO (no CL/GL sharing on this path)";
+    out.error = error_;
+    out.rejectedVersion = rejectedVersion_;
+    out.rejectedVariant = rejectedVariant_;
+    out.source = sourceDescription_;
+    out.sourceMessage = sourceMessage_;
+    std::lock_guard<std::mutex> recLock(recordMutex_);
+    if (sink_) out.recordingPath = recordingPath_;
+    out.recordedFrames = recordedFrames_;
+    return out;
+  }
+
+  void setPlayback(const Playback& playback) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    playback_ = playback;
+  }
+
+  std::string startRecording(const std::string& path) override {
+    try {
+      auto sink = app::openSink(path, "", rateNum_.load(), rateDen_.load());
+      std::lock_guard<std::mutex> lock(recordMutex_);
+      sink_ = std::move(sink);
+      recordingPath_ = path;
+      recordedFrames_ = 0;
+      return "";
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+
+  void stopRecording() override {
+    std::lock_guard<std::mutex> lock(recordMutex_);
+    if (!sink_) return;
+    try {
+      sink_->finish();
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> l(mutex_);
+      sourceMessage_ = e.what();
+    }
+    sink_.reset();
+  }
+
+ private:
+  // Opens the device and builds the kernel here (errors go to the caller),
+  // then starts the threads; the source itself opens on the decode thread.
+  void start(std::shared_ptr<const ParamsSnapshot> params) {
+    const std::string sel = params->deviceIndex < 0 ? selector_ : std::to_string(params->deviceIndex);
+    auto device = DeviceContext::create(selectDevice(sel, enumerateDevices()));
+    PipelineOptions options;
+    options.policy = QueuePolicy::Live;
+    options.format = params->format;
+    pipeline_ = std::make_unique<Pipeline>(device, params->filter, options);
+    device_ = std::move(device);
+    applied_ = requested_ = params;
+    requestedVersion_ = params->version;
+    stop_ = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      versionOf_ = {{1, params->version}};
+      requestedGeneration_ = 0;
+      sources_.clear();
+      sourceMessage_.clear();
+    }
+    decoder_ = std::thread([this] { decodeLoop(); });
+    presenter_ = std::thread([this] { presentLoop(); });
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    if (pipeline_) pipeline_->cancel();
+    if (decoder_.joinable()) decoder_.join();
+    if (presenter_.joinable()) presenter_.join();
+    pipeline_.reset();
+  }
+
+  void reject(const ParamsSnapshot& next, std::string why) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    error_ = std::move(why);
+    rejectedVersion_ = next.version;
+    rejectedVariant_ = next.filter.variant;
+  }
+
+  // The build of the newest set finished: clear the error, or report it while the previous set keeps running.
+  void pollBuild() {
+    std::uint64_t generation = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      generation = requestedGeneration_;
+    }
+    if (generation == 0) return;
+    if (pipeline_->paramsFailed(generation)) {
+      reject(*requested_, pipeline_->paramsError());
+    } else if (pipeline_->waitParamsBuilt(generation, 0)) {
+      applied_ = requested_;
+      std::lock_guard<std::mutex> lock(mutex_);
+      error_.clear();
+    } else {
+      return;  // still building
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    requestedGeneration_ = 0;
+  }
+
+  std::unique_ptr<FrameSource> openSource() {
+    if (sourceText_.rfind("synthetic:", 0) == 0) {
+      int w = 0, h = 0;
+      app::parseFrameSize(sourceText_.substr(10), "synthetic size", &w, &h);
+      return std::make_unique<SyntheticSource>(w, h, applied_->format, -1, device_);
+    }
+    auto source =
+        std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, LIVECONV_DEFAULT_CLIP), applied_->format);
+    int num = 0, den = 0;
+    source->frameRate(&num, &den);
+    if (num > 0 && den > 0) rateNum_ = num, rateDen_ = den;
+    return source;
+  }
+
+  void decodeLoop() {
+    setThreadName("lc-decode");
+    try {
+      std::unique_ptr<FrameSource> source = openSource();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        sourceDescription_ = source->describe();
+      }
+      const bool live = source->isLive();
+      std::uint64_t index = 0;
+      Clock::time_point anchor{};
+      double anchorPts = 0, anchorSpeed = 0, lastPts = -1;
+      for (;;) {
+        std::shared_ptr<const Image> again;
+        {
+          std::unique_lock<std::mutex> lock(mutex_);
+          wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_; });
+          if (stop_) break;
+          if (paused_ && steps_ == 0) {  // a refilter request
+            refilter_ = false;
+            again = lastSource_;
+            if (!again) continue;
+          } else if (paused_) {
+            --steps_;
+          }
+        }
+        if (again) {
+          pushSource(again, index - 1, 0);
+          continue;
+        }
+        Frame frame;
+        const auto t0 = Clock::now();
+        if (!source->next(frame)) {
+          bool loop = false;
+          {
+            std::lock_guard<std::mutex> lock(mutex_);
+            loop = playback_.loop && !live;
+          }
+          if (loop) source = openSource();
+          if (!loop || !source->next(frame)) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
+            break;
+          }
+          anchorSpeed = 0;  // the clock starts again with the clip
+        }
+        if (frame.decodeMs == 0) frame.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        const double pts = frame.ptsSeconds > 0 || lastPts < 0 ? frame.ptsSeconds : lastPts + 1 / kFallbackFps;
+        lastPts = pts;
+        if (!live && !pace(pts, &anchor, &anchorPts, &anchorSpeed)) break;
+        auto pixels = std::make_shared<Image>(std::move(frame.image));
+        if (frame.external.data) {  // the synthetic source lends its buffers: keep a copy for the compare split
+          *pixels = Image(frame.external.width, frame.external.height, frame.external.format);
+          for (int y = 0; y < frame.external.height; ++y)
+            std::copy_n(frame.external.row(y), frame.external.rowBytes(), pixels->view().row(y));
+        }
+        if (!pushSource(pixels, index++, frame.decodeMs + frame.convertMs)) break;
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = e.what();
+    }
+    pipeline_->endOfInput();
+  }
+
+  // Sleeps until the frame's time on the clip's clock, divided by the speed.
+  // A frame more than half a second late restarts the clock instead of
+  // racing to catch up. False when the feed is stopping.
+  bool pace(double pts, Clock::time_point* anchor, double* anchorPts, double* anchorSpeed) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const double speed = std::max(0.05, playback_.speed);
+    if (paused_) {
+      *anchorSpeed = 0;  // stepping: no clock
+      return !stop_;
+    }
+    const auto now = Clock::now();
+    const auto due = *anchor + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>((pts - *anchorPts) / speed));
+    if (*anchorSpeed != speed || pts < *anchorPts || now - due > std::chrono::milliseconds(500)) {
+      *anchor = now;
+      *anchorPts = pts;
+      *anchorSpeed = speed;
+      return !stop_;
+    }
+    wake_.wait_until(lock, due, [&] { return stop_; });
+    return !stop_;
+  }
+
+  bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sources_[index] = pixels;
+      while (sources_.size() > kSourcesKept) sources_.erase(sources_.begin());
+      lastSource_ = pixels;
+    }
+    Frame frame;
+    frame.external = pixels->view();
+    frame.externalOwner = pixels;
+    frame.index = static_cast<std::int64_t>(index);
+    frame.decodeMs = decodeMs;
+    return pipeline_->push(std::move(frame));
+  }
+
+  void presentLoop() {
+    setThreadName("lc-present");
+    try {
+      while (std::optional<Frame> frame = pipeline_->pop()) {
+        record(*frame);
+        std::lock_guard<std::mutex> lock(mutex_);
+        const auto it = sources_.find(static_cast<std::uint64_t>(frame->index));
+        if (it == sources_.end()) continue;
+        if (latest_.source) ++displayLate_;  // replaced before the UI took it
+        latest_.source = it->second;
+        latest_.filtered = std::move(frame->image);
+        latest_.index = it->first;
+        latest_.version = versionOf_.count(frame->paramsGeneration) ? versionOf_[frame->paramsGeneration] : 0;
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = e.what();
+    }
+  }
+
+  void record(const Frame& frame) {
+    std::lock_guard<std::mutex> lock(recordMutex_);
+    if (!sink_) return;
+    try {
+      sink_->write(frame);
+      ++recordedFrames_;
+    } catch (const std::exception& e) {
+      sink_.reset();
+      std::lock_guard<std::mutex> l(mutex_);
+      sourceMessage_ = std::string("Recording stopped: ") + e.what();
+    }
+  }
+
+  const std::string sourceText_, selector_;
+  std::shared_ptr<DeviceContext> device_;
+  std::unique_ptr<Pipeline> pipeline_;
+  std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
+  std::uint64_t requestedVersion_ = 0;
+  std::atomic<int> rateNum_{30}, rateDen_{1};
+
+  // Shared between the threads, under mutex_.
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false, paused_ = false, refilter_ = false;
+  int steps_ = 0;
+  Playback playback_;
+  std::map<std::uint64_t, std::uint64_t> versionOf_;  // pipeline generation -> snapshot version
+  std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
+  std::map<std::uint64_t, std::shared_ptr<const Image>> sources_;
+  std::shared_ptr<const Image> lastSource_;
+  Shown latest_;
+  std::uint64_t framesShown_ = 0, displayLate_ = 0;
+  std::string error_, sourceDescription_, sourceMessage_;
+  std::uint64_t rejectedVersion_ = 0;
+  VariantId rejectedVariant_ = VariantId::Invalid;
+
+  Shown shown_;  // UI thread
+
+  mutable std::mutex recordMutex_;
+  std::unique_ptr<FrameSink> sink_;
+  std::string recordingPath_;
+  long long recordedFrames_ = 0;
+
+  std::thread decoder_, presenter_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
+                                            std::shared_ptr<const ParamsSnapshot> initial) {
+  return std::make_unique<PipelineFeed>(source, deviceSelector, std::move(initial));
+}
+
+std::vector<std::string> listCameraDevices() {
+  std::vector<std::string> cameras;
+  for (int i = 0; i < 64; ++i)
+    if (std::filesystem::exists("/dev/video" + std::to_string(i))) cameras.push_back("camera:" + std::to_string(i));
+  return cameras;
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,117 @@
+// The source section of the control panel: what plays (a file with a recent
+// list, a test source, a camera), how it plays (pause, step, loop, speed) and
+// recording the filtered output. Opening is a model command; the shell sees
+// the new source spec and makes the feed.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "imgui/panels.hpp"
+
+namespace liveconv::ui {
+namespace {
+
+const ImVec4 kError(1, 0.45f, 0.4f, 1);
+
+void openSource(ViewerModel& model, const std::string& spec) {
+  model.setSource(spec);
+}
+
+void drawOpen(ViewerModel& model, PanelState& state, const PanelInputs& inputs) {
+  ImGui::SetNextItemWidth(-60);
+  const bool entered = ImGui::InputTextWithHint("##path", "file, URL or lavfi:GRAPH", state.sourcePath,
+                                                sizeof state.sourcePath, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ImGui::Button("Open", ImVec2(-1, 0)) || entered) && state.sourcePath[0]) openSource(model, state.sourcePath);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##recent", "Recent...")) {
+    for (const std::string& spec : model.recentSources())
+      if (ImGui::Selectable(spec.empty() ? "bundled clip" : spec.c_str())) openSource(model, spec);
+    ImGui::EndCombo();
+  }
+  // Test sources: generated ones need no file; the synthetic one skips decoding to show the engine's own cost.
+  if (ImGui::SmallButton("pattern")) openSource(model, "testpattern");
+  if (inputs.decodedSources) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clip")) openSource(model, "");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("testsrc2")) openSource(model, "lavfi:testsrc2=size=1280x720:rate=30");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("mandelbrot")) openSource(model, "lavfi:mandelbrot=size=640x480:rate=30");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("synthetic")) openSource(model, "synthetic:1280x720");
+    if (inputs.cameras.empty()) {
+      ImGui::TextDisabled("no camera found");
+    } else {
+      for (const std::string& camera : inputs.cameras) {
+        if (ImGui::SmallButton(camera.c_str())) openSource(model, camera);
+        ImGui::SameLine();
+      }
+      ImGui::NewLine();
+    }
+  }
+}
+
+void drawPlayback(ViewerModel& model, ShellRequests* requests) {
+  ViewState& v = model.view();
+  if (ImGui::Button(v.paused ? "Play" : "Pause", ImVec2(70, 0))) v.paused = !v.paused;
+  ImGui::SameLine();
+  if (!v.paused) ImGui::BeginDisabled();
+  if (ImGui::Button("Step")) requests->stepFrame = true;
+  if (!v.paused) ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::Checkbox("loop", &v.loop);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  ImGui::SliderFloat("##speed", &v.playbackSpeed, 0.25f, 4.0f, "speed %.2fx", ImGuiSliderFlags_Logarithmic);
+}
+
+void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
+  const bool recording = !inputs.recordingPath.empty();
+  ImGui::SetNextItemWidth(-90);
+  if (recording) ImGui::BeginDisabled();
+  ImGui::InputText("##record", state.recordPath, sizeof state.recordPath);
+  if (recording) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (recording) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.65f, 0.15f, 0.15f, 1));
+    if (ImGui::Button("Stop", ImVec2(-1, 0))) requests->stopRecording = true;
+    ImGui::PopStyleColor();
+    ImGui::TextColored(kError, "recording %lld frames", inputs.recordedFrames);
+  } else if (ImGui::Button("Record", ImVec2(-1, 0))) {
+    requests->startRecording = true;
+  }
+  if (!state.recordError.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(kError, "%s", state.recordError.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+}  // namespace
+
+void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
+  drawOpen(model, state, inputs);
+  drawPlayback(model, requests);
+  if (inputs.decodedSources) drawRecording(state, inputs, requests);
+}
+
+void drawSourceMessage(const std::string& message, const ScreenRect& area) {
+  ImGui::SetNextWindowPos(ImVec2(area.x + area.width / 2, area.y + area.height / 2), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(std::min(560.0f, area.width - 40), 0));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+  ImGui::Begin("##sourceMessage", nullptr, flags);
+  ImGui::TextColored(kError, "Source");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(message.c_str());
+  ImGui::TextDisabled("Open another source in the panel on the left.");
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+}
+
+}  // namespace liveconv::ui
