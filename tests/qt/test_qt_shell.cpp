@@ -124,9 +124,9 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
       const uchar* got = shot.constScanLine(sy) + sx * 4;
       const std::uint8_t* ref = want.view().row(y) + x * 4;
       for (int c = 0; c < 3; ++c)
-        ASSERT_LE(std::abs(got[c] - ref[c]), 1) << "first mismatch at x=" << x << " y=" << y << " channel " << c
-                                                << ": got " << int(got[c]) << ", want " << int(ref[c])
-                                                << " (tolerance 1)";
+        ASSERT_LE(std::abs(got[c] - ref[c]), 1)
+            << "first mismatch at x=" << x << " y=" << y << " channel " << c << ": got " << int(got[c]) << ", want "
+            << int(ref[c]) << " (tolerance 1)";
       ++compared;
     }
   EXPECT_GT(compared, pic.width * pic.height / 3);

@@ -19,10 +19,11 @@ QString aboutText(const FrameStats& stats, int deviceIndex) {
     const DeviceInfo& d = devices[static_cast<size_t>(index)];
     platform = QString::fromStdString(d.platformName);
     if (device.isEmpty()) device = QString::fromStdString(d.name);
-    device += QString(" (%1, driver %2)").arg(QString::fromStdString(d.deviceVersion), QString::fromStdString(d.driverVersion));
+    device += QString(" (%1, driver %2)")
+                  .arg(QString::fromStdString(d.deviceVersion), QString::fromStdString(d.driverVersion));
   }
-  const QString ffmpeg = *LIVECONV_AVFORMAT_VERSION ? QString("libavformat ") + LIVECONV_AVFORMAT_VERSION
-                                                    : QString("not in this build");
+  const QString ffmpeg =
+      *LIVECONV_AVFORMAT_VERSION ? QString("libavformat ") + LIVECONV_AVFORMAT_VERSION : QString("not in this build");
   return QString(
              "<h3>liveconv %1</h3><p>Real-time 2-D convolution of video with OpenCL.</p>"
              "<table><tr><td>OpenCL platform&nbsp;</td><td>%2</td></tr>"

@@ -21,6 +21,7 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   variants_ = new QListWidget;
   variants_->setWordWrap(true);
   variants_->setAlternatingRowColors(true);
+  variants_->setSpacing(2);
   for (const VariantInfo& v : variantRegistry()) {
     auto* item = new QListWidgetItem(QString("%1\n%2").arg(v.name, v.description));
     item->setData(Qt::UserRole, static_cast<int>(v.id));
@@ -65,8 +66,9 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   connect(alpha_, &QComboBox::currentIndexChanged, this,
           [this](int) { edited(model_.setAlpha(static_cast<AlphaMode>(alpha_->currentData().toInt()))); });
   auto setShape = [this] {
-    edited(model_.setWorkgroup(workgroupDefault_->isChecked() ? WorkgroupShape{0, 0}
-                                                              : WorkgroupShape{workgroupX_->value(), workgroupY_->value()}));
+    edited(model_.setWorkgroup(workgroupDefault_->isChecked()
+                                   ? WorkgroupShape{0, 0}
+                                   : WorkgroupShape{workgroupX_->value(), workgroupY_->value()}));
   };
   connect(workgroupDefault_, &QCheckBox::toggled, this, setShape);
   connect(workgroupX_, &QSpinBox::valueChanged, this, setShape);

@@ -1,7 +1,7 @@
 #include "qt/gl_view.hpp"
 
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <cstdio>
 
@@ -44,9 +44,13 @@ GlView::~GlView() {
   ImGui::DestroyContext(impl_->imgui);
 }
 
-bool GlView::hasFrame() const { return impl_->renderer.hasFrame(); }
+bool GlView::hasFrame() const {
+  return impl_->renderer.hasFrame();
+}
 
-void GlView::upload(const FeedFrame& frame, bool withSource) { impl_->renderer.upload(frame, withSource); }
+void GlView::upload(const FeedFrame& frame, bool withSource) {
+  impl_->renderer.upload(frame, withSource);
+}
 
 GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStats& stats,
                         const FrameTimeHistory& history) {

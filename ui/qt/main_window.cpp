@@ -53,6 +53,7 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
   buildMenus();
 
   resize(1500, 900);
+  resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);  // room for a 7x7 grid without scrolling
   if (!shell_.geometry.isEmpty()) restoreGeometry(shell_.geometry);
   if (!shell_.windowState.isEmpty()) restoreState(shell_.windowState);
 
@@ -67,8 +68,10 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::setRunning(bool running) {
-  if (running) timer_.start();
-  else timer_.stop();
+  if (running)
+    timer_.start();
+  else
+    timer_.stop();
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -87,7 +90,8 @@ bool MainWindow::openSource(const QString& spec) {
     addRecentFile(shell_.recentFiles, QFileInfo(spec).absoluteFilePath());
     rebuildRecentMenu();
   }
-  setWindowTitle(QString("liveconv — %1").arg(QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName()));
+  setWindowTitle(
+      QString("liveconv — %1").arg(QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName()));
   statusBar()->showMessage("Playing " + spec, 4000);
   return true;
 }
@@ -141,10 +145,8 @@ void MainWindow::updateStatus() {
   const FrameStats& s = loop_.stats();
   fpsLabel_->setText(QString("%1 fps").arg(viewport_->fps(), 0, 'f', 1));
   throughputLabel_->setText(QString("%1 Mpixel/s").arg(s.megapixelsPerSecond, 0, 'f', 0));
-  droppedLabel_->setText(QString("dropped %1/%2 (%3%)")
-                             .arg(s.framesDropped())
-                             .arg(s.framesTotal)
-                             .arg(s.droppedPercent(), 0, 'f', 1));
+  droppedLabel_->setText(
+      QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
   deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variant));
   // A kernel that failed to build or a variant that refused the mask: the
   // previous parameters keep running; say so once, in the status line, with the
@@ -201,8 +203,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& url : event->mimeData()->urls()) {
     const QString path = url.toLocalFile();
     if (path.isEmpty()) continue;
-    if (path.endsWith(".json", Qt::CaseInsensitive)) loadMask(path);
-    else openSource(path);
+    if (path.endsWith(".json", Qt::CaseInsensitive))
+      loadMask(path);
+    else
+      openSource(path);
   }
   event->acceptProposedAction();
 }

@@ -41,8 +41,8 @@ class MainWindow : public QMainWindow {
   bool loadMask(const QString& path);
   bool saveMask(const QString& path);
   bool saveScreenshot(const QString& path);
-  void tick();            // one frame: model -> feed -> viewport -> status bar
-  void syncFromModel();   // after the model changed from outside the docks
+  void tick();           // one frame: model -> feed -> viewport -> status bar
+  void syncFromModel();  // after the model changed from outside the docks
   void saveSettings();
   void setRunning(bool running);  // the frame timer; the tests step with tick()
 

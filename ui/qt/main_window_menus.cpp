@@ -51,7 +51,8 @@ void MainWindow::buildFileMenu() {
   open->setShortcut(QKeySequence::Open);
   recentMenu_ = file->addMenu("Open &Recent");
   rebuildRecentMenu();
-  file->addAction("Open &Test Source", this, [this] { openSource("testpattern"); })->setShortcut(QKeySequence("Ctrl+T"));
+  file->addAction("Open &Test Source", this, [this] { openSource("testpattern"); })
+      ->setShortcut(QKeySequence("Ctrl+T"));
   file->addSeparator();
   QAction* shot = file->addAction("Save &Screenshot…", this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "liveconv.png", "PNG (*.png)");
@@ -61,9 +62,8 @@ void MainWindow::buildFileMenu() {
   // S (as in the viewer): no dialog, a time-stamped file in the working directory.
   QAction* quickShot = new QAction("Quick Screenshot", this);
   quickShot->setShortcut(QKeySequence(Qt::Key_S));
-  connect(quickShot, &QAction::triggered, this, [this] {
-    saveScreenshot(QDateTime::currentDateTime().toString("'liveconv-'yyyyMMdd-hhmmss'.png'"));
-  });
+  connect(quickShot, &QAction::triggered, this,
+          [this] { saveScreenshot(QDateTime::currentDateTime().toString("'liveconv-'yyyyMMdd-hhmmss'.png'")); });
   file->addAction(quickShot);
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
@@ -118,8 +118,10 @@ void MainWindow::buildViewMenu() {
   fullscreenAct_->setShortcut(QKeySequence(Qt::Key_F));
   connect(fullscreenAct_, &QAction::toggled, this, [this](bool on) {
     model_.view().fullscreen = on;
-    if (on) showFullScreen();
-    else showNormal();
+    if (on)
+      showFullScreen();
+    else
+      showNormal();
   });
   view->addSeparator();
   view->addAction(maskDock_->toggleViewAction());
@@ -144,14 +146,20 @@ void MainWindow::buildFilterMenu() {
     a->setStatusTip(p.description);
   }
   filter->addSeparator();
-  filter->addAction("&Load Mask…", this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Load mask", QDir::homePath(), kMaskFilter);
-    if (!path.isEmpty()) loadMask(path);
-  })->setShortcut(QKeySequence("Ctrl+L"));
-  filter->addAction("&Save Mask…", this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, "Save mask", "mask.json", kMaskFilter);
-    if (!path.isEmpty()) saveMask(path);
-  })->setShortcut(QKeySequence::Save);
+  filter
+      ->addAction("&Load Mask…", this,
+                  [this] {
+                    const QString path = QFileDialog::getOpenFileName(this, "Load mask", QDir::homePath(), kMaskFilter);
+                    if (!path.isEmpty()) loadMask(path);
+                  })
+      ->setShortcut(QKeySequence("Ctrl+L"));
+  filter
+      ->addAction("&Save Mask…", this,
+                  [this] {
+                    const QString path = QFileDialog::getSaveFileName(this, "Save mask", "mask.json", kMaskFilter);
+                    if (!path.isEmpty()) saveMask(path);
+                  })
+      ->setShortcut(QKeySequence::Save);
   filter->addSeparator();
   QAction* next = filter->addAction("&Next Variant", this, [this] {
     model_.nextVariant();
@@ -175,14 +183,17 @@ void MainWindow::buildDeviceMenu() {
   menu->addSeparator();
   const std::vector<DeviceInfo> devices = enumerateDevices();
   for (const DeviceInfo& d : devices)
-    add(d.index, QString("%1: %2 — %3").arg(d.index).arg(QString::fromStdString(d.name), QString::fromStdString(d.platformName)));
+    add(d.index, QString("%1: %2 — %3")
+                     .arg(d.index)
+                     .arg(QString::fromStdString(d.name), QString::fromStdString(d.platformName)));
   if (devices.empty()) menu->addAction("No OpenCL device found")->setEnabled(false);
 }
 
 void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu("&Help");
-  help->addAction("&About liveconv", this,
-                  [this] { QMessageBox::about(this, "About liveconv", aboutText(loop_.stats(), model_.deviceIndex())); });
+  help->addAction("&About liveconv", this, [this] {
+    QMessageBox::about(this, "About liveconv", aboutText(loop_.stats(), model_.deviceIndex()));
+  });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
 }
 

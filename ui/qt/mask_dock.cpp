@@ -70,7 +70,8 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
 
   gridHost_ = new QWidget;
   grid_ = new QGridLayout(gridHost_);
-  grid_->setSpacing(2);
+  grid_->setSpacing(3);
+  grid_->setAlignment(Qt::AlignTop | Qt::AlignLeft);  // a small mask sits in the corner, not spread over the area
   auto* scroll = new QScrollArea;
   scroll->setWidget(gridHost_);
   scroll->setWidgetResizable(true);
@@ -103,9 +104,8 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
           [this](double d) { edited(model_.setDivisor(static_cast<float>(d))); });
   connect(bias_, &QDoubleSpinBox::valueChanged, this,
           [this](double b) { edited(model_.setBias(static_cast<float>(b))); });
-  connect(normalize_, &QComboBox::currentIndexChanged, this, [this](int) {
-    edited(model_.setNormalize(static_cast<Normalize>(normalize_->currentData().toInt())));
-  });
+  connect(normalize_, &QComboBox::currentIndexChanged, this,
+          [this](int) { edited(model_.setNormalize(static_cast<Normalize>(normalize_->currentData().toInt()))); });
   connect(symmetry_, &QComboBox::currentIndexChanged, this,
           [this](int) { model_.setSymmetry(static_cast<Symmetry>(symmetry_->currentData().toInt())); });
   connect(transpose, &QPushButton::clicked, this, [this] { edited(model_.transposeMask()); });
@@ -132,7 +132,7 @@ void MaskDock::rebuildGrid() {
       QDoubleSpinBox* c = numberBox(-1e4, 1e4, 3);
       c->setButtonSymbols(QAbstractSpinBox::NoButtons);  // a dense grid reads better without arrows
       c->setAlignment(Qt::AlignRight);
-      c->setFixedWidth(58);
+      c->setFixedWidth(54);
       c->setToolTip(QString("(%1, %2)").arg(x - m.radiusX()).arg(y - m.radiusY()));
       if (x == m.radiusX() && y == m.radiusY()) c->setStyleSheet("font-weight: bold;");  // the centre tap
       connect(c, &QDoubleSpinBox::valueChanged, this,

@@ -14,8 +14,8 @@
 namespace liveconv::ui {
 
 struct ShellSettings {
-  QString source;  // empty: the test source
-  QStringList recentFiles;  // newest first
+  QString source;                    // empty: the test source
+  QStringList recentFiles;           // newest first
   QByteArray geometry, windowState;  // QMainWindow::saveGeometry()/saveState()
 };
 

@@ -89,8 +89,8 @@ void Viewport::dragDivider(const QPointF& at) {
   const qreal dpr = devicePixelRatioF();
   if (pic.width <= 0 || pic.height <= 0) return;
   const double x = at.x() * dpr, y = at.y() * dpr;
-  const double t = view_.orientation == SplitOrientation::Horizontal ? (y - pic.y) / pic.height
-                                                                     : (x - pic.x) / pic.width;
+  const double t =
+      view_.orientation == SplitOrientation::Horizontal ? (y - pic.y) / pic.height : (x - pic.x) / pic.width;
   view_.splitPosition = static_cast<float>(std::clamp(t, 0.0, 1.0));
   update();
 }
@@ -104,6 +104,8 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
   if (dragging_) dragDivider(event->position());
 }
 
-void Viewport::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
+void Viewport::mouseReleaseEvent(QMouseEvent*) {
+  dragging_ = false;
+}
 
 }  // namespace liveconv::ui
