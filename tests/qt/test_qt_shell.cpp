@@ -8,13 +8,16 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDropEvent>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMimeData>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 #include <cstdlib>
 #include <memory>
 
@@ -173,6 +176,43 @@ TEST_F(QtShell, BadInputLeavesTheWindowUp) {
   EXPECT_FALSE(w->loadMask(bad.fileName()));
   EXPECT_TRUE(w->lastError().contains("line 3")) << w->lastError().toStdString();
   EXPECT_EQ(w->model().mask(), before);  // the user's mask is kept
+}
+
+// Save a mask, change it, drop the file on the window: the saved mask is back.
+TEST_F(QtShell, DroppedMaskFileLoads) {
+  auto w = openWindow();
+  ASSERT_TRUE(w->model().applySpec("sharpen", nullptr));
+  const QString path = dir_.filePath("sharpen.json");
+  ASSERT_TRUE(w->saveMask(path));
+  ASSERT_TRUE(w->model().applySpec("box:5", nullptr));
+  w->syncFromModel();
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(path)});
+  // Enter first: Qt delivers a drop only to a widget that accepted the drag.
+  QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(w.get(), &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(w.get(), &drop);
+  EXPECT_EQ(w->model().mask(), parseMaskSpec("sharpen")) << w->lastError().toStdString();
+  EXPECT_EQ(w->maskDock()->widthBox()->value(), 3);
+}
+
+// A parameter set the engine refuses (here a workgroup no device runs) is
+// reported in the status line; the last good parameters keep filtering.
+TEST_F(QtShell, RefusedParametersKeepTheLastGoodOnes) {
+  auto w = openWindow();
+  w->tick();
+  const VariantId variant = w->model().variant();
+  w->model().setWorkgroup({1024, 1024});
+  for (int i = 0; i < 3; ++i) w->tick();
+  EXPECT_FALSE(w->loop().stats().error.empty());
+  EXPECT_FALSE(w->lastError().isEmpty());
+  EXPECT_NE(w->loop().frame().filtered.data, nullptr);
+  EXPECT_FALSE(w->model().variantUnusableReason(variant).empty()) << "the refused variant is greyed";
+  QListWidgetItem* item = w->engineDock()->variantList()->currentItem();
+  ASSERT_NE(item, nullptr);
+  EXPECT_FALSE(item->flags() & Qt::ItemIsEnabled);
 }
 
 }  // namespace

@@ -123,6 +123,11 @@ void MainWindow::buildViewMenu() {
     else
       showNormal();
   });
+  // Esc leaves fullscreen, as a video player does.
+  QAction* leave = new QAction(this);
+  leave->setShortcut(QKeySequence(Qt::Key_Escape));
+  connect(leave, &QAction::triggered, this, [this] { fullscreenAct_->setChecked(false); });
+  addAction(leave);
   view->addSeparator();
   view->addAction(maskDock_->toggleViewAction());
   view->addAction(engineDock_->toggleViewAction());
