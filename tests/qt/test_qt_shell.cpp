@@ -79,6 +79,12 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
   EXPECT_EQ(dock->cell(3, 0), nullptr);
   EXPECT_NEAR(dock->cell(1, 1)->value(), model.mask().at(1, 1), 1e-3);
   EXPECT_TRUE(dock->separabilityLabel()->text().startsWith("separable"));
+  // A spec typed into the preset box goes through the model's parser.
+  dock->specBox()->clearEditText();
+  QTest::keyClicks(dock->specBox(), "box:9");
+  QTest::keyClick(dock->specBox(), Qt::Key_Return);
+  EXPECT_EQ(model.mask(), parseMaskSpec("box:9"));
+  EXPECT_EQ(dock->heightBox()->value(), 9);
   // The variant list follows V (next variant) and selects through the model.
   model.setVariant(VariantId::Naive);
   w->syncFromModel();
@@ -136,6 +142,9 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   // The whole window, for a person to look at.
   const char* out = std::getenv("LIVECONV_QT_WINDOW_PNG");
   w->viewport()->setNativeZoom(false);
+  w->model().view().compare = CompareMode::Split;
+  w->model().view().splitPosition = 0.4f;
+  w->syncFromModel();
   w->tick();
   QApplication::processEvents();
   w->grab().save(out ? out : "liveconv-qt-window.png");

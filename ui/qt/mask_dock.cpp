@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -40,6 +41,19 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   auto* column = new QVBoxLayout(body);
 
   auto* form = new QFormLayout;
+  // A preset or any spec the CLI takes ("gaussian:9:sigma=2", "3x3:0,-1,0,..."), applied on Enter.
+  spec_ = new QComboBox;
+  spec_->setEditable(true);
+  spec_->setInsertPolicy(QComboBox::NoInsert);
+  for (const PresetInfo& p : maskPresets()) {
+    const std::string params = p.parameters;
+    const QString spec = QString(p.name) + (params.rfind(":SIZE", 0) == 0 ? ":5" : "");
+    spec_->addItem(spec);
+    spec_->setItemData(spec_->count() - 1, p.description, Qt::ToolTipRole);
+  }
+  spec_->setCurrentText(kDefaultMaskSpec);
+  spec_->setToolTip("A preset, or a spec as on the command line, e.g. gaussian:9:sigma=2 or 3x3:0,-1,0,-1,5,-1,0,-1,0");
+  form->addRow("Preset", spec_);
   auto* size = new QHBoxLayout;
   width_ = new QSpinBox;
   height_ = new QSpinBox;
@@ -96,6 +110,9 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   column->addWidget(error_);
   setWidget(body);
 
+  // A pick from the list arrives as textActivated; Enter on typed text only as the line edit's returnPressed.
+  connect(spec_, &QComboBox::textActivated, this, &MaskDock::applySpec);
+  connect(spec_->lineEdit(), &QLineEdit::returnPressed, this, [this] { applySpec(spec_->currentText()); });
   connect(width_, &QSpinBox::valueChanged, this,
           [this](int w) { edited(model_.resize(clampOddSide(w), model_.mask().height)); });
   connect(height_, &QSpinBox::valueChanged, this,
@@ -115,9 +132,18 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   refresh();
 }
 
+void MaskDock::applySpec(const QString& spec) {
+  std::string error;
+  const bool changed = model_.applySpec(spec.trimmed().toStdString(), &error);
+  edited(changed);
+  specError_ = QString::fromStdString(error);  // after edited(), which clears it
+  refresh();
+}
+
 void MaskDock::edited(bool changed) {
   if (refreshing_) return;  // a widget set by refresh() is not an edit
-  refresh();                // symmetric cells, a clamped size, a new separability line
+  specError_.clear();
+  refresh();  // symmetric cells, a clamped size, a new separability line
   if (changed) emit maskEdited();
 }
 
@@ -164,7 +190,7 @@ void MaskDock::refresh() {
   separability_->setText(QString("%1; runs on variant %2")
                              .arg(model_.separable() ? "separable (rank 1)" : "not separable (rank > 1)")
                              .arg(variantInfo(model_.variant()).name));
-  error_->setText(QString::fromStdString(model_.maskError()));
+  error_->setText(specError_.isEmpty() ? QString::fromStdString(model_.maskError()) : specError_);
   error_->setVisible(!error_->text().isEmpty());
   refreshing_ = false;
 }

@@ -30,6 +30,7 @@ class MaskDock : public QDockWidget {
   QSpinBox* heightBox() const { return height_; }
   QDoubleSpinBox* divisorBox() const { return divisor_; }
   QComboBox* symmetryBox() const { return symmetry_; }
+  QComboBox* specBox() const { return spec_; }
   QLabel* separabilityLabel() const { return separability_; }
 
  signals:
@@ -38,6 +39,7 @@ class MaskDock : public QDockWidget {
  private:
   void rebuildGrid();
   void edited(bool changed);
+  void applySpec(const QString& spec);
 
   ViewerModel& model_;
   QWidget* gridHost_ = nullptr;
@@ -46,8 +48,9 @@ class MaskDock : public QDockWidget {
   int gridWidth_ = 0, gridHeight_ = 0;
   QSpinBox *width_ = nullptr, *height_ = nullptr;
   QDoubleSpinBox *divisor_ = nullptr, *bias_ = nullptr;
-  QComboBox *normalize_ = nullptr, *symmetry_ = nullptr;
+  QComboBox *normalize_ = nullptr, *symmetry_ = nullptr, *spec_ = nullptr;
   QLabel *separability_ = nullptr, *error_ = nullptr;
+  QString specError_;  // the parser's sentence for the last spec typed; cleared by the next edit
   bool refreshing_ = false;
 };
 
