@@ -139,12 +139,26 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
       ++compared;
     }
   EXPECT_GT(compared, pic.width * pic.height / 3);
-  // The whole window, for a person to look at.
-  const char* out = std::getenv("LIVECONV_QT_WINDOW_PNG");
-  w->viewport()->setNativeZoom(false);
+  // Compare view switched on later: left of the divider the source frame, right of it the filtered one.
   w->model().view().compare = CompareMode::Split;
   w->model().view().splitPosition = 0.4f;
   w->syncFromModel();
+  w->tick();
+  const FeedFrame& next = w->loop().frame();
+  const QImage split = w->viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+  const FbRect p2 = w->viewport()->lastPainted().picture;
+  const int y = p2.height - 10;  // the bottom rows: away from the overlay
+  const uchar* left = split.constScanLine(p2.y + y) + (p2.x + 10) * 4;
+  const std::uint8_t* srcPixel = next.source.row(y) + 10 * 4;
+  const uchar* right = split.constScanLine(p2.y + y) + (p2.x + p2.width - 10) * 4;
+  const std::uint8_t* filteredPixel = next.filtered.row(y) + (p2.width - 10) * 4;
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_LE(std::abs(left[c] - srcPixel[c]), 1) << "source side, channel " << c;
+    EXPECT_LE(std::abs(right[c] - filteredPixel[c]), 1) << "filtered side, channel " << c;
+  }
+  // The whole window, for a person to look at.
+  const char* out = std::getenv("LIVECONV_QT_WINDOW_PNG");
+  w->viewport()->setNativeZoom(false);
   w->tick();
   QApplication::processEvents();
   w->grab().save(out ? out : "liveconv-qt-window.png");

@@ -16,8 +16,15 @@ constexpr float kClear[3] = {0.09f, 0.09f, 0.10f};  // a shade off the dock back
 }
 
 struct GlView::Impl {
-  PictureRenderer renderer;
+  std::unique_ptr<PictureRenderer> renderer = std::make_unique<PictureRenderer>();
   ImGuiContext* imgui = nullptr;
+  // PictureRenderer allocates both textures only when the frame's size or
+  // format changes, so a source texture first needed later (compare switched
+  // on after start, or after a size change) would stay unallocated and draw
+  // black. Until the renderer allocates per texture, a fresh renderer is made
+  // whenever the source shape differs from the one it last took.
+  int sourceWidth = 0, sourceHeight = 0;
+  PixelFormat sourceFormat = PixelFormat::Invalid;
 };
 
 GlView::GlView() : impl_(std::make_unique<Impl>()) {
@@ -45,11 +52,20 @@ GlView::~GlView() {
 }
 
 bool GlView::hasFrame() const {
-  return impl_->renderer.hasFrame();
+  return impl_->renderer->hasFrame();
 }
 
 void GlView::upload(const FeedFrame& frame, bool withSource) {
-  impl_->renderer.upload(frame, withSource);
+  Impl& d = *impl_;
+  const ImageView& src = frame.source;
+  if (withSource && src.data &&
+      (src.width != d.sourceWidth || src.height != d.sourceHeight || src.format != d.sourceFormat)) {
+    d.renderer = std::make_unique<PictureRenderer>();
+    d.sourceWidth = src.width;
+    d.sourceHeight = src.height;
+    d.sourceFormat = src.format;
+  }
+  d.renderer->upload(frame, withSource);
 }
 
 GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStats& stats,
@@ -66,7 +82,7 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_DEPTH_TEST);
-  impl_->renderer.draw(pic, p.framebufferHeight, view);
+  impl_->renderer->draw(pic, p.framebufferHeight, view);
   if (!view.overlayVisible) return out;
 
   ImGuiIO& io = ImGui::GetIO();
