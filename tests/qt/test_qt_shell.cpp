@@ -88,6 +88,17 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
   // The variant list follows V (next variant) and selects through the model.
   model.setVariant(VariantId::Naive);
   w->syncFromModel();
+  w->activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+  w->viewport()->setFocus();
+  QTest::keyClick(w.get(), Qt::Key_V);
+  EXPECT_NE(model.variant(), VariantId::Naive) << "V moves on to the next usable variant";
+  QTest::keyClick(w.get(), Qt::Key_C);
+  EXPECT_EQ(model.view().compare, CompareMode::Split);
+  QTest::keyClick(w.get(), Qt::Key_Space);
+  EXPECT_TRUE(model.view().paused);
+  model.setVariant(VariantId::Naive);
+  w->syncFromModel();
   QListWidgetItem* current = w->engineDock()->variantList()->currentItem();
   ASSERT_NE(current, nullptr);
   EXPECT_TRUE(current->text().startsWith("naive"));

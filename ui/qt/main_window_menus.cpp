@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -49,6 +51,17 @@ void MainWindow::buildFileMenu() {
     if (!path.isEmpty()) openSource(path);
   });
   open->setShortcut(QKeySequence::Open);
+  // Cameras, streams and FFmpeg filter graphs as the CLI names them; the feed decides what it can play.
+  file->addAction("Open Camera or &Stream…", this,
+                  [this] {
+                    bool ok = false;
+                    const QString spec = QInputDialog::getText(
+                        this, "Open camera or stream",
+                        "Source (camera:0, /dev/video0, lavfi:testsrc2, rtsp://…):", QLineEdit::Normal, "camera:0",
+                        &ok);
+                    if (ok && !spec.trimmed().isEmpty()) openSource(spec.trimmed());
+                  })
+      ->setShortcut(QKeySequence("Ctrl+Shift+O"));
   recentMenu_ = file->addMenu("Open &Recent");
   rebuildRecentMenu();
   file->addAction("Open &Test Source", this, [this] { openSource("testpattern"); })
