@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "liveconv/variants.hpp"
+#include "qt/variant_delegate.hpp"
 
 namespace liveconv::ui {
 
@@ -21,7 +22,10 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   variants_ = new QListWidget;
   variants_->setWordWrap(true);
   variants_->setAlternatingRowColors(true);
-  variants_->setSpacing(2);
+  variants_->setSpacing(1);
+  variants_->setItemDelegate(new VariantDelegate(variants_));
+  variants_->setResizeMode(QListView::Adjust);  // re-measure the wrapped descriptions when the dock is resized
+  variants_->setUniformItemSizes(false);
   for (const VariantInfo& v : variantRegistry()) {
     auto* item = new QListWidgetItem(QString("%1\n%2").arg(v.name, v.description));
     item->setData(Qt::UserRole, static_cast<int>(v.id));
