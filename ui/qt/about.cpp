@@ -1,0 +1,39 @@
+#include "qt/about.hpp"
+
+#include <QOpenGLContext>
+#include <QtGlobal>
+
+#include "liveconv/device.hpp"
+
+#ifndef LIVECONV_AVFORMAT_VERSION
+#define LIVECONV_AVFORMAT_VERSION ""  // the build has no FFmpeg (LIVECONV_WITH_MEDIA=OFF)
+#endif
+
+namespace liveconv::ui {
+
+QString aboutText(const FrameStats& stats, int deviceIndex) {
+  QString platform = "none found", device = QString::fromStdString(stats.device);
+  const std::vector<DeviceInfo> devices = enumerateDevices();
+  const int index = deviceIndex >= 0 && deviceIndex < static_cast<int>(devices.size()) ? deviceIndex : 0;
+  if (!devices.empty()) {
+    const DeviceInfo& d = devices[static_cast<size_t>(index)];
+    platform = QString::fromStdString(d.platformName);
+    if (device.isEmpty()) device = QString::fromStdString(d.name);
+    device += QString(" (%1, driver %2)")
+                  .arg(QString::fromStdString(d.deviceVersion), QString::fromStdString(d.driverVersion));
+  }
+  const QString ffmpeg =
+      *LIVECONV_AVFORMAT_VERSION ? QString("libavformat ") + LIVECONV_AVFORMAT_VERSION : QString("not in this build");
+  return QString(
+             "<h3>liveconv %1</h3><p>Real-time 2-D convolution of video with OpenCL.</p>"
+             "<table><tr><td>OpenCL platform&nbsp;</td><td>%2</td></tr>"
+             "<tr><td>OpenCL device</td><td>%3</td></tr>"
+             "<tr><td>Display</td><td>%4</td></tr>"
+             "<tr><td>FFmpeg</td><td>%5</td></tr>"
+             "<tr><td>Qt</td><td>%6 (built with %7)</td></tr></table>")
+      .arg(LIVECONV_VERSION, platform, device,
+           stats.displayPath.empty() ? QString("-") : QString::fromStdString(stats.displayPath), ffmpeg, qVersion(),
+           QT_VERSION_STR);
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,52 @@
+// The GL half of the Qt viewport, kept free of Qt headers (and Qt free of
+// glcorearb.h): the shared PictureRenderer draws the frame and the shared ImGui
+// overlay is drawn on top, with ImGui fed its size and time by the caller
+// because Qt, not an ImGui platform backend, owns the window.
+#pragma once
+
+#include <memory>
+
+#include "feed/frame_feed.hpp"
+#include "model/frame_stats.hpp"
+#include "model/view_state.hpp"
+
+namespace liveconv::ui {
+
+struct FbRect {
+  int x = 0, y = 0, width = 0, height = 0;  // framebuffer pixels, top-left origin
+};
+
+struct GlPaint {
+  int framebufferWidth = 0, framebufferHeight = 0;
+  float devicePixelRatio = 1;  // framebuffer pixels per logical pixel
+  bool nativeZoom = false;     // one frame pixel per framebuffer pixel (tests)
+  double fps = 0;
+  double deltaSeconds = 1.0 / 60;
+};
+
+struct GlPainted {
+  FbRect picture;  // where the frame landed
+  FbRect overlay;  // where the overlay landed; empty when hidden
+};
+
+class GlView {
+ public:
+  // Needs the widget's GL 3.3 core context current; throws std::runtime_error with the shader log.
+  GlView();
+  ~GlView();
+  GlView(const GlView&) = delete;
+  GlView& operator=(const GlView&) = delete;
+
+  void upload(const FeedFrame& frame, bool withSource);
+  // Clears, draws the picture and (when view.overlayVisible) the overlay into
+  // the framebuffer that is bound now.
+  GlPainted paint(const GlPaint& paint, const ViewState& view, const FrameStats& stats,
+                  const FrameTimeHistory& history);
+  bool hasFrame() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace liveconv::ui

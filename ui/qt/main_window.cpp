@@ -1,0 +1,214 @@
+#include "qt/main_window.hpp"
+
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <exception>
+
+#include "liveconv/mask_file.hpp"
+#include "qt/engine_dock.hpp"
+#include "qt/mask_dock.hpp"
+#include "qt/viewport.hpp"
+
+namespace liveconv::ui {
+
+namespace {
+constexpr const char* kTestSource = "testpattern";
+}
+
+MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
+    : QMainWindow(parent), settings_(settings), errors_(errors) {
+  setWindowTitle("liveconv");
+  setAcceptDrops(true);
+  setDockOptions(AnimatedDocks | AllowTabbedDocks);
+  shell_ = loadShellSettings(settings_, model_);
+
+  viewport_ = new Viewport(model_.view(), this);
+  setCentralWidget(viewport_);
+  maskDock_ = new MaskDock(model_, this);
+  engineDock_ = new EngineDock(model_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, maskDock_);
+  addDockWidget(Qt::RightDockWidgetArea, engineDock_);
+  // A mask edit can change which variants are usable, and a variant change the separability line.
+  connect(maskDock_, &MaskDock::maskEdited, engineDock_, &EngineDock::refresh);
+  connect(engineDock_, &EngineDock::engineEdited, maskDock_, &MaskDock::refresh);
+  connect(viewport_, &Viewport::glFailed, this, [this](const QString& m) { showError("No picture", m); });
+
+  fpsLabel_ = new QLabel;
+  throughputLabel_ = new QLabel;
+  droppedLabel_ = new QLabel;
+  deviceLabel_ = new QLabel;
+  for (QLabel* l : {fpsLabel_, throughputLabel_, droppedLabel_}) {
+    l->setMinimumWidth(120);
+    statusBar()->addPermanentWidget(l);
+  }
+  statusBar()->addPermanentWidget(deviceLabel_);
+  buildMenus();
+
+  resize(1500, 900);
+  resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);  // room for a 7x7 grid without scrolling
+  if (!shell_.geometry.isEmpty()) restoreGeometry(shell_.geometry);
+  if (!shell_.windowState.isEmpty()) restoreState(shell_.windowState);
+
+  // The last source; when it is gone (a moved file), the test source, so the window always shows something.
+  const QString last = shell_.source.isEmpty() ? kTestSource : shell_.source;
+  if (!openSource(last) && last != kTestSource) openSource(kTestSource);
+
+  connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
+  timer_.setInterval(0);  // as fast as the feed delivers; paints are coalesced by Qt
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setRunning(bool running) {
+  if (running)
+    timer_.start();
+  else
+    timer_.stop();
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  lastError_ = message;
+  statusBar()->showMessage(title + ": " + message.section('\n', 0, 0), 15000);
+  if (errors_ == ErrorStyle::Dialog) QMessageBox::warning(this, title, message);
+}
+
+bool MainWindow::openSource(const QString& spec) {
+  const std::string error = loop_.open(spec.toStdString());
+  if (!error.empty()) {
+    showError("Cannot open source", QString::fromStdString(error));
+    return false;
+  }
+  if (QFileInfo(spec).isFile()) {
+    addRecentFile(shell_.recentFiles, QFileInfo(spec).absoluteFilePath());
+    rebuildRecentMenu();
+  }
+  setWindowTitle(
+      QString("liveconv — %1").arg(QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName()));
+  statusBar()->showMessage("Playing " + spec, 4000);
+  return true;
+}
+
+bool MainWindow::loadMask(const QString& path) {
+  try {
+    // A mask that parses but cannot run (even size, zero divisor) is refused by the model with its sentence.
+    const Mask mask = loadMaskFile(path.toStdString());
+    const std::string invalid = mask.validationError();
+    if (!invalid.empty()) throw std::runtime_error(path.toStdString() + ": " + invalid);
+    model_.setMask(mask);
+  } catch (const std::exception& e) {
+    showError("Cannot load mask", QString::fromStdString(e.what()));  // the parser's sentence names line and column
+    return false;
+  }
+  syncFromModel();
+  statusBar()->showMessage("Loaded mask " + path, 4000);
+  return true;
+}
+
+bool MainWindow::saveMask(const QString& path) {
+  try {
+    saveMaskFile(path.toStdString(), model_.mask());
+  } catch (const std::exception& e) {
+    showError("Cannot save mask", QString::fromStdString(e.what()));
+    return false;
+  }
+  statusBar()->showMessage("Saved mask " + path, 4000);
+  return true;
+}
+
+bool MainWindow::saveScreenshot(const QString& path) {
+  const QImage image = viewport_->grabFramebuffer();
+  if (image.isNull() || !image.save(path, "PNG")) {
+    showError("Cannot save screenshot", "Could not write " + path + ".");
+    return false;
+  }
+  statusBar()->showMessage("Saved screenshot " + path, 4000);
+  return true;
+}
+
+void MainWindow::tick() {
+  loop_.setDisplayMs(viewport_->displayMs());
+  const FeedFrame& frame = loop_.tick(step_);
+  step_ = false;
+  viewport_->present(frame, loop_.stats());
+  updateStatus();
+}
+
+void MainWindow::updateStatus() {
+  const FrameStats& s = loop_.stats();
+  fpsLabel_->setText(QString("%1 fps").arg(viewport_->fps(), 0, 'f', 1));
+  throughputLabel_->setText(QString("%1 Mpixel/s").arg(s.megapixelsPerSecond, 0, 'f', 0));
+  droppedLabel_->setText(
+      QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
+  deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variant));
+  // A kernel that failed to build or a variant that refused the mask: the
+  // previous parameters keep running; say so once, in the status line, with the
+  // log in the tooltip, and grey the variant in the dock.
+  const QString feedError = QString::fromStdString(s.error);
+  if (feedError != shownFeedError_) {
+    shownFeedError_ = feedError;
+    if (!feedError.isEmpty()) {
+      lastError_ = feedError;
+      statusBar()->showMessage(feedError.section('\n', 0, 0), 20000);
+      statusBar()->setToolTip(feedError);
+      engineDock_->refresh();
+    } else {
+      statusBar()->setToolTip({});
+    }
+  }
+}
+
+void MainWindow::syncFromModel() {
+  maskDock_->refresh();
+  engineDock_->refresh();
+  const ViewState& v = model_.view();
+  pauseAct_->setChecked(v.paused);
+  compareAct_->setChecked(v.compare == CompareMode::Split);
+  overlayAct_->setChecked(v.overlayVisible);
+  panelsAct_->setChecked(v.panelsVisible);
+  viewport_->update();
+}
+
+void MainWindow::applyPanelsVisible() {
+  const bool show = model_.view().panelsVisible;
+  maskDock_->setVisible(show);
+  engineDock_->setVisible(show);
+}
+
+void MainWindow::saveSettings() {
+  shell_.geometry = saveGeometry();
+  shell_.windowState = saveState();
+  saveShellSettings(settings_, model_, shell_);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  timer_.stop();
+  saveSettings();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+// A .json file is a mask; anything else is tried as a video.
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls()) {
+    const QString path = url.toLocalFile();
+    if (path.isEmpty()) continue;
+    if (path.endsWith(".json", Qt::CaseInsensitive))
+      loadMask(path);
+    else
+      openSource(path);
+  }
+  event->acceptProposedAction();
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,92 @@
+// The Qt 6 desktop shell around the shared viewer model: the viewport in the
+// centre, the mask and engine docks, menus, status bar, drag and drop and
+// QSettings. The window owns the model and the frame loop; the docks and the
+// viewport render the model and edit it through its commands.
+#pragma once
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include "model/viewer_model.hpp"
+#include "qt/frame_loop.hpp"
+#include "qt/shell_settings.hpp"
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+class QSettings;
+
+namespace liveconv::ui {
+
+class EngineDock;
+class MaskDock;
+class Viewport;
+
+enum class ErrorStyle {
+  Invalid = 0,
+  Dialog,     // a message box (the application)
+  StatusBar,  // status line only (tests, scripted runs)
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // `settings` is read now and written on close; the tests hand in a temporary file.
+  MainWindow(QSettings& settings, ErrorStyle errors = ErrorStyle::Dialog, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // ---- commands (menus, drops, keys and tests all come through these)
+  bool openSource(const QString& spec);  // "testpattern[:WxH]" or a file path
+  bool loadMask(const QString& path);
+  bool saveMask(const QString& path);
+  bool saveScreenshot(const QString& path);
+  void tick();           // one frame: model -> feed -> viewport -> status bar
+  void syncFromModel();  // after the model changed from outside the docks
+  void saveSettings();
+  void setRunning(bool running);  // the frame timer; the tests step with tick()
+
+  ViewerModel& model() { return model_; }
+  FrameLoop& loop() { return loop_; }
+  Viewport* viewport() const { return viewport_; }
+  MaskDock* maskDock() const { return maskDock_; }
+  EngineDock* engineDock() const { return engineDock_; }
+  const QString& lastError() const { return lastError_; }
+  const QStringList& recentFiles() const { return shell_.recentFiles; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildMenus();  // main_window_menus.cpp
+  void buildFileMenu();
+  void buildViewMenu();
+  void buildFilterMenu();
+  void buildDeviceMenu();
+  void buildHelpMenu();
+  void rebuildRecentMenu();
+  void showError(const QString& title, const QString& message);
+  void updateStatus();
+  void applyPanelsVisible();
+
+  QSettings& settings_;
+  ErrorStyle errors_;
+  ViewerModel model_;
+  FrameLoop loop_{model_};
+  ShellSettings shell_;
+  QTimer timer_;
+  Viewport* viewport_ = nullptr;
+  MaskDock* maskDock_ = nullptr;
+  EngineDock* engineDock_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QActionGroup* deviceGroup_ = nullptr;
+  QAction *pauseAct_ = nullptr, *compareAct_ = nullptr, *overlayAct_ = nullptr, *panelsAct_ = nullptr,
+          *fullscreenAct_ = nullptr;
+  QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
+  QString lastError_, shownFeedError_;
+  bool step_ = false;
+};
+
+}  // namespace liveconv::ui

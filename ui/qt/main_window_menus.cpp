@@ -1,0 +1,218 @@
+// The menus of the Qt shell. Every action calls a MainWindow command or a
+// ViewerModel command; none holds state of its own.
+#include <QActionGroup>
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+
+#include "liveconv/device.hpp"
+#include "liveconv/mask.hpp"
+#include "qt/about.hpp"
+#include "qt/engine_dock.hpp"
+#include "qt/main_window.hpp"
+#include "qt/mask_dock.hpp"
+#include "qt/viewport.hpp"
+
+namespace liveconv::ui {
+
+namespace {
+
+const char* kVideoFilter = "Video (*.mp4 *.mkv *.mov *.avi *.webm *.y4m *.ts);;All files (*)";
+const char* kMaskFilter = "Mask files (*.json);;All files (*)";
+
+// A preset spec with a size where the preset takes one; motion45 at the seed's 7.
+std::string presetSpec(const PresetInfo& p) {
+  const std::string name = p.name;
+  if (std::string(p.parameters).rfind(":SIZE", 0) != 0) return name;
+  return name + (name == "motion45" ? ":7" : ":5");
+}
+
+}  // namespace
+
+void MainWindow::buildMenus() {
+  buildFileMenu();
+  buildViewMenu();
+  buildFilterMenu();
+  buildDeviceMenu();
+  buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu() {
+  QMenu* file = menuBar()->addMenu("&File");
+  QAction* open = file->addAction("&Open Video…", this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Open video", QDir::homePath(), kVideoFilter);
+    if (!path.isEmpty()) openSource(path);
+  });
+  open->setShortcut(QKeySequence::Open);
+  // Cameras, streams and FFmpeg filter graphs as the CLI names them; the feed decides what it can play.
+  file->addAction("Open Camera or &Stream…", this,
+                  [this] {
+                    bool ok = false;
+                    const QString spec = QInputDialog::getText(
+                        this, "Open camera or stream",
+                        "Source (camera:0, /dev/video0, lavfi:testsrc2, rtsp://…):", QLineEdit::Normal, "camera:0",
+                        &ok);
+                    if (ok && !spec.trimmed().isEmpty()) openSource(spec.trimmed());
+                  })
+      ->setShortcut(QKeySequence("Ctrl+Shift+O"));
+  recentMenu_ = file->addMenu("Open &Recent");
+  rebuildRecentMenu();
+  file->addAction("Open &Test Source", this, [this] { openSource("testpattern"); })
+      ->setShortcut(QKeySequence("Ctrl+T"));
+  file->addSeparator();
+  QAction* shot = file->addAction("Save &Screenshot…", this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "liveconv.png", "PNG (*.png)");
+    if (!path.isEmpty()) saveScreenshot(path);
+  });
+  shot->setShortcut(QKeySequence("Ctrl+Shift+S"));
+  // S (as in the viewer): no dialog, a time-stamped file in the working directory.
+  QAction* quickShot = new QAction("Quick Screenshot", this);
+  quickShot->setShortcut(QKeySequence(Qt::Key_S));
+  connect(quickShot, &QAction::triggered, this,
+          [this] { saveScreenshot(QDateTime::currentDateTime().toString("'liveconv-'yyyyMMdd-hhmmss'.png'")); });
+  file->addAction(quickShot);
+  file->addSeparator();
+  file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  if (!recentMenu_) return;
+  recentMenu_->clear();
+  for (const QString& path : shell_.recentFiles)
+    recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openSource(path); })->setToolTip(path);
+  recentMenu_->setEnabled(!shell_.recentFiles.isEmpty());
+}
+
+void MainWindow::buildViewMenu() {
+  QMenu* view = menuBar()->addMenu("&View");
+  ViewState& v = model_.view();
+  pauseAct_ = view->addAction("&Pause");
+  pauseAct_->setCheckable(true);
+  pauseAct_->setShortcut(QKeySequence(Qt::Key_Space));
+  connect(pauseAct_, &QAction::toggled, this, [this](bool on) { model_.view().paused = on; });
+  view->addAction("Step One Frame", this, [this] { step_ = true; })->setShortcut(QKeySequence(Qt::Key_Period));
+  view->addSeparator();
+  compareAct_ = view->addAction("&Compare Split");
+  compareAct_->setCheckable(true);
+  compareAct_->setShortcut(QKeySequence(Qt::Key_C));
+  connect(compareAct_, &QAction::toggled, this, [this](bool on) {
+    model_.view().compare = on ? CompareMode::Split : CompareMode::Off;
+    viewport_->update();
+  });
+  QAction* horizontal = view->addAction("Split &Horizontally");
+  horizontal->setCheckable(true);
+  connect(horizontal, &QAction::toggled, this, [this](bool on) {
+    model_.view().orientation = on ? SplitOrientation::Horizontal : SplitOrientation::Vertical;
+    viewport_->update();
+  });
+  overlayAct_ = view->addAction("Performance &Overlay");
+  overlayAct_->setCheckable(true);
+  overlayAct_->setShortcut(QKeySequence(Qt::Key_O));
+  connect(overlayAct_, &QAction::toggled, this, [this](bool on) {
+    model_.view().overlayVisible = on;
+    viewport_->update();
+  });
+  panelsAct_ = view->addAction("&Panels");
+  panelsAct_->setCheckable(true);
+  panelsAct_->setShortcut(QKeySequence(Qt::Key_H));
+  connect(panelsAct_, &QAction::toggled, this, [this](bool on) {
+    model_.view().panelsVisible = on;
+    applyPanelsVisible();
+  });
+  fullscreenAct_ = view->addAction("&Fullscreen");
+  fullscreenAct_->setCheckable(true);
+  fullscreenAct_->setShortcut(QKeySequence(Qt::Key_F));
+  connect(fullscreenAct_, &QAction::toggled, this, [this](bool on) {
+    model_.view().fullscreen = on;
+    if (on)
+      showFullScreen();
+    else
+      showNormal();
+  });
+  // Esc leaves fullscreen, as a video player does.
+  QAction* leave = new QAction(this);
+  leave->setShortcut(QKeySequence(Qt::Key_Escape));
+  connect(leave, &QAction::triggered, this, [this] { fullscreenAct_->setChecked(false); });
+  addAction(leave);
+  view->addSeparator();
+  view->addAction(maskDock_->toggleViewAction());
+  view->addAction(engineDock_->toggleViewAction());
+  pauseAct_->setChecked(v.paused);
+  compareAct_->setChecked(v.compare == CompareMode::Split);
+  overlayAct_->setChecked(v.overlayVisible);
+  panelsAct_->setChecked(v.panelsVisible);
+}
+
+void MainWindow::buildFilterMenu() {
+  QMenu* filter = menuBar()->addMenu("F&ilter");
+  QMenu* presets = filter->addMenu("&Presets");
+  for (const PresetInfo& p : maskPresets()) {
+    const std::string spec = presetSpec(p);
+    QAction* a = presets->addAction(QString::fromStdString(spec), this, [this, spec] {
+      std::string error;
+      if (!model_.applySpec(spec, &error) && !error.empty()) showError("Preset", QString::fromStdString(error));
+      syncFromModel();
+    });
+    a->setToolTip(p.description);
+    a->setStatusTip(p.description);
+  }
+  filter->addSeparator();
+  filter
+      ->addAction("&Load Mask…", this,
+                  [this] {
+                    const QString path = QFileDialog::getOpenFileName(this, "Load mask", QDir::homePath(), kMaskFilter);
+                    if (!path.isEmpty()) loadMask(path);
+                  })
+      ->setShortcut(QKeySequence("Ctrl+L"));
+  filter
+      ->addAction("&Save Mask…", this,
+                  [this] {
+                    const QString path = QFileDialog::getSaveFileName(this, "Save mask", "mask.json", kMaskFilter);
+                    if (!path.isEmpty()) saveMask(path);
+                  })
+      ->setShortcut(QKeySequence::Save);
+  filter->addSeparator();
+  QAction* next = filter->addAction("&Next Variant", this, [this] {
+    model_.nextVariant();
+    syncFromModel();
+  });
+  next->setShortcut(QKeySequence(Qt::Key_V));
+}
+
+void MainWindow::buildDeviceMenu() {
+  QMenu* menu = menuBar()->addMenu("&Device");
+  deviceGroup_ = new QActionGroup(this);
+  auto add = [this, menu](int index, const QString& label) {
+    QAction* a = menu->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(index == model_.deviceIndex());
+    deviceGroup_->addAction(a);
+    // The feed rebuilds the engine on the new device at the next frame boundary.
+    connect(a, &QAction::triggered, this, [this, index] { model_.setDevice(index); });
+  };
+  add(-1, "Default (LIVECONV_DEVICE or the first GPU)");
+  menu->addSeparator();
+  const std::vector<DeviceInfo> devices = enumerateDevices();
+  for (const DeviceInfo& d : devices)
+    add(d.index, QString("%1: %2 — %3")
+                     .arg(d.index)
+                     .arg(QString::fromStdString(d.name), QString::fromStdString(d.platformName)));
+  if (devices.empty()) menu->addAction("No OpenCL device found")->setEnabled(false);
+}
+
+void MainWindow::buildHelpMenu() {
+  QMenu* help = menuBar()->addMenu("&Help");
+  help->addAction("&About liveconv", this, [this] {
+    QMessageBox::about(this, "About liveconv", aboutText(loop_.stats(), model_.deviceIndex()));
+  });
+  help->addAction("About &Qt", qApp, &QApplication::aboutQt);
+}
+
+}  // namespace liveconv::ui

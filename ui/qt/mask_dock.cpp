@@ -1,0 +1,203 @@
+#include "qt/mask_dock.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "liveconv/variants.hpp"
+
+namespace liveconv::ui {
+
+namespace {
+
+QDoubleSpinBox* numberBox(double min, double max, int decimals) {
+  auto* box = new QDoubleSpinBox;
+  box->setRange(min, max);
+  box->setDecimals(decimals);
+  box->setKeyboardTracking(false);  // one edit per finished number, not per keystroke
+  return box;
+}
+
+QPushButton* button(const QString& text, const QString& tip) {
+  auto* b = new QPushButton(text);
+  b->setToolTip(tip);
+  return b;
+}
+
+}  // namespace
+
+MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", parent), model_(model) {
+  setObjectName("maskDock");  // QMainWindow::saveState() keys docks by object name
+  auto* body = new QWidget;
+  auto* column = new QVBoxLayout(body);
+
+  auto* form = new QFormLayout;
+  // A preset or any spec the CLI takes ("gaussian:9:sigma=2", "3x3:0,-1,0,..."), applied on Enter.
+  spec_ = new QComboBox;
+  spec_->setEditable(true);
+  spec_->setInsertPolicy(QComboBox::NoInsert);
+  for (const PresetInfo& p : maskPresets()) {
+    const std::string params = p.parameters;
+    const QString spec = QString(p.name) + (params.rfind(":SIZE", 0) == 0 ? ":5" : "");
+    spec_->addItem(spec);
+    spec_->setItemData(spec_->count() - 1, p.description, Qt::ToolTipRole);
+  }
+  spec_->setCurrentText(kDefaultMaskSpec);
+  spec_->setToolTip("A preset, or a spec as on the command line, e.g. gaussian:9:sigma=2 or 3x3:0,-1,0,-1,5,-1,0,-1,0");
+  form->addRow("Preset", spec_);
+  auto* size = new QHBoxLayout;
+  width_ = new QSpinBox;
+  height_ = new QSpinBox;
+  for (QSpinBox* s : {width_, height_}) {
+    s->setRange(1, kMaxMaskSide);
+    s->setSingleStep(2);  // masks are odd-sized; steps of two stay odd
+    s->setKeyboardTracking(false);
+  }
+  size->addWidget(width_);
+  size->addWidget(new QLabel("×"));
+  size->addWidget(height_);
+  size->addStretch();
+  form->addRow("Size", size);
+  divisor_ = numberBox(-1e6, 1e6, 4);
+  bias_ = numberBox(-255, 255, 2);
+  form->addRow("Divisor", divisor_);
+  form->addRow("Bias", bias_);
+  normalize_ = new QComboBox;
+  normalize_->addItem("none: sum / divisor + bias", static_cast<int>(Normalize::None));
+  normalize_->addItem("auto: by the coefficient sum", static_cast<int>(Normalize::Auto));
+  form->addRow("Normalize", normalize_);
+  symmetry_ = new QComboBox;
+  for (Symmetry s : {Symmetry::None, Symmetry::Mirror4, Symmetry::Mirror8})
+    symmetry_->addItem(toString(s), static_cast<int>(s));
+  symmetry_->setToolTip("Mirror each cell edit to its 4 or 8 symmetric cells");
+  form->addRow("Symmetric", symmetry_);
+  column->addLayout(form);
+
+  gridHost_ = new QWidget;
+  grid_ = new QGridLayout(gridHost_);
+  grid_->setSpacing(3);
+  grid_->setAlignment(Qt::AlignTop | Qt::AlignLeft);  // a small mask sits in the corner, not spread over the area
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(gridHost_);
+  scroll->setWidgetResizable(true);
+  scroll->setMinimumHeight(180);
+  column->addWidget(scroll, 1);
+
+  auto* tools = new QHBoxLayout;
+  QPushButton* transpose = button("Transpose", "Swap rows and columns");
+  QPushButton* flipH = button("Flip ↔", "Mirror left to right");
+  QPushButton* flipV = button("Flip ↕", "Mirror top to bottom");
+  QPushButton* reset = button("Reset", "The identity of the current size");
+  for (QPushButton* b : {transpose, flipH, flipV, reset}) tools->addWidget(b);
+  column->addLayout(tools);
+
+  separability_ = new QLabel;
+  separability_->setWordWrap(true);
+  separability_->setStyleSheet("color: palette(placeholder-text);");
+  error_ = new QLabel;
+  error_->setWordWrap(true);
+  error_->setStyleSheet("color: #e0605a;");
+  column->addWidget(separability_);
+  column->addWidget(error_);
+  setWidget(body);
+
+  // A pick from the list arrives as textActivated; Enter on typed text only as the line edit's returnPressed.
+  connect(spec_, &QComboBox::textActivated, this, &MaskDock::applySpec);
+  connect(spec_->lineEdit(), &QLineEdit::returnPressed, this, [this] { applySpec(spec_->currentText()); });
+  connect(width_, &QSpinBox::valueChanged, this,
+          [this](int w) { edited(model_.resize(clampOddSide(w), model_.mask().height)); });
+  connect(height_, &QSpinBox::valueChanged, this,
+          [this](int h) { edited(model_.resize(model_.mask().width, clampOddSide(h))); });
+  connect(divisor_, &QDoubleSpinBox::valueChanged, this,
+          [this](double d) { edited(model_.setDivisor(static_cast<float>(d))); });
+  connect(bias_, &QDoubleSpinBox::valueChanged, this,
+          [this](double b) { edited(model_.setBias(static_cast<float>(b))); });
+  connect(normalize_, &QComboBox::currentIndexChanged, this,
+          [this](int) { edited(model_.setNormalize(static_cast<Normalize>(normalize_->currentData().toInt()))); });
+  connect(symmetry_, &QComboBox::currentIndexChanged, this,
+          [this](int) { model_.setSymmetry(static_cast<Symmetry>(symmetry_->currentData().toInt())); });
+  connect(transpose, &QPushButton::clicked, this, [this] { edited(model_.transposeMask()); });
+  connect(flipH, &QPushButton::clicked, this, [this] { edited(model_.flipMaskHorizontal()); });
+  connect(flipV, &QPushButton::clicked, this, [this] { edited(model_.flipMaskVertical()); });
+  connect(reset, &QPushButton::clicked, this, [this] { edited(model_.resetMask()); });
+  refresh();
+}
+
+void MaskDock::applySpec(const QString& spec) {
+  std::string error;
+  const bool changed = model_.applySpec(spec.trimmed().toStdString(), &error);
+  edited(changed);
+  specError_ = QString::fromStdString(error);  // after edited(), which clears it
+  refresh();
+}
+
+void MaskDock::edited(bool changed) {
+  if (refreshing_) return;  // a widget set by refresh() is not an edit
+  specError_.clear();
+  refresh();  // symmetric cells, a clamped size, a new separability line
+  if (changed) emit maskEdited();
+}
+
+void MaskDock::rebuildGrid() {
+  for (QDoubleSpinBox* c : cells_) delete c;
+  cells_.clear();
+  const Mask& m = model_.mask();
+  gridWidth_ = m.width;
+  gridHeight_ = m.height;
+  for (int y = 0; y < m.height; ++y)
+    for (int x = 0; x < m.width; ++x) {
+      QDoubleSpinBox* c = numberBox(-1e4, 1e4, 3);
+      c->setButtonSymbols(QAbstractSpinBox::NoButtons);  // a dense grid reads better without arrows
+      c->setAlignment(Qt::AlignRight);
+      c->setFixedWidth(54);
+      c->setToolTip(QString("(%1, %2)").arg(x - m.radiusX()).arg(y - m.radiusY()));
+      if (x == m.radiusX() && y == m.radiusY()) c->setStyleSheet("font-weight: bold;");  // the centre tap
+      connect(c, &QDoubleSpinBox::valueChanged, this,
+              [this, x, y](double v) { edited(model_.setCell(x, y, static_cast<float>(v))); });
+      grid_->addWidget(c, y, x);
+      cells_.push_back(c);
+    }
+}
+
+void MaskDock::refresh() {
+  refreshing_ = true;
+  const Mask& m = model_.mask();
+  if (m.width != gridWidth_ || m.height != gridHeight_) rebuildGrid();
+  for (int y = 0; y < m.height; ++y)
+    for (int x = 0; x < m.width; ++x) {
+      QDoubleSpinBox* c = cells_[static_cast<size_t>(y) * m.width + x];
+      const QSignalBlocker block(c);
+      c->setValue(m.at(x, y));
+    }
+  {
+    const QSignalBlocker a(width_), b(height_), c(divisor_), d(bias_), e(normalize_), f(symmetry_);
+    width_->setValue(m.width);
+    height_->setValue(m.height);
+    divisor_->setValue(m.divisor);
+    bias_->setValue(m.bias);
+    normalize_->setCurrentIndex(normalize_->findData(static_cast<int>(m.normalize)));
+    symmetry_->setCurrentIndex(symmetry_->findData(static_cast<int>(model_.symmetry())));
+  }
+  separability_->setText(QString("%1; runs on variant %2")
+                             .arg(model_.separable() ? "separable (rank 1)" : "not separable (rank > 1)")
+                             .arg(variantInfo(model_.variant()).name));
+  error_->setText(specError_.isEmpty() ? QString::fromStdString(model_.maskError()) : specError_);
+  error_->setVisible(!error_->text().isEmpty());
+  refreshing_ = false;
+}
+
+QDoubleSpinBox* MaskDock::cell(int x, int y) const {
+  if (x < 0 || y < 0 || x >= gridWidth_ || y >= gridHeight_) return nullptr;
+  return cells_[static_cast<size_t>(y) * gridWidth_ + x];
+}
+
+}  // namespace liveconv::ui

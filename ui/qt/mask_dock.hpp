@@ -1,0 +1,57 @@
+// The mask editor dock: a grid of spin boxes over the model's mask, with size,
+// divisor, bias, normalize, symmetric editing, transpose, flips, reset and the
+// separability line. Every edit goes through a ViewerModel command; refresh()
+// pulls the model back into the widgets, so both directions stay in step.
+#pragma once
+
+#include <QDockWidget>
+#include <vector>
+
+#include "model/viewer_model.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QSpinBox;
+class QWidget;
+
+namespace liveconv::ui {
+
+class MaskDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  MaskDock(ViewerModel& model, QWidget* parent = nullptr);
+  // Shows the model's mask; rebuilds the grid only when the size changed.
+  void refresh();
+  // The spin box of cell (x, y), for the tests; nullptr out of range.
+  QDoubleSpinBox* cell(int x, int y) const;
+  QSpinBox* widthBox() const { return width_; }
+  QSpinBox* heightBox() const { return height_; }
+  QDoubleSpinBox* divisorBox() const { return divisor_; }
+  QComboBox* symmetryBox() const { return symmetry_; }
+  QComboBox* specBox() const { return spec_; }
+  QLabel* separabilityLabel() const { return separability_; }
+
+ signals:
+  void maskEdited();  // the model's mask changed from this dock
+
+ private:
+  void rebuildGrid();
+  void edited(bool changed);
+  void applySpec(const QString& spec);
+
+  ViewerModel& model_;
+  QWidget* gridHost_ = nullptr;
+  QGridLayout* grid_ = nullptr;
+  std::vector<QDoubleSpinBox*> cells_;
+  int gridWidth_ = 0, gridHeight_ = 0;
+  QSpinBox *width_ = nullptr, *height_ = nullptr;
+  QDoubleSpinBox *divisor_ = nullptr, *bias_ = nullptr;
+  QComboBox *normalize_ = nullptr, *symmetry_ = nullptr, *spec_ = nullptr;
+  QLabel *separability_ = nullptr, *error_ = nullptr;
+  QString specError_;  // the parser's sentence for the last spec typed; cleared by the next edit
+  bool refreshing_ = false;
+};
+
+}  // namespace liveconv::ui

@@ -1,0 +1,111 @@
+#include "qt/viewport.hpp"
+
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QSurfaceFormat>
+#include <algorithm>
+
+namespace liveconv::ui {
+
+Viewport::Viewport(ViewState& view, QWidget* parent) : QOpenGLWidget(parent), view_(view) {
+  QSurfaceFormat format;
+  format.setVersion(3, 3);  // the shared shaders are GLSL 330 core
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setSwapInterval(view.vsync ? 1 : 0);
+  setFormat(format);
+  setMinimumSize(320, 200);
+  setMouseTracking(false);
+  clock_.start();
+}
+
+Viewport::~Viewport() {
+  // GL objects die with the context that made them.
+  makeCurrent();
+  gl_.reset();
+  doneCurrent();
+}
+
+void Viewport::initializeGL() {
+  const auto* ctx = context();
+  const QSurfaceFormat f = ctx ? ctx->format() : QSurfaceFormat();
+  if (f.majorVersion() * 10 + f.minorVersion() < 33) {
+    glError_ = QString("The viewport needs OpenGL 3.3 core; this driver offers %1.%2.")
+                   .arg(f.majorVersion())
+                   .arg(f.minorVersion());
+    emit glFailed(glError_);
+    return;
+  }
+  try {
+    gl_ = std::make_unique<GlView>();
+  } catch (const std::exception& e) {
+    glError_ = QString::fromStdString(e.what());
+    emit glFailed(glError_);
+  }
+}
+
+void Viewport::present(const FeedFrame& frame, const FrameStats& stats) {
+  stats_ = stats;
+  const bool comparing = view_.compare == CompareMode::Split;
+  if (frame.filtered.data && (frame.fresh || (comparing && !sourceShown_) || !gl_)) {
+    makeCurrent();  // also runs initializeGL() the first time
+    if (gl_) {
+      const qint64 start = clock_.nsecsElapsed();
+      gl_->upload(frame, comparing);
+      uploadMs_ = (clock_.nsecsElapsed() - start) / 1e6;
+      sourceShown_ = comparing;
+    }
+    doneCurrent();
+  }
+  update();
+}
+
+void Viewport::paintGL() {
+  if (!gl_) return;
+  const qint64 start = clock_.nsecsElapsed();
+  const double dt = lastPaintNs_ ? (start - lastPaintNs_) / 1e9 : 1.0 / 60;
+  lastPaintNs_ = start;
+  ++paints_;
+  if (paints_ > 2 && dt > 0) {  // the first paints carry start-up
+    history_.push(static_cast<float>(dt * 1000));
+    fps_ = fps_ == 0 ? 1 / dt : fps_ + (1 / dt - fps_) / 20;
+  }
+  stats_.stages.displayMs = displayMs_;
+  GlPaint p;
+  const qreal dpr = devicePixelRatioF();
+  p.framebufferWidth = static_cast<int>(width() * dpr + 0.5);
+  p.framebufferHeight = static_cast<int>(height() * dpr + 0.5);
+  p.devicePixelRatio = static_cast<float>(dpr);
+  p.nativeZoom = nativeZoom_;
+  p.fps = fps_;
+  p.deltaSeconds = dt;
+  painted_ = gl_->paint(p, view_, stats_, history_);
+  const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
+  displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
+}
+
+// The compare divider follows the mouse while the left button is down on the picture.
+void Viewport::dragDivider(const QPointF& at) {
+  const FbRect& pic = painted_.picture;
+  const qreal dpr = devicePixelRatioF();
+  if (pic.width <= 0 || pic.height <= 0) return;
+  const double x = at.x() * dpr, y = at.y() * dpr;
+  const double t =
+      view_.orientation == SplitOrientation::Horizontal ? (y - pic.y) / pic.height : (x - pic.x) / pic.width;
+  view_.splitPosition = static_cast<float>(std::clamp(t, 0.0, 1.0));
+  update();
+}
+
+void Viewport::mousePressEvent(QMouseEvent* event) {
+  dragging_ = event->button() == Qt::LeftButton && view_.compare == CompareMode::Split;
+  if (dragging_) dragDivider(event->position());
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent* event) {
+  if (dragging_) dragDivider(event->position());
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent*) {
+  dragging_ = false;
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,60 @@
+// The picture area: a QOpenGLWidget whose paintGL() hands over to GlView (the
+// shared PictureRenderer and ImGui overlay). Frames are uploaded as soon as
+// they arrive, because a FeedFrame's pixels are only valid until the feed's
+// next advance(), and Qt may paint later than that.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <memory>
+
+#include "feed/frame_feed.hpp"
+#include "model/frame_stats.hpp"
+#include "model/view_state.hpp"
+#include "qt/gl_view.hpp"
+
+namespace liveconv::ui {
+
+class Viewport : public QOpenGLWidget {
+  Q_OBJECT
+ public:
+  Viewport(ViewState& view, QWidget* parent = nullptr);
+  ~Viewport() override;
+
+  // Uploads the frame (when fresh or when the compare view needs the source) and schedules a paint.
+  void present(const FeedFrame& frame, const FrameStats& stats);
+  void setNativeZoom(bool native) { nativeZoom_ = native; }
+  const GlPainted& lastPainted() const { return painted_; }
+  double fps() const { return fps_; }
+  // Upload + draw time of the last frame, host clock, for the overlay's display stage.
+  double displayMs() const { return displayMs_; }
+  // Empty while the GL side works; else why it could not start (shown in the status bar).
+  const QString& glError() const { return glError_; }
+
+ signals:
+  void glFailed(const QString& message);
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+
+ private:
+  void dragDivider(const QPointF& at);
+
+  ViewState& view_;
+  std::unique_ptr<GlView> gl_;
+  FrameStats stats_;
+  FrameTimeHistory history_{240};
+  GlPainted painted_;
+  QString glError_;
+  QElapsedTimer clock_;
+  double fps_ = 0, displayMs_ = 0, uploadMs_ = 0;
+  qint64 lastPaintNs_ = 0;
+  std::uint64_t paints_ = 0;
+  bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false;
+};
+
+}  // namespace liveconv::ui
