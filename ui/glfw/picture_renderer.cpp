@@ -74,12 +74,18 @@ PictureRenderer::~PictureRenderer() {
   glDeleteProgram(program_);
 }
 
-void PictureRenderer::uploadOne(GLuint texture, GLuint pbo, const ImageView& image) {
+void PictureRenderer::uploadOne(int slot, const ImageView& image) {
+  const GLuint texture = textures_[slot];
+  const GLuint pbo = pbos_[slot];
+  TextureShape& shape = shapes_[slot];
   const bool gray = image.format == PixelFormat::GRAY8;
   const GLenum layout = gray ? GL_RED : GL_RGBA;
   const std::size_t bytes = image.rowBytes() * image.height;
   glBindTexture(GL_TEXTURE_2D, texture);
-  if (image.width != width_ || image.height != height_ || image.format != format_) {
+  // Each texture keeps its own shape: the source texture may be filled for the
+  // first time long after the filtered one (compare switched on later).
+  if (image.width != shape.width || image.height != shape.height || image.format != shape.format) {
+    shape = TextureShape{image.width, image.height, image.format};
     glTexImage2D(GL_TEXTURE_2D, 0, gray ? GL_R8 : GL_RGBA8, image.width, image.height, 0, layout, GL_UNSIGNED_BYTE,
                  nullptr);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -107,8 +113,8 @@ void PictureRenderer::uploadOne(GLuint texture, GLuint pbo, const ImageView& ima
 
 void PictureRenderer::upload(const FeedFrame& frame, bool withSource) {
   if (!frame.filtered.data) return;
-  uploadOne(textures_[0], pbos_[0], frame.filtered);
-  if (withSource && frame.source.data) uploadOne(textures_[1], pbos_[1], frame.source);
+  uploadOne(0, frame.filtered);
+  if (withSource && frame.source.data) uploadOne(1, frame.source);
   width_ = frame.filtered.width;
   height_ = frame.filtered.height;
   format_ = frame.filtered.format;

@@ -39,11 +39,16 @@ class PictureRenderer {
   bool hasFrame() const { return width_ > 0; }
 
  private:
-  void uploadOne(GLuint texture, GLuint pbo, const ImageView& image);
+  struct TextureShape {
+    int width = 0, height = 0;
+    PixelFormat format = PixelFormat::Invalid;
+  };
+  void uploadOne(int slot, const ImageView& image);  // slot 0: filtered, 1: source
 
   GLuint program_ = 0, vao_ = 0;
   GLuint textures_[2] = {0, 0};  // filtered, source
   GLuint pbos_[2] = {0, 0};
+  TextureShape shapes_[2];
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::Invalid;
   GLint uScale_ = -1, uCompare_ = -1, uHorizontal_ = -1, uSplit_ = -1, uPictureSize_ = -1;

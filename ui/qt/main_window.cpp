@@ -81,6 +81,13 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 bool MainWindow::openSource(const QString& spec) {
+  // A path that looks like a local file but is not there fails here, before the
+  // playing source is replaced (the decoder would only find out on its thread).
+  const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/");
+  if (!special && !QFileInfo::exists(spec)) {
+    showError("Cannot open source", "Input " + spec + " does not exist.");
+    return false;
+  }
   const std::string error = loop_.open(spec.toStdString());
   if (!error.empty()) {
     showError("Cannot open source", QString::fromStdString(error));
