@@ -207,7 +207,7 @@ int runBench(const std::vector<std::string>& argv) {
             << "FMA limit: " << fma.how << "\n"
             << "medians of " << runs << " runs after " << warmup << " warm-up; border " << toString(border)
             << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "
-               "limit / (taps x channels)\n\n";
+               "limit / (taps x channels; W+H taps for separable)\n\n";
 
   std::printf("%-10s %-5s %-10s %-6s %-6s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
               "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", verify ? "verify" : "");
@@ -268,7 +268,10 @@ int runBench(const std::vector<std::string>& argv) {
             row.kernelMpix = pixels / (row.kernelMs * 1e-3) * 1e-6;
             const int channels = bytesPerPixel(format);
             row.fracBandwidth = row.kernelMpix * 1e6 / (copyBytesPerSec / (2.0 * channels));
-            row.fracFma = row.kernelMpix * 1e6 / (fma.fmaPerSecond / (double(mask.width) * mask.height * channels));
+            // FMAs one output needs: taps x channels, or (W + H) x channels for two 1-D passes.
+            const double taps = active.variant == VariantId::Separable ? double(mask.width + mask.height)
+                                                                       : double(mask.width) * mask.height;
+            row.fracFma = row.kernelMpix * 1e6 / (fma.fmaPerSecond / (taps * channels));
             if (transfers) {
               for (int r = 0; r < warmup + runs; ++r) {
                 const FrameTimings t = conv.process(src.view(), dst.view());
@@ -344,7 +347,8 @@ int runBench(const std::vector<std::string>& argv) {
           << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup << "\", \"kernel_ms\": "
           << r.kernelMs << ", \"kernel_mpix_s\": " << r.kernelMpix << ", \"frac_bandwidth\": " << r.fracBandwidth
           << ", \"frac_fma\": " << r.fracFma << ", \"transfer_ms\": " << r.transferMs
-          << ", \"transfer_mpix_s\": " << r.transferMpix << ", \"verify\": \"" << jsonEscape(r.verify)
+          << ", \"transfer_mpix_s\": " << r.transferMpix << ", \"chosen\": \"" << r.chosen
+          << "\", \"verify\": \"" << jsonEscape(r.verify)
           << "\", \"error\": \"" << jsonEscape(r.error) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
