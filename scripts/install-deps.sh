@@ -9,7 +9,7 @@ engine_pkgs=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev ope
              pocl-opencl-icd clinfo libgtest-dev)
 full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libavfilter-dev libswscale-dev libavutil-dev ffmpeg
            libglfw3-dev libimgui-dev libgl-dev libgl1-mesa-dri libpng-dev fonts-dejavu-core qt6-base-dev libqt6opengl6-dev nlohmann-json3-dev
-           xvfb xauth gnuplot-nox)
+           xvfb xauth gnuplot-nox bc)
 
 wanted=("${engine_pkgs[@]}")
 [ "$profile" = full ] && wanted+=("${full_pkgs[@]}")
