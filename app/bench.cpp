@@ -136,6 +136,8 @@ void printBenchUsage() {
                "  --format F          rgba, gray or both (default rgba)\n"
                "  --border MODE       clamp, mirror, wrap or zero (default clamp)\n"
                "  --mask SPEC         bench this mask instead of the generated non-separable ones\n"
+               "  --packets LIST      outputs per work-item to try for packet variants, e.g. 4,8,16,32 (default: theirs)\n"
+               "  --workgroups LIST   workgroup shapes to try, e.g. 16x8,32x4 (default: each variant's own)\n"
                "  --runs N            timed runs per result, median reported (default 10)\n"
                "  --warmup N          untimed runs first (default 3)\n"
                "  --no-transfers      kernel time only\n"
@@ -149,7 +151,7 @@ int runBench(const std::vector<std::string>& argv) {
     if (a == "--pipeline") return runPipelineBench(argv);
   const Args args(argv,
                   {"--device", "--variants", "--masks", "--sizes", "--format", "--border", "--mask", "--runs",
-                   "--warmup", "--csv", "--json"},
+                   "--warmup", "--csv", "--json", "--packets", "--workgroups"},
                   {"--verify", "--no-transfers", "--help"}, {{"-d", "--device"}, {"-h", "--help"}});
   if (args.has("--help")) {
     printBenchUsage();
@@ -193,6 +195,22 @@ int runBench(const std::vector<std::string>& argv) {
   else throw UsageError("Unknown pixel format '" + fmt + "'; use rgba, gray or both.");
   const BorderMode border = parseBorderMode(args.get("--border", "clamp"));
   if (border == BorderMode::Invalid) throw UsageError("Unknown border mode; use clamp, mirror, wrap or zero.");
+  std::vector<int> packets;  // 0: the variant's default
+  for (const auto& s : splitList(args.get("--packets", "0"))) {
+    const int n = std::atoi(s.c_str());
+    if (s != "0" && n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
+      throw UsageError("Bad packet '" + s + "'; a packet is 1, 2, 4, 8, 16 or 32 outputs per work-item.");
+    packets.push_back(n);
+  }
+  std::vector<WorkgroupShape> shapes;  // {0, 0}: the variant's default
+  for (const auto& s : splitList(args.get("--workgroups", "0x0"))) {
+    if (s == "0x0") {
+      shapes.push_back({});
+      continue;
+    }
+    const Size2 wg = parseSize(s, "workgroup shape");
+    shapes.push_back({wg.w, wg.h});
+  }
   const int runs = args.getInt("--runs", 10, 1, 100000);
   const int warmup = args.getInt("--warmup", 3, 0, 100000);
   const bool transfers = !args.has("--no-transfers");
@@ -229,7 +247,9 @@ int runBench(const std::vector<std::string>& argv) {
           want = Image(size.w, size.h, format);
           convolveReference(src.view(), want.view(), mask, border, AlphaMode::PassThrough);
         }
-        for (const VariantInfo* v : variants) {
+        for (const VariantInfo* v : variants)
+        for (int packet : v->defaultPacket ? packets : std::vector<int>{0})
+        for (WorkgroupShape shape : v->id == VariantId::Auto ? std::vector<WorkgroupShape>{{}} : shapes) {
           Row row;
           row.variant = v->name;
           row.format = toString(format);
@@ -240,6 +260,8 @@ int runBench(const std::vector<std::string>& argv) {
             p.mask = mask;
             p.border = border;
             p.variant = v->id;
+            p.packet = packet;
+            p.workgroup = shape;
             conv.setParams(p);
             const ActiveKernel active = conv.activeKernel(format, size.w, size.h);
             row.workgroup = std::to_string(active.workgroup.x) + "x" + std::to_string(active.workgroup.y);

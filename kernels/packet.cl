@@ -1,92 +1,281 @@
 // packet.cl: `multi_pixel` and `baked` (the CUDA chapter's multi-output
-// "packets" and hard-coded masks). Each work-item produces PX vertically
-// adjacent outputs of one column. The workgroup first copies its tile + halo to
-// __local memory; then every input row a work-item reads is used for up to
-// min(PX, MH) outputs held in private accumulators, so each tile pixel is read
-// from local memory (PX + MH - 1) / PX times per output instead of MH times.
-// Packets run down a column rather than along a row so that neighbouring
-// work-items read neighbouring local addresses (no bank conflicts).
+// "packets" and hard-coded masks). Each work-item produces a block of
+// BX x PY outputs: BX horizontally adjacent pixels (the packet of the
+// chapter) in each of PY adjacent rows. The workgroup first copies its tile +
+// halo to __local memory; then every tile row a work-item reads is used for
+// up to min(PY, MH) output rows, and every value in it for up to BX outputs of
+// that row, all held in private accumulators.
 //
-// Build options: LX, LY, PX, MASK_W, MASK_H (always compiled in: the
-// accumulators and the unrolled loops need them). BAKED: the program text
-// defines baked_mask[] with the coefficients as literals and zero taps are
-// dropped at compile time (the seed's 7x7 motion blur has 17 of 49).
-// Local memory: (LX + MW - 1) * (LY * PX + MH - 1) pixf.
+// The tile is planar: one float plane per channel that is filtered (R, G, B
+// and, when alpha is filtered, A). A work-item reads the BX + MW - 1 values of
+// a row from each plane with float4 loads: neighbouring work-items read
+// neighbouring 16-byte words, so the reads are wide and free of bank
+// conflicts, and one read feeds up to BX * MW multiply-adds. The bytes are
+// turned into floats once, while staging, with an exact bit trick instead of
+// the (slow on GPUs) integer-to-float conversion.
+//
+// Build options: LX, LY, PX (outputs per work-item: BX = min(PX, 4),
+// PY = PX / BX), MASK_W, MASK_H (always compiled in: the accumulators and the
+// unrolled loops need them), UNROLL_ROWS (masks up to this many rows unroll
+// the row loop completely; taller ones keep it as a loop to bound code size and
+// compile time). BAKED: the program text defines baked_mask[] with the
+// coefficients as literals and zero taps are dropped at compile time (the
+// seed's 7x7 motion blur has 17 of 49).
+// Local memory: PLANES * TILE_PITCH * TILE_H floats (see the defines below).
 
 #define MW MASK_W
 #define MH MASK_H
-
-// With alpha copied from the source, RGBA needs three accumulators, not four:
-// a quarter of the FMAs saved.
-#if CHANNELS == 4 && !FILTER_ALPHA
-typedef float3 accf;
-#define ACC_OF(p) ((p).xyz)
-#define TO_PIXF(a) ((float4)((a), 0.0f))
+#if PX >= 4
+#define BX 4
 #else
-typedef pixf accf;
-#define ACC_OF(p) (p)
-#define TO_PIXF(a) (a)
+#define BX PX
 #endif
+#define PY (PX / BX)
+
+#if CHANNELS == 4 && FILTER_ALPHA
+#define PLANES 4
+#elif CHANNELS == 4
+#define PLANES 3
+#else
+#define PLANES 1
+#endif
+
+// Tile geometry. Tile column 0 is HALO_L columns left of the workgroup's first
+// output, HALO_L being the mask radius rounded up to whole 4-pixel words, so
+// that the tile's words line up with the source's and can be staged with
+// 16-byte loads and stores. A work-item's window then starts WINDOW columns
+// into its block's words.
+#define RX (MW / 2)
+#define RY (MH / 2)
+#define HALO_L ((RX + 3) / 4 * 4)
+#define WINDOW (HALO_L - RX)
+#define TILE_PITCH (LX * BX + (WINDOW + MW - 1 + 3) / 4 * 4)  // whole float4 words per row
+#define TILE_WORDS (TILE_PITCH / 4)
+#define TILE_H (LY * PY + MH - 1)
+#define PLANE_SIZE (TILE_PITCH * TILE_H)
+#define ROW_VALUES (WINDOW + BX + MW - 1)
+#define ROW_WORDS ((ROW_VALUES + 3) / 4)
+
+#ifndef UNROLL_ROWS
+#define UNROLL_ROWS 15
+#endif
+
 #ifdef BAKED
 #define COEF(i, j) baked_mask[(j) * MW + (i)]
 #else
 #define COEF(i, j) mask[(j) * MW + (i)]
 #endif
 
+// Byte b (0..255) as float, exactly: 2^23 + b has b in its low mantissa bits.
+inline float byte_to_float(uint b) { return as_float(0x4B000000u | b) - 8388608.0f; }
+
+// The affine result as a byte, as convert_uchar_sat_rte: clamp, then adding
+// 2^23 rounds to the nearest integer, ties to even, into the low bits.
+inline uint float_to_byte(float v) { return as_uint(clamp(v, 0.0f, 255.0f) + 8388608.0f) & 0xFFu; }
+
+// Stages pixel (x, y), mapped by the border rule, into tile position t.
+inline void stage_pixel(__local float* tile, int t, __global const uchar* src, int srcPitch, int x, int y,
+                        int width, int height) {
+  const int bx = border_index(x, width);
+  const int by = border_index(y, height);
+  if (bx < 0 || by < 0) {
+    for (int c = 0; c < PLANES; ++c) tile[c * PLANE_SIZE + t] = 0.0f;
+    return;
+  }
+  const int index = by * srcPitch + bx;
+#if CHANNELS == 4
+  const uint p = ((__global const uint*)src)[index];
+  tile[t] = byte_to_float(p & 0xFFu);
+  tile[PLANE_SIZE + t] = byte_to_float((p >> 8) & 0xFFu);
+  tile[2 * PLANE_SIZE + t] = byte_to_float((p >> 16) & 0xFFu);
+#if PLANES == 4
+  tile[3 * PLANE_SIZE + t] = byte_to_float(p >> 24);
+#endif
+#else
+  tile[t] = byte_to_float(src[index]);
+#endif
+}
+
+// Stages the 4 pixels of source word `word` (4-pixel aligned) into tile word t.
+inline void stage_word(__local float4* tile4, int t, __global const uchar* src, int word) {
+#if CHANNELS == 4
+  const uint4 p = ((__global const uint4*)src)[word];
+  tile4[t] = (float4)(byte_to_float(p.x & 0xFFu), byte_to_float(p.y & 0xFFu), byte_to_float(p.z & 0xFFu),
+                      byte_to_float(p.w & 0xFFu));
+  tile4[PLANE_SIZE / 4 + t] = (float4)(byte_to_float((p.x >> 8) & 0xFFu), byte_to_float((p.y >> 8) & 0xFFu),
+                                       byte_to_float((p.z >> 8) & 0xFFu), byte_to_float((p.w >> 8) & 0xFFu));
+  tile4[PLANE_SIZE / 2 + t] = (float4)(byte_to_float((p.x >> 16) & 0xFFu), byte_to_float((p.y >> 16) & 0xFFu),
+                                       byte_to_float((p.z >> 16) & 0xFFu), byte_to_float((p.w >> 16) & 0xFFu));
+#if PLANES == 4
+  tile4[3 * PLANE_SIZE / 4 + t] = (float4)(byte_to_float(p.x >> 24), byte_to_float(p.y >> 24),
+                                           byte_to_float(p.z >> 24), byte_to_float(p.w >> 24));
+#endif
+#else
+  const uint p = ((__global const uint*)src)[word];
+  tile4[t] = (float4)(byte_to_float(p & 0xFFu), byte_to_float((p >> 8) & 0xFFu), byte_to_float((p >> 16) & 0xFFu),
+                      byte_to_float(p >> 24));
+#endif
+}
+
+// Reads the ROW_VALUES values a work-item needs from one plane row into v[].
+#if BX == 4
+#define READ_ROW(v, rowPtr)                                             \
+  {                                                                     \
+    __local const float4* words = (__local const float4*)(rowPtr);      \
+    _Pragma("unroll") for (int q = 0; q < ROW_WORDS; ++q) {             \
+      const float4 w = words[q];                                        \
+      v[4 * q] = w.x;                                                   \
+      v[4 * q + 1] = w.y;                                               \
+      v[4 * q + 2] = w.z;                                               \
+      v[4 * q + 3] = w.w;                                               \
+    }                                                                   \
+  }
+#else
+#define READ_ROW(v, rowPtr) \
+  { _Pragma("unroll") for (int q = WINDOW; q < ROW_VALUES; ++q) v[q] = (rowPtr)[q]; }
+#endif
+
+// Applies tile row r of this work-item's window (r = 0 .. PY + MH - 2) to the
+// accumulators of output rows k in [K0, K1]: for each, mask row j = r - k.
+// CHECK: test that j is a row of the mask (needed where r is not a constant).
+#define APPLY_ROW(r, K0, K1, CHECK)                                                       \
+  _Pragma("unroll") for (int c = 0; c < PLANES; ++c) {                                    \
+    float v[4 * ROW_WORDS];                                                               \
+    READ_ROW(v, tile + c * PLANE_SIZE + (ly * PY + (r)) * TILE_PITCH + lx * BX);           \
+    _Pragma("unroll") for (int i = 0; i < MW; ++i) {                                      \
+      _Pragma("unroll") for (int k = (K0); k <= (K1); ++k) {                              \
+        const int j = (r) - k;                                                            \
+        if (!(CHECK) || (j >= 0 && j < MH)) {                                             \
+          const float m = COEF(i, j);                                                     \
+          if (!BAKED_SKIP || m != 0.0f) {                                                 \
+            _Pragma("unroll") for (int b = 0; b < BX; ++b) acc[k][b][c] = fma(m, v[WINDOW + b + i], acc[k][b][c]); \
+          }                                                                               \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+  }
+
+#ifdef BAKED
+#define BAKED_SKIP 1
+#else
+#define BAKED_SKIP 0
+#endif
+
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
     __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
-    __constant float* mask, int maskW, int maskH, float scale, float offset, __local pixf* tile) {
+    __constant float* mask, int maskW, int maskH, float scale, float offset, __local float4* tileWords) {
+  // Declared as float4 so that the allocation is 16-byte aligned for the word reads.
+  __local float* tile = (__local float*)tileWords;
   const int lx = get_local_id(0);
   const int ly = get_local_id(1);
-  const int groupX = get_group_id(0) * LX;
-  const int groupY = get_group_id(1) * LY * PX;
-  const int tileW = LX + MW - 1;
-  const int tileH = LY * PX + MH - 1;
-  const int originX = groupX - MW / 2;
-  const int originY = groupY - MH / 2;
-  if (originX >= 0 && originY >= 0 && originX + tileW <= width && originY + tileH <= height) {
-    // Most workgroups lie inside the image: no border mapping per pixel.
-    for (int ty = ly; ty < tileH; ty += LY)
-      for (int tx = lx; tx < tileW; tx += LX)
-        tile[ty * tileW + tx] = LOAD_PIXEL(src, (originY + ty) * srcPitch + originX + tx);
+  const int groupX = get_group_id(0) * (LX * BX);
+  const int groupY = get_group_id(1) * (LY * PY);
+  const int originX = groupX - HALO_L;  // source column of tile column 0
+  const int originY = groupY - RY;
+
+  // Stage the tile, row-major over the whole workgroup so that consecutive
+  // work-items read consecutive source words. Most workgroups lie inside the
+  // image, and with rows of whole words (the usual case) copy 4 pixels per
+  // 16-byte load; the others map each pixel through the border rule.
+  const int lid = ly * LX + lx;
+  if (originX >= 0 && originY >= 0 && originX + TILE_PITCH <= width && originY + TILE_H <= height &&
+      (srcPitch & 3) == 0 && (originX & 3) == 0) {
+    const int wordPitch = srcPitch / 4;
+    const int originWord = originY * wordPitch + originX / 4;
+    for (int t = lid; t < TILE_WORDS * TILE_H; t += LX * LY) {
+      const int ty = t / TILE_WORDS;
+      const int tw = t - ty * TILE_WORDS;
+      stage_word(tileWords, t, src, originWord + ty * wordPitch + tw);
+    }
   } else {
-    for (int ty = ly; ty < tileH; ty += LY)
-      for (int tx = lx; tx < tileW; tx += LX)
-        tile[ty * tileW + tx] = load_bordered(src, srcPitch, originX + tx, originY + ty, width, height);
+    for (int t = lid; t < TILE_PITCH * TILE_H; t += LX * LY) {
+      const int ty = t / TILE_PITCH;
+      const int tx = t - ty * TILE_PITCH;
+      stage_pixel(tile, t, src, srcPitch, originX + tx, originY + ty, width, height);
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  const int x = groupX + lx;
-  const int y0 = groupY + ly * PX;
-  if (x >= width || y0 >= height) return;
+  const int x0 = groupX + lx * BX;
+  const int y0 = groupY + ly * PY;
+  if (x0 >= width || y0 >= height) return;
 
-  accf acc[PX];
+  float acc[PY][BX][PLANES];
 #pragma unroll
-  for (int k = 0; k < PX; ++k) acc[k] = (accf)(0.0f);
+  for (int k = 0; k < PY; ++k)
+#pragma unroll
+    for (int b = 0; b < BX; ++b)
+#pragma unroll
+      for (int c = 0; c < PLANES; ++c) acc[k][b][c] = 0.0f;
 
-  // Masks up to 15 rows unroll completely, so tap indices and zero tests are constants;
-  // large ones keep the row loop to bound code size and compile time.
-#if MH <= 15
+#if MH <= UNROLL_ROWS || MH < PY
+  // Every index is a constant: coefficients become immediates or constant-bank
+  // operands, and the row/output pairing is resolved at compile time.
 #pragma unroll
+  for (int r = 0; r < PY + MH - 1; ++r) APPLY_ROW(r, 0, PY - 1, 1)
+#else
+  // Ramp-up rows (fewer than PY outputs see them), the steady state where every
+  // output row takes the tile row, and the ramp-down rows.
+#pragma unroll
+  for (int r = 0; r < PY - 1; ++r) APPLY_ROW(r, 0, PY - 1, 1)
+  for (int r = PY - 1; r < MH; ++r) APPLY_ROW(r, 0, PY - 1, 0)
+#pragma unroll
+  for (int r = MH; r < PY + MH - 1; ++r) APPLY_ROW(r, 0, PY - 1, 1)
 #endif
-  for (int r = 0; r < PX + MH - 1; ++r) {
-    __local const pixf* row = tile + (ly * PX + r) * tileW + lx;
+
+  // Results as bytes; a full row of 4 goes out as one 16-byte (RGBA) or 4-byte
+  // (GRAY) store where the rows are whole words.
+  const bool wholeWords = BX == 4 && x0 + 3 < width && (dstPitch & 3) == 0 && (srcPitch & 3) == 0;
 #pragma unroll
-    for (int i = 0; i < MW; ++i) {
-      const accf p = ACC_OF(row[i]);
+  for (int k = 0; k < PY; ++k) {
+    const int y = y0 + k;
+    if (y >= height) break;
+    uint out[BX];
 #pragma unroll
-      for (int k = 0; k < PX; ++k) {
-        const int j = r - k;
-        if (j >= 0 && j < MH) {
-#ifdef BAKED
-          if (COEF(i, j) != 0.0f)
+    for (int b = 0; b < BX; ++b) {
+      const uint r = float_to_byte(fma(acc[k][b][0], scale, offset));
+#if CHANNELS == 4
+      const uint g = float_to_byte(fma(acc[k][b][1], scale, offset));
+      const uint bl = float_to_byte(fma(acc[k][b][2], scale, offset));
+#if PLANES == 4
+      const uint a = float_to_byte(fma(acc[k][b][3], scale, offset)) << 24;
+#else
+      const uint a = 0;  // the centre alpha is merged in below
 #endif
-            acc[k] = fma((accf)(COEF(i, j)), p, acc[k]);
+      out[b] = r | (g << 8) | (bl << 16) | a;
+#else
+      out[b] = r;
+#endif
+    }
+    if (wholeWords) {
+#if CHANNELS == 4
+      const int word = (y * dstPitch + x0) / 4;
+#if PLANES == 3
+      const uint4 centre = ((__global const uint4*)src)[(y * srcPitch + x0) / 4] & 0xFF000000u;
+#else
+      const uint4 centre = (uint4)(0u);
+#endif
+      ((__global uint4*)dst)[word] = (uint4)(out[0], out[1], out[2], out[3]) | centre;
+#else
+      ((__global uint*)dst)[(y * dstPitch + x0) / 4] = out[0] | (out[1] << 8) | (out[2] << 16) | (out[3] << 24);
+#endif
+    } else {
+#pragma unroll
+      for (int b = 0; b < BX; ++b) {
+        const int x = x0 + b;
+        if (x < width) {
+#if CHANNELS == 4
+#if PLANES == 3
+          const uint centre = ((__global const uint*)src)[y * srcPitch + x] & 0xFF000000u;
+#else
+          const uint centre = 0u;
+#endif
+          ((__global uint*)dst)[y * dstPitch + x] = out[b] | centre;
+#else
+          dst[y * dstPitch + x] = (uchar)out[b];
+#endif
         }
       }
     }
   }
-#pragma unroll
-  for (int k = 0; k < PX; ++k)
-    if (y0 + k < height) store_result(dst, dstPitch, src, srcPitch, x, y0 + k, TO_PIXF(acc[k]), scale, offset);
 }

@@ -68,6 +68,7 @@ struct Convolver::Prepared {
   const VariantInfo* variant = nullptr;
   cl::Kernel kernel, kernel2;
   int wx = 0, wy = 0, packet = 1;
+  int blockX = 1, blockY = 1;  // outputs per work-item across and down
   std::uint64_t localBytes = 0;
   cl::Buffer maskBuffer, maskBuffer2;  // the mask (or row taps) and the column taps
   float scale = 1, offset = 0;
@@ -100,8 +101,8 @@ void Convolver::setParams(const FilterParams& params) {
   if (params.workgroup.x < 0 || params.workgroup.y < 0 || (params.workgroup.x == 0) != (params.workgroup.y == 0))
     throw InvalidArgument("A workgroup shape needs both sides, each at least 1 (or neither, for the default).");
   if (params.packet != 0 && params.packet != 1 && params.packet != 2 && params.packet != 4 && params.packet != 8 &&
-      params.packet != 16)
-    throw InvalidArgument("A packet is 1, 2, 4, 8 or 16 outputs per work-item.");
+      params.packet != 16 && params.packet != 32)
+    throw InvalidArgument("A packet is 1, 2, 4, 8, 16 or 32 outputs per work-item.");
   if (params.mask.width > v.maxMaskSide || params.mask.height > v.maxMaskSide)
     throw UnsupportedError(std::string("Variant ") + v.name + " takes masks up to " + std::to_string(v.maxMaskSide) +
                            " wide and high.");
@@ -126,7 +127,10 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   const bool userShape = params.workgroup.x > 0;
   int wx = userShape ? params.workgroup.x : v.defaultWorkgroupX;
   int wy = userShape ? params.workgroup.y : v.defaultWorkgroupY;
-  auto localBytes = [&](int x, int y) { return localMemoryBytes(v, x, y, packet, m.width, m.height, bpp); };
+  const bool filterAlpha = params.alpha == AlphaMode::Filter;
+  auto localBytes = [&](int x, int y) {
+    return localMemoryBytes(v, x, y, packet, m.width, m.height, bpp, filterAlpha);
+  };
   auto fits = [&](int x, int y) {
     return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && localBytes(x, y) <= dev.localMemBytes;
   };
@@ -150,25 +154,56 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
     throw UnsupportedError(out.str());
   }
 
-  std::ostringstream options;
-  options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
-          << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx << " -D LY=" << wy
-          << " -D PX=" << packet;
-  if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
   std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
   if (v.binding == MaskBinding::Baked) text = bakedMaskSource(m) + text;
   const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
-  cl::Program program = cache_->get(device_->context, dev.device, key, text, options.str());
-
   auto p = std::make_unique<Prepared>();
+  for (;;) {
+    std::ostringstream options;
+    options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
+            << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx
+            << " -D LY=" << wy << " -D PX=" << packet;
+    // Packet kernels unroll masks up to this many rows completely; a CPU compiler
+    // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
+    if (v.footprint == LocalFootprint::PacketTile)
+      options << " -D UNROLL_ROWS=" << (dev.kind == DeviceKind::GPU ? 15 : 7);
+    if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
+    cl::Program program = cache_->get(device_->context, dev.device, key, text, options.str());
+    p->kernel = cl::Kernel(program, v.entry);
+    if (*v.entry2) p->kernel2 = cl::Kernel(program, v.entry2);
+
+    // What the compiled kernel allows: its registers bound the work-items, and
+    // the implementation may keep some local memory of its own.
+    std::size_t maxItems = dev.maxWorkGroupSize;
+    std::uint64_t ownLocal = 0;
+    for (const cl::Kernel* k : {&p->kernel, &p->kernel2}) {
+      if (!(*k)()) continue;
+      maxItems = std::min<std::size_t>(maxItems, k->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device));
+      ownLocal = std::max<std::uint64_t>(ownLocal, k->getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device));
+    }
+    const std::size_t items = static_cast<std::size_t>(wx) * wy;
+    if (items <= maxItems && localBytes(wx, wy) + ownLocal <= dev.localMemBytes) break;
+    if (userShape || items == 1) {
+      std::ostringstream out;
+      out << "Workgroup " << wx << "x" << wy << " does not fit variant " << v.name << " for a " << m.width << "x"
+          << m.height << " " << toString(format) << " mask on " << dev.name << ": the compiled kernel allows "
+          << maxItems << " work-items and needs " << kib(localBytes(wx, wy) + ownLocal) << " of local memory of the "
+          << kib(dev.localMemBytes) << " there.";
+      throw UnsupportedError(out.str());
+    }
+    int& larger = wx >= wy ? wx : wy;
+    larger = std::max(1, larger / 2);
+  }
+
   p->params = params;
   p->format = format;
   p->variant = &v;
-  p->kernel = cl::Kernel(program, v.entry);
-  if (*v.entry2) p->kernel2 = cl::Kernel(program, v.entry2);
   p->wx = wx;
   p->wy = wy;
   p->packet = packet;
+  const PacketShape shape = packetShape(v, packet);
+  p->blockX = shape.x;
+  p->blockY = shape.y;
   p->localBytes = localBytes(wx, wy);
   p->scale = m.scale();
   p->offset = m.offset();
@@ -260,7 +295,8 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   const Mask& m = p.params.mask;
   cl::CommandQueue& q = device_->queue;
   const cl::NDRange local(p.wx, p.wy);
-  const cl::NDRange global(roundUp(src.width, p.wx), roundUp((src.height + p.packet - 1) / p.packet, p.wy));
+  const cl::NDRange global(roundUp((src.width + p.blockX - 1) / p.blockX, p.wx),
+                           roundUp((src.height + p.blockY - 1) / p.blockY, p.wy));
   const cl_int srcPitch = static_cast<cl_int>(src.pitchBytes / bpp);
   const cl_int dstPitch = static_cast<cl_int>(dst.pitchBytes / bpp);
 

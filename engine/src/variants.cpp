@@ -24,11 +24,11 @@ const std::vector<VariantInfo>& variantRegistry() {
     {VariantId::Unroll4, "unroll4", "local, runtime width, inner loop by 4 and the rest without a loop (tutorial UnrollIf)",
      "local.cl", "convolve_unroll4", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
     {VariantId::Baked, "baked", "multi_pixel with the coefficients as literals, zero taps skipped (rebuilt per mask)",
-     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::Baked, InputKind::Buffer, 32, 8, 4, 0, false, kMaxMaskSide},
+     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::Baked, InputKind::Buffer, 16, 8, 16, 0, false, kMaxMaskSide},
     {VariantId::Image, "image", "input as image2d_t through a sampler, borders by its addressing mode (texture path)",
      "image.cl", "convolve_image", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Image, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::MultiPixel, "multi_pixel", "local tile, each work-item computes a packet of 4/8/16 outputs in registers",
-     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 32, 8, 4, 0, false, kMaxMaskSide},
+    {VariantId::MultiPixel, "multi_pixel", "planar local tile, each work-item computes a block of 4..32 outputs (4 across) in registers",
+     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, false, kMaxMaskSide},
     {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass through local memory, float between",
      "separable.cl", "convolve_rows", "convolve_cols", LocalFootprint::Separable, MaskBinding::Runtime, InputKind::Buffer, 32, 8, 4, 0, true, kMaxMaskSide},
     {VariantId::Auto, "auto", "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race",
@@ -56,12 +56,37 @@ std::string variantNames() {
   return names;
 }
 
-std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int bpp) {
+PacketShape packetShape(const VariantInfo& v, int packet) {
+  packet = std::max(1, packet);
+  switch (v.footprint) {
+    case LocalFootprint::PacketTile: {
+      const int across = std::min(packet, 4);
+      return {across, packet / across};
+    }
+    case LocalFootprint::Separable: return {1, packet};  // the column pass
+    case LocalFootprint::Tile:
+    case LocalFootprint::None:
+    case LocalFootprint::Invalid: break;
+  }
+  return {1, 1};
+}
+
+std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int bpp,
+                               bool filterAlpha) {
   const std::uint64_t elem = bpp == 4 ? 16 : 4;  // float4 or float per pixel
   const std::uint64_t w = static_cast<std::uint64_t>(wx), h = static_cast<std::uint64_t>(wy);
   switch (v.footprint) {
     case LocalFootprint::Tile: return (w + maskW - 1) * (h + maskH - 1) * elem;
-    case LocalFootprint::PacketTile: return (w + maskW - 1) * (h * std::max(1, packet) + maskH - 1) * elem;
+    case LocalFootprint::PacketTile: {
+      // Planar floats; the left halo rounded up to whole float4 words, rows padded
+      // to whole words (TILE_PITCH in kernels/packet.cl).
+      const PacketShape s = packetShape(v, packet);
+      const std::uint64_t planes = bpp == 4 ? (filterAlpha ? 4 : 3) : 1;
+      const std::uint64_t radius = static_cast<std::uint64_t>(maskW / 2);
+      const std::uint64_t window = (radius + 3) / 4 * 4 - radius;
+      const std::uint64_t pitch = w * s.x + (window + maskW - 1 + 3) / 4 * 4;
+      return planes * pitch * (h * s.y + maskH - 1) * 4;
+    }
     case LocalFootprint::Separable:
       return std::max((w + maskW - 1) * h, w * (h * std::max(1, packet) + maskH - 1)) * elem;
     case LocalFootprint::None:

@@ -37,7 +37,7 @@ struct FilterParams {
   AlphaMode alpha = AlphaMode::PassThrough;
   VariantId variant = VariantId::Auto;
   WorkgroupShape workgroup;
-  int packet = 0;  // outputs per work-item for multi-pixel variants (4, 8, 16); 0 = the variant's default
+  int packet = 0;  // outputs per work-item for multi-pixel variants (1..32, see packetShape); 0 = the variant's default
 
   bool operator==(const FilterParams& o) const {
     return mask == o.mask && border == o.border && alpha == o.alpha && variant == o.variant &&

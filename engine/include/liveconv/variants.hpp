@@ -60,7 +60,7 @@ struct VariantInfo {
   InputKind input = InputKind::Buffer;
   int defaultWorkgroupX = 16;
   int defaultWorkgroupY = 16;
-  int defaultPacket = 0;         // outputs per work-item (multi-pixel kernels); 0 = one
+  int defaultPacket = 0;         // outputs per work-item (multi-pixel kernels, see packetShape); 0 = one
   int rowAlignBytes = 0;         // >0: device rows padded to this and to the workgroup width
   bool needsSeparableMask = false;
   int maxMaskSide = 63;          // largest mask width/height the variant accepts
@@ -73,8 +73,17 @@ const VariantInfo& variantInfo(VariantId id);
 // "naive, local, ..."
 std::string variantNames();
 
+// How a variant lays out a packet of outputs per work-item: `x` adjacent
+// columns in each of `y` adjacent rows (PacketTile: up to 4 across, the rest
+// down; separable's column pass: all down). {1, 1} for one output.
+struct PacketShape {
+  int x = 1;
+  int y = 1;
+};
+PacketShape packetShape(const VariantInfo& v, int packet);
+
 // Local memory a variant needs for a workgroup shape, mask size and pixel size.
 std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH,
-                               int bytesPerPixelValue);
+                               int bytesPerPixelValue, bool filterAlpha = true);
 
 }  // namespace liveconv
