@@ -16,6 +16,11 @@ const char* viewerUsage() {
          "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
          "  --format rgba|gray  pixel format\n"
          "  --border MODE       clamp, mirror, wrap or zero\n"
+"  --display-path auto|interop|readback\n"
+         "                      how filtered frames reach the screen: auto (zero-copy through\n"
+         "                      cl_khr_gl_sharing where the device shares with the GL context, else\n"
+         "                      readback + PBO), interop (the same, saying why when it cannot),\n"
+         "                      readback (always map and upload)\n"
          "  --size WxH          window size in screen coordinates (default 1600x900)\n"
          "  --zoom fit|native   fit the picture to the window, or one frame pixel per screen pixel\n"
          "  --compare           start in the before/after split view\n"
@@ -49,6 +54,10 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
       if (!value(&o->format)) return "--format needs rgba or gray.";
     } else if (arg == "--border") {
       if (!value(&o->border)) return "--border needs a mode.";
+    } else if (arg == "--display-path") {
+      if (!value(&o->displayPath) ||
+          (o->displayPath != "auto" && o->displayPath != "interop" && o->displayPath != "readback"))
+        return "--display-path takes auto, interop or readback.";
     } else if (arg == "--size") {
       char tail = 0;
       if (!value(&v) || std::sscanf(v.c_str(), "%dx%d%c", &o->windowWidth, &o->windowHeight, &tail) != 2 ||

@@ -13,6 +13,7 @@ struct ViewerOptions {
   std::string device;   // selector as in `liveconv devices`; empty: $LIVECONV_DEVICE, else the default
   std::string format = "rgba";
   std::string border;
+  std::string displayPath = "auto";  // auto | interop | readback (ui/gl/interop_policy.hpp)
   int windowWidth = 1600;
   int windowHeight = 900;
   bool zoomNative = false;

@@ -114,4 +114,17 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area) {
   ImGui::End();
 }
 
+void drawPendingBanner(const std::string& text, const ScreenRect& area) {
+  ImGui::SetNextWindowPos(ImVec2(area.x + 12, area.y + 12), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_AlwaysAutoResize;
+  ImGui::Begin("##pending", nullptr, flags);
+  // A spinner of dots, so a slow open is seen to be alive.
+  const int dots = static_cast<int>(ImGui::GetTime() * 3) % 4;
+  ImGui::Text("%s%.*s", text.c_str(), dots, "...");
+  ImGui::End();
+}
+
 }  // namespace liveconv::ui
