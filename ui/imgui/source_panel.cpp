@@ -63,9 +63,23 @@ void drawPlayback(ViewerModel& model, ShellRequests* requests) {
   if (!v.paused) ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::Checkbox("loop", &v.loop);
+  // Speed on a row of its own: a drag field (no grab drawn over its number)
+  // and the usual rates one click away.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("speed");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(-1);
-  ImGui::SliderFloat("##speed", &v.playbackSpeed, 0.25f, 4.0f, "speed %.2fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SetNextItemWidth(80);
+  ImGui::DragFloat("##speed", &v.playbackSpeed, 0.01f, 0.25f, 4.0f, "%.2fx",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  for (const float rate : {0.25f, 0.5f, 1.0f, 2.0f, 4.0f}) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%gx", rate);
+    const bool current = v.playbackSpeed == rate;
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(label)) v.playbackSpeed = rate;
+    if (current) ImGui::PopStyleColor();
+  }
 }
 
 void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
