@@ -37,6 +37,7 @@ struct Layout {
   std::string display;  // the overlay's display-path line
   long pixelBufferUploads = -1;
   std::string frameIn;  // "host" (readback) or "shared-buffer" (zero-copy)
+  long framesWhileOpening = -1;
 };
 
 bool onPath(const char* tool) {
@@ -84,6 +85,8 @@ Layout readLayout(const std::string& path) {
       in >> l.pixelBufferUploads;
     else if (key == "frame_in")
       in >> l.frameIn;
+    else if (key == "frames_while_opening")
+      in >> l.framesWhileOpening;
   }
   return l;
 }
@@ -310,6 +313,30 @@ TEST_F(ViewerScreenshot, ReadbackAskedForIsUsedAndNamed) {
   EXPECT_GE(l.pixelBufferUploads, 1);
   expectPicture(
       shot, l, sharpenedPattern(l.frame), [](int, int) { return true; }, "filtered picture");
+}
+
+// A source picked while the viewer runs opens in the background and replaces
+// the playing one at a frame boundary: the window ends on the new source,
+// filtered as the reference says, and kept drawing while it opened.
+TEST_F(ViewerScreenshot, ASourcePickedWhilePlayingOpensInTheBackgroundAndTakesOver) {
+  const std::string png = shotPath("switch");
+  std::remove(png.c_str());
+  std::string skip;
+  const int rc = runViewer("--source testpattern:480x320 --switch-to testpattern:320x240 --mask sharpen", png, &skip);
+  if (rc == -1) GTEST_SKIP() << skip;
+  ASSERT_EQ(rc, 0);
+  Image shot;
+  ASSERT_EQ(readPng(png, &shot), "");
+  const Layout l = readLayout(png + ".layout");
+  ASSERT_EQ(l.picture.w, 320) << "the new source did not take over";
+  ASSERT_EQ(l.picture.h, 240);
+  const Image source = makeTestPattern(320, 240, PixelFormat::RGBA8, l.frame);
+  Image want(320, 240, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Clamp, AlphaMode::PassThrough);
+  expectPicture(
+      shot, l, want, [](int, int) { return true; }, "picture after the switch");
+  EXPECT_GE(l.framesWhileOpening, 0);
+  std::printf("frames drawn while the new source opened: %ld\n", l.framesWhileOpening);
 }
 
 TEST(ViewerOptions, AnUnknownDisplayPathIsAUsageError) {

@@ -77,6 +77,7 @@ struct ShotInfo {
   const FeedFrame* frame = nullptr;
   const FrameStats* stats = nullptr;
   std::uint64_t pixelBufferUploads = 0;
+  long framesWhileOpening = 0;
 };
 
 // The framebuffer as PNG, plus a sidecar FILE.layout naming the picture and
@@ -122,6 +123,7 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   out << "display " << shot.stats->displayPath << "\n";
   out << "pixel_buffer_uploads " << shot.pixelBufferUploads << "\n";
   out << "frame_in " << (frame.glPixelBuffer ? "shared-buffer" : "host") << "\n";
+  out << "frames_while_opening " << shot.framesWhileOpening << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
 }
@@ -318,6 +320,8 @@ int run(const ViewerOptions& opt) {
   bool vsync = model.view().vsync, sourceShown = false, dragging = false;
   std::uint64_t handedVersion = 0, notedRejection = 0;
   long framesDrawn = 0;  // with a picture: the test hooks count these
+  long framesWhileOpening = 0;  // drawn while a source or device opened in the background
+  bool switchAsked = false, switched = opt.switchTo.empty();
   bool step = false;
   const auto started = std::chrono::steady_clock::now();
   double displayMs = 0;  // upload + draw of the previous frame, host clock
@@ -357,11 +361,20 @@ int run(const ViewerOptions& opt) {
     if (view.vsync != vsync) glfwSwapInterval((vsync = view.vsync) ? 1 : 0);
 
     // The frame boundary: a feed opened in the background replaces the old one here.
+    if (!switchAsked && !switched && framesDrawn >= 1) {  // --switch-to: as if picked in the panel
+      model.setSource(opt.switchTo);
+      switchAsked = true;
+    }
     if (switcher.sync(model)) {
       switcher.feed()->setPlayback(playback);
       handedVersion = 0;
       sourceShown = false;
+      if (switchAsked && !switched) {
+        switched = true;
+        framesDrawn = 0;  // --frames counts from here
+      }
     }
+    if (switcher.pending()) ++framesWhileOpening;
     FrameFeed& feed = *switcher.feed();
     if (model.version() != handedVersion) {
       if (auto snapshot = model.snapshot()) feed.setParams(switcher.forFeed(snapshot));
@@ -428,8 +441,9 @@ int run(const ViewerOptions& opt) {
     displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
     if (frame.hasPicture() || !message.empty()) ++framesDrawn;
     // A source that never delivers still ends a test run, with whatever the window shows.
-    const bool lastFrame = opt.frames > 0 && (framesDrawn >= opt.frames || msSince(started) > 30000);
-    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads()};
+    const bool lastFrame =
+        opt.frames > 0 && ((switched && framesDrawn >= opt.frames) || msSince(started) > 30000);
+    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads(), framesWhileOpening};
     if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, shot, win))
       exitCode = app::kExitOutputFailed;
     if (requests.screenshot) saveScreenshot(timestampedName(), shot, win);

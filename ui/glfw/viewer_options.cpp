@@ -28,6 +28,8 @@ const char* viewerUsage() {
          "  --screenshot FILE   write the window as PNG after --frames frames\n"
          "  --frames N          frames to show before the screenshot\n"
          "  --quit              exit after --frames frames\n"
+         "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
+         "                      counts from when it plays (tests the background open)\n"
          "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
 }
 
@@ -77,6 +79,8 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     } else if (arg == "--frames") {
       char* end = nullptr;
       if (!value(&v) || (o->frames = std::strtol(v.c_str(), &end, 10)) < 1 || *end) return "--frames needs N >= 1.";
+    } else if (arg == "--switch-to") {
+      if (!value(&o->switchTo)) return "--switch-to needs a source.";
     } else if (arg == "--quit") {
       o->quit = true;
     } else {

@@ -130,10 +130,14 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area) {
 
 void drawPendingBanner(const std::string& text, const ScreenRect& area) {
   ImGui::SetNextWindowPos(ImVec2(area.x + 12, area.y + 12), ImGuiCond_Always);
+  // Sized up front: an auto-resized window stays hidden on its first frame,
+  // and an open may take no longer than that.
+  const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+  const ImVec2 textSize = ImGui::CalcTextSize((text + "...").c_str());
+  ImGui::SetNextWindowSize(ImVec2(textSize.x + 2 * padding.x, textSize.y + 2 * padding.y), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_AlwaysAutoResize;
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   ImGui::Begin("##pending", nullptr, flags);
   // A spinner of dots, so a slow open is seen to be alive.
   const int dots = static_cast<int>(ImGui::GetTime() * 3) % 4;
