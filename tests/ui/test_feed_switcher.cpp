@@ -79,8 +79,9 @@ class Gate {
 struct Fixture {
   Gate gate;
   ViewerModel model;
-  FeedSwitcher switcher{[this](const std::string& s, const std::string& sel,
-                               std::shared_ptr<const ParamsSnapshot> p) { return gate.open(s, sel, std::move(p)); },
+  FeedSwitcher switcher{[this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p) {
+                          return gate.open(s, sel, std::move(p));
+                        },
                         "cpu"};
   FakeFeed* first = nullptr;
 
@@ -105,7 +106,9 @@ struct Fixture {
   }
 };
 
-FakeFeed* current(const FeedSwitcher& s) { return static_cast<FakeFeed*>(s.feed()); }
+FakeFeed* current(const FeedSwitcher& s) {
+  return static_cast<FakeFeed*>(s.feed());
+}
 
 TEST(FeedSwitcher, OpeningASourceDoesNotBlockTheUiThread) {
   Fixture f;

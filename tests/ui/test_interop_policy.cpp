@@ -24,28 +24,27 @@ const auto kPlatform = reinterpret_cast<cl_platform_id>(&g_platform);
 const auto kDevice = reinterpret_cast<cl_device_id>(&g_device);
 const auto kOtherDevice = reinterpret_cast<cl_device_id>(&g_otherDevice);
 
-cl_context_properties prop(const void* p) { return reinterpret_cast<cl_context_properties>(p); }
+cl_context_properties prop(const void* p) {
+  return reinterpret_cast<cl_context_properties>(p);
+}
 
 TEST(GlSharingProperties, GlxListsPlatformDisplayAndContextInTheSdkOrder) {
   const auto props = glSharingProperties(kPlatform, {GlWindowSystem::Glx, kDisplay, kContext});
-  const std::vector<cl_context_properties> want{CL_CONTEXT_PLATFORM, prop(kPlatform), CL_GLX_DISPLAY_KHR,
-                                                prop(kDisplay),      CL_GL_CONTEXT_KHR, prop(kContext),
-                                                0};
+  const std::vector<cl_context_properties> want{
+      CL_CONTEXT_PLATFORM, prop(kPlatform), CL_GLX_DISPLAY_KHR, prop(kDisplay), CL_GL_CONTEXT_KHR, prop(kContext), 0};
   EXPECT_EQ(props, want);
 }
 
 TEST(GlSharingProperties, EglUsesTheEglDisplay) {
   const auto props = glSharingProperties(kPlatform, {GlWindowSystem::Egl, kDisplay, kContext});
-  const std::vector<cl_context_properties> want{CL_CONTEXT_PLATFORM, prop(kPlatform), CL_EGL_DISPLAY_KHR,
-                                                prop(kDisplay),      CL_GL_CONTEXT_KHR,  prop(kContext),
-                                                0};
+  const std::vector<cl_context_properties> want{
+      CL_CONTEXT_PLATFORM, prop(kPlatform), CL_EGL_DISPLAY_KHR, prop(kDisplay), CL_GL_CONTEXT_KHR, prop(kContext), 0};
   EXPECT_EQ(props, want);
 }
 
 TEST(GlSharingProperties, WglUsesTheDeviceContextAndCglTheShareGroup) {
-  const std::vector<cl_context_properties> wgl{CL_CONTEXT_PLATFORM, prop(kPlatform), CL_WGL_HDC_KHR,
-                                               prop(kDisplay),      CL_GL_CONTEXT_KHR, prop(kContext),
-                                               0};
+  const std::vector<cl_context_properties> wgl{
+      CL_CONTEXT_PLATFORM, prop(kPlatform), CL_WGL_HDC_KHR, prop(kDisplay), CL_GL_CONTEXT_KHR, prop(kContext), 0};
   EXPECT_EQ(glSharingProperties(kPlatform, {GlWindowSystem::Wgl, kDisplay, kContext}), wgl);
 #if !defined(__APPLE__)
   const std::vector<cl_context_properties> cgl{CL_CONTEXT_PLATFORM, prop(kPlatform), CL_CGL_SHAREGROUP_KHR,

@@ -28,7 +28,9 @@ void FeedSwitcher::adopt(std::unique_ptr<FrameFeed> feed, const std::string& sou
   askedAny_ = true;
 }
 
-void FeedSwitcher::reset() { feed_.reset(); }
+void FeedSwitcher::reset() {
+  feed_.reset();
+}
 
 std::string FeedSwitcher::selectorFor(int deviceIndex) const {
   return deviceIndex < 0 ? defaultSelector_ : std::to_string(deviceIndex);
@@ -82,8 +84,8 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   if (!done->feed) {
     error_ = pendingIsDeviceSwitch_
                  ? "Cannot switch the device: " + done->error
-                 : "Cannot open " + (pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_) +
-                       ": " + done->error;
+                 : "Cannot open " + (pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_) + ": " +
+                       done->error;
     return false;
   }
   error_.clear();

@@ -17,8 +17,7 @@ std::unique_ptr<FrameFeed> makeTestPatternFeed(int width, int height, const std:
 // Decodes `source` (parseSourceSpec syntax; "" = the bundled clip) on its own
 // thread through the engine's Pipeline with the live policy.
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
-                                            std::shared_ptr<const ParamsSnapshot> initial,
-                                            const DisplayLink* display);
+                                            std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display);
 std::vector<std::string> listCameraDevices();
 #endif
 

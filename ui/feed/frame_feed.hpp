@@ -20,8 +20,8 @@ class DisplayLink;
 namespace liveconv::ui {
 
 struct FeedFrame {
-  ImageView source;    // before the filter; valid until the next advance()
-  ImageView filtered;  // after the filter, same size and format
+  ImageView source;                 // before the filter; valid until the next advance()
+  ImageView filtered;               // after the filter, same size and format
   std::uint64_t index = 0;          // source frame number
   std::uint64_t paramsVersion = 0;  // the snapshot this frame was filtered with
   bool fresh = false;               // differs from what the previous advance() returned

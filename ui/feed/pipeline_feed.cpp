@@ -32,7 +32,9 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kSourcesKept = 16;  // more than the frames the pipeline can hold in flight
 constexpr double kFallbackFps = 30;       // sources without timestamps (synthetic) are shown at this rate
 
-std::string readbackLineFor(const std::string& reason) { return "interop: readback + PBO (" + reason + ")"; }
+std::string readbackLineFor(const std::string& reason) {
+  return "interop: readback + PBO (" + reason + ")";
+}
 
 struct Shown {
   std::shared_ptr<const Image> source;
@@ -436,8 +438,7 @@ class PipelineFeed final : public FrameFeed {
 }  // namespace
 
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
-                                            std::shared_ptr<const ParamsSnapshot> initial,
-                                            const DisplayLink* display) {
+                                            std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
   return std::make_unique<PipelineFeed>(source, deviceSelector, std::move(initial), display);
 }
 

@@ -128,7 +128,8 @@ class TestPatternFeed final : public FrameFeed {
       srcDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY);
       // Host-pinned so mapping it is a pointer hand-out on CPU devices and a DMA-able buffer on GPUs.
       if (!target_)
-        dstDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR);
+        dstDev_ =
+            allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR);
     }
     cl::CommandQueue& q = device_->queue;
     const std::size_t bytes = source_.sizeBytes();
@@ -144,8 +145,8 @@ class TestPatternFeed final : public FrameFeed {
       pixelBuffer_ = target_->release(q, filtered);
       t->kernelMs = eventMs(filtered);
       // acquire + release, host clock: the interop stage of the overlay
-      t->readbackMs = std::max(0.0, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                                            .count() - t->kernelMs);
+      t->readbackMs = std::max(
+          0.0, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() - t->kernelMs);
     } else {
       cl::Event mappedEvent;
       convolver_->enqueue(srcDev_, dstDev_, nullptr, &filtered);

@@ -8,7 +8,9 @@
 namespace liveconv::ui {
 namespace {
 
-cl_platform_id platformOf(const DeviceInfo& info) { return info.device.getInfo<CL_DEVICE_PLATFORM>(); }
+cl_platform_id platformOf(const DeviceInfo& info) {
+  return info.device.getInfo<CL_DEVICE_PLATFORM>();
+}
 
 template <typename Fn>
 Fn extensionFunction(cl_platform_id platform, const char* name) {
@@ -21,8 +23,8 @@ ProbeInput probeInputFor(const DeviceInfo& info, const GlContextHandles& gl) {
   in.platform = platformOf(info);
   in.device = info.device();
   in.deviceName = info.name;
-  in.extensions = info.device.getInfo<CL_DEVICE_EXTENSIONS>() + " " +
-                  cl::Platform(in.platform).getInfo<CL_PLATFORM_EXTENSIONS>();
+  in.extensions =
+      info.device.getInfo<CL_DEVICE_EXTENSIONS>() + " " + cl::Platform(in.platform).getInfo<CL_PLATFORM_EXTENSIONS>();
   in.getGlContextInfo = extensionFunction<GetGlContextInfoFn>(in.platform, "clGetGLContextInfoKHR");
   return in;
 }

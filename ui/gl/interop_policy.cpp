@@ -6,12 +6,18 @@ namespace liveconv::ui {
 
 const char* toString(GlWindowSystem system) {
   switch (system) {
-    case GlWindowSystem::None: return "none";
-    case GlWindowSystem::Glx: return "GLX";
-    case GlWindowSystem::Egl: return "EGL";
-    case GlWindowSystem::Wgl: return "WGL";
-    case GlWindowSystem::Cgl: return "CGL";
-    case GlWindowSystem::Invalid: break;
+    case GlWindowSystem::None:
+      return "none";
+    case GlWindowSystem::Glx:
+      return "GLX";
+    case GlWindowSystem::Egl:
+      return "EGL";
+    case GlWindowSystem::Wgl:
+      return "WGL";
+    case GlWindowSystem::Cgl:
+      return "CGL";
+    case GlWindowSystem::Invalid:
+      break;
   }
   return "invalid";
 }
@@ -22,16 +28,31 @@ std::vector<cl_context_properties> glSharingProperties(cl_platform_id platform, 
   switch (gl.system) {
     case GlWindowSystem::Glx:
       if (!gl.display) return {};
-      return {CL_CONTEXT_PLATFORM, prop(platform), CL_GLX_DISPLAY_KHR, prop(gl.display), CL_GL_CONTEXT_KHR,
-              prop(gl.context), 0};
+      return {CL_CONTEXT_PLATFORM,
+              prop(platform),
+              CL_GLX_DISPLAY_KHR,
+              prop(gl.display),
+              CL_GL_CONTEXT_KHR,
+              prop(gl.context),
+              0};
     case GlWindowSystem::Egl:
       if (!gl.display) return {};
-      return {CL_CONTEXT_PLATFORM, prop(platform), CL_EGL_DISPLAY_KHR, prop(gl.display), CL_GL_CONTEXT_KHR,
-              prop(gl.context), 0};
+      return {CL_CONTEXT_PLATFORM,
+              prop(platform),
+              CL_EGL_DISPLAY_KHR,
+              prop(gl.display),
+              CL_GL_CONTEXT_KHR,
+              prop(gl.context),
+              0};
     case GlWindowSystem::Wgl:
       if (!gl.display) return {};
-      return {CL_CONTEXT_PLATFORM, prop(platform), CL_WGL_HDC_KHR, prop(gl.display), CL_GL_CONTEXT_KHR,
-              prop(gl.context), 0};
+      return {CL_CONTEXT_PLATFORM,
+              prop(platform),
+              CL_WGL_HDC_KHR,
+              prop(gl.display),
+              CL_GL_CONTEXT_KHR,
+              prop(gl.context),
+              0};
     case GlWindowSystem::Cgl:
 #if defined(__APPLE__) && defined(CL_CONTEXT_PROPERTY_USE_CGL_SHAREGROUP_APPLE)
       // Apple's own OpenCL takes the share group under its APPLE name and no platform.
@@ -40,7 +61,8 @@ std::vector<cl_context_properties> glSharingProperties(cl_platform_id platform, 
       return {CL_CONTEXT_PLATFORM, prop(platform), CL_CGL_SHAREGROUP_KHR, prop(gl.context), 0};
 #endif
     case GlWindowSystem::None:
-    case GlWindowSystem::Invalid: break;
+    case GlWindowSystem::Invalid:
+      break;
   }
   return {};
 }
@@ -54,10 +76,14 @@ DisplayPathRequest parseDisplayPathRequest(std::string_view text) {
 
 const char* toString(DisplayPathRequest request) {
   switch (request) {
-    case DisplayPathRequest::Auto: return "auto";
-    case DisplayPathRequest::Interop: return "interop";
-    case DisplayPathRequest::Readback: return "readback";
-    case DisplayPathRequest::Invalid: break;
+    case DisplayPathRequest::Auto:
+      return "auto";
+    case DisplayPathRequest::Interop:
+      return "interop";
+    case DisplayPathRequest::Readback:
+      return "readback";
+    case DisplayPathRequest::Invalid:
+      break;
   }
   return "invalid";
 }
@@ -67,8 +93,8 @@ SharingFacts probeSharing(const ProbeInput& in) {
   f.deviceName = in.deviceName;
   const std::vector<cl_context_properties> properties = glSharingProperties(in.platform, in.gl);
   f.glContextKnown = !properties.empty();
-  f.deviceHasSharing = extensionListHas(in.extensions, "cl_khr_gl_sharing") ||
-                       extensionListHas(in.extensions, "cl_APPLE_gl_sharing");
+  f.deviceHasSharing =
+      extensionListHas(in.extensions, "cl_khr_gl_sharing") || extensionListHas(in.extensions, "cl_APPLE_gl_sharing");
   f.deviceHasGlEvent = extensionListHas(in.extensions, "cl_khr_gl_event");
   f.queryFunctionFound = in.getGlContextInfo != nullptr;
   if (!f.glContextKnown || !f.deviceHasSharing || !f.queryFunctionFound) return f;
@@ -85,7 +111,9 @@ SharingFacts probeSharing(const ProbeInput& in) {
   return f;
 }
 
-std::string readbackLine(const std::string& reason) { return "interop: readback + PBO (" + reason + ")"; }
+std::string readbackLine(const std::string& reason) {
+  return "interop: readback + PBO (" + reason + ")";
+}
 
 DisplayPathDecision decideDisplayPath(DisplayPathRequest request, const SharingFacts& f) {
   DisplayPathDecision d;
@@ -111,16 +139,18 @@ DisplayPathDecision decideDisplayPath(DisplayPathRequest request, const SharingF
   if (reason.empty()) {
     d.path = DisplayPath::ZeroCopy;
     d.sync = f.deviceHasGlEvent ? GlSync::GlEvent : GlSync::Finish;
-    d.overlayLine = f.deviceHasGlEvent ? "interop: zero-copy (cl_khr_gl_sharing)"
-                                       : "interop: zero-copy (cl_khr_gl_sharing; glFinish/clFinish, no cl_khr_gl_event)";
+    d.overlayLine = f.deviceHasGlEvent
+                        ? "interop: zero-copy (cl_khr_gl_sharing)"
+                        : "interop: zero-copy (cl_khr_gl_sharing; glFinish/clFinish, no cl_khr_gl_event)";
     return d;
   }
   d.path = DisplayPath::Readback;
   d.sync = GlSync::None;
   d.overlayLine = readbackLine(reason);
   if (request == DisplayPathRequest::Interop)
-    d.notice = "--display-path interop cannot run on " + (f.deviceName.empty() ? std::string("this device") : f.deviceName) +
-               " (" + reason + "), so frames are shown through readback + PBO.";
+    d.notice = "--display-path interop cannot run on " +
+               (f.deviceName.empty() ? std::string("this device") : f.deviceName) + " (" + reason +
+               "), so frames are shown through readback + PBO.";
   return d;
 }
 

@@ -91,7 +91,7 @@ struct ProbeInput {
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;  // the device that would be opened
   std::string deviceName;
-  std::string extensions;  // the device's and its platform's extension strings, space separated
+  std::string extensions;                         // the device's and its platform's extension strings, space separated
   GetGlContextInfoFn getGlContextInfo = nullptr;  // null: the platform does not export it
 };
 

@@ -1,7 +1,7 @@
 // Shows frames: fills two textures (filtered, source) from pixel buffer
 // objects, its own ones filled from host memory (readback path) or the one
-// the kernel wrote through CL/GL sharing (zero-copy path), and draws them and draws them with the picture shaders, fitted
-// to a rectangle of the framebuffer (or at one frame pixel per screen pixel).
+// the kernel wrote through CL/GL sharing (zero-copy path), and draws them and draws them with the picture shaders,
+// fitted to a rectangle of the framebuffer (or at one frame pixel per screen pixel).
 #pragma once
 
 #include <string>

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "exit_codes.hpp"
-#include "feed/frame_feed.hpp"
 #include "feed/feed_switcher.hpp"
+#include "feed/frame_feed.hpp"
 #include "gl/gl.hpp"
 #include "gl/gl_interop.hpp"
 #include "gl/picture_renderer.hpp"
@@ -273,8 +273,9 @@ int run(const ViewerOptions& opt) {
   // The engine opens its device through the display link, which shares the
   // window's GL context with OpenCL where the device can (zero-copy), and
   // falls back to readback + PBO where it cannot.
-  const GlInteropLink link(glfwContextHandles(window.get()), parseDisplayPathRequest(opt.displayPath),
-                           [](const std::string& sentence) { std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str()); });
+  const GlInteropLink link(
+      glfwContextHandles(window.get()), parseDisplayPathRequest(opt.displayPath),
+      [](const std::string& sentence) { std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str()); });
   std::unique_ptr<FrameFeed> first;
   try {
     first = makeFrameFeed(initialSource, opt.device, model.snapshot(), &link);
@@ -319,7 +320,7 @@ int run(const ViewerOptions& opt) {
   double fps = 0;
   bool vsync = model.view().vsync, sourceShown = false, dragging = false;
   std::uint64_t handedVersion = 0, notedRejection = 0;
-  long framesDrawn = 0;  // with a picture: the test hooks count these
+  long framesDrawn = 0;         // with a picture: the test hooks count these
   long framesWhileOpening = 0;  // drawn while a source or device opened in the background
   bool switchAsked = false, switched = opt.switchTo.empty();
   bool step = false;
@@ -441,8 +442,7 @@ int run(const ViewerOptions& opt) {
     displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
     if (frame.hasPicture() || !message.empty()) ++framesDrawn;
     // A source that never delivers still ends a test run, with whatever the window shows.
-    const bool lastFrame =
-        opt.frames > 0 && ((switched && framesDrawn >= opt.frames) || msSince(started) > 30000);
+    const bool lastFrame = opt.frames > 0 && ((switched && framesDrawn >= opt.frames) || msSince(started) > 30000);
     const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads(), framesWhileOpening};
     if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, shot, win))
       exitCode = app::kExitOutputFailed;

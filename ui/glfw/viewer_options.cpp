@@ -16,7 +16,7 @@ const char* viewerUsage() {
          "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
          "  --format rgba|gray  pixel format\n"
          "  --border MODE       clamp, mirror, wrap or zero\n"
-"  --display-path auto|interop|readback\n"
+         "  --display-path auto|interop|readback\n"
          "                      how filtered frames reach the screen: auto (zero-copy through\n"
          "                      cl_khr_gl_sharing where the device shares with the GL context, else\n"
          "                      readback + PBO), interop (the same, saying why when it cannot),\n"

@@ -7,7 +7,7 @@
 namespace liveconv::ui {
 
 struct ViewerOptions {
-  std::string source;  // empty: defaultSourceSpec() (the bundled clip in the media build)
+  std::string source;   // empty: defaultSourceSpec() (the bundled clip in the media build)
   std::string mask;     // empty: the model's default
   std::string variant;  // empty: the model's default
   std::string device;   // selector as in `liveconv devices`; empty: $LIVECONV_DEVICE, else the default
