@@ -162,6 +162,34 @@ std::shared_ptr<DeviceContext> DeviceContext::create(const DeviceInfo& info) {
   return ctx;
 }
 
+std::shared_ptr<DeviceContext> DeviceContext::create(const DeviceInfo& info,
+                                                     const std::vector<cl_context_properties>& properties) {
+  if (properties.empty() || properties.back() != 0)
+    throw InvalidArgument("Context properties must end with 0.");
+  auto ctx = std::make_shared<DeviceContext>();
+  ctx->info = info;
+  ctx->context = cl::Context(info.device, properties.data());
+  ctx->queue = cl::CommandQueue(ctx->context, info.device, CL_QUEUE_PROFILING_ENABLE);
+  return ctx;
+}
+
+bool extensionListHas(std::string_view list, std::string_view extension) {
+  if (extension.empty()) return false;
+  for (std::size_t at = list.find(extension); at != std::string_view::npos; at = list.find(extension, at + 1)) {
+    const bool startsWord = at == 0 || list[at - 1] == ' ';
+    const std::size_t end = at + extension.size();
+    const bool endsWord = end == list.size() || list[end] == ' ' || list[end] == '\0';
+    if (startsWord && endsWord) return true;
+  }
+  return false;
+}
+
+bool deviceHasExtension(const DeviceInfo& info, std::string_view extension) {
+  if (extensionListHas(info.device.getInfo<CL_DEVICE_EXTENSIONS>(), extension)) return true;
+  const cl::Platform platform(info.device.getInfo<CL_DEVICE_PLATFORM>());
+  return extensionListHas(platform.getInfo<CL_PLATFORM_EXTENSIONS>(), extension);
+}
+
 double eventMs(const cl::Event& event) { return eventSpanMs(event, event); }
 
 double eventSpanMs(const cl::Event& first, const cl::Event& last) {

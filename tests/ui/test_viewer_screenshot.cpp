@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
 #include "feed/test_pattern.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
 #include "liveconv/reference.hpp"
 #include "png/png_io.hpp"
 
@@ -32,6 +34,10 @@ struct Layout {
   std::uint64_t frame = 0;
   std::string source;  // the source frame as PNG, written by the viewer next to the screenshot
   int clear[3] = {0, 0, 0};
+  std::string display;  // the overlay's display-path line
+  long pixelBufferUploads = -1;
+  std::string frameIn;  // "host" (readback) or "shared-buffer" (zero-copy)
+  long framesWhileOpening = -1;
 };
 
 bool onPath(const char* tool) {
@@ -49,9 +55,12 @@ int runViewer(const std::string& args, const std::string& png, std::string* skip
     return -1;
   }
   const std::string cmd = "LIBGL_ALWAYS_SOFTWARE=1 " + prefix + LIVECONV_VIEWER_BIN + " " + args +
-                          " --size 960x720 --zoom native --frames 4 --quit --screenshot " + png + " 2>&1";
+                          " --size 960x720 --zoom native --frames 4 --quit --screenshot " + png + " > " + png +
+                          ".log 2>&1";
   std::printf("running: %s\n", cmd.c_str());
   const int status = std::system(cmd.c_str());
+  std::ifstream log(png + ".log");
+  std::printf("%s", std::string(std::istreambuf_iterator<char>(log), {}).c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -70,6 +79,14 @@ Layout readLayout(const std::string& path) {
       in >> l.source;
     else if (key == "clear")
       in >> l.clear[0] >> l.clear[1] >> l.clear[2];
+    else if (key == "display")
+      std::getline(in >> std::ws, l.display);
+    else if (key == "pixel_buffer_uploads")
+      in >> l.pixelBufferUploads;
+    else if (key == "frame_in")
+      in >> l.frameIn;
+    else if (key == "frames_while_opening")
+      in >> l.framesWhileOpening;
   }
   return l;
 }
@@ -221,6 +238,113 @@ TEST_F(ViewerScreenshot, MissingFileShowsAMessageAndTheViewerStaysUp) {
   EXPECT_GT(changed, 50) << "no message drawn in the middle of the window";
 }
 #endif
+
+// The filtered test pattern, to compare a screenshot of `--source testpattern:480x320 --mask sharpen` with.
+Image sharpenedPattern(std::uint64_t frame) {
+  const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, frame);
+  Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Clamp, AlphaMode::PassThrough);
+  return want;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Which display path the default device gets. Under Xvfb the GL context is
+// Mesa's, which no OpenCL driver shares, so the readback path is the one that
+// can be exercised here; where zero-copy is live the line and the frame say so.
+TEST_F(ViewerScreenshot, TheOverlayNamesTheLiveDisplayPathAndTheFrameArrivesThroughIt) {
+  Image shot;
+  Layout l;
+  if (!shoot("path_auto", "--source testpattern:480x320 --mask sharpen", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  expectPicture(
+      shot, l, sharpenedPattern(l.frame), [](int, int) { return true; }, "filtered picture");
+  ASSERT_EQ(l.display.rfind("interop: ", 0), 0u) << "display line: " << l.display;
+  if (l.display.rfind("interop: readback + PBO (", 0) == 0) {
+    EXPECT_EQ(l.frameIn, "host");
+    EXPECT_GE(l.pixelBufferUploads, 1) << "readback frames go through the renderer's pixel buffer";
+    const DeviceInfo device = selectDevice("");
+    if (!deviceHasExtension(device, "cl_khr_gl_sharing"))
+      EXPECT_EQ(l.display, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
+  } else {
+    EXPECT_EQ(l.display.rfind("interop: zero-copy (cl_khr_gl_sharing", 0), 0u) << l.display;
+    EXPECT_EQ(l.frameIn, "shared-buffer");
+    EXPECT_EQ(l.pixelBufferUploads, 0) << "zero-copy frames never pass through host memory";
+  }
+}
+
+// --display-path interop where the device cannot share: one sentence, then the readback path.
+TEST_F(ViewerScreenshot, InteropAskedForWithoutSharingSaysSoAndFallsBack) {
+  const DeviceInfo device = selectDevice("");
+  if (deviceHasExtension(device, "cl_khr_gl_sharing"))
+    GTEST_SKIP() << device.name << " has cl_khr_gl_sharing: the fallback cannot be forced on it";
+  Image shot;
+  Layout l;
+  if (!shoot("path_interop", "--source testpattern:480x320 --mask sharpen --display-path interop", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  const std::string log = readFile(shotPath("path_interop") + ".log");
+  const std::string sentence = "liveconv-viewer: --display-path interop cannot run on " + device.name +
+                               " (device has no cl_khr_gl_sharing), so frames are shown through readback + PBO.\n";
+  EXPECT_NE(log.find(sentence), std::string::npos) << "log:\n" << log;
+  EXPECT_EQ(log.find(sentence), log.rfind(sentence)) << "said once, not per frame";
+  EXPECT_EQ(l.display, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
+  EXPECT_EQ(l.frameIn, "host");
+  EXPECT_GE(l.pixelBufferUploads, 1);
+  expectPicture(
+      shot, l, sharpenedPattern(l.frame), [](int, int) { return true; }, "filtered picture after the fallback");
+}
+
+TEST_F(ViewerScreenshot, ReadbackAskedForIsUsedAndNamed) {
+  Image shot;
+  Layout l;
+  if (!shoot("path_readback", "--source testpattern:480x320 --mask sharpen --display-path readback", &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  EXPECT_EQ(l.display, "interop: readback + PBO (--display-path readback)");
+  EXPECT_EQ(l.frameIn, "host");
+  EXPECT_GE(l.pixelBufferUploads, 1);
+  expectPicture(
+      shot, l, sharpenedPattern(l.frame), [](int, int) { return true; }, "filtered picture");
+}
+
+// A source picked while the viewer runs opens in the background and replaces
+// the playing one at a frame boundary: the window ends on the new source,
+// filtered as the reference says, and kept drawing while it opened.
+TEST_F(ViewerScreenshot, ASourcePickedWhilePlayingOpensInTheBackgroundAndTakesOver) {
+  const std::string png = shotPath("switch");
+  std::remove(png.c_str());
+  std::string skip;
+  const int rc = runViewer("--source testpattern:480x320 --switch-to testpattern:320x240 --mask sharpen", png, &skip);
+  if (rc == -1) GTEST_SKIP() << skip;
+  ASSERT_EQ(rc, 0);
+  Image shot;
+  ASSERT_EQ(readPng(png, &shot), "");
+  const Layout l = readLayout(png + ".layout");
+  ASSERT_EQ(l.picture.w, 320) << "the new source did not take over";
+  ASSERT_EQ(l.picture.h, 240);
+  const Image source = makeTestPattern(320, 240, PixelFormat::RGBA8, l.frame);
+  Image want(320, 240, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Clamp, AlphaMode::PassThrough);
+  expectPicture(
+      shot, l, want, [](int, int) { return true; }, "picture after the switch");
+  EXPECT_GE(l.framesWhileOpening, 0);
+  std::printf("frames drawn while the new source opened: %ld\n", l.framesWhileOpening);
+}
+
+TEST(ViewerOptions, AnUnknownDisplayPathIsAUsageError) {
+  const std::string cmd = std::string(LIVECONV_VIEWER_BIN) + " --display-path fast > /dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+}
 
 TEST_F(ViewerScreenshot, CompareSplitShowsSourceLeftAndFilteredRight) {
   Image shot;

@@ -14,13 +14,22 @@
 #include "model/snapshot.hpp"
 
 namespace liveconv::ui {
+class DisplayLink;
+}
+
+namespace liveconv::ui {
 
 struct FeedFrame {
-  ImageView source;    // before the filter; valid until the next advance()
-  ImageView filtered;  // after the filter, same size and format
+  ImageView source;                 // before the filter; valid until the next advance()
+  ImageView filtered;               // after the filter, same size and format
   std::uint64_t index = 0;          // source frame number
   std::uint64_t paramsVersion = 0;  // the snapshot this frame was filtered with
   bool fresh = false;               // differs from what the previous advance() returned
+  // Zero-copy display path: the filtered pixels are in this GL pixel buffer
+  // (filtered names their shape, filtered.data is null). 0: they are in filtered.data.
+  std::uint32_t glPixelBuffer = 0;
+
+  bool hasPicture() const { return filtered.data != nullptr || glPixelBuffer != 0; }
 };
 
 enum class Advance {
@@ -72,7 +81,10 @@ std::vector<std::string> listCameraSources();
 // decodes on its own thread into the engine's Pipeline (media build only).
 // Throws liveconv::Error subclasses with a sentence (no device, unknown
 // source); a decoded source that fails to open is reported by stats().sourceMessage.
+// With a display link (which must outlive the feed) the device is opened
+// through it, so the display path is chosen for it; without, it reads back.
 std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
-                                         std::shared_ptr<const ParamsSnapshot> initial);
+                                         std::shared_ptr<const ParamsSnapshot> initial,
+                                         const DisplayLink* display = nullptr);
 
 }  // namespace liveconv::ui

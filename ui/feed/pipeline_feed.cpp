@@ -32,6 +32,10 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kSourcesKept = 16;  // more than the frames the pipeline can hold in flight
 constexpr double kFallbackFps = 30;       // sources without timestamps (synthetic) are shown at this rate
 
+std::string readbackLineFor(const std::string& reason) {
+  return "interop: readback + PBO (" + reason + ")";
+}
+
 struct Shown {
   std::shared_ptr<const Image> source;
   Image filtered;
@@ -40,8 +44,9 @@ struct Shown {
 
 class PipelineFeed final : public FrameFeed {
  public:
-  PipelineFeed(std::string source, std::string selector, std::shared_ptr<const ParamsSnapshot> initial)
-      : sourceText_(std::move(source)), selector_(std::move(selector)) {
+  PipelineFeed(std::string source, std::string selector, std::shared_ptr<const ParamsSnapshot> initial,
+               const DisplayLink* display)
+      : sourceText_(std::move(source)), selector_(std::move(selector)), display_(display) {
     if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
     start(initial);
   }
@@ -132,7 +137,7 @@ class PipelineFeed final : public FrameFeed {
     for (const DropCause& d : out.drops) out.framesTotal += d.count;
     out.device = device_->info.name;
     out.variant = variantInfo(pipeline_->currentParams().variant).name;
-    out.displayPath = "readback: pipeline pinned staging -> PBO (no CL/GL sharing on this path)";
+    out.displayPath = displayPath_;
     out.error = error_;
     out.rejectedVersion = rejectedVersion_;
     out.rejectedVariant = rejectedVariant_;
@@ -179,7 +184,13 @@ class PipelineFeed final : public FrameFeed {
   // then starts the threads; the source itself opens on the decode thread.
   void start(std::shared_ptr<const ParamsSnapshot> params) {
     const std::string sel = params->deviceIndex < 0 ? selector_ : std::to_string(params->deviceIndex);
-    auto device = DeviceContext::create(selectDevice(sel, enumerateDevices()));
+    OpenedDevice opened = openDevice(display_, sel);
+    auto device = std::move(opened.device);
+    // The pipeline hands finished frames over from its own threads through
+    // pinned staging, so decoded sources read back even where the device
+    // could write into display memory.
+    displayPath_ = opened.target ? readbackLineFor("decoded frames come back through the pipeline's pinned staging")
+                                 : opened.displayPath;
     PipelineOptions options;
     options.policy = QueuePolicy::Live;
     options.format = params->format;
@@ -390,6 +401,8 @@ class PipelineFeed final : public FrameFeed {
   }
 
   const std::string sourceText_, selector_;
+  const DisplayLink* display_;
+  std::string displayPath_;  // UI thread
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
@@ -425,8 +438,8 @@ class PipelineFeed final : public FrameFeed {
 }  // namespace
 
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
-                                            std::shared_ptr<const ParamsSnapshot> initial) {
-  return std::make_unique<PipelineFeed>(source, deviceSelector, std::move(initial));
+                                            std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
+  return std::make_unique<PipelineFeed>(source, deviceSelector, std::move(initial), display);
 }
 
 std::vector<std::string> listCameraDevices() {

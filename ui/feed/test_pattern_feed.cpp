@@ -1,8 +1,10 @@
 // The built-in feed: the test pattern filtered by the engine's Convolver on
-// the UI thread, with the result read back through a mapped, host-pinned
-// buffer (CL_MEM_ALLOC_HOST_PTR). This is the readback display path; the
-// CL/GL zero-copy path needs a context that shares with GL (see
-// glfw/gl_interop.hpp) and is taken only where the device has cl_khr_gl_sharing.
+// the UI thread, so it can write straight into display memory. Where the
+// display link opened the device for zero-copy (cl_khr_gl_sharing, see
+// ui/gl/gl_interop.hpp) the kernel's output is the display's GL pixel buffer,
+// acquired and released around it; otherwise the result is read back
+// through a mapped, host-pinned buffer (CL_MEM_ALLOC_HOST_PTR).
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -15,16 +17,13 @@
 namespace liveconv::ui {
 namespace {
 
-bool hasExtension(const cl::Device& device, const char* name) {
-  return device.getInfo<CL_DEVICE_EXTENSIONS>().find(name) != std::string::npos;
-}
-
 class TestPatternFeed final : public FrameFeed {
  public:
-  TestPatternFeed(int width, int height, std::string deviceSelector, std::shared_ptr<const ParamsSnapshot> initial)
-      : width_(width), height_(height), selector_(std::move(deviceSelector)) {
-    openDevice(selectDevice(selector_));
+  TestPatternFeed(int width, int height, std::string deviceSelector, std::shared_ptr<const ParamsSnapshot> initial,
+                  const DisplayLink* display)
+      : width_(width), height_(height), selector_(std::move(deviceSelector)), display_(display) {
     if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
+    open(initial->deviceIndex < 0 ? selector_ : std::to_string(initial->deviceIndex));
     applied_ = initial;
     convolver_->setParams(initial->filter);
     convolver_->prepare(initial->format);
@@ -41,7 +40,7 @@ class TestPatternFeed final : public FrameFeed {
     const bool paramsChanged = applyPending();
     const bool formatChanged = source_.format() != applied_->format;
     const bool newSource = mode != Advance::Hold || formatChanged || source_.width() == 0;
-    if (!newSource && !paramsChanged && mapped_) return frame(false);
+    if (!newSource && !paramsChanged && (mapped_ || pixelBuffer_)) return frame(false);
 
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
@@ -76,17 +75,18 @@ class TestPatternFeed final : public FrameFeed {
   }
 
  private:
-  void openDevice(const DeviceInfo& info) {
-    auto device = DeviceContext::create(info);
-    auto convolver = std::make_unique<Convolver>(device);
+  void open(const std::string& selector) {
+    OpenedDevice opened = openDevice(display_, selector);
+    auto convolver = std::make_unique<Convolver>(opened.device);
     unmap();
-    device_ = std::move(device);
+    target_.reset();  // its GL buffer goes before the context it was shared with
+    device_ = std::move(opened.device);
+    target_ = std::move(opened.target);
     convolver_ = std::move(convolver);
     srcDev_ = {};
     dstDev_ = {};
-    displayPath_ = hasExtension(info.device, "cl_khr_gl_sharing")
-                       ? "readback: mapped pinned buffer -> PBO (interop not wired yet)"
-                       : "readback: mapped pinned buffer -> PBO (no cl_khr_gl_sharing)";
+    pixelBuffer_ = 0;
+    displayPath_ = std::move(opened.displayPath);
   }
 
   // Applies the newest snapshot at this frame boundary; on failure the
@@ -96,9 +96,7 @@ class TestPatternFeed final : public FrameFeed {
     const auto next = pending_;
     try {
       if (next->deviceIndex != applied_->deviceIndex) {
-        const auto devices = enumerateDevices();
-        const std::string sel = next->deviceIndex < 0 ? selector_ : std::to_string(next->deviceIndex);
-        openDevice(selectDevice(sel, devices));
+        open(next->deviceIndex < 0 ? selector_ : std::to_string(next->deviceIndex));
       }
       convolver_->setParams(next->filter);
       convolver_->prepare(next->format);
@@ -129,20 +127,37 @@ class TestPatternFeed final : public FrameFeed {
     if (srcDev_.width != width_ || srcDev_.format != fmt) {
       srcDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY);
       // Host-pinned so mapping it is a pointer hand-out on CPU devices and a DMA-able buffer on GPUs.
-      dstDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR);
+      if (!target_)
+        dstDev_ =
+            allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR);
     }
     cl::CommandQueue& q = device_->queue;
     const std::size_t bytes = source_.sizeBytes();
-    cl::Event written, filtered, mappedEvent;
+    cl::Event written, filtered;
     q.enqueueWriteBuffer(srcDev_.buffer, CL_FALSE, 0, bytes, source_.data(), nullptr, &written);
-    convolver_->enqueue(srcDev_, dstDev_, nullptr, &filtered);
-    cl_int err = CL_SUCCESS;
-    mapped_ = static_cast<std::uint8_t*>(
-        q.enqueueMapBuffer(dstDev_.buffer, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, &mappedEvent, &err));
-    if (err != CL_SUCCESS || !mapped_) throw Error("Mapping the filtered frame failed: " + clErrorName(err) + ".");
+    t->uploadMs = 0;
+    if (target_) {
+      // Zero-copy: acquire the display's buffer, filter into it, hand it back to GL.
+      std::vector<cl::Event> acquired{written};
+      const auto t0 = std::chrono::steady_clock::now();
+      const DeviceImage out = target_->acquire(q, width_, height_, fmt, &acquired);
+      convolver_->enqueue(srcDev_, out, &acquired, &filtered);
+      pixelBuffer_ = target_->release(q, filtered);
+      t->kernelMs = eventMs(filtered);
+      // acquire + release, host clock: the interop stage of the overlay
+      t->readbackMs = std::max(
+          0.0, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() - t->kernelMs);
+    } else {
+      cl::Event mappedEvent;
+      convolver_->enqueue(srcDev_, dstDev_, nullptr, &filtered);
+      cl_int err = CL_SUCCESS;
+      mapped_ = static_cast<std::uint8_t*>(
+          q.enqueueMapBuffer(dstDev_.buffer, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, &mappedEvent, &err));
+      if (err != CL_SUCCESS || !mapped_) throw Error("Mapping the filtered frame failed: " + clErrorName(err) + ".");
+      t->kernelMs = eventMs(filtered);
+      t->readbackMs = eventMs(mappedEvent);
+    }
     t->uploadMs = eventMs(written);
-    t->kernelMs = eventMs(filtered);
-    t->readbackMs = eventMs(mappedEvent);
   }
 
   void unmap() {
@@ -155,7 +170,8 @@ class TestPatternFeed final : public FrameFeed {
     FeedFrame f;
     f.source = source_.view();
     f.filtered = source_.view();
-    f.filtered.data = mapped_;
+    f.filtered.data = mapped_;  // null on the zero-copy path: the pixels are in glPixelBuffer
+    f.glPixelBuffer = pixelBuffer_;
     f.index = index_;
     f.paramsVersion = applied_->version;
     f.fresh = fresh;
@@ -164,7 +180,10 @@ class TestPatternFeed final : public FrameFeed {
 
   int width_, height_;
   std::string selector_;
+  const DisplayLink* display_;
   std::shared_ptr<DeviceContext> device_;
+  std::unique_ptr<DisplayTarget> target_;  // zero-copy path; null when reading back
+  std::uint32_t pixelBuffer_ = 0;          // the GL buffer the last frame went to
   std::unique_ptr<Convolver> convolver_;
   std::shared_ptr<const ParamsSnapshot> applied_, pending_;
   DeviceImage srcDev_, dstDev_;
@@ -181,8 +200,9 @@ class TestPatternFeed final : public FrameFeed {
 }  // namespace
 
 std::unique_ptr<FrameFeed> makeTestPatternFeed(int width, int height, const std::string& deviceSelector,
-                                               std::shared_ptr<const ParamsSnapshot> initial) {
-  return std::make_unique<TestPatternFeed>(width, height, deviceSelector, std::move(initial));
+                                               std::shared_ptr<const ParamsSnapshot> initial,
+                                               const DisplayLink* display) {
+  return std::make_unique<TestPatternFeed>(width, height, deviceSelector, std::move(initial), display);
 }
 
 }  // namespace liveconv::ui

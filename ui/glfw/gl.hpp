@@ -1,9 +1,5 @@
-// OpenGL 3.3 core declarations. On Linux libGL (GLVND) exports every core
-// entry point, so the prototypes are linked directly and no loader is needed;
-// a Windows or macOS port would put a loader here and nowhere else.
+// The shared GL declarations live in ui/gl; this name is kept for the shells
+// that include it from here.
 #pragma once
 
-#define GL_GLEXT_PROTOTYPES 1
-#include <GL/glcorearb.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
+#include "gl/gl.hpp"

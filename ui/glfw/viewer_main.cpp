@@ -1,9 +1,13 @@
 // liveconv-viewer: the GLFW window. The loop is a straight line:
-// poll -> keys -> hand the newest parameters to the feed -> take a frame ->
-// upload -> panels -> draw -> (screenshot) -> swap. Shutdown mirrors setup.
+// poll -> keys -> install a feed opened in the background -> hand the newest
+// parameters to the feed -> take a frame -> upload -> panels -> draw ->
+// (screenshot) -> swap. Shutdown mirrors setup.
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,9 +18,12 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "feed/feed_switcher.hpp"
 #include "feed/frame_feed.hpp"
-#include "glfw/gl.hpp"
-#include "glfw/picture_renderer.hpp"
+#include "gl/gl.hpp"
+#include "gl/gl_interop.hpp"
+#include "gl/picture_renderer.hpp"
+#include "glfw/native_context.hpp"
 #include "glfw/viewer_options.hpp"
 #include "imgui/panels.hpp"
 #include "liveconv/device.hpp"
@@ -64,10 +71,18 @@ Layout layoutFor(GLFWwindow* window, const ViewState& view, int frameW, int fram
   return l;
 }
 
+struct ShotInfo {
+  const Layout* layout = nullptr;
+  ScreenRect overlay;
+  const FeedFrame* frame = nullptr;
+  const FrameStats* stats = nullptr;
+  std::uint64_t pixelBufferUploads = 0;
+  long framesWhileOpening = 0;
+};
+
 // The framebuffer as PNG, plus a sidecar FILE.layout naming the picture and
-// overlay rectangles in framebuffer pixels, for the screenshot test.
-bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenRect& overlay, const FeedFrame& frame,
-                    GLFWwindow* window) {
+// overlay rectangles in framebuffer pixels and the display path, for the screenshot test.
+bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* window) {
   int fbW = 0, fbH = 0, winW = 0, winH = 0;
   glfwGetFramebufferSize(window, &fbW, &fbH);
   glfwGetWindowSize(window, &winW, &winH);
@@ -88,7 +103,9 @@ bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenR
   }
   const float sx = winW ? static_cast<float>(fbW) / winW : 1, sy = winH ? static_cast<float>(fbH) / winH : 1;
   std::ofstream out(path + ".layout");
-  const PixelRect& p = layout.pictureFb;
+  const PixelRect& p = shot.layout->pictureFb;
+  const ScreenRect& overlay = shot.overlay;
+  const FeedFrame& frame = *shot.frame;
   out << "picture " << p.x << " " << p.y << " " << p.width << " " << p.height << "\n";
   out << "overlay " << static_cast<int>(overlay.x * sx) << " " << static_cast<int>(overlay.y * sy) << " "
       << static_cast<int>(overlay.width * sx + 0.5f) << " " << static_cast<int>(overlay.height * sy + 0.5f) << "\n";
@@ -100,6 +117,13 @@ bool saveScreenshot(const std::string& path, const Layout& layout, const ScreenR
     out << "source " << path << ".source.png\n";
   out << "clear " << static_cast<int>(kClear[0] * 255 + 0.5f) << " " << static_cast<int>(kClear[1] * 255 + 0.5f) << " "
       << static_cast<int>(kClear[2] * 255 + 0.5f) << "\n";
+  // How the frames reached the screen: the overlay's line, and how many host
+  // frames went through the renderer's pixel buffers (the readback path) and
+  // how the shown frame arrived.
+  out << "display " << shot.stats->displayPath << "\n";
+  out << "pixel_buffer_uploads " << shot.pixelBufferUploads << "\n";
+  out << "frame_in " << (frame.glPixelBuffer ? "shared-buffer" : "host") << "\n";
+  out << "frames_while_opening " << shot.framesWhileOpening << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
 }
@@ -147,6 +171,60 @@ void loadFont(float contentScale) {
   if (contentScale > 1) ImGui::GetStyle().ScaleAllSizes(contentScale);
 }
 
+// The window, its GL 3.3 core context and ImGui; torn down in reverse by the destructor.
+class Window {
+ public:
+  ~Window() {
+    if (imgui_) {
+      ImGui_ImplOpenGL3_Shutdown();
+      ImGui_ImplGlfw_Shutdown();
+      ImGui::DestroyContext();
+    }
+    if (window_) glfwDestroyWindow(window_);
+    if (initialised_) glfwTerminate();
+  }
+
+  // Returns "" or the sentence why there is no window.
+  std::string open(const ViewerOptions& opt, bool vsync) {
+    if (!(initialised_ = glfwInit())) return "cannot open a window: " + glfwLastError() + ".";
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: window size in logical pixels
+    window_ = glfwCreateWindow(opt.windowWidth, opt.windowHeight, "liveconv", nullptr, nullptr);
+    if (!window_)
+      return "the viewer needs an OpenGL 3.3 core context and the driver did not give one (" + glfwLastError() + ").";
+    glfwMakeContextCurrent(window_);
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 33)
+      return "the viewer needs OpenGL 3.3 core; this driver offers " + std::to_string(major) + "." +
+             std::to_string(minor) + " (" + reinterpret_cast<const char*>(glGetString(GL_VERSION)) + ").";
+    glfwSwapInterval(vsync ? 1 : 0);
+    glfwSetKeyCallback(window_, onKey);  // set before ImGui so its backend chains to it
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    imgui_ = true;
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; no imgui.ini next to the user's files
+    applyViewerStyle();
+    float scaleX = 1, scaleY = 1;
+    glfwGetWindowContentScale(window_, &scaleX, &scaleY);
+    loadFont(scaleX);
+    ImGui_ImplGlfw_InitForOpenGL(window_, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    return {};
+  }
+
+  GLFWwindow* get() const { return window_; }
+
+ private:
+  bool initialised_ = false, imgui_ = false;
+  GLFWwindow* window_ = nullptr;
+};
+
 int run(const ViewerOptions& opt) {
   ViewerModel model;
   std::string error;
@@ -178,10 +256,29 @@ int run(const ViewerOptions& opt) {
   model.view().panelsVisible = opt.panels;
   const Zoom zoom = opt.zoomNative ? Zoom::Native : Zoom::Fit;
 
-  // The engine first: without a device there is nothing to show, and saying so needs no window.
-  std::unique_ptr<FrameFeed> feed;
+  // Without a device there is nothing to show, and saying so needs no window.
   try {
-    feed = makeFrameFeed(initialSource, opt.device, model.snapshot());
+    (void)selectDevice(opt.device);
+  } catch (const NoDeviceError& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+    return app::kExitNoDevice;
+  }
+
+  Window window;
+  if (const std::string why = window.open(opt, model.view().vsync); !why.empty()) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
+    return kExitNoDisplay;
+  }
+
+  // The engine opens its device through the display link, which shares the
+  // window's GL context with OpenCL where the device can (zero-copy), and
+  // falls back to readback + PBO where it cannot.
+  const GlInteropLink link(
+      glfwContextHandles(window.get()), parseDisplayPathRequest(opt.displayPath),
+      [](const std::string& sentence) { std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str()); });
+  std::unique_ptr<FrameFeed> first;
+  try {
+    first = makeFrameFeed(initialSource, opt.device, model.snapshot(), &link);
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return app::kExitNoDevice;
@@ -192,213 +289,180 @@ int run(const ViewerOptions& opt) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return app::kExitInputFailed;
   }
+  // Later sources and device switches open on "lc-open" while the window draws on.
+  FeedSwitcher switcher(
+      [&link](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial) {
+        return makeFrameFeed(source, selector, std::move(initial), &link);
+      },
+      opt.device);
+  switcher.adopt(std::move(first), initialSource, model.deviceIndex());
+
   PanelInputs inputs;
   for (const DeviceInfo& d : enumerateDevices())
     inputs.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
   inputs.cameras = listCameraSources();
   inputs.decodedSources = decodedSourcesAvailable();
-  std::string feedSource = initialSource, switchError;
   Playback playback;
-  feed->setPlayback(playback);
-
-  if (!glfwInit()) {
-    std::fprintf(stderr, "liveconv-viewer: cannot open a window: %s.\n", glfwLastError().c_str());
-    return kExitNoDisplay;
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: window size in logical pixels
-  GLFWwindow* window = glfwCreateWindow(opt.windowWidth, opt.windowHeight, "liveconv", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr,
-                 "liveconv-viewer: the viewer needs an OpenGL 3.3 core context and the driver did not give one (%s).\n",
-                 glfwLastError().c_str());
-    glfwTerminate();
-    return kExitNoDisplay;
-  }
-  glfwMakeContextCurrent(window);
-  GLint major = 0, minor = 0;
-  glGetIntegerv(GL_MAJOR_VERSION, &major);
-  glGetIntegerv(GL_MINOR_VERSION, &minor);
-  if (major * 10 + minor < 33) {
-    std::fprintf(stderr, "liveconv-viewer: the viewer needs OpenGL 3.3 core; this driver offers %d.%d (%s).\n", major,
-                 minor, reinterpret_cast<const char*>(glGetString(GL_VERSION)));
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    return kExitNoDisplay;
-  }
-  glfwSwapInterval(model.view().vsync ? 1 : 0);
-  glfwSetKeyCallback(window, onKey);  // set before ImGui so its backend chains to it
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; no imgui.ini next to the user's files
-  applyViewerStyle();
-  float scaleX = 1, scaleY = 1;
-  glfwGetWindowContentScale(window, &scaleX, &scaleY);
-  loadFont(scaleX);
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  switcher.feed()->setPlayback(playback);
 
   int exitCode = app::kExitOk;
-  {
-    std::unique_ptr<PictureRenderer> renderer;
-    try {
-      renderer = std::make_unique<PictureRenderer>();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-      exitCode = kExitNoDisplay;
-    }
-    PanelState panelState;
-    FrameTimeHistory history(240);
-    Fullscreen fullscreen;
-    double fps = 0;
-    bool vsync = model.view().vsync, sourceShown = false, dragging = false;
-    std::uint64_t handedVersion = 0, notedRejection = 0;
-    long framesDrawn = 0;  // with a picture: the test hooks count these
-    bool step = false;
-    const auto started = std::chrono::steady_clock::now();
-    double displayMs = 0;  // upload + draw of the previous frame, host clock
-    auto last = std::chrono::steady_clock::now();
-    while (renderer && !glfwWindowShouldClose(window)) {
-      glfwPollEvents();
-      ShellRequests requests;
-      ViewState& view = model.view();
-      for (int key : g_keys) {
-        switch (key) {
-          case GLFW_KEY_SPACE:
-            view.paused = !view.paused;
-            break;
-          case GLFW_KEY_V:
-            model.nextVariant();
-            break;
-          case GLFW_KEY_F:
-            requests.toggleFullscreen = true;
-            break;
-          case GLFW_KEY_H:
-            view.panelsVisible = !view.panelsVisible;
-            break;
-          case GLFW_KEY_S:
-            requests.screenshot = true;
-            break;
-          case GLFW_KEY_C:
-            view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
-            break;
-          case GLFW_KEY_ESCAPE:
-            glfwSetWindowShouldClose(window, GLFW_TRUE);
-            break;
-          default:
-            break;
-        }
-      }
-      g_keys.clear();
-      if (view.vsync != vsync) glfwSwapInterval((vsync = view.vsync) ? 1 : 0);
-
-      if (model.version() != handedVersion) {
-        if (auto snapshot = model.snapshot()) feed->setParams(snapshot);
-        handedVersion = model.version();
-      }
-      // A new source from the panel: a new feed. One that cannot even start keeps the old one playing.
-      if (model.source() != feedSource) {
-        feedSource = model.source();
-        try {
-          feed = makeFrameFeed(feedSource, opt.device, model.snapshot());
-          feed->setPlayback(playback);
-          switchError.clear();
-          handedVersion = model.version();
-          sourceShown = false;
-        } catch (const std::exception& e) {
-          switchError =
-              std::string("Cannot open ") + (feedSource.empty() ? "the bundled clip" : feedSource) + ": " + e.what();
-        }
-      }
-      if (view.loop != playback.loop || view.playbackSpeed != playback.speed) {
-        playback = {view.loop, view.playbackSpeed};
-        feed->setPlayback(playback);
-      }
-      const FeedFrame frame = feed->advance(step ? Advance::Step : view.paused ? Advance::Hold : Advance::Play);
-      step = false;
-      FrameStats stats = feed->stats();
-      if (stats.rejectedVersion > notedRejection) {
-        notedRejection = stats.rejectedVersion;
-        model.noteVariantFailure(stats.rejectedVariant, stats.error.substr(0, stats.error.find('\n')));
-      }
-      const bool comparing = view.compare == CompareMode::Split;
-      const auto uploadStart = std::chrono::steady_clock::now();
-      if (frame.fresh || (comparing && !sourceShown)) {
-        renderer->upload(frame, comparing);
-        sourceShown = comparing;
-      }
-      const double uploadMs = msSince(uploadStart);
-
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplGlfw_NewFrame();
-      ImGui::NewFrame();
-      const Layout layout = layoutFor(window, view, frame.filtered.width, frame.filtered.height, zoom);
-      // Drag the compare divider with the mouse anywhere on the picture.
-      const ImGuiIO& io = ImGui::GetIO();
-      const ScreenRect& pw = layout.pictureWin;
-      const bool onPicture = io.MousePos.x >= pw.x && io.MousePos.y >= pw.y && io.MousePos.x < pw.x + pw.width &&
-                             io.MousePos.y < pw.y + pw.height;
-      if (comparing && ImGui::IsMouseClicked(0) && onPicture && !io.WantCaptureMouse) dragging = true;
-      if (!ImGui::IsMouseDown(0)) dragging = false;
-      if (dragging && pw.width > 0 && pw.height > 0) {
-        const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
-                                                                         : (io.MousePos.x - pw.x) / pw.width;
-        view.splitPosition = std::clamp(t, 0.0f, 1.0f);
-      }
-      if (view.panelsVisible)
-        drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &requests);
-      inputs.activeDevice = stats.device;
-      ScreenRect overlay;
-      stats.stages.displayMs = displayMs;
-      if (view.overlayVisible)
-        overlay = drawOverlay(stats, history, fps, layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
-      const std::string& message = !switchError.empty() ? switchError : stats.sourceMessage;
-      if (!message.empty()) drawSourceMessage(message, layout.areaWin);
-      inputs.recordingPath = stats.recordingPath;
-      inputs.recordedFrames = stats.recordedFrames;
-      ImGui::Render();
-
-      const auto drawStart = std::chrono::steady_clock::now();
-      int fbW = 0, fbH = 0;
-      glfwGetFramebufferSize(window, &fbW, &fbH);
-      glViewport(0, 0, fbW, fbH);
-      glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      if (frame.filtered.data) renderer->draw(layout.pictureFb, fbH, view);
-      glViewport(0, 0, fbW, fbH);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      const double sample = uploadMs + msSince(drawStart);
-      displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
-      if (frame.filtered.data || !message.empty()) ++framesDrawn;
-      // A source that never delivers still ends a test run, with whatever the window shows.
-      const bool lastFrame = opt.frames > 0 && (framesDrawn >= opt.frames || msSince(started) > 30000);
-      if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, layout, overlay, frame, window))
-        exitCode = app::kExitOutputFailed;
-      if (requests.screenshot) saveScreenshot(timestampedName(), layout, overlay, frame, window);
-      if (requests.toggleFullscreen) fullscreen.toggle(window);
-      step = requests.stepFrame;
-      if (requests.startRecording) panelState.recordError = feed->startRecording(panelState.recordPath);
-      if (requests.stopRecording) feed->stopRecording();
-      glfwSwapBuffers(window);
-
-      const auto now = std::chrono::steady_clock::now();
-      const double frameMs = std::chrono::duration<double, std::milli>(now - last).count();
-      last = now;
-      if (framesDrawn > 2) history.push(static_cast<float>(frameMs));  // the first frames carry start-up
-      fps = fps == 0 ? 1000.0 / frameMs : fps + (1000.0 / frameMs - fps) / 20.0;
-      if (lastFrame && opt.quit) break;
-    }
+  std::unique_ptr<PictureRenderer> renderer;
+  try {
+    renderer = std::make_unique<PictureRenderer>();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+    exitCode = kExitNoDisplay;
   }
+  GLFWwindow* const win = window.get();
+  PanelState panelState;
+  FrameTimeHistory history(240);
+  Fullscreen fullscreen;
+  double fps = 0;
+  bool vsync = model.view().vsync, sourceShown = false, dragging = false;
+  std::uint64_t handedVersion = 0, notedRejection = 0;
+  long framesDrawn = 0;         // with a picture: the test hooks count these
+  long framesWhileOpening = 0;  // drawn while a source or device opened in the background
+  bool switchAsked = false, switched = opt.switchTo.empty();
+  bool step = false;
+  const auto started = std::chrono::steady_clock::now();
+  double displayMs = 0;  // upload + draw of the previous frame, host clock
+  auto last = std::chrono::steady_clock::now();
+  while (renderer && !glfwWindowShouldClose(win)) {
+    glfwPollEvents();
+    ShellRequests requests;
+    ViewState& view = model.view();
+    for (int key : g_keys) {
+      switch (key) {
+        case GLFW_KEY_SPACE:
+          view.paused = !view.paused;
+          break;
+        case GLFW_KEY_V:
+          model.nextVariant();
+          break;
+        case GLFW_KEY_F:
+          requests.toggleFullscreen = true;
+          break;
+        case GLFW_KEY_H:
+          view.panelsVisible = !view.panelsVisible;
+          break;
+        case GLFW_KEY_S:
+          requests.screenshot = true;
+          break;
+        case GLFW_KEY_C:
+          view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
+          break;
+        case GLFW_KEY_ESCAPE:
+          glfwSetWindowShouldClose(win, GLFW_TRUE);
+          break;
+        default:
+          break;
+      }
+    }
+    g_keys.clear();
+    if (view.vsync != vsync) glfwSwapInterval((vsync = view.vsync) ? 1 : 0);
 
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+    // The frame boundary: a feed opened in the background replaces the old one here.
+    if (!switchAsked && !switched && framesDrawn >= 1) {  // --switch-to: as if picked in the panel
+      model.setSource(opt.switchTo);
+      switchAsked = true;
+    }
+    if (switcher.sync(model)) {
+      switcher.feed()->setPlayback(playback);
+      handedVersion = 0;
+      sourceShown = false;
+      if (switchAsked && !switched) {
+        switched = true;
+        framesDrawn = 0;  // --frames counts from here
+      }
+    }
+    if (switcher.pending()) ++framesWhileOpening;
+    FrameFeed& feed = *switcher.feed();
+    if (model.version() != handedVersion) {
+      if (auto snapshot = model.snapshot()) feed.setParams(switcher.forFeed(snapshot));
+      handedVersion = model.version();
+    }
+    if (view.loop != playback.loop || view.playbackSpeed != playback.speed) {
+      playback = {view.loop, view.playbackSpeed};
+      feed.setPlayback(playback);
+    }
+    const FeedFrame frame = feed.advance(step ? Advance::Step : view.paused ? Advance::Hold : Advance::Play);
+    step = false;
+    FrameStats stats = feed.stats();
+    if (stats.rejectedVersion > notedRejection) {
+      notedRejection = stats.rejectedVersion;
+      model.noteVariantFailure(stats.rejectedVariant, stats.error.substr(0, stats.error.find('\n')));
+    }
+    const bool comparing = view.compare == CompareMode::Split;
+    const auto uploadStart = std::chrono::steady_clock::now();
+    if (frame.fresh || (comparing && !sourceShown)) {
+      renderer->upload(frame, comparing);
+      sourceShown = comparing;
+    }
+    const double uploadMs = msSince(uploadStart);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    const Layout layout = layoutFor(win, view, frame.filtered.width, frame.filtered.height, zoom);
+    // Drag the compare divider with the mouse anywhere on the picture.
+    const ImGuiIO& io = ImGui::GetIO();
+    const ScreenRect& pw = layout.pictureWin;
+    const bool onPicture = io.MousePos.x >= pw.x && io.MousePos.y >= pw.y && io.MousePos.x < pw.x + pw.width &&
+                           io.MousePos.y < pw.y + pw.height;
+    if (comparing && ImGui::IsMouseClicked(0) && onPicture && !io.WantCaptureMouse) dragging = true;
+    if (!ImGui::IsMouseDown(0)) dragging = false;
+    if (dragging && pw.width > 0 && pw.height > 0) {
+      const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
+                                                                       : (io.MousePos.x - pw.x) / pw.width;
+      view.splitPosition = std::clamp(t, 0.0f, 1.0f);
+    }
+    if (view.panelsVisible) drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &requests);
+    inputs.activeDevice = stats.device;
+    ScreenRect overlay;
+    stats.stages.displayMs = displayMs;
+    if (view.overlayVisible)
+      overlay = drawOverlay(stats, history, fps, layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
+    const std::string& message = !switcher.error().empty() ? switcher.error() : stats.sourceMessage;
+    if (!message.empty()) drawSourceMessage(message, layout.areaWin);
+    if (switcher.pending()) drawPendingBanner(switcher.pendingMessage(), layout.areaWin);
+    inputs.recordingPath = stats.recordingPath;
+    inputs.recordedFrames = stats.recordedFrames;
+    ImGui::Render();
+
+    const auto drawStart = std::chrono::steady_clock::now();
+    int fbW = 0, fbH = 0;
+    glfwGetFramebufferSize(win, &fbW, &fbH);
+    glViewport(0, 0, fbW, fbH);
+    glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (frame.hasPicture()) renderer->draw(layout.pictureFb, fbH, view);
+    glViewport(0, 0, fbW, fbH);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    const double sample = uploadMs + msSince(drawStart);
+    displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
+    if (frame.hasPicture() || !message.empty()) ++framesDrawn;
+    // A source that never delivers still ends a test run, with whatever the window shows.
+    const bool lastFrame = opt.frames > 0 && ((switched && framesDrawn >= opt.frames) || msSince(started) > 30000);
+    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads(), framesWhileOpening};
+    if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, shot, win))
+      exitCode = app::kExitOutputFailed;
+    if (requests.screenshot) saveScreenshot(timestampedName(), shot, win);
+    if (requests.toggleFullscreen) fullscreen.toggle(win);
+    step = requests.stepFrame;
+    if (requests.startRecording) panelState.recordError = feed.startRecording(panelState.recordPath);
+    if (requests.stopRecording) feed.stopRecording();
+    glfwSwapBuffers(win);
+
+    const auto now = std::chrono::steady_clock::now();
+    const double frameMs = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+    if (framesDrawn > 2) history.push(static_cast<float>(frameMs));  // the first frames carry start-up
+    fps = fps == 0 ? 1000.0 / frameMs : fps + (1000.0 / frameMs - fps) / 20.0;
+    if (lastFrame && opt.quit) break;
+  }
+  // The feed's GL objects and the renderer go while the context is still there.
+  switcher.reset();
+  renderer.reset();
   return exitCode;
 }
 

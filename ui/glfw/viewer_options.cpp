@@ -16,6 +16,11 @@ const char* viewerUsage() {
          "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
          "  --format rgba|gray  pixel format\n"
          "  --border MODE       clamp, mirror, wrap or zero\n"
+         "  --display-path auto|interop|readback\n"
+         "                      how filtered frames reach the screen: auto (zero-copy through\n"
+         "                      cl_khr_gl_sharing where the device shares with the GL context, else\n"
+         "                      readback + PBO), interop (the same, saying why when it cannot),\n"
+         "                      readback (always map and upload)\n"
          "  --size WxH          window size in screen coordinates (default 1600x900)\n"
          "  --zoom fit|native   fit the picture to the window, or one frame pixel per screen pixel\n"
          "  --compare           start in the before/after split view\n"
@@ -23,6 +28,8 @@ const char* viewerUsage() {
          "  --screenshot FILE   write the window as PNG after --frames frames\n"
          "  --frames N          frames to show before the screenshot\n"
          "  --quit              exit after --frames frames\n"
+         "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
+         "                      counts from when it plays (tests the background open)\n"
          "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
 }
 
@@ -49,6 +56,10 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
       if (!value(&o->format)) return "--format needs rgba or gray.";
     } else if (arg == "--border") {
       if (!value(&o->border)) return "--border needs a mode.";
+    } else if (arg == "--display-path") {
+      if (!value(&o->displayPath) ||
+          (o->displayPath != "auto" && o->displayPath != "interop" && o->displayPath != "readback"))
+        return "--display-path takes auto, interop or readback.";
     } else if (arg == "--size") {
       char tail = 0;
       if (!value(&v) || std::sscanf(v.c_str(), "%dx%d%c", &o->windowWidth, &o->windowHeight, &tail) != 2 ||
@@ -68,6 +79,8 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     } else if (arg == "--frames") {
       char* end = nullptr;
       if (!value(&v) || (o->frames = std::strtol(v.c_str(), &end, 10)) < 1 || *end) return "--frames needs N >= 1.";
+    } else if (arg == "--switch-to") {
+      if (!value(&o->switchTo)) return "--switch-to needs a source.";
     } else if (arg == "--quit") {
       o->quit = true;
     } else {

@@ -7,12 +7,13 @@
 namespace liveconv::ui {
 
 struct ViewerOptions {
-  std::string source;  // empty: defaultSourceSpec() (the bundled clip in the media build)
+  std::string source;   // empty: defaultSourceSpec() (the bundled clip in the media build)
   std::string mask;     // empty: the model's default
   std::string variant;  // empty: the model's default
   std::string device;   // selector as in `liveconv devices`; empty: $LIVECONV_DEVICE, else the default
   std::string format = "rgba";
   std::string border;
+  std::string displayPath = "auto";  // auto | interop | readback (ui/gl/interop_policy.hpp)
   int windowWidth = 1600;
   int windowHeight = 900;
   bool zoomNative = false;
@@ -22,6 +23,7 @@ struct ViewerOptions {
   std::string screenshot;  // written after `frames` frames
   long frames = 0;         // 0: run until closed
   bool quit = false;       // exit after `frames` frames
+  std::string switchTo;    // test hook: after the first frame, open this source as the panel would
   bool help = false;
 };
 

@@ -86,7 +86,8 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   if (!stats.source.empty()) ImGui::TextDisabled("source  %s", stats.source.c_str());
   ImGui::TextDisabled("device  %s", stats.device.c_str());
   ImGui::TextDisabled("variant %s", stats.variant.c_str());
-  ImGui::TextDisabled("display %s", stats.displayPath.c_str());
+  // "interop: zero-copy (...)" or "interop: readback + PBO (why)"
+  ImGui::TextDisabled("%s", stats.displayPath.c_str());
   if (!stats.recordingPath.empty())
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "REC %s (%lld frames)", stats.recordingPath.c_str(),
                        stats.recordedFrames);

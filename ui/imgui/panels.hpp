@@ -54,6 +54,9 @@ void drawMaskEditor(ViewerModel& model, PanelState& state);
 void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests);
 // Why nothing plays (the source failed to open, or ended), centred on the picture area.
 void drawSourceMessage(const std::string& message, const ScreenRect& area);
+// What the shell is doing in the background ("opening ...", "switching device ..."),
+// a small banner at the top left of the picture area while the old picture plays on.
+void drawPendingBanner(const std::string& text, const ScreenRect& area);
 // The performance overlay in the top-right corner of the picture area; returns where it went.
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, double fps, float areaRight,
                        float areaTop);

@@ -63,9 +63,23 @@ void drawPlayback(ViewerModel& model, ShellRequests* requests) {
   if (!v.paused) ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::Checkbox("loop", &v.loop);
+  // Speed on a row of its own: a drag field (no grab drawn over its number)
+  // and the usual rates one click away.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("speed");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(-1);
-  ImGui::SliderFloat("##speed", &v.playbackSpeed, 0.25f, 4.0f, "speed %.2fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SetNextItemWidth(80);
+  ImGui::DragFloat("##speed", &v.playbackSpeed, 0.01f, 0.25f, 4.0f, "%.2fx",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  for (const float rate : {0.25f, 0.5f, 1.0f, 2.0f, 4.0f}) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%gx", rate);
+    const bool current = v.playbackSpeed == rate;
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(label)) v.playbackSpeed = rate;
+    if (current) ImGui::PopStyleColor();
+  }
 }
 
 void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
@@ -111,6 +125,23 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area) {
   ImGui::TextUnformatted(message.c_str());
   ImGui::TextDisabled("Open another source in the panel on the left.");
   ImGui::PopTextWrapPos();
+  ImGui::End();
+}
+
+void drawPendingBanner(const std::string& text, const ScreenRect& area) {
+  ImGui::SetNextWindowPos(ImVec2(area.x + 12, area.y + 12), ImGuiCond_Always);
+  // Sized up front: an auto-resized window stays hidden on its first frame,
+  // and an open may take no longer than that.
+  const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+  const ImVec2 textSize = ImGui::CalcTextSize((text + "...").c_str());
+  ImGui::SetNextWindowSize(ImVec2(textSize.x + 2 * padding.x, textSize.y + 2 * padding.y), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+  ImGui::Begin("##pending", nullptr, flags);
+  // A spinner of dots, so a slow open is seen to be alive.
+  const int dots = static_cast<int>(ImGui::GetTime() * 3) % 4;
+  ImGui::Text("%s%.*s", text.c_str(), dots, "...");
   ImGui::End();
 }
 

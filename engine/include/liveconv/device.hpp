@@ -69,7 +69,17 @@ struct DeviceContext {
   cl::CommandQueue queue;  // CL_QUEUE_PROFILING_ENABLE
 
   static std::shared_ptr<DeviceContext> create(const DeviceInfo& info);
+  // With context properties, e.g. those that make the context share a GL
+  // context (cl_khr_gl_sharing): a zero-terminated list of name/value pairs
+  // that names CL_CONTEXT_PLATFORM. Throws cl::Error when the driver refuses it.
+  static std::shared_ptr<DeviceContext> create(const DeviceInfo& info,
+                                               const std::vector<cl_context_properties>& properties);
 };
+
+// True when `extension` is a whole word of the device's (or its platform's)
+// extension string.
+bool deviceHasExtension(const DeviceInfo& info, std::string_view extension);
+bool extensionListHas(std::string_view list, std::string_view extension);
 
 // Duration of a profiled command in milliseconds (END - START).
 double eventMs(const cl::Event& event);

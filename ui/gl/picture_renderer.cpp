@@ -1,4 +1,4 @@
-#include "glfw/picture_renderer.hpp"
+#include "gl/picture_renderer.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -74,31 +74,42 @@ PictureRenderer::~PictureRenderer() {
   glDeleteProgram(program_);
 }
 
-void PictureRenderer::uploadOne(int slot, const ImageView& image) {
-  const GLuint texture = textures_[slot];
-  const GLuint pbo = pbos_[slot];
+void PictureRenderer::prepareTexture(int slot, const ImageView& image) {
   TextureShape& shape = shapes_[slot];
   const bool gray = image.format == PixelFormat::GRAY8;
-  const GLenum layout = gray ? GL_RED : GL_RGBA;
-  const std::size_t bytes = image.rowBytes() * image.height;
-  glBindTexture(GL_TEXTURE_2D, texture);
+  glBindTexture(GL_TEXTURE_2D, textures_[slot]);
   // Each texture keeps its own shape: the source texture may be filled for the
   // first time long after the filtered one (compare switched on later).
-  if (image.width != shape.width || image.height != shape.height || image.format != shape.format) {
-    shape = TextureShape{image.width, image.height, image.format};
-    glTexImage2D(GL_TEXTURE_2D, 0, gray ? GL_R8 : GL_RGBA8, image.width, image.height, 0, layout, GL_UNSIGNED_BYTE,
-                 nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    // Gray frames live in the red channel; the swizzle shows them as gray.
-    const GLint swizzle[4] = {GL_RED, gray ? GL_RED : GL_GREEN, gray ? GL_RED : GL_BLUE, gray ? GL_ONE : GL_ALPHA};
-    glTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
-  }
-  // Orphan the PBO, copy the rows in, and let the driver move them to the
-  // texture asynchronously: the copy from the mapped CL buffer is the only CPU work.
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+  if (image.width == shape.width && image.height == shape.height && image.format == shape.format) return;
+  shape = TextureShape{image.width, image.height, image.format};
+  glTexImage2D(GL_TEXTURE_2D, 0, gray ? GL_R8 : GL_RGBA8, image.width, image.height, 0, gray ? GL_RED : GL_RGBA,
+               GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  // Gray frames live in the red channel; the swizzle shows them as gray.
+  const GLint swizzle[4] = {GL_RED, gray ? GL_RED : GL_GREEN, gray ? GL_RED : GL_BLUE, gray ? GL_ONE : GL_ALPHA};
+  glTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+}
+
+// The texture is filled from the bound pixel buffer: a copy on the GPU, and
+// glTexSubImage2D returns without waiting for it.
+void PictureRenderer::fillFromBoundBuffer(const ImageView& image) {
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height,
+                  image.format == PixelFormat::GRAY8 ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+void PictureRenderer::uploadOne(int slot, const ImageView& image) {
+  prepareTexture(slot, image);
+  // Readback path: orphan this slot's PBO, copy the rows in, and let the
+  // driver move them to the texture asynchronously; the copy out of the
+  // mapped CL buffer is the only CPU work.
+  const std::size_t bytes = image.rowBytes() * image.height;
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbos_[slot]);
   glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
   if (void* dst = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes),
                                    GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)) {
@@ -106,14 +117,23 @@ void PictureRenderer::uploadOne(int slot, const ImageView& image) {
       std::memcpy(static_cast<std::uint8_t*>(dst) + y * image.rowBytes(), image.row(y), image.rowBytes());
     glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
   }
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, layout, GL_UNSIGNED_BYTE, nullptr);
-  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  ++pixelBufferUploads_;
+  fillFromBoundBuffer(image);
+}
+
+void PictureRenderer::uploadShared(std::uint32_t pixelBuffer, const ImageView& shape) {
+  prepareTexture(0, shape);
+  // Zero-copy path: the kernel wrote this buffer; its rows are tightly packed.
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer);
+  fillFromBoundBuffer(shape);
 }
 
 void PictureRenderer::upload(const FeedFrame& frame, bool withSource) {
-  if (!frame.filtered.data) return;
-  uploadOne(0, frame.filtered);
+  if (!frame.hasPicture()) return;
+  if (frame.glPixelBuffer)
+    uploadShared(frame.glPixelBuffer, frame.filtered);
+  else
+    uploadOne(0, frame.filtered);
   if (withSource && frame.source.data) uploadOne(1, frame.source);
   width_ = frame.filtered.width;
   height_ = frame.filtered.height;

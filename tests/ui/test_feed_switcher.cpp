@@ -1,0 +1,193 @@
+// FeedSwitcher: a source or device change opens the new feed on "lc-open"
+// while the UI thread goes on with the old one; sync() never waits for an
+// open, and the new feed is installed at a frame boundary. The factory here
+// blocks until the test lets it go, as a slow camera or stream would.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#if defined(__linux__)
+#include <pthread.h>
+#endif
+
+#include "feed/feed_switcher.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+class FakeFeed final : public FrameFeed {
+ public:
+  FakeFeed(std::string source, std::string selector, std::shared_ptr<const ParamsSnapshot> initial)
+      : source(std::move(source)), selector(std::move(selector)), initial(std::move(initial)) {}
+  void setParams(std::shared_ptr<const ParamsSnapshot> snapshot) override { params = std::move(snapshot); }
+  FeedFrame advance(Advance) override { return {}; }
+  FrameStats stats() const override { return {}; }
+  std::string source, selector;
+  std::shared_ptr<const ParamsSnapshot> initial, params;
+};
+
+// A factory that blocks each open until release() lets it finish.
+class Gate {
+ public:
+  std::unique_ptr<FrameFeed> open(const std::string& source, const std::string& selector,
+                                  std::shared_ptr<const ParamsSnapshot> initial) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++started_;
+#if defined(__linux__)
+    char name[16] = {};
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    threadName_ = name;
+#endif
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return released_ > 0; });
+    --released_;
+    if (source == "broken") throw std::runtime_error("the camera is busy.");
+    return std::make_unique<FakeFeed>(source, selector, std::move(initial));
+  }
+  void release(int n = 1) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    released_ += n;
+    changed_.notify_all();
+  }
+  bool waitStarted(int n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(5), [&] { return started_ >= n; });
+  }
+  int started() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return started_;
+  }
+  std::string threadName() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return threadName_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int started_ = 0, released_ = 0;
+  std::string threadName_;
+};
+
+struct Fixture {
+  Gate gate;
+  ViewerModel model;
+  FeedSwitcher switcher{[this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p) {
+                          return gate.open(s, sel, std::move(p));
+                        },
+                        "cpu"};
+  FakeFeed* first = nullptr;
+
+  Fixture() {
+    model.setSource("testpattern");
+    auto feed = std::make_unique<FakeFeed>("testpattern", "cpu", model.snapshot());
+    first = feed.get();
+    switcher.adopt(std::move(feed), "testpattern", model.deviceIndex());
+  }
+  ~Fixture() { gate.release(100); }  // an open still blocked must end, or the switcher's join would wait forever
+  // Calls sync() until it installs a feed (true) or 5 s pass; each call must return at once.
+  bool syncUntilInstalled(double* slowestMs) {
+    const auto deadline = Clock::now() + std::chrono::seconds(5);
+    while (Clock::now() < deadline) {
+      const auto t0 = Clock::now();
+      const bool installed = switcher.sync(model);
+      *slowestMs = std::max(*slowestMs, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      if (installed) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+  }
+};
+
+FakeFeed* current(const FeedSwitcher& s) {
+  return static_cast<FakeFeed*>(s.feed());
+}
+
+TEST(FeedSwitcher, OpeningASourceDoesNotBlockTheUiThread) {
+  Fixture f;
+  f.model.setSource("lavfi:slow");
+  const auto t0 = Clock::now();
+  EXPECT_FALSE(f.switcher.sync(f.model));
+  ASSERT_TRUE(f.gate.waitStarted(1)) << "the open never started";
+  // The open is blocked; the UI thread goes on, a frame at a time, with the old feed.
+  for (int frame = 0; frame < 20; ++frame) {
+    EXPECT_FALSE(f.switcher.sync(f.model));
+    EXPECT_EQ(f.switcher.feed(), f.first) << "the old feed plays until the new one is ready";
+  }
+  const double blockedMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  EXPECT_LT(blockedMs, 1000) << "21 sync() calls took " << blockedMs << " ms while the open was blocked";
+  EXPECT_TRUE(f.switcher.pending());
+  EXPECT_EQ(f.switcher.pendingMessage(), "opening lavfi:slow ...");
+#if defined(__linux__)
+  EXPECT_EQ(f.gate.threadName(), "lc-open");
+#endif
+
+  f.gate.release();
+  double slowestMs = 0;
+  ASSERT_TRUE(f.syncUntilInstalled(&slowestMs));
+  EXPECT_LT(slowestMs, 100) << "sync() waited for the open";
+  EXPECT_EQ(current(f.switcher)->source, "lavfi:slow");
+  EXPECT_FALSE(f.switcher.pending());
+  EXPECT_EQ(f.switcher.error(), "");
+  EXPECT_EQ(f.gate.started(), 1) << "one open per change";
+}
+
+TEST(FeedSwitcher, ADeviceChangeIsASwitchAndTheOldFeedKeepsItsDevice) {
+  Fixture f;
+  f.model.setDevice(3);
+  EXPECT_FALSE(f.switcher.sync(f.model));
+  EXPECT_EQ(f.switcher.pendingMessage(), "switching device ...");
+  // Edits made while switching reach the old feed with its own device, so it never reopens one itself.
+  auto forOld = f.switcher.forFeed(f.model.snapshot());
+  EXPECT_EQ(forOld->deviceIndex, -1);
+  EXPECT_EQ(forOld->filter.variant, f.model.snapshot()->filter.variant);
+  EXPECT_EQ(forOld->version, f.model.snapshot()->version);
+
+  f.gate.release();
+  double slowestMs = 0;
+  ASSERT_TRUE(f.syncUntilInstalled(&slowestMs));
+  EXPECT_EQ(current(f.switcher)->selector, "3");
+  EXPECT_EQ(current(f.switcher)->initial->deviceIndex, 3);
+  EXPECT_EQ(f.switcher.forFeed(f.model.snapshot())->deviceIndex, 3);
+}
+
+TEST(FeedSwitcher, ANewerRequestSupersedesOneStillOpening) {
+  Fixture f;
+  f.model.setSource("first");
+  f.switcher.sync(f.model);
+  ASSERT_TRUE(f.gate.waitStarted(1));
+  f.model.setSource("second");
+  f.switcher.sync(f.model);
+  EXPECT_EQ(f.switcher.pendingMessage(), "opening second ...");
+  f.gate.release(2);
+  double slowestMs = 0;
+  ASSERT_TRUE(f.syncUntilInstalled(&slowestMs));
+  EXPECT_EQ(current(f.switcher)->source, "second") << "the superseded feed is never installed";
+  EXPECT_EQ(f.gate.started(), 2);
+}
+
+TEST(FeedSwitcher, AFailedOpenKeepsTheOldFeedSaysWhyAndIsNotRetried) {
+  Fixture f;
+  f.model.setSource("broken");
+  f.switcher.sync(f.model);
+  f.gate.release();
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  while (f.switcher.pending() && Clock::now() < deadline) {
+    f.switcher.sync(f.model);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_FALSE(f.switcher.pending());
+  EXPECT_EQ(f.switcher.error(), "Cannot open broken: the camera is busy.");
+  EXPECT_EQ(f.switcher.feed(), f.first);
+  for (int frame = 0; frame < 5; ++frame) f.switcher.sync(f.model);
+  EXPECT_EQ(f.gate.started(), 1) << "a failed source is not reopened every frame";
+}
+
+}  // namespace

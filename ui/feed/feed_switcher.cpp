@@ -1,0 +1,125 @@
+#include "feed/feed_switcher.hpp"
+
+#include <exception>
+
+#include "liveconv/pipeline.hpp"  // setThreadName
+
+namespace liveconv::ui {
+
+FeedSwitcher::FeedSwitcher(Factory factory, std::string defaultSelector)
+    : factory_(std::move(factory)), defaultSelector_(std::move(defaultSelector)) {
+  worker_ = std::thread([this] { workerLoop(); });
+}
+
+FeedSwitcher::~FeedSwitcher() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void FeedSwitcher::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex) {
+  feed_ = std::move(feed);
+  feedDevice_ = deviceIndex;
+  askedSource_ = source;
+  askedDevice_ = deviceIndex;
+  askedAny_ = true;
+}
+
+void FeedSwitcher::reset() {
+  feed_.reset();
+}
+
+std::string FeedSwitcher::selectorFor(int deviceIndex) const {
+  return deviceIndex < 0 ? defaultSelector_ : std::to_string(deviceIndex);
+}
+
+std::shared_ptr<const ParamsSnapshot> FeedSwitcher::forFeed(std::shared_ptr<const ParamsSnapshot> snapshot) const {
+  if (!snapshot || snapshot->deviceIndex == feedDevice_) return snapshot;
+  auto own = std::make_shared<ParamsSnapshot>(*snapshot);
+  own->deviceIndex = feedDevice_;
+  return own;
+}
+
+bool FeedSwitcher::sync(const ViewerModel& model) {
+  if (auto snapshot = model.snapshot()) lastGood_ = snapshot;
+  // A new request: the model names another source or device than the last one asked for.
+  const std::string& source = model.source();
+  const int device = model.deviceIndex();
+  if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_)) {
+    const bool newSource = !askedAny_ || source != askedSource_;
+    askedSource_ = source;
+    askedDevice_ = device;
+    askedAny_ = true;
+    Job job;
+    job.ticket = ++lastTicket_;
+    job.source = source;
+    job.deviceIndex = device;
+    job.selector = selectorFor(device);
+    job.snapshot = lastGood_;
+    pendingSource_ = source;
+    pendingDevice_ = device;
+    pendingIsDeviceSwitch_ = !newSource;
+    pendingMessage_ = newSource ? "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ..."
+                                : "switching device ...";
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = std::move(job);
+    }
+    wake_.notify_all();
+  }
+
+  std::optional<Result> done;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (result_) {
+      done = std::move(result_);
+      result_.reset();
+    }
+  }
+  if (!done || done->ticket != lastTicket_) return false;  // nothing yet, or superseded (dropped here)
+  pendingMessage_.clear();
+  if (!done->feed) {
+    error_ = pendingIsDeviceSwitch_
+                 ? "Cannot switch the device: " + done->error
+                 : "Cannot open " + (pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_) + ": " +
+                       done->error;
+    return false;
+  }
+  error_.clear();
+  feed_ = std::move(done->feed);  // the old feed (and the frame it owns) goes only now
+  feedDevice_ = pendingDevice_;
+  return true;
+}
+
+void FeedSwitcher::workerLoop() {
+  setThreadName("lc-open");
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || job_; });
+      if (stop_) return;
+      job = std::move(*job_);
+      job_.reset();
+    }
+    Result result;
+    result.ticket = job.ticket;
+    try {
+      result.feed = factory_(job.source, job.selector, job.snapshot);
+      if (!result.feed) result.error = "no feed was made.";
+    } catch (const std::exception& e) {
+      result.error = e.what();
+    }
+    std::unique_ptr<FrameFeed> dropped;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (result_) dropped = std::move(result_->feed);  // a result the UI never took: superseded
+      result_ = std::move(result);
+    }
+  }
+}
+
+}  // namespace liveconv::ui

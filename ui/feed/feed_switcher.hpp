@@ -1,0 +1,97 @@
+// Opening a source or switching the device makes a new CL context, builds a
+// kernel and may wait on a file, a network stream or a camera. FeedSwitcher
+// does that on its own thread "lc-open" while the window goes on drawing the
+// feed it has; the finished feed replaces the old one at a frame boundary,
+// in sync(). A request made while another is opening supersedes it (the
+// superseded feed is thrown away when it arrives).
+//
+// The feed the window holds never reopens a device itself: it is given the
+// model's snapshots with its own device index (forFeed()), and a device
+// change makes a new feed through here instead.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "feed/frame_feed.hpp"
+#include "model/viewer_model.hpp"
+
+namespace liveconv::ui {
+
+class FeedSwitcher {
+ public:
+  // Makes a feed, as makeFrameFeed(source, selector, snapshot, link) does; runs on "lc-open".
+  using Factory = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
+                                                           std::shared_ptr<const ParamsSnapshot> initial)>;
+  // `defaultSelector` is used while the model names no device (index -1).
+  FeedSwitcher(Factory factory, std::string defaultSelector);
+  ~FeedSwitcher();  // waits for an open in flight, then drops it
+  FeedSwitcher(const FeedSwitcher&) = delete;
+  FeedSwitcher& operator=(const FeedSwitcher&) = delete;
+
+  // The feed the window starts with, opened by the caller (whose errors end the program).
+  void adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex);
+
+  // Once per frame, on the UI thread; never waits for an open. Starts one when
+  // the model names another source or device than the last one asked for, and
+  // installs a finished one. True when a new feed was installed by this call.
+  bool sync(const ViewerModel& model);
+
+  FrameFeed* feed() const { return feed_.get(); }
+  // Lets go of the feed (before its display's GL context goes away).
+  void reset();
+  // The model's snapshot for the feed in hand: same parameters, the feed's own device.
+  std::shared_ptr<const ParamsSnapshot> forFeed(std::shared_ptr<const ParamsSnapshot> snapshot) const;
+
+  bool pending() const { return !pendingMessage_.empty(); }
+  // "opening SOURCE ..." or "switching device ..." while an open runs; else "".
+  const std::string& pendingMessage() const { return pendingMessage_; }
+  // Why the last open failed ("" after one that worked); the old feed plays on.
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Job {
+    std::uint64_t ticket = 0;
+    std::string source, selector;
+    int deviceIndex = -1;
+    std::shared_ptr<const ParamsSnapshot> snapshot;
+  };
+  struct Result {
+    std::uint64_t ticket = 0;
+    std::unique_ptr<FrameFeed> feed;
+    std::string error;
+  };
+  void workerLoop();
+  std::string selectorFor(int deviceIndex) const;
+
+  Factory factory_;
+  std::string defaultSelector_;
+
+  // UI thread.
+  std::unique_ptr<FrameFeed> feed_;
+  int feedDevice_ = -1;
+  std::string askedSource_;
+  int askedDevice_ = -1;
+  bool askedAny_ = false;
+  std::uint64_t lastTicket_ = 0;
+  std::string pendingMessage_, error_, pendingSource_;
+  int pendingDevice_ = -1;
+  bool pendingIsDeviceSwitch_ = false;
+  std::shared_ptr<const ParamsSnapshot> lastGood_;
+
+  // Between the UI thread and "lc-open".
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<Job> job_;
+  std::optional<Result> result_;
+  bool stop_ = false;
+  std::thread worker_;
+};
+
+}  // namespace liveconv::ui
