@@ -21,3 +21,11 @@ set_tests_properties(qt_shell_tests PROPERTIES
   ENVIRONMENT "LIBGL_ALWAYS_SOFTWARE=1;QT_QPA_PLATFORM=xcb;LIVECONV_QT_WINDOW_PNG=${CMAKE_BINARY_DIR}/liveconv-qt-window.png"
   SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 300)
 
+# `liveconv --ui qt|viewer`: no window, no display needed.
+liveconv_add_test(qt_launch_tests ${CMAKE_CURRENT_LIST_DIR}/test_qt_launch.cpp)
+target_compile_definitions(qt_launch_tests PRIVATE LIVECONV_BIN="$<TARGET_FILE:liveconv>")
+if(TARGET liveconv-viewer)
+  target_compile_definitions(qt_launch_tests PRIVATE LIVECONV_VIEWER_BUILT)
+  add_dependencies(qt_launch_tests liveconv-viewer)
+endif()
+add_dependencies(qt_launch_tests liveconv liveconv-qt)
