@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
@@ -88,6 +89,24 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
   QListWidgetItem* current = w->engineDock()->variantList()->currentItem();
   ASSERT_NE(current, nullptr);
   EXPECT_TRUE(current->text().startsWith("naive"));
+}
+
+// A first run (no settings) and File > Open Test Source: the plain "testpattern", no error.
+TEST_F(QtShell, FirstRunOpensTheTestSourceWithoutAMessage) {
+  settings_->clear();
+  auto w = openWindow();
+  EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+  EXPECT_EQ(w->model().source(), "testpattern");
+  ASSERT_TRUE(w->openSource("testpattern:64x48"));
+  QAction* testSource = nullptr;
+  for (QAction* a : w->menuBar()->findChildren<QAction*>())
+    if (a->text() == "Open &Test Source") testSource = a;
+  ASSERT_NE(testSource, nullptr);
+  testSource->trigger();
+  EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+  EXPECT_EQ(w->model().source(), "testpattern");
+  w->tick();
+  EXPECT_NE(w->loop().frame().filtered.data, nullptr);
 }
 
 TEST_F(QtShell, RunsTheTestSourceForFrames) {

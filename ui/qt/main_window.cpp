@@ -12,6 +12,7 @@
 #include <QStatusBar>
 #include <exception>
 
+#include "feed/test_pattern.hpp"
 #include "liveconv/mask_file.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
@@ -98,7 +99,9 @@ void MainWindow::notify(const QString& title, const QString& message, const QStr
 bool MainWindow::openSource(const QString& spec) {
   // A path that looks like a local file but is not there fails here, before the
   // playing source is replaced (the decoder would only find out on its thread).
-  const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/");
+  int patternWidth = 0, patternHeight = 0;
+  const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/") ||
+                       parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
   if (!special && !QFileInfo::exists(spec)) {
     showError("Cannot open source", "Input " + spec + " does not exist.");
     return false;
