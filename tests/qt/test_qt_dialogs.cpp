@@ -207,4 +207,70 @@ TEST_F(KernelBuildFailure, OnADecodedSource) {
   checkSource("lavfi:testsrc2=size=160x120:rate=30");
 }
 
+// A feed whose device stops answering after a few frames, as a lost GPU does:
+// the real test pattern until then, a cl::Error after.
+class FailingFeed : public FrameFeed {
+ public:
+  FailingFeed(std::unique_ptr<FrameFeed> inner, int framesBeforeFailure, int* advances, bool* recordingStopped)
+      : inner_(std::move(inner)), left_(framesBeforeFailure), advances_(advances), stopped_(recordingStopped) {}
+  void setParams(std::shared_ptr<const ParamsSnapshot> s) override { inner_->setParams(std::move(s)); }
+  FeedFrame advance(Advance mode) override {
+    ++*advances_;
+    if (left_-- <= 0) throw cl::Error(CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel");
+    return inner_->advance(mode);
+  }
+  FrameStats stats() const override {
+    FrameStats s = inner_->stats();
+    if (recording_) s.recordingPath = "fake.mkv";
+    return s;
+  }
+  std::string startRecording(const std::string&) override {
+    recording_ = true;
+    return "";
+  }
+  void stopRecording() override {
+    *stopped_ = recording_;
+    recording_ = false;
+  }
+
+ private:
+  std::unique_ptr<FrameFeed> inner_;
+  int left_;
+  int* advances_;
+  bool* stopped_;
+  bool recording_ = false;
+};
+
+// A device lost mid-run: a message, the recording finished, the window up,
+// the mask kept, and a new source plays again.
+TEST_F(QtShell, ADeviceThatStopsAnsweringLeavesTheWindowUp) {
+  auto w = openWindow();
+  int advances = 0;
+  bool recordingStopped = false;
+  w->loop().adopt(std::make_unique<FailingFeed>(makeFrameFeed("testpattern:64x48", "", w->model().snapshot()), 3,
+                                                &advances, &recordingStopped),
+                  "testpattern:64x48");
+  ASSERT_TRUE(w->startRecording(dir_.filePath("lost.mkv")));
+  for (int i = 0; i < 3; ++i) w->tick();
+  EXPECT_NE(w->loop().frame().filtered.data, nullptr);
+  EXPECT_TRUE(w->loop().failure().empty());
+  ASSERT_TRUE(w->model().applySpec("sharpen", nullptr));  // the user's edit, made before the failure
+  w->tick();                                              // the device fails here: nothing escapes tick()
+  EXPECT_NE(w->loop().failure().find("CL_OUT_OF_RESOURCES"), std::string::npos) << w->loop().failure();
+  EXPECT_TRUE(w->lastError().contains("stopped working")) << w->lastError().toStdString();
+  EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("The picture stopped"))
+      << w->statusBar()->currentMessage().toStdString();
+  EXPECT_TRUE(recordingStopped) << "the recording was finished";
+  EXPECT_FALSE(w->loop().recording());
+  const int advancesAtFailure = advances;
+  for (int i = 0; i < 3; ++i) w->tick();
+  EXPECT_EQ(advances, advancesAtFailure) << "the failed feed is asked for nothing more";
+  EXPECT_TRUE(w->isVisible());
+  EXPECT_EQ(w->model().mask(), parseMaskSpec("sharpen")) << "the mask is kept";
+  ASSERT_TRUE(w->openSource("testpattern:64x48"));
+  EXPECT_TRUE(w->loop().failure().empty());
+  w->tick();
+  EXPECT_NE(w->loop().frame().filtered.data, nullptr) << "a new source plays again";
+}
+
 }  // namespace

@@ -107,7 +107,8 @@ TEST_F(QtRecording, SourceChangeAndCloseFinishTheFile) {
   EXPECT_EQ(w->loop().lastRecording().frames, 3);
   EXPECT_EQ(decodeAll(first).size(), 3u);
 
-  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().filtered.data != nullptr; }));
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().filtered.data != nullptr; }))
+      << "a source opened while paused shows its first frame";
   tickUntilQuiet(*w);
   const QString second = dir_.filePath("second.mkv");
   ASSERT_TRUE(w->startRecording(second)) << w->lastError().toStdString();

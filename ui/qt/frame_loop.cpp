@@ -24,24 +24,52 @@ std::string FrameLoop::open(const std::string& source) {
   } catch (const std::exception& e) {
     return e.what();
   }
+  adopt(std::move(next), source);
+  return {};
+}
+
+void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source) {
   // Only now is the old feed (and the frame it owns) let go; its recording is finished first.
   stopRecording();
   frame_ = FeedFrame{};
-  feed_ = std::move(next);
+  feed_ = std::move(feed);
   model_.setSource(source);
   handedVersion_ = model_.version();
   notedRejection_ = 0;
-  return {};
+  failure_.clear();
+  firstFrameWanted_ = true;
 }
 
 const FeedFrame& FrameLoop::tick(bool step) {
   if (!feed_) return frame_;
-  if (model_.version() != handedVersion_) {
-    if (auto snapshot = model_.snapshot()) feed_->setParams(snapshot);  // nullptr: invalid mask, keep the last good one
-    handedVersion_ = model_.version();
+  if (!failure_.empty()) {
+    if (model_.deviceIndex() == failedDevice_) return frame_;
+    // Another device was picked after the failure: the same source again, on it.
+    const std::string error = open(model_.source());
+    if (!error.empty()) {
+      failure_ = error;
+      failedDevice_ = model_.deviceIndex();
+      return frame_;
+    }
   }
-  frame_ = feed_->advance(step ? Advance::Step : model_.view().paused ? Advance::Hold : Advance::Play);
-  stats_ = feed_->stats();
+  try {
+    if (model_.version() != handedVersion_) {
+      if (auto snapshot = model_.snapshot())
+        feed_->setParams(snapshot);  // nullptr: invalid mask, keep the last good one
+      handedVersion_ = model_.version();
+    }
+    // A source opened while paused shows its first frame: one step, then hold.
+    const bool stepNow = step || (firstFrameWanted_ && model_.view().paused);
+    firstFrameWanted_ = false;
+    frame_ = feed_->advance(stepNow ? Advance::Step : model_.view().paused ? Advance::Hold : Advance::Play);
+    stats_ = feed_->stats();
+  } catch (const cl::Error& e) {
+    fail(std::string("The OpenCL device stopped working: ") + e.what() + " failed with " + clErrorName(e.err()) + ".");
+    return frame_;
+  } catch (const std::exception& e) {
+    fail(std::string("Filtering stopped: ") + e.what());
+    return frame_;
+  }
   stats_.stages.displayMs = displayMs_;
   // The feed drops its recorder on a write error (a full disk) and says why in sourceMessage.
   if (recording() && stats_.recordingPath.empty())
@@ -52,6 +80,19 @@ const FeedFrame& FrameLoop::tick(bool step) {
   }
   ++ticks_;
   return frame_;
+}
+
+void FrameLoop::fail(const std::string& why) {
+  failure_ = why;
+  failedDevice_ = model_.deviceIndex();
+  frame_ = FeedFrame{};  // its pixels belong to the failed feed; the viewport keeps the last upload
+  if (recording()) {
+    try {
+      feed_->stopRecording();  // the frames written so far stay a playable file
+    } catch (const std::exception&) {
+    }
+    finishRecording(why);
+  }
 }
 
 std::string FrameLoop::startRecording(const std::string& path) {

@@ -28,13 +28,21 @@ class FrameLoop {
   // previous feed, its recording and the model's source stay as they were).
   // A recording of the previous source is finished first (see lastRecording()).
   std::string open(const std::string& source);
+  // Puts `feed` in place of the current one, as open() does once the feed is
+  // built (the tests hand in feeds of their own through this).
+  void adopt(std::unique_ptr<FrameFeed> feed, const std::string& source);
   bool running() const { return feed_ != nullptr; }
   // The device the feed is asked for: the model's index, else $LIVECONV_DEVICE,
   // else "" (the first GPU, else the CPU), as `liveconv devices` marks with *.
   std::string deviceSelector() const;
 
   // Advances (or holds, when paused and not stepping) and returns the frame.
+  // Never throws: when the feed does (a device that stopped answering, a
+  // driver error), failure() says so, a recording is finished, and the feed
+  // is asked for nothing more until a source is opened or another device is
+  // picked in the model; the last picture stays on screen.
   const FeedFrame& tick(bool step);
+  const std::string& failure() const { return failure_; }
   const FeedFrame& frame() const { return frame_; }
   // The feed's stats with displayMs filled in by the caller through setDisplayMs().
   const FrameStats& stats() const { return stats_; }
@@ -64,6 +72,7 @@ class FrameLoop {
 
  private:
   void finishRecording(const std::string& stoppedBy);
+  void fail(const std::string& why);
 
   ViewerModel& model_;
   std::unique_ptr<FrameFeed> feed_;
@@ -75,6 +84,9 @@ class FrameLoop {
   std::chrono::steady_clock::time_point recordingStart_{};
   Recording lastRecording_;
   std::uint64_t recordingsFinished_ = 0;
+  std::string failure_;
+  int failedDevice_ = -1;
+  bool firstFrameWanted_ = false;
 };
 
 }  // namespace liveconv::ui

@@ -188,8 +188,8 @@ void MainWindow::tick() {
   const FeedFrame& frame = loop_.tick(step_);
   step_ = false;
   viewport_->present(frame, loop_.stats());
-  updateStatus();
   updateRecording();
+  updateStatus();  // after updateRecording(): a failure's message box also says what was recorded
 }
 
 // The indicator while recording; once a recording is finished (by the user, a
@@ -213,7 +213,7 @@ void MainWindow::updateRecording() {
   const FrameLoop::Recording& r = loop_.lastRecording();
   const QString what =
       QString("%1 frames (%2 s) to %3").arg(r.frames).arg(r.seconds, 0, 'f', 1).arg(QString::fromStdString(r.path));
-  if (r.stoppedBy.empty())
+  if (r.stoppedBy.empty() || r.stoppedBy == loop_.failure())  // a failure has a box of its own
     statusBar()->showMessage("Recorded " + what, 10000);
   else
     notify("Recording stopped", QString::fromStdString(r.stoppedBy), "What was written so far: " + what + ".");
@@ -246,6 +246,18 @@ void MainWindow::updateStatus() {
     } else {
       statusBar()->setToolTip({});
     }
+  }
+  // The feed itself failed (a device lost): once, in a box; the window stays and keeps the last picture.
+  const QString failure = QString::fromStdString(loop_.failure());
+  if (failure != shownFailure_) {
+    shownFailure_ = failure;
+    QString detail =
+        "The mask and the settings are kept. Open a source again, or pick another device in the Device menu.";
+    const FrameLoop::Recording& r = loop_.lastRecording();
+    if (!r.path.empty() && r.stoppedBy == loop_.failure())
+      detail +=
+          QString("\nThe recording was finished: %1 frames in %2.").arg(r.frames).arg(QString::fromStdString(r.path));
+    if (!failure.isEmpty()) notify("The picture stopped", failure, detail);
   }
   // What the decoder or the pipeline said: the end of a clip, a file that
   // turned out not to decode, a device that stopped answering.

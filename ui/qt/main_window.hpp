@@ -100,7 +100,7 @@ class MainWindow : public QMainWindow {
           *fullscreenAct_ = nullptr;
   QLabel* recordLabel_ = nullptr;
   QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
-  QString lastError_, shownFeedError_, shownSourceMessage_;
+  QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_;
   std::uint64_t reportedRecordings_ = 0;
   bool step_ = false;
 };
