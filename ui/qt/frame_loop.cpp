@@ -102,6 +102,7 @@ std::string FrameLoop::startRecording(const std::string& path) {
   if (!error.empty()) return error;
   recordingPath_ = path;
   recordingStart_ = std::chrono::steady_clock::now();
+  stats_.recordedFrames = 0;  // until the next tick brings the feed's count
   return {};
 }
 
