@@ -13,6 +13,7 @@ enum ExitCode : int {
   kExitVerifyFailed = 6,   // --verify found a result that differs from the CPU reference
   kExitInputFailed = 7,    // the input cannot be opened or decoded
   kExitOutputFailed = 8,   // the output cannot be written or encoded
+  kExitUiMissing = 127,    // --ui NAME: that window program is not part of this build (or cannot be started)
   kExitInterrupted = 130,  // Ctrl-C; outputs were finished properly
 };
 

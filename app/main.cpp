@@ -1,5 +1,10 @@
 // liveconv: the command-line entry point. Dispatches to the subcommands and
 // turns every error into one sentence and a defined exit code (exit_codes.hpp).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -25,6 +30,8 @@ void printUsage() {
                "  presets            list the mask presets\n"
                "  bench              benchmark variants x masks x image sizes (bench --help)\n";
   for (const Subcommand& s : extraSubcommands()) std::cout << "  " << s.usageLine << "\n";
+  std::cout << "\nwindows: liveconv --ui qt [ARGS]      the Qt desktop shell (liveconv-qt ARGS)\n"
+               "         liveconv --ui viewer [ARGS]  the GLFW + ImGui viewer (liveconv-viewer ARGS)\n";
   std::cout << "\ndevice selection: --device SEL or $LIVECONV_DEVICE; SEL is an index, P:D, gpu, cpu, or part of a name\n"
                "kernel sources: $LIVECONV_KERNEL_DIR loads kernels/*.cl from disk instead of the embedded copies\n";
 }
@@ -70,6 +77,55 @@ int listPresets() {
   return kExitOk;
 }
 
+// `liveconv --ui qt|viewer ARGS...` becomes the window program with ARGS: the
+// same process (exec), so its exit code, signals and terminal are the user's.
+// It is looked for next to this executable (an installed bin/), then where
+// CMake builds it in the build tree (app/ -> ../ui/qt, ../ui/glfw).
+struct UiProgram {
+  const char* name;      // as --ui takes it
+  const char* file;      // the executable
+  const char* buildDir;  // its folder in the build tree, relative to app/
+  const char* what;      // for the sentence when it is missing
+};
+constexpr UiProgram kUiPrograms[] = {
+    {"qt", "liveconv-qt", "../ui/qt", "the Qt desktop shell (configure with -DLIVECONV_WITH_QT=ON and Qt 6)"},
+    {"viewer", "liveconv-viewer", "../ui/glfw",
+     "the GLFW viewer (configure with -DLIVECONV_WITH_GUI=ON, GLFW and ImGui)"},
+};
+
+std::filesystem::path ownDirectory(const char* argv0) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) return self.parent_path();
+  return std::filesystem::absolute(argv0, ec).parent_path();
+}
+
+int launchUi(const std::string& name, const std::vector<std::string>& args, const char* argv0) {
+  const UiProgram* program = nullptr;
+  for (const UiProgram& p : kUiPrograms)
+    if (name == p.name) program = &p;
+  if (!program) throw UsageError("Unknown UI '" + name + "'; --ui takes qt or viewer.");
+  const std::filesystem::path dir = ownDirectory(argv0);
+  const std::vector<std::filesystem::path> candidates = {dir / program->file,
+                                                         (dir / program->buildDir / program->file).lexically_normal()};
+  for (const auto& path : candidates) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) continue;
+    std::vector<std::string> owned = {path.string()};
+    owned.insert(owned.end(), args.begin(), args.end());
+    std::vector<char*> argvOut;
+    for (std::string& a : owned) argvOut.push_back(a.data());
+    argvOut.push_back(nullptr);
+    std::cout.flush();
+    execv(path.c_str(), argvOut.data());
+    std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
+    return kExitUiMissing;
+  }
+  std::cerr << "liveconv: " << program->file << ", " << program->what << ", is not part of this build (looked for "
+            << candidates[0].string() << " and " << candidates[1].string() << ").\n";
+  return kExitUiMissing;
+}
+
 int dispatch(int argc, char** argv) {
   if (argc < 2) {
     printUsage();
@@ -85,6 +141,11 @@ int dispatch(int argc, char** argv) {
     std::cout << "liveconv " LIVECONV_VERSION "\n";
     return kExitOk;
   }
+  if (cmd == "--ui") {
+    if (rest.empty()) throw UsageError("--ui needs a name: qt or viewer.");
+    return launchUi(rest[0], std::vector<std::string>(rest.begin() + 1, rest.end()), argv[0]);
+  }
+  if (cmd.rfind("--ui=", 0) == 0) return launchUi(cmd.substr(5), rest, argv[0]);
   if (cmd == "devices") return listDevices(rest);
   if (cmd == "variants") return listVariants();
   if (cmd == "presets") return listPresets();

@@ -6,13 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -27,30 +30,14 @@
 #include "qt/main_window.hpp"
 #include "qt/mask_dock.hpp"
 #include "qt/viewport.hpp"
+#include "qt_shell_fixture.hpp"
 
 using namespace liveconv;
 using namespace liveconv::ui;
 
 namespace {
 
-class QtShell : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
-    ASSERT_TRUE(dir_.isValid());
-    settings_ = std::make_unique<QSettings>(dir_.filePath("settings.ini"), QSettings::IniFormat);
-    settings_->setValue("source", "testpattern:320x240");  // small frames keep llvmpipe and PoCL quick
-  }
-  std::unique_ptr<MainWindow> openWindow() {
-    auto w = std::make_unique<MainWindow>(*settings_, ErrorStyle::StatusBar);
-    w->resize(1400, 860);
-    w->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
-    return w;
-  }
-  QTemporaryDir dir_;
-  std::unique_ptr<QSettings> settings_;
-};
+using namespace qttest;
 
 TEST_F(QtShell, MaskDockAndModelStayInStep) {
   auto w = openWindow();
@@ -102,6 +89,24 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
   QListWidgetItem* current = w->engineDock()->variantList()->currentItem();
   ASSERT_NE(current, nullptr);
   EXPECT_TRUE(current->text().startsWith("naive"));
+}
+
+// A first run (no settings) and File > Open Test Source: the plain "testpattern", no error.
+TEST_F(QtShell, FirstRunOpensTheTestSourceWithoutAMessage) {
+  settings_->clear();
+  auto w = openWindow();
+  EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+  EXPECT_EQ(w->model().source(), "testpattern");
+  ASSERT_TRUE(w->openSource("testpattern:64x48"));
+  QAction* testSource = nullptr;
+  for (QAction* a : w->menuBar()->findChildren<QAction*>())
+    if (a->text() == "Open &Test Source") testSource = a;
+  ASSERT_NE(testSource, nullptr);
+  testSource->trigger();
+  EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+  EXPECT_EQ(w->model().source(), "testpattern");
+  w->tick();
+  EXPECT_NE(w->loop().frame().filtered.data, nullptr);
 }
 
 TEST_F(QtShell, RunsTheTestSourceForFrames) {
@@ -175,6 +180,92 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   w->grab().save(out ? out : "liveconv-qt-window.png");
 }
 
+// Every field of the mask dock edits the model, and every model change shows in the dock.
+TEST_F(QtShell, MaskDockFieldsBothWays) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  ViewerModel& model = w->model();
+  ASSERT_TRUE(model.applySpec("3x3:1,2,3,4,5,6,7,8,9", nullptr));
+  w->syncFromModel();
+  dock->biasBox()->setValue(12.5);
+  EXPECT_FLOAT_EQ(model.mask().bias, 12.5f);
+  dock->normalizeBox()->setCurrentIndex(dock->normalizeBox()->findData(static_cast<int>(Normalize::Auto)));
+  EXPECT_EQ(model.mask().normalize, Normalize::Auto);
+  dock->heightBox()->setValue(5);
+  EXPECT_EQ(model.mask().height, 5);
+  EXPECT_EQ(model.mask().width, 3);
+  EXPECT_FLOAT_EQ(model.mask().at(0, 1), 1.0f) << "the old rows keep the centre of the taller mask";
+  ASSERT_TRUE(model.applySpec("3x3:1,2,3,4,5,6,7,8,9", nullptr));
+  w->syncFromModel();
+  auto click = [&](const char* name) {
+    auto* b = dock->findChild<QPushButton*>(name);
+    ASSERT_NE(b, nullptr) << name;
+    b->click();
+  };
+  click("maskTranspose");
+  EXPECT_FLOAT_EQ(model.mask().at(1, 0), 4.0f);
+  EXPECT_DOUBLE_EQ(dock->cell(1, 0)->value(), 4.0);
+  click("maskFlipH");
+  EXPECT_FLOAT_EQ(model.mask().at(0, 0), 7.0f);
+  click("maskFlipV");
+  EXPECT_FLOAT_EQ(model.mask().at(0, 0), 9.0f);
+  EXPECT_DOUBLE_EQ(dock->cell(0, 0)->value(), 9.0);
+  click("maskReset");
+  EXPECT_EQ(model.mask().at(1, 1), 1.0f);
+  EXPECT_EQ(model.mask().at(0, 0), 0.0f);
+  EXPECT_DOUBLE_EQ(dock->cell(0, 0)->value(), 0.0);
+
+  // Model -> dock for the scalar fields, the symmetry and the error line.
+  model.setDivisor(3);
+  model.setBias(-7);
+  model.setNormalize(Normalize::None);
+  model.setSymmetry(Symmetry::Mirror8);
+  w->syncFromModel();
+  EXPECT_DOUBLE_EQ(dock->divisorBox()->value(), 3.0);
+  EXPECT_DOUBLE_EQ(dock->biasBox()->value(), -7.0);
+  EXPECT_EQ(dock->normalizeBox()->currentData().toInt(), static_cast<int>(Normalize::None));
+  EXPECT_EQ(dock->symmetryBox()->currentData().toInt(), static_cast<int>(Symmetry::Mirror8));
+  EXPECT_TRUE(dock->errorLabel()->isHidden());
+  model.setDivisor(0);
+  w->syncFromModel();
+  EXPECT_FALSE(dock->errorLabel()->isHidden());
+  EXPECT_EQ(dock->errorLabel()->text().toStdString(), model.maskError());
+  // A bad spec typed into the box: the parser's sentence, the mask untouched.
+  const Mask before = model.mask();
+  dock->specBox()->clearEditText();
+  QTest::keyClicks(dock->specBox(), "gaussian:4");
+  QTest::keyClick(dock->specBox(), Qt::Key_Return);
+  EXPECT_EQ(model.mask(), before);
+  EXPECT_FALSE(dock->errorLabel()->text().isEmpty());
+}
+
+TEST_F(QtShell, EngineDockFieldsBothWays) {
+  auto w = openWindow();
+  EngineDock* dock = w->engineDock();
+  ViewerModel& model = w->model();
+  dock->borderBox()->setCurrentIndex(dock->borderBox()->findData(static_cast<int>(BorderMode::Wrap)));
+  EXPECT_EQ(model.border(), BorderMode::Wrap);
+  dock->formatBox()->setCurrentIndex(dock->formatBox()->findData(static_cast<int>(PixelFormat::GRAY8)));
+  EXPECT_EQ(model.format(), PixelFormat::GRAY8);
+  dock->alphaBox()->setCurrentIndex(dock->alphaBox()->findData(static_cast<int>(AlphaMode::Filter)));
+  EXPECT_EQ(model.alpha(), AlphaMode::Filter);
+  ASSERT_TRUE(dock->workgroupDefaultBox()->isChecked());
+  dock->workgroupDefaultBox()->setChecked(false);
+  dock->workgroupXBox()->setValue(8);
+  EXPECT_EQ(model.workgroup(), (WorkgroupShape{8, 16}));
+  model.setBorder(BorderMode::Zero);
+  model.setFormat(PixelFormat::RGBA8);
+  model.setAlpha(AlphaMode::PassThrough);
+  model.setWorkgroup({});
+  w->syncFromModel();
+  EXPECT_EQ(dock->borderBox()->currentData().toInt(), static_cast<int>(BorderMode::Zero));
+  EXPECT_EQ(dock->formatBox()->currentData().toInt(), static_cast<int>(PixelFormat::RGBA8));
+  EXPECT_EQ(dock->alphaBox()->currentData().toInt(), static_cast<int>(AlphaMode::PassThrough));
+  EXPECT_TRUE(dock->workgroupDefaultBox()->isChecked());
+  EXPECT_FALSE(dock->workgroupXBox()->isEnabled());
+}
+
+// Everything QSettings keeps comes back in a new window: filter, device, recent files, dock layout.
 TEST_F(QtShell, SettingsRoundTrip) {
   {
     auto w = openWindow();
@@ -182,15 +273,47 @@ TEST_F(QtShell, SettingsRoundTrip) {
     w->model().setVariant(VariantId::Naive);
     w->model().setBorder(BorderMode::Mirror);
     w->model().setFormat(PixelFormat::GRAY8);
+    w->model().setAlpha(AlphaMode::Filter);
+    w->model().setWorkgroup({8, 8});
+    w->model().setDevice(0);
+    w->engineDock()->hide();
+    w->addDockWidget(Qt::RightDockWidgetArea, w->maskDock());
     w->saveSettings();
   }
+  settings_->setValue("recentFiles", QStringList{"/videos/a.mp4", "/videos/b.mkv"});  // as the File menu left them
   auto w = openWindow();
   EXPECT_EQ(w->model().mask(), parseMaskSpec("box:3"));
   EXPECT_EQ(w->model().variant(), VariantId::Naive);
   EXPECT_EQ(w->model().border(), BorderMode::Mirror);
   EXPECT_EQ(w->model().format(), PixelFormat::GRAY8);
+  EXPECT_EQ(w->model().alpha(), AlphaMode::Filter);
+  EXPECT_EQ(w->model().workgroup(), (WorkgroupShape{8, 8}));
+  EXPECT_EQ(w->model().deviceIndex(), 0);
   EXPECT_EQ(w->model().source(), "testpattern:320x240");
   EXPECT_EQ(w->maskDock()->widthBox()->value(), 3);
+  EXPECT_EQ(w->engineDock()->borderBox()->currentData().toInt(), static_cast<int>(BorderMode::Mirror));
+  EXPECT_TRUE(w->engineDock()->isHidden()) << "the dock layout is restored";
+  EXPECT_EQ(w->dockWidgetArea(w->maskDock()), Qt::RightDockWidgetArea);
+  EXPECT_EQ(w->recentFiles(), (QStringList{"/videos/a.mp4", "/videos/b.mkv"}));
+}
+
+// A settings file with values that no longer make sense: each is dropped, the window starts.
+TEST_F(QtShell, GarbledSettingsAreDroppedOneByOne) {
+  settings_->setValue("filter/mask", "{not json");
+  settings_->setValue("filter/variant", "no-such-variant");
+  settings_->setValue("filter/border", "sideways");
+  settings_->setValue("filter/workgroup", "0x16");
+  settings_->setValue("filter/alpha", "maybe");
+  settings_->setValue("window/state", QByteArray("garbage"));
+  auto w = openWindow();
+  const ViewerModel defaults;
+  EXPECT_EQ(w->model().mask(), defaults.mask());
+  EXPECT_EQ(w->model().variant(), defaults.variant());
+  EXPECT_EQ(w->model().border(), defaults.border());
+  EXPECT_EQ(w->model().workgroup(), defaults.workgroup());
+  EXPECT_EQ(w->model().alpha(), defaults.alpha());
+  w->tick();
+  EXPECT_NE(w->loop().frame().filtered.data, nullptr);
 }
 
 TEST_F(QtShell, BadInputLeavesTheWindowUp) {

@@ -2,6 +2,7 @@
 
 #include <QOpenGLContext>
 #include <QtGlobal>
+#include <exception>
 
 #include "liveconv/device.hpp"
 
@@ -11,16 +12,17 @@
 
 namespace liveconv::ui {
 
-QString aboutText(const FrameStats& stats, int deviceIndex) {
-  QString platform = "none found", device = QString::fromStdString(stats.device);
+QString aboutText(const FrameStats& stats, const std::string& deviceSelector) {
+  QString platform = "none found", device = "none";
   const std::vector<DeviceInfo> devices = enumerateDevices();
-  const int index = deviceIndex >= 0 && deviceIndex < static_cast<int>(devices.size()) ? deviceIndex : 0;
-  if (!devices.empty()) {
-    const DeviceInfo& d = devices[static_cast<size_t>(index)];
+  try {
+    const DeviceInfo d = selectDevice(deviceSelector, devices);
     platform = QString::fromStdString(d.platformName);
-    if (device.isEmpty()) device = QString::fromStdString(d.name);
-    device += QString(" (%1, driver %2)")
-                  .arg(QString::fromStdString(d.deviceVersion), QString::fromStdString(d.driverVersion));
+    device = QString::fromStdString(d.name) +
+             QString(" (%1, driver %2)")
+                 .arg(QString::fromStdString(d.deviceVersion), QString::fromStdString(d.driverVersion));
+  } catch (const std::exception& e) {
+    platform = QString::fromStdString(e.what());
   }
   const QString ffmpeg =
       *LIVECONV_AVFORMAT_VERSION ? QString("libavformat ") + LIVECONV_AVFORMAT_VERSION : QString("not in this build");

@@ -21,6 +21,12 @@ class EngineDock : public QDockWidget {
   EngineDock(ViewerModel& model, QWidget* parent = nullptr);
   void refresh();
   QListWidget* variantList() const { return variants_; }
+  QComboBox* borderBox() const { return border_; }
+  QComboBox* formatBox() const { return format_; }
+  QComboBox* alphaBox() const { return alpha_; }
+  QCheckBox* workgroupDefaultBox() const { return workgroupDefault_; }
+  QSpinBox* workgroupXBox() const { return workgroupX_; }
+  QSpinBox* workgroupYBox() const { return workgroupY_; }
 
  signals:
   void engineEdited();

@@ -12,7 +12,9 @@
 #include <QStatusBar>
 #include <exception>
 
+#include "feed/test_pattern.hpp"
 #include "liveconv/mask_file.hpp"
+#include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
 #include "qt/mask_dock.hpp"
 #include "qt/viewport.hpp"
@@ -41,6 +43,10 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
   connect(engineDock_, &EngineDock::engineEdited, maskDock_, &MaskDock::refresh);
   connect(viewport_, &Viewport::glFailed, this, [this](const QString& m) { showError("No picture", m); });
 
+  recordLabel_ = new QLabel;
+  recordLabel_->setStyleSheet("QLabel { color: #d03a2f; font-weight: bold; }");
+  recordLabel_->hide();
+  statusBar()->addPermanentWidget(recordLabel_);
   fpsLabel_ = new QLabel;
   throughputLabel_ = new QLabel;
   droppedLabel_ = new QLabel;
@@ -80,10 +86,22 @@ void MainWindow::showError(const QString& title, const QString& message) {
   if (errors_ == ErrorStyle::Dialog) QMessageBox::warning(this, title, message);
 }
 
+void MainWindow::notify(const QString& title, const QString& message, const QString& detail) {
+  lastError_ = detail.isEmpty() ? message : message + "\n" + detail;
+  statusBar()->showMessage(title + ": " + message.section('\n', 0, 0), 20000);
+  if (errors_ != ErrorStyle::Dialog) return;
+  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  if (!detail.isEmpty()) box->setDetailedText(detail);
+  box->open();  // not exec(): the frame loop keeps running, the previous parameters keep filtering
+}
+
 bool MainWindow::openSource(const QString& spec) {
   // A path that looks like a local file but is not there fails here, before the
   // playing source is replaced (the decoder would only find out on its thread).
-  const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/");
+  int patternWidth = 0, patternHeight = 0;
+  const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/") ||
+                       parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
   if (!special && !QFileInfo::exists(spec)) {
     showError("Cannot open source", "Input " + spec + " does not exist.");
     return false;
@@ -140,12 +158,65 @@ bool MainWindow::saveScreenshot(const QString& path) {
   return true;
 }
 
+void MainWindow::openCamera() {
+  CameraDialog dialog(enumerateCameras(), this);
+  if (dialog.exec() == QDialog::Accepted && dialog.canOpen()) openSource(dialog.selectedSpec());
+}
+
+bool MainWindow::startRecording(const QString& path) {
+  const std::string error = loop_.startRecording(path.toStdString());
+  if (!error.empty()) {
+    showError("Cannot record", QString::fromStdString(error));
+    return false;
+  }
+  updateRecording();
+  statusBar()->showMessage("Recording to " + path, 4000);
+  return true;
+}
+
+void MainWindow::stopRecording() {
+  loop_.stopRecording();
+  updateRecording();
+}
+
+void MainWindow::stepOneFrame() {
+  step_ = true;
+}
+
 void MainWindow::tick() {
   loop_.setDisplayMs(viewport_->displayMs());
   const FeedFrame& frame = loop_.tick(step_);
   step_ = false;
   viewport_->present(frame, loop_.stats());
-  updateStatus();
+  updateRecording();
+  updateStatus();  // after updateRecording(): a failure's message box also says what was recorded
+}
+
+// The indicator while recording; once a recording is finished (by the user, a
+// source change, or the feed on a write error), one line saying what was written.
+void MainWindow::updateRecording() {
+  if (loop_.recording()) {
+    const int seconds = static_cast<int>(loop_.recordingSeconds());
+    recordLabel_->setText(QString("● REC %1:%2  ·  %3 frames  ·  %4")
+                              .arg(seconds / 60)
+                              .arg(seconds % 60, 2, 10, QChar('0'))
+                              .arg(loop_.stats().recordedFrames)
+                              .arg(QFileInfo(QString::fromStdString(loop_.recordingPath())).fileName()));
+    recordLabel_->setToolTip(QString::fromStdString(loop_.recordingPath()));
+    recordLabel_->show();
+  } else {
+    recordLabel_->hide();
+  }
+  if (recordAct_) recordAct_->setText(loop_.recording() ? "Stop &Recording" : "&Record Output…");
+  if (loop_.recordingsFinished() == reportedRecordings_) return;
+  reportedRecordings_ = loop_.recordingsFinished();
+  const FrameLoop::Recording& r = loop_.lastRecording();
+  const QString what =
+      QString("%1 frames (%2 s) to %3").arg(r.frames).arg(r.seconds, 0, 'f', 1).arg(QString::fromStdString(r.path));
+  if (r.stoppedBy.empty() || r.stoppedBy == loop_.failure())  // a failure has a box of its own
+    statusBar()->showMessage("Recorded " + what, 10000);
+  else
+    notify("Recording stopped", QString::fromStdString(r.stoppedBy), "What was written so far: " + what + ".");
 }
 
 void MainWindow::updateStatus() {
@@ -156,19 +227,44 @@ void MainWindow::updateStatus() {
       QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
   deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variant));
   // A kernel that failed to build or a variant that refused the mask: the
-  // previous parameters keep running; say so once, in the status line, with the
-  // log in the tooltip, and grey the variant in the dock.
+  // previous parameters keep running; say so once, in the status line with the
+  // whole text in its tooltip, grey the variant in the dock, and for a build
+  // failure show the build log in a message box that does not stop the video.
   const QString feedError = QString::fromStdString(s.error);
   if (feedError != shownFeedError_) {
     shownFeedError_ = feedError;
     if (!feedError.isEmpty()) {
-      lastError_ = feedError;
-      statusBar()->showMessage(feedError.section('\n', 0, 0), 20000);
+      const QString first = feedError.section('\n', 0, 0), log = feedError.section('\n', 1).trimmed();
+      if (log.isEmpty()) {
+        lastError_ = feedError;
+        statusBar()->showMessage(first, 20000);
+      } else {
+        notify("Kernel build failed", first + "\nThe previous parameters keep filtering.", "Build log:\n" + log);
+      }
       statusBar()->setToolTip(feedError);
       engineDock_->refresh();
     } else {
       statusBar()->setToolTip({});
     }
+  }
+  // The feed itself failed (a device lost): once, in a box; the window stays and keeps the last picture.
+  const QString failure = QString::fromStdString(loop_.failure());
+  if (failure != shownFailure_) {
+    shownFailure_ = failure;
+    QString detail =
+        "The mask and the settings are kept. Open a source again, or pick another device in the Device menu.";
+    const FrameLoop::Recording& r = loop_.lastRecording();
+    if (!r.path.empty() && r.stoppedBy == loop_.failure())
+      detail +=
+          QString("\nThe recording was finished: %1 frames in %2.").arg(r.frames).arg(QString::fromStdString(r.path));
+    if (!failure.isEmpty()) notify("The picture stopped", failure, detail);
+  }
+  // What the decoder or the pipeline said: the end of a clip, a file that
+  // turned out not to decode, a device that stopped answering.
+  const QString sourceMessage = QString::fromStdString(s.sourceMessage);
+  if (sourceMessage != shownSourceMessage_) {
+    shownSourceMessage_ = sourceMessage;
+    if (!sourceMessage.isEmpty()) statusBar()->showMessage(sourceMessage, 30000);
   }
 }
 
@@ -197,6 +293,7 @@ void MainWindow::saveSettings() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   timer_.stop();
+  stopRecording();  // the file gets its trailer before the window goes
   saveSettings();
   event->accept();
 }

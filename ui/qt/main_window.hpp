@@ -38,6 +38,12 @@ class MainWindow : public QMainWindow {
 
   // ---- commands (menus, drops, keys and tests all come through these)
   bool openSource(const QString& spec);  // "testpattern[:WxH]" or a file path
+  void openCamera();                     // the camera dialog, then openSource()
+  // Records the filtered output to `path` (.mkv FFV1 lossless, .mp4 H.264, as
+  // `liveconv run -o`); false with a message when it cannot start.
+  bool startRecording(const QString& path);
+  void stopRecording();  // finishes the file; also on close and on a source change
+  void stepOneFrame();   // while paused: the next source frame, then hold
   bool loadMask(const QString& path);
   bool saveMask(const QString& path);
   bool saveScreenshot(const QString& path);
@@ -52,6 +58,7 @@ class MainWindow : public QMainWindow {
   MaskDock* maskDock() const { return maskDock_; }
   EngineDock* engineDock() const { return engineDock_; }
   const QString& lastError() const { return lastError_; }
+  QLabel* recordingLabel() const { return recordLabel_; }
   const QStringList& recentFiles() const { return shell_.recentFiles; }
 
  protected:
@@ -68,7 +75,13 @@ class MainWindow : public QMainWindow {
   void buildHelpMenu();
   void rebuildRecentMenu();
   void showError(const QString& title, const QString& message);
+  // For what the frame side reports while the window runs (a failed kernel
+  // build, a recording the feed had to stop): a status line and, in Dialog
+  // style, a message box that does not block the frame loop, with the build
+  // log or other detail under "Show Details".
+  void notify(const QString& title, const QString& message, const QString& detail = {});
   void updateStatus();
+  void updateRecording();
   void applyPanelsVisible();
 
   QSettings& settings_;
@@ -82,10 +95,13 @@ class MainWindow : public QMainWindow {
   EngineDock* engineDock_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QActionGroup* deviceGroup_ = nullptr;
+  QAction* recordAct_ = nullptr;
   QAction *pauseAct_ = nullptr, *compareAct_ = nullptr, *overlayAct_ = nullptr, *panelsAct_ = nullptr,
           *fullscreenAct_ = nullptr;
+  QLabel* recordLabel_ = nullptr;
   QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
-  QString lastError_, shownFeedError_;
+  QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_;
+  std::uint64_t reportedRecordings_ = 0;
   bool step_ = false;
 };
 

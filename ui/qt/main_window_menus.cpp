@@ -26,6 +26,9 @@ namespace {
 
 const char* kVideoFilter = "Video (*.mp4 *.mkv *.mov *.avi *.webm *.y4m *.ts);;All files (*)";
 const char* kMaskFilter = "Mask files (*.json);;All files (*)";
+// The extension picks the container and encoder, as for `liveconv run -o`.
+const char* kRecordFilter =
+    "FFV1 in Matroska, lossless (*.mkv);;H.264 in MP4 (*.mp4);;Raw frames back to back (*.rgba *.gray);;All files (*)";
 
 // A preset spec with a size where the preset takes one; motion45 at the seed's 7.
 std::string presetSpec(const PresetInfo& p) {
@@ -51,14 +54,16 @@ void MainWindow::buildFileMenu() {
     if (!path.isEmpty()) openSource(path);
   });
   open->setShortcut(QKeySequence::Open);
-  // Cameras, streams and FFmpeg filter graphs as the CLI names them; the feed decides what it can play.
-  file->addAction("Open Camera or &Stream…", this,
+  // The cameras `liveconv cameras` lists, with their formats and sizes.
+  file->addAction("Open &Camera…", this, [this] { openCamera(); })->setShortcut(QKeySequence("Ctrl+Shift+C"));
+  // Streams, devices and FFmpeg filter graphs as the CLI names them; the feed decides what it can play.
+  file->addAction("Open S&tream or Device…", this,
                   [this] {
                     bool ok = false;
                     const QString spec = QInputDialog::getText(
-                        this, "Open camera or stream",
-                        "Source (camera:0, /dev/video0, lavfi:testsrc2, rtsp://…):", QLineEdit::Normal, "camera:0",
-                        &ok);
+                        this, "Open stream or device",
+                        "Source (rtsp://…, lavfi:testsrc2, camera:0:640x480@30, /dev/video0):", QLineEdit::Normal,
+                        "lavfi:testsrc2=size=1280x720:rate=30", &ok);
                     if (ok && !spec.trimmed().isEmpty()) openSource(spec.trimmed());
                   })
       ->setShortcut(QKeySequence("Ctrl+Shift+O"));
@@ -67,6 +72,19 @@ void MainWindow::buildFileMenu() {
   file->addAction("Open &Test Source", this, [this] { openSource("testpattern"); })
       ->setShortcut(QKeySequence("Ctrl+T"));
   file->addSeparator();
+  // One action: "Record Output…" while idle, "Stop Recording" while recording.
+  recordAct_ = file->addAction("&Record Output…", this, [this] {
+    if (loop_.recording()) {
+      stopRecording();
+      return;
+    }
+    QFileDialog dialog(this, "Record the filtered output", QDir::homePath() + "/liveconv-recording.mkv", kRecordFilter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix("mkv");
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+      startRecording(dialog.selectedFiles().front());
+  });
+  recordAct_->setShortcut(QKeySequence("Ctrl+R"));
   QAction* shot = file->addAction("Save &Screenshot…", this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "liveconv.png", "PNG (*.png)");
     if (!path.isEmpty()) saveScreenshot(path);
@@ -97,7 +115,7 @@ void MainWindow::buildViewMenu() {
   pauseAct_->setCheckable(true);
   pauseAct_->setShortcut(QKeySequence(Qt::Key_Space));
   connect(pauseAct_, &QAction::toggled, this, [this](bool on) { model_.view().paused = on; });
-  view->addAction("Step One Frame", this, [this] { step_ = true; })->setShortcut(QKeySequence(Qt::Key_Period));
+  view->addAction("Step One Frame", this, [this] { stepOneFrame(); })->setShortcut(QKeySequence(Qt::Key_Period));
   view->addSeparator();
   compareAct_ = view->addAction("&Compare Split");
   compareAct_->setCheckable(true);
@@ -210,7 +228,7 @@ void MainWindow::buildDeviceMenu() {
 void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About liveconv", this, [this] {
-    QMessageBox::about(this, "About liveconv", aboutText(loop_.stats(), model_.deviceIndex()));
+    QMessageBox::about(this, "About liveconv", aboutText(loop_.stats(), loop_.deviceSelector()));
   });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
 }

@@ -97,6 +97,10 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   QPushButton* flipH = button("Flip ↔", "Mirror left to right");
   QPushButton* flipV = button("Flip ↕", "Mirror top to bottom");
   QPushButton* reset = button("Reset", "The identity of the current size");
+  transpose->setObjectName("maskTranspose");
+  flipH->setObjectName("maskFlipH");
+  flipV->setObjectName("maskFlipV");
+  reset->setObjectName("maskReset");
   for (QPushButton* b : {transpose, flipH, flipV, reset}) tools->addWidget(b);
   column->addLayout(tools);
 

@@ -29,9 +29,13 @@ class MaskDock : public QDockWidget {
   QSpinBox* widthBox() const { return width_; }
   QSpinBox* heightBox() const { return height_; }
   QDoubleSpinBox* divisorBox() const { return divisor_; }
+  QDoubleSpinBox* biasBox() const { return bias_; }
+  QComboBox* normalizeBox() const { return normalize_; }
   QComboBox* symmetryBox() const { return symmetry_; }
   QComboBox* specBox() const { return spec_; }
   QLabel* separabilityLabel() const { return separability_; }
+  QLabel* errorLabel() const { return error_; }
+  // The tool buttons carry object names: maskTranspose, maskFlipH, maskFlipV, maskReset.
 
  signals:
   void maskEdited();  // the model's mask changed from this dock

@@ -13,6 +13,8 @@ void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettin
   s.setValue("filter/variant", variantInfo(model.variant()).name);
   s.setValue("filter/border", toString(model.border()));
   s.setValue("filter/format", toString(model.format()));
+  s.setValue("filter/alpha", model.alpha() == AlphaMode::Filter ? "filter" : "copy");
+  s.setValue("filter/workgroup", QString("%1x%2").arg(model.workgroup().x).arg(model.workgroup().y));
   s.setValue("device", model.deviceIndex());
   s.setValue("recentFiles", shell.recentFiles);
   s.setValue("window/geometry", shell.geometry);
@@ -33,6 +35,14 @@ ShellSettings loadShellSettings(QSettings& s, ViewerModel& model) {
   if (border != BorderMode::Invalid) model.setBorder(border);
   const PixelFormat format = parsePixelFormat(s.value("filter/format").toString().toStdString());
   if (format != PixelFormat::Invalid) model.setFormat(format);
+  const QString alpha = s.value("filter/alpha").toString();
+  if (alpha == "filter" || alpha == "copy")
+    model.setAlpha(alpha == "filter" ? AlphaMode::Filter : AlphaMode::PassThrough);
+  // "0x0" is the variant's default; anything else must be two positive numbers.
+  const QStringList wg = s.value("filter/workgroup").toString().split('x');
+  bool okX = false, okY = false;
+  const int wgX = wg.size() == 2 ? wg[0].toInt(&okX) : 0, wgY = wg.size() == 2 ? wg[1].toInt(&okY) : 0;
+  if (okX && okY && wgX >= 0 && wgY >= 0 && (wgX == 0) == (wgY == 0)) model.setWorkgroup({wgX, wgY});
   if (s.contains("device")) model.setDevice(s.value("device").toInt());
   ShellSettings shell;
   shell.source = s.value("source").toString();

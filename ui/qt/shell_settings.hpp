@@ -1,6 +1,6 @@
 // What the Qt shell remembers between runs, through QSettings: the last
 // source, the mask (as the same JSON as mask files), variant, device, border,
-// pixel format, recent files and the window layout. Reading applies each
+// pixel format, alpha, workgroup shape, recent files and the window layout. Reading applies each
 // value through the model's commands, so a stale or broken entry is dropped
 // the same way a bad edit would be, never half-applied.
 #pragma once

@@ -1,0 +1,102 @@
+// What the Qt shell tests share: a window on a temporary settings file with
+// small test frames, and helpers to tick it until something happened.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include "liveconv/device.hpp"
+#include "liveconv/image.hpp"
+#include "qt/main_window.hpp"
+
+namespace liveconv::ui::qttest {
+
+class QtShell : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+    ASSERT_TRUE(dir_.isValid());
+    settings_ = std::make_unique<QSettings>(dir_.filePath("settings.ini"), QSettings::IniFormat);
+    settings_->setValue("source", "testpattern:320x240");  // small frames keep llvmpipe and PoCL quick
+  }
+  std::unique_ptr<MainWindow> openWindow() {
+    auto w = std::make_unique<MainWindow>(*settings_, ErrorStyle::StatusBar);
+    w->resize(1400, 860);
+    w->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    return w;
+  }
+  QTemporaryDir dir_;
+  std::unique_ptr<QSettings> settings_;
+};
+
+// Ticks the window (and lets Qt paint) until `done` says so; false after `timeoutMs`.
+inline bool tickUntil(MainWindow& w, const std::function<bool()>& done, int timeoutMs = 20000) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!done()) {
+    if (clock.elapsed() > timeoutMs) return false;
+    w.tick();
+    QApplication::processEvents();
+    QTest::qWait(2);
+  }
+  return true;
+}
+
+// Ticks until no fresh frame came for `quietMs`: what was in flight has arrived.
+inline void tickUntilQuiet(MainWindow& w, int quietMs = 400) {
+  QElapsedTimer quiet;
+  quiet.start();
+  QElapsedTimer total;
+  total.start();
+  while (quiet.elapsed() < quietMs && total.elapsed() < 20000) {
+    w.tick();
+    if (w.loop().frame().fresh) quiet.restart();
+    QApplication::processEvents();
+    QTest::qWait(5);
+  }
+}
+
+// Saves a picture of `widget` for a person to look at, next to the window
+// screenshot that $LIVECONV_QT_WINDOW_PNG names (ctest sets it); not checked.
+inline void saveForReview(QWidget& widget, const QString& fileName) {
+  const QByteArray window = qgetenv("LIVECONV_QT_WINDOW_PNG");
+  if (window.isEmpty()) return;
+  QApplication::processEvents();
+  widget.grab().save(QFileInfo(QString::fromLocal8Bit(window)).dir().filePath(fileName));
+}
+
+inline Image copyOf(const ImageView& v) {
+  Image out(v.width, v.height, v.format);
+  for (int y = 0; y < v.height; ++y) std::memcpy(out.view().row(y), v.row(y), v.rowBytes());
+  return out;
+}
+
+// The first differing byte of two images as a sentence, or "" when they are equal.
+inline std::string firstDifference(const ImageView& got, const ImageView& want) {
+  if (got.width != want.width || got.height != want.height || got.format != want.format)
+    return "size or format differs: " + std::to_string(got.width) + "x" + std::to_string(got.height) + " vs " +
+           std::to_string(want.width) + "x" + std::to_string(want.height);
+  const int channels = static_cast<int>(bytesPerPixel(got.format));
+  for (int y = 0; y < got.height; ++y)
+    for (int x = 0; x < got.width; ++x)
+      for (int c = 0; c < channels; ++c) {
+        const int g = got.row(y)[x * channels + c], w = want.row(y)[x * channels + c];
+        if (g != w)
+          return "first mismatch at x=" + std::to_string(x) + " y=" + std::to_string(y) + " channel " +
+                 std::to_string(c) + ": got " + std::to_string(g) + ", want " + std::to_string(w);
+      }
+  return "";
+}
+
+}  // namespace liveconv::ui::qttest

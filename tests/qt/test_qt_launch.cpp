@@ -1,0 +1,80 @@
+// `liveconv --ui qt|viewer ARGS`: the CLI becomes the window program with the
+// remaining arguments, or says in one sentence that it is not part of this
+// build and exits with 127. No window is opened: --help and --version answer
+// before Qt starts.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int exitCode = -1;
+  std::string output;  // stdout and stderr
+};
+
+Outcome runCommand(const std::string& command) {
+  Outcome r;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) r.output += buffer.data();
+  const int status = pclose(pipe);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(LaunchUi, QtShellGetsTheRemainingArguments) {
+  const Outcome help = runCommand(std::string("'") + LIVECONV_BIN + "' --ui qt --help");
+  EXPECT_EQ(help.exitCode, 0) << help.output;
+  EXPECT_EQ(help.output.rfind("usage: liveconv-qt", 0), 0u) << help.output;
+  const Outcome version = runCommand(std::string("'") + LIVECONV_BIN + "' --ui=qt --version");
+  EXPECT_EQ(version.exitCode, 0) << version.output;
+  EXPECT_EQ(version.output.rfind("liveconv-qt ", 0), 0u) << version.output;
+  // Without a display liveconv-qt says so itself (its exit code comes back through the exec).
+  const Outcome headless =
+      runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM '") + LIVECONV_BIN + "' --ui qt");
+  EXPECT_EQ(headless.exitCode, 1) << headless.output;
+  EXPECT_EQ(headless.output.rfind("liveconv-qt: no display", 0), 0u) << headless.output;
+}
+
+TEST(LaunchUi, Viewer) {
+#ifdef LIVECONV_VIEWER_BUILT
+  const Outcome help = runCommand(std::string("'") + LIVECONV_BIN + "' --ui viewer --help");
+  EXPECT_EQ(help.exitCode, 0) << help.output;
+  EXPECT_EQ(help.output.rfind("usage: liveconv-viewer", 0), 0u) << help.output;
+#else
+  const Outcome missing = runCommand(std::string("'") + LIVECONV_BIN + "' --ui viewer");
+  EXPECT_EQ(missing.exitCode, 127) << missing.output;
+  EXPECT_NE(missing.output.find("liveconv-viewer"), std::string::npos) << missing.output;
+#endif
+}
+
+// A liveconv with no window program next to it (a copy in an empty folder).
+TEST(LaunchUi, MissingProgramIsOneSentenceAnd127) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "liveconv-launch-test" / "bin";
+  std::filesystem::remove_all(dir.parent_path());
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(LIVECONV_BIN, dir / "liveconv");
+  const Outcome missing = runCommand("'" + (dir / "liveconv").string() + "' --ui qt testpattern");
+  EXPECT_EQ(missing.exitCode, 127) << missing.output;
+  EXPECT_EQ(missing.output.rfind("liveconv: liveconv-qt, the Qt desktop shell", 0), 0u) << missing.output;
+  EXPECT_NE(missing.output.find("is not part of this build"), std::string::npos) << missing.output;
+  EXPECT_EQ(std::count(missing.output.begin(), missing.output.end(), '\n'), 1) << "one sentence: " << missing.output;
+  std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST(LaunchUi, UnknownOrMissingNameIsAUsageError) {
+  const Outcome unknown = runCommand(std::string("'") + LIVECONV_BIN + "' --ui gtk");
+  EXPECT_EQ(unknown.exitCode, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("qt or viewer"), std::string::npos) << unknown.output;
+  const Outcome none = runCommand(std::string("'") + LIVECONV_BIN + "' --ui");
+  EXPECT_EQ(none.exitCode, 2) << none.output;
+}
+
+}  // namespace
