@@ -22,6 +22,15 @@
 // coefficients as literals and zero taps are dropped at compile time (the
 // seed's 7x7 motion blur has 17 of 49).
 // Local memory: PLANES * TILE_PITCH * TILE_H floats (see the defines below).
+//
+// The same kernel runs the two passes of `separable` (rank-1 masks
+// m(i, j) = col[j] * row[i], the CUDA chapter's two 1-D passes):
+// SEPARABLE_PASS=1 filters the 8-bit frame with the W x 1 row taps into a
+// planar float intermediate (no rounding between passes), SEPARABLE_PASS=2
+// filters that with the 1 x H column taps into the 8-bit result. Pass 1
+// applies the border rule along x, pass 2 along y, which for a separable mask
+// equals applying it in 2-D. A float image is PLANES planes of `pitch` floats
+// per row, `pitch` a multiple of 4, one plane after the other.
 
 #define MW MASK_W
 #define MH MASK_H
@@ -56,6 +65,12 @@
 #define ROW_VALUES (WINDOW + BX + MW - 1)
 #define ROW_WORDS ((ROW_VALUES + 3) / 4)
 
+#ifndef SEPARABLE_PASS
+#define SEPARABLE_PASS 0
+#endif
+#define IN_FLOAT (SEPARABLE_PASS == 2)
+#define OUT_FLOAT (SEPARABLE_PASS == 1)
+
 #ifndef UNROLL_ROWS
 #define UNROLL_ROWS 15
 #endif
@@ -83,7 +98,10 @@ inline void stage_pixel(__local float* tile, int t, __global const uchar* src, i
     return;
   }
   const int index = by * srcPitch + bx;
-#if CHANNELS == 4
+#if IN_FLOAT
+  const int planeStride = srcPitch * height;
+  for (int c = 0; c < PLANES; ++c) tile[c * PLANE_SIZE + t] = ((__global const float*)src)[c * planeStride + index];
+#elif CHANNELS == 4
   const uint p = ((__global const uint*)src)[index];
   tile[t] = byte_to_float(p & 0xFFu);
   tile[PLANE_SIZE + t] = byte_to_float((p >> 8) & 0xFFu);
@@ -97,8 +115,10 @@ inline void stage_pixel(__local float* tile, int t, __global const uchar* src, i
 }
 
 // Stages the 4 pixels of source word `word` (4-pixel aligned) into tile word t.
-inline void stage_word(__local float4* tile4, int t, __global const uchar* src, int word) {
-#if CHANNELS == 4
+inline void stage_word(__local float4* tile4, int t, __global const uchar* src, int word, int planeWords) {
+#if IN_FLOAT
+  for (int c = 0; c < PLANES; ++c) tile4[c * (PLANE_SIZE / 4) + t] = ((__global const float4*)src)[c * planeWords + word];
+#elif CHANNELS == 4
   const uint4 p = ((__global const uint4*)src)[word];
   tile4[t] = (float4)(byte_to_float(p.x & 0xFFu), byte_to_float(p.y & 0xFFu), byte_to_float(p.z & 0xFFu),
                       byte_to_float(p.w & 0xFFu));
@@ -163,7 +183,10 @@ inline void stage_word(__local float4* tile4, int t, __global const uchar* src, 
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
     __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
-    __constant float* mask, int maskW, int maskH, float scale, float offset, __local float4* tileWords) {
+    __constant float* mask, int maskW, int maskH, float scale, float offset, __local float4* tileWords,
+    __global const uchar* alphaSrc, int alphaPitch) {
+  // alphaSrc: the 8-bit RGBA frame whose centre alpha is copied when alpha is
+  // not filtered (src itself, except in the second separable pass).
   // Declared as float4 so that the allocation is 16-byte aligned for the word reads.
   __local float* tile = (__local float*)tileWords;
   const int lx = get_local_id(0);
@@ -185,7 +208,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
     for (int t = lid; t < TILE_WORDS * TILE_H; t += LX * LY) {
       const int ty = t / TILE_WORDS;
       const int tw = t - ty * TILE_WORDS;
-      stage_word(tileWords, t, src, originWord + ty * wordPitch + tw);
+      stage_word(tileWords, t, src, originWord + ty * wordPitch + tw, wordPitch * height);
     }
   } else {
     for (int t = lid; t < TILE_PITCH * TILE_H; t += LX * LY) {
@@ -223,9 +246,31 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
   for (int r = MH; r < PY + MH - 1; ++r) APPLY_ROW(r, 0, PY - 1, 1)
 #endif
 
+#if OUT_FLOAT
+  // First separable pass: the sums themselves, a row of 4 as one 16-byte store per plane.
+  __global float* out = (__global float*)dst;
+  const int planeStride = dstPitch * height;
+  const bool wholeWords = BX == 4 && x0 + 3 < width && (dstPitch & 3) == 0;
+#pragma unroll
+  for (int k = 0; k < PY; ++k) {
+    const int y = y0 + k;
+    if (y >= height) break;
+#pragma unroll
+    for (int c = 0; c < PLANES; ++c) {
+      if (wholeWords) {
+        ((__global float4*)out)[(c * planeStride + y * dstPitch + x0) / 4] =
+            (float4)(acc[k][0][c], acc[k][BX > 1][c], acc[k][BX > 2 ? 2 : 0][c], acc[k][BX > 3 ? 3 : 0][c]);
+      } else {
+#pragma unroll
+        for (int b = 0; b < BX; ++b)
+          if (x0 + b < width) out[c * planeStride + y * dstPitch + x0 + b] = acc[k][b][c];
+      }
+    }
+  }
+#else
   // Results as bytes; a full row of 4 goes out as one 16-byte (RGBA) or 4-byte
   // (GRAY) store where the rows are whole words.
-  const bool wholeWords = BX == 4 && x0 + 3 < width && (dstPitch & 3) == 0 && (srcPitch & 3) == 0;
+  const bool wholeWords = BX == 4 && x0 + 3 < width && (dstPitch & 3) == 0 && (alphaPitch & 3) == 0;
 #pragma unroll
   for (int k = 0; k < PY; ++k) {
     const int y = y0 + k;
@@ -251,13 +296,14 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
 #if CHANNELS == 4
       const int word = (y * dstPitch + x0) / 4;
 #if PLANES == 3
-      const uint4 centre = ((__global const uint4*)src)[(y * srcPitch + x0) / 4] & 0xFF000000u;
+      const uint4 centre = ((__global const uint4*)alphaSrc)[(y * alphaPitch + x0) / 4] & 0xFF000000u;
 #else
       const uint4 centre = (uint4)(0u);
 #endif
-      ((__global uint4*)dst)[word] = (uint4)(out[0], out[1], out[2], out[3]) | centre;
+      ((__global uint4*)dst)[word] = (uint4)(out[0], out[BX > 1], out[BX > 2 ? 2 : 0], out[BX > 3 ? 3 : 0]) | centre;
 #else
-      ((__global uint*)dst)[(y * dstPitch + x0) / 4] = out[0] | (out[1] << 8) | (out[2] << 16) | (out[3] << 24);
+      ((__global uint*)dst)[(y * dstPitch + x0) / 4] =
+          out[0] | (out[BX > 1] << 8) | (out[BX > 2 ? 2 : 0] << 16) | (out[BX > 3 ? 3 : 0] << 24);
 #endif
     } else {
 #pragma unroll
@@ -266,7 +312,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
         if (x < width) {
 #if CHANNELS == 4
 #if PLANES == 3
-          const uint centre = ((__global const uint*)src)[y * srcPitch + x] & 0xFF000000u;
+          const uint centre = ((__global const uint*)alphaSrc)[y * alphaPitch + x] & 0xFF000000u;
 #else
           const uint centre = 0u;
 #endif
@@ -278,4 +324,5 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
       }
     }
   }
+#endif
 }

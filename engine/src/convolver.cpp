@@ -159,18 +159,29 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
   auto p = std::make_unique<Prepared>();
   for (;;) {
-    std::ostringstream options;
-    options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
-            << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx
-            << " -D LY=" << wy << " -D PX=" << packet;
-    // Packet kernels unroll masks up to this many rows completely; a CPU compiler
-    // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
-    if (v.footprint == LocalFootprint::PacketTile)
-      options << " -D UNROLL_ROWS=" << (dev.kind == DeviceKind::GPU ? 15 : 7);
-    if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
-    cl::Program program = cache_->get(device_->context, dev.device, key, text, options.str());
-    p->kernel = cl::Kernel(program, v.entry);
-    if (*v.entry2) p->kernel2 = cl::Kernel(program, v.entry2);
+    // pass: 0 one-pass variant; 1 and 2 the row and column passes of separable.
+    auto program = [&](int pass) {
+      std::ostringstream options;
+      options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
+              << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx
+              << " -D LY=" << wy << " -D PX=" << packet;
+      // Packet kernels unroll masks up to this many rows completely; a CPU compiler
+      // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
+      if (v.footprint == LocalFootprint::PacketTile || v.footprint == LocalFootprint::Separable)
+        options << " -D UNROLL_ROWS=" << (dev.kind == DeviceKind::GPU ? 15 : 7);
+      if (pass == 1) options << " -D SEPARABLE_PASS=1 -D MASK_W=" << m.width << " -D MASK_H=1";
+      else if (pass == 2) options << " -D SEPARABLE_PASS=2 -D MASK_W=1 -D MASK_H=" << m.height;
+      else if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
+      return cache_->get(device_->context, dev.device, key, text, options.str());
+    };
+    if (v.footprint == LocalFootprint::Separable) {
+      p->kernel = cl::Kernel(program(1), v.entry);
+      p->kernel2 = cl::Kernel(program(2), v.entry2);
+    } else {
+      const cl::Program one = program(0);
+      p->kernel = cl::Kernel(one, v.entry);
+      if (*v.entry2) p->kernel2 = cl::Kernel(one, v.entry2);
+    }
 
     // What the compiled kernel allows: its registers bound the work-items, and
     // the implementation may keep some local memory of its own.
@@ -300,44 +311,44 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   const cl_int srcPitch = static_cast<cl_int>(src.pitchBytes / bpp);
   const cl_int dstPitch = static_cast<cl_int>(dst.pitchBytes / bpp);
 
-  if (v.needsSeparableMask) {
-    const std::size_t midBytes = static_cast<std::size_t>(src.width) * src.height * (bpp == 4 ? 16 : 4);
+  if (v.footprint == LocalFootprint::Separable) {
+    // Planar float intermediate, rows of whole float4 words (kernels/packet.cl).
+    const int planes = bpp == 4 ? (p.params.alpha == AlphaMode::Filter ? 4 : 3) : 1;
+    const cl_int midPitch = static_cast<cl_int>(roundUp(src.width, 4));
+    const std::size_t midBytes = static_cast<std::size_t>(planes) * midPitch * src.height * sizeof(float);
     if (intermediateBytes_ < midBytes) {
       intermediate_ = cl::Buffer(device_->context, CL_MEM_READ_WRITE, midBytes);
       intermediateBytes_ = midBytes;
     }
-    const std::uint64_t rowLocal = static_cast<std::uint64_t>(p.wx + m.width - 1) * p.wy * (bpp == 4 ? 16 : 4);
-    const std::uint64_t colLocal =
-        static_cast<std::uint64_t>(p.wx) * (p.wy * p.packet + m.height - 1) * (bpp == 4 ? 16 : 4);
-    const cl::NDRange rowsGlobal(roundUp(src.width, p.wx), roundUp(src.height, p.wy));
-    cl::Kernel& rows = p.kernel;
-    rows.setArg(0, src.buffer);
-    rows.setArg(1, srcPitch);
-    rows.setArg(2, intermediate_);
-    rows.setArg(3, static_cast<cl_int>(src.width));
-    rows.setArg(4, static_cast<cl_int>(src.width));
-    rows.setArg(5, static_cast<cl_int>(src.height));
-    rows.setArg(6, p.maskBuffer);
-    rows.setArg(7, static_cast<cl_int>(m.width));
-    rows.setArg(8, cl::Local(rowLocal));
-    cl::Kernel& cols = p.kernel2;
-    cols.setArg(0, intermediate_);
-    cols.setArg(1, static_cast<cl_int>(src.width));
-    cols.setArg(2, dst.buffer);
-    cols.setArg(3, dstPitch);
-    cols.setArg(4, static_cast<cl_int>(src.width));
-    cols.setArg(5, static_cast<cl_int>(src.height));
-    cols.setArg(6, p.maskBuffer2);
-    cols.setArg(7, static_cast<cl_int>(m.height));
-    cols.setArg(8, p.scale);
-    cols.setArg(9, p.offset);
-    cols.setArg(10, src.buffer);
-    cols.setArg(11, srcPitch);
-    cols.setArg(12, cl::Local(colLocal));
+    const bool filterAlpha = p.params.alpha == AlphaMode::Filter;
+    const std::uint64_t rowLocal = localMemoryBytes(variantInfo(VariantId::MultiPixel), p.wx, p.wy, p.packet, m.width,
+                                                    1, bpp, filterAlpha);
+    const std::uint64_t colLocal = localMemoryBytes(variantInfo(VariantId::MultiPixel), p.wx, p.wy, p.packet, 1,
+                                                    m.height, bpp, filterAlpha);
+    auto setArgs = [&](cl::Kernel& k, const cl::Buffer& in, cl_int inPitch, const cl::Buffer& out, cl_int outPitch,
+                       const cl::Buffer& taps, int tapsW, int tapsH, float scale, float offset, std::uint64_t local) {
+      k.setArg(0, in);
+      k.setArg(1, inPitch);
+      k.setArg(2, out);
+      k.setArg(3, outPitch);
+      k.setArg(4, static_cast<cl_int>(src.width));
+      k.setArg(5, static_cast<cl_int>(src.height));
+      k.setArg(6, taps);
+      k.setArg(7, static_cast<cl_int>(tapsW));
+      k.setArg(8, static_cast<cl_int>(tapsH));
+      k.setArg(9, scale);
+      k.setArg(10, offset);
+      k.setArg(11, cl::Local(local));
+      k.setArg(12, src.buffer);
+      k.setArg(13, srcPitch);
+    };
+    setArgs(p.kernel, src.buffer, srcPitch, intermediate_, midPitch, p.maskBuffer, m.width, 1, 1.0f, 0.0f, rowLocal);
+    setArgs(p.kernel2, intermediate_, midPitch, dst.buffer, dstPitch, p.maskBuffer2, 1, m.height, p.scale, p.offset,
+            colLocal);
     cl::Event rowsDone;
-    q.enqueueNDRangeKernel(rows, cl::NullRange, rowsGlobal, local, waitFor, &rowsDone);
+    q.enqueueNDRangeKernel(p.kernel, cl::NullRange, global, local, waitFor, &rowsDone);
     const std::vector<cl::Event> afterRows{rowsDone};
-    q.enqueueNDRangeKernel(cols, cl::NullRange, global, local, &afterRows, done);
+    q.enqueueNDRangeKernel(p.kernel2, cl::NullRange, global, local, &afterRows, done);
     if (first) *first = rowsDone;
     return;
   }
@@ -377,6 +388,10 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   k.setArg(9, p.scale);
   k.setArg(10, p.offset);
   if (p.localBytes > 0) k.setArg(11, cl::Local(p.localBytes));
+  if (v.footprint == LocalFootprint::PacketTile) {  // the frame whose centre alpha is copied
+    k.setArg(12, src.buffer);
+    k.setArg(13, srcPitch);
+  }
   cl::Event kernelDone;
   q.enqueueNDRangeKernel(k, cl::NullRange, global, local, kernelWait, &kernelDone);
   if (first && v.input != InputKind::Image) *first = kernelDone;

@@ -29,8 +29,8 @@ const std::vector<VariantInfo>& variantRegistry() {
      "image.cl", "convolve_image", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Image, 16, 16, 0, 0, false, kMaxMaskSide},
     {VariantId::MultiPixel, "multi_pixel", "planar local tile, each work-item computes a block of 4..32 outputs (4 across) in registers",
      "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, false, kMaxMaskSide},
-    {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass through local memory, float between",
-     "separable.cl", "convolve_rows", "convolve_cols", LocalFootprint::Separable, MaskBinding::Runtime, InputKind::Buffer, 32, 8, 4, 0, true, kMaxMaskSide},
+    {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass of multi_pixel, planar floats between",
+     "packet.cl", "convolve_packet", "convolve_packet", LocalFootprint::Separable, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, true, kMaxMaskSide},
     {VariantId::Auto, "auto", "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race",
      "", "", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 0, 0, 0, 0, false, kMaxMaskSide},
   };
@@ -59,11 +59,11 @@ std::string variantNames() {
 PacketShape packetShape(const VariantInfo& v, int packet) {
   packet = std::max(1, packet);
   switch (v.footprint) {
-    case LocalFootprint::PacketTile: {
+    case LocalFootprint::PacketTile:
+    case LocalFootprint::Separable: {
       const int across = std::min(packet, 4);
       return {across, packet / across};
     }
-    case LocalFootprint::Separable: return {1, packet};  // the column pass
     case LocalFootprint::Tile:
     case LocalFootprint::None:
     case LocalFootprint::Invalid: break;
@@ -71,24 +71,31 @@ PacketShape packetShape(const VariantInfo& v, int packet) {
   return {1, 1};
 }
 
+namespace {
+
+// kernels/packet.cl: planar floats; the left halo rounded up to whole float4
+// words, rows padded to whole words (TILE_PITCH there).
+std::uint64_t packetTileBytes(std::uint64_t wx, std::uint64_t wy, PacketShape s, int maskW, int maskH,
+                              std::uint64_t planes) {
+  const std::uint64_t radius = static_cast<std::uint64_t>(maskW / 2);
+  const std::uint64_t window = (radius + 3) / 4 * 4 - radius;
+  const std::uint64_t pitch = wx * s.x + (window + maskW - 1 + 3) / 4 * 4;
+  return planes * pitch * (wy * s.y + maskH - 1) * 4;
+}
+
+}  // namespace
+
 std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int bpp,
                                bool filterAlpha) {
   const std::uint64_t elem = bpp == 4 ? 16 : 4;  // float4 or float per pixel
   const std::uint64_t w = static_cast<std::uint64_t>(wx), h = static_cast<std::uint64_t>(wy);
+  const std::uint64_t planes = bpp == 4 ? (filterAlpha ? 4 : 3) : 1;
   switch (v.footprint) {
     case LocalFootprint::Tile: return (w + maskW - 1) * (h + maskH - 1) * elem;
-    case LocalFootprint::PacketTile: {
-      // Planar floats; the left halo rounded up to whole float4 words, rows padded
-      // to whole words (TILE_PITCH in kernels/packet.cl).
-      const PacketShape s = packetShape(v, packet);
-      const std::uint64_t planes = bpp == 4 ? (filterAlpha ? 4 : 3) : 1;
-      const std::uint64_t radius = static_cast<std::uint64_t>(maskW / 2);
-      const std::uint64_t window = (radius + 3) / 4 * 4 - radius;
-      const std::uint64_t pitch = w * s.x + (window + maskW - 1 + 3) / 4 * 4;
-      return planes * pitch * (h * s.y + maskH - 1) * 4;
-    }
-    case LocalFootprint::Separable:
-      return std::max((w + maskW - 1) * h, w * (h * std::max(1, packet) + maskH - 1)) * elem;
+    case LocalFootprint::PacketTile: return packetTileBytes(w, h, packetShape(v, packet), maskW, maskH, planes);
+    case LocalFootprint::Separable:  // the larger of the row pass (W x 1) and the column pass (1 x H)
+      return std::max(packetTileBytes(w, h, packetShape(v, packet), maskW, 1, planes),
+                      packetTileBytes(w, h, packetShape(v, packet), 1, maskH, planes));
     case LocalFootprint::None:
     case LocalFootprint::Invalid: break;
   }

@@ -149,7 +149,7 @@ class KernelBuildFailure : public QtShell {
     QtShell::SetUp();
     if (IsSkipped()) return;
     ASSERT_TRUE(kernels_.isValid());
-    for (const char* name : {"common.cl", "naive.cl", "local.cl", "packet.cl", "image.cl", "separable.cl"}) {
+    for (const char* name : {"common.cl", "naive.cl", "local.cl", "packet.cl", "image.cl"}) {
       const std::string text = kernelSource(name);  // the embedded copy, before the variable is set
       QFile out(kernels_.filePath(name));
       ASSERT_TRUE(out.open(QIODevice::WriteOnly));

@@ -30,8 +30,8 @@ enum class LocalFootprint {
   Invalid = 0,
   None,       // reads global memory (or an image) directly
   Tile,       // (wx + W - 1) * (wy + H - 1) pixels
-  PacketTile, // (wx + W - 1) * (wy * packet + H - 1) pixels
-  Separable,  // max of the two passes: (wx + W - 1) * wy and wx * (wy * packet + H - 1)
+  PacketTile, // planar floats, (wx * packet-across + W - 1) * (wy * packet-down + H - 1) per plane
+  Separable,  // the larger of PacketTile for a W x 1 and for a 1 x H mask (two passes)
 };
 
 // How the mask reaches the kernel.
@@ -74,8 +74,8 @@ const VariantInfo& variantInfo(VariantId id);
 std::string variantNames();
 
 // How a variant lays out a packet of outputs per work-item: `x` adjacent
-// columns in each of `y` adjacent rows (PacketTile: up to 4 across, the rest
-// down; separable's column pass: all down). {1, 1} for one output.
+// columns in each of `y` adjacent rows (PacketTile and both separable passes:
+// up to 4 across, the rest down). {1, 1} for one output.
 struct PacketShape {
   int x = 1;
   int y = 1;
