@@ -20,6 +20,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::atomic<bool> gInterrupted{false};
+int gInterruptDepth = 0;  // InterruptScopes alive; changed on the main thread only
+void (*gPreviousSigint)(int) = SIG_DFL;
 
 extern "C" void onSigint(int) {
   gInterrupted = true;
@@ -72,11 +74,65 @@ class Progress {
   Clock::time_point last_ = Clock::now();
 };
 
+// Holds a live source to its timestamps (see stream.hpp).
+class LiveClock {
+ public:
+  LiveClock(const StreamOptions& o, bool sleepUntilDue, bool dropLate)
+      : toleranceS_(o.lateToleranceMs / 1000), resyncS_(o.resyncMs / 1000), sleep_(sleepUntilDue), drop_(dropLate) {}
+
+  // True when the frame may go on; false when it is late and dropped.
+  bool admit(double ptsS) {
+    if (!sleep_ && !drop_) return true;
+    auto now = Clock::now();
+    const double behindS = anchored_ ? std::chrono::duration<double>(now - anchor_).count() - (ptsS - anchorPtsS_) : 0;
+    if (!anchored_ || behindS > resyncS_ || behindS < -resyncS_) {
+      restart(now, ptsS);  // the first frame, a reconnect or a jump in the timestamps
+      return true;
+    }
+    if (sleep_ && behindS < 0) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(-behindS));
+      return true;
+    }
+    if (drop_ && behindS > toleranceS_) {
+      restart(now, ptsS);  // skip it and judge the next frame from here
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  void restart(Clock::time_point now, double ptsS) {
+    anchor_ = now;
+    anchorPtsS_ = ptsS;
+    anchored_ = true;
+  }
+
+  double toleranceS_, resyncS_;
+  bool sleep_, drop_;
+  bool anchored_ = false;
+  Clock::time_point anchor_;
+  double anchorPtsS_ = 0;
+};
+
 }  // namespace
 
-StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline, const StreamOptions& options) {
-  gInterrupted = false;
-  auto previousHandler = std::signal(SIGINT, onSigint);
+InterruptScope::InterruptScope() {
+  if (gInterruptDepth++ == 0) {
+    gInterrupted = false;
+    gPreviousSigint = std::signal(SIGINT, onSigint);
+  }
+}
+
+InterruptScope::~InterruptScope() {
+  if (--gInterruptDepth == 0) std::signal(SIGINT, gPreviousSigint);
+}
+
+bool interruptRequested() {
+  return gInterrupted;
+}
+
+StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options) {
+  InterruptScope interruptScope;
   PipelineStats& stats = pipeline.stats();
   std::ofstream jsonLog;
   if (!options.jsonLogPath.empty()) {
@@ -90,14 +146,21 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline,
     setThreadName("lc-decode");
     try {
       long long taken = 0, corruptSeen = 0;
+      const bool clocked = source.isLive() || options.realtime;
+      LiveClock liveClock(options, options.realtime, clocked && pipeline.policy() == QueuePolicy::Live);
       while (!gInterrupted && (options.maxFrames < 0 || taken < options.maxFrames)) {
         Frame frame;
         const auto start = Clock::now();
         if (!source.next(frame)) break;
         if (frame.decodeMs == 0) frame.decodeMs = msSince(start) - frame.convertMs;
         for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
-        if (!pipeline.push(std::move(frame))) break;
         ++taken;
+        if (!liveClock.admit(frame.ptsSeconds)) {
+          stats.frameIn();
+          stats.dropped(DropCause::DecodeLate);
+          continue;
+        }
+        if (!pipeline.push(std::move(frame))) break;
       }
       for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
     } catch (...) {
@@ -134,7 +197,6 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline,
   } catch (...) {
     if (!streamError) streamError = std::current_exception();
   }
-  std::signal(SIGINT, previousHandler);
 
   StreamResult result;
   result.stats = stats.snapshot();

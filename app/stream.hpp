@@ -2,6 +2,12 @@
 // `liveconv bench --pipeline` (every build): a decode thread feeds the
 // pipeline, this thread writes its output to a sink, reports progress and
 // logs the stats. No FFmpeg here: sources and sinks come in as interfaces.
+//
+// Under the live policy, a source with a clock (a camera or stream, or a file
+// played with `realtime`) is held to its timestamps: a frame that leaves the
+// decoder more than `lateToleranceMs` after its time is dropped and counted as
+// "decode late", and the clock moves on to it, so the stream skips ahead
+// instead of drifting further behind.
 #pragma once
 
 #include <string>
@@ -25,6 +31,9 @@ struct StreamOptions {
   long long maxFrames = -1;  // stop after this many input frames; -1 = the whole source
   std::string jsonLogPath;   // one JSON stats object per line, once a second and at the end
   ProgressStyle progress = ProgressStyle::Auto;
+  bool realtime = false;        // pace a file to its timestamps, as a player would
+  double lateToleranceMs = 50;  // live policy: later than this, a frame is dropped as decode late
+  double resyncMs = 1000;       // a jump this large in timestamps or arrival (reconnect, seek) restarts the clock
 };
 
 struct StreamResult {
@@ -34,7 +43,19 @@ struct StreamResult {
 
 // Runs until the source ends, maxFrames is reached or SIGINT arrives; always
 // finishes the sink. Rethrows the first error of the source, engine or sink.
-StreamResult runStream(FrameSource& source, FrameSink& sink, Pipeline& pipeline, const StreamOptions& options);
+StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options);
+
+// Ctrl-C for a stretch of work (the whole of `run`, including waits for a
+// camera): while a scope is alive, SIGINT sets a flag that interruptRequested()
+// reads; a second Ctrl-C ends the process at once. Scopes nest.
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+};
+bool interruptRequested();
 
 // --mask, --variant, --border, --alpha, --workgroup into a parameter set.
 // The default variant is "auto" when the registry has it, else "local".

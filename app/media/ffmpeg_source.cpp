@@ -10,9 +10,12 @@
 
 extern "C" {
 #include <libavcodec/avcodec.h>
+#if LIVECONV_WITH_AVDEVICE
 #include <libavdevice/avdevice.h>
+#endif
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 }
 
@@ -41,7 +44,87 @@ void parseCameraMode(const std::string& rest, SourceSpec& spec) {
   if (!rate.empty()) spec.options["framerate"] = rate;
 }
 
+YuvLayout layoutOf(int format) {
+  switch (format) {
+    case AV_PIX_FMT_YUV420P:
+    case AV_PIX_FMT_YUVJ420P:
+      return YuvLayout::I420;
+    case AV_PIX_FMT_NV12:
+      return YuvLayout::Nv12;
+    default:
+      return YuvLayout::Invalid;
+  }
+}
+
+// The matrix both conversion paths use; Invalid for one the device path lacks.
+YuvMatrix matrixOf(const AVFrame* f) {
+  switch (f->colorspace) {
+    case AVCOL_SPC_BT709:
+      return YuvMatrix::Bt709;
+    case AVCOL_SPC_UNSPECIFIED:  // swscale's default, and what FFmpeg's own encoders assume
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M:
+    case AVCOL_SPC_FCC:
+      return YuvMatrix::Bt601;
+    default:
+      return YuvMatrix::Invalid;
+  }
+}
+
+YuvRange rangeOf(const AVFrame* f) {
+  if (f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P || f->format == AV_PIX_FMT_YUVJ422P ||
+      f->format == AV_PIX_FMT_YUVJ444P)
+    return YuvRange::Full;
+  return YuvRange::Limited;
+}
+
+int swsColorspace(const AVFrame* f) {
+  switch (f->colorspace) {
+    case AVCOL_SPC_BT709:
+      return SWS_CS_ITU709;
+    case AVCOL_SPC_FCC:
+      return SWS_CS_FCC;
+    case AVCOL_SPC_SMPTE240M:
+      return SWS_CS_SMPTE240M;
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL:
+      return SWS_CS_BT2020;
+    default:
+      return SWS_CS_ITU601;
+  }
+}
+
+void copyPlane(std::uint8_t* to, const std::uint8_t* from, int fromStride, int rowBytes, int rows) {
+  for (int y = 0; y < rows; ++y)
+    std::memcpy(to + std::size_t(y) * rowBytes, from + std::ptrdiff_t(y) * fromStride, rowBytes);
+}
+
 }  // namespace
+
+ConvertMode parseConvertMode(const std::string& text) {
+  if (text == "cpu") return ConvertMode::Cpu;
+  if (text == "gpu") return ConvertMode::Gpu;
+  if (text == "auto") return ConvertMode::Auto;
+  return ConvertMode::Invalid;
+}
+
+const char* toString(ConvertMode mode) {
+  switch (mode) {
+    case ConvertMode::Cpu:
+      return "cpu";
+    case ConvertMode::Gpu:
+      return "gpu";
+    case ConvertMode::Auto:
+      return "auto";
+    case ConvertMode::Invalid:
+      break;
+  }
+  return "?";
+}
+
+bool hasCameraSupport() {
+  return LIVECONV_WITH_AVDEVICE != 0;
+}
 
 SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip) {
   SourceSpec spec;
@@ -73,7 +156,11 @@ struct FfmpegSource::State {
   PixelFormat format = PixelFormat::Invalid;
   AVFormatContext* input = nullptr;
   AVCodecContext* decoder = nullptr;
+  ConvertMode convert = ConvertMode::Cpu;
   SwsContext* sws = nullptr;
+  const SwsContext* swsDetailsFor = nullptr;  // the context the colour details below were set on
+  int swsColorspace = -1, swsRange = -1;
+  std::string conversion;  // conversionUsed()
   AVPacket* packet = nullptr;
   AVFrame* frame = nullptr;
   int stream = -1;
@@ -90,9 +177,12 @@ struct FfmpegSource::State {
   }
 };
 
-FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format) : s_(std::make_unique<State>()) {
+FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMode convert)
+    : s_(std::make_unique<State>()) {
   static const bool registered = [] {
+#if LIVECONV_WITH_AVDEVICE
     avdevice_register_all();
+#endif
     // FFmpeg's own lines would repeat what our sentences say; LIVECONV_FFMPEG_LOG=1 shows them.
     av_log_set_level(std::getenv("LIVECONV_FFMPEG_LOG") ? AV_LOG_INFO : AV_LOG_FATAL);
     return true;
@@ -100,6 +190,10 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format) : s_(std:
   (void)registered;
   s_->spec = spec;
   s_->format = format;
+  s_->convert = convert == ConvertMode::Invalid ? ConvertMode::Cpu : convert;
+  if (spec.inputFormat == "v4l2" && !hasCameraSupport())
+    throw InputError("This liveconv was built without camera support (LIVECONV_WITH_AVDEVICE=OFF), so " + spec.text +
+                     " cannot be opened.");
   const AVInputFormat* inputFormat = nullptr;
   if (!spec.inputFormat.empty()) {
     inputFormat = av_find_input_format(spec.inputFormat.c_str());
@@ -111,6 +205,8 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format) : s_(std:
   int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
   av_dict_free(&options);
   if (err < 0) {
+    if (spec.inputFormat == "v4l2" && (err == AVERROR(EBUSY) || err == AVERROR(EAGAIN)))
+      throw SourceUnavailable("Camera " + spec.text + " (" + spec.url + ") is busy: " + avError(err) + ".");
     if (spec.inputFormat == "v4l2")
       throw InputError("Camera " + spec.text + " (" + spec.url + ") cannot be opened: " + avError(err) +
                        ". Run 'liveconv cameras' to see the cameras there are.");
@@ -159,6 +255,64 @@ void FfmpegSource::frameRate(int* numerator, int* denominator) const {
   *denominator = rate.den;
 }
 
+std::string FfmpegSource::conversionUsed() const {
+  return s_->conversion;
+}
+
+void FfmpegSource::convert(Frame& out) {
+  State& s = *s_;
+  const AVFrame* f = s.frame;
+  const int w = f->width, h = f->height;
+  const YuvLayout layout = layoutOf(f->format);
+  const YuvMatrix matrix = matrixOf(f);
+  const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(f->format));
+  if (s.convert != ConvertMode::Cpu && layout != YuvLayout::Invalid && matrix != YuvMatrix::Invalid) {
+    // The device converts: hand on the planes, packed.
+    YuvImage& yuv = out.yuv;
+    yuv.layout = layout;
+    yuv.matrix = matrix;
+    yuv.range = rangeOf(f);
+    yuv.convertTo = s.format;
+    yuv.allocate(w, h);
+    const int cw = yuv.chromaWidth(), ch = yuv.chromaHeight();
+    std::uint8_t* p = yuv.bytes.data();
+    copyPlane(p, f->data[0], f->linesize[0], w, h);
+    p += std::size_t(w) * h;
+    if (s.format == PixelFormat::RGBA8) {  // GRAY8 needs Y alone
+      if (layout == YuvLayout::Nv12) {
+        copyPlane(p, f->data[1], f->linesize[1], 2 * cw, ch);
+      } else {
+        copyPlane(p, f->data[1], f->linesize[1], cw, ch);
+        copyPlane(p + std::size_t(cw) * ch, f->data[2], f->linesize[2], cw, ch);
+      }
+    }
+    s.conversion =
+        std::string("on the device (") + formatName + ", " + toString(matrix) + ", " + toString(yuv.range) + " range)";
+    return;
+  }
+  const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
+  // Cached: a new context only when the size or format changes mid-stream.
+  s.sws = sws_getCachedContext(s.sws, w, h, static_cast<AVPixelFormat>(f->format), w, h, target,
+                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
+  if (!s.sws) throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
+  const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f->format));
+  const bool yuvSource = desc && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3;
+  const int colorspace = swsColorspace(f), range = rangeOf(f) == YuvRange::Full ? 1 : 0;
+  if (yuvSource && (s.sws != s.swsDetailsFor || colorspace != s.swsColorspace || range != s.swsRange)) {
+    // The frame's own matrix and range, as the device path reads them; output is full-range RGB.
+    const int* table = sws_getCoefficients(colorspace);
+    sws_setColorspaceDetails(s.sws, table, range, table, 1, 0, 1 << 16, 1 << 16);
+    s.swsDetailsFor = s.sws;
+    s.swsColorspace = colorspace;
+    s.swsRange = range;
+  }
+  out.image = Image(w, h, s.format);
+  std::uint8_t* dst[4] = {out.image.data(), nullptr, nullptr, nullptr};
+  int dstStride[4] = {static_cast<int>(out.image.view().strideBytes), 0, 0, 0};
+  sws_scale(s.sws, f->data, f->linesize, 0, h, dst, dstStride);
+  s.conversion = std::string("by swscale (") + (formatName ? formatName : "?") + ")";
+}
+
 std::string FfmpegSource::describe() const {
   std::ostringstream out;
   out << s_->spec.text << " (" << s_->input->iformat->name << ", " << s_->decoder->codec->name << " "
@@ -175,17 +329,8 @@ bool FfmpegSource::next(Frame& out) {
       if (s.frame->flags & AV_FRAME_FLAG_CORRUPT) ++corrupt_;
       const double decodeMs = msSince(start);
       const auto convertStart = Clock::now();
-      const int w = s.frame->width, h = s.frame->height;
-      const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
-      // Cached: a new context only when the size or format changes mid-stream.
-      s.sws = sws_getCachedContext(s.sws, w, h, static_cast<AVPixelFormat>(s.frame->format), w, h, target,
-                                   SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
-      if (!s.sws) throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
       out = Frame();
-      out.image = Image(w, h, s.format);
-      std::uint8_t* dst[4] = {out.image.data(), nullptr, nullptr, nullptr};
-      int dstStride[4] = {static_cast<int>(out.image.view().strideBytes), 0, 0, 0};
-      sws_scale(s.sws, s.frame->data, s.frame->linesize, 0, h, dst, dstStride);
+      convert(out);
       const AVRational tb = s.input->streams[s.stream]->time_base;
       const int64_t pts = s.frame->best_effort_timestamp;
       out.ptsSeconds = pts == AV_NOPTS_VALUE ? 0 : pts * av_q2d(tb);
@@ -216,7 +361,9 @@ bool FfmpegSource::next(Frame& out) {
       continue;
     }
     if (err < 0) {
-      if (s.spec.live) throw InputError("Input " + s.spec.text + " stopped: " + avError(err) + ".");
+      if (s.spec.live)
+        throw SourceUnavailable((s.spec.inputFormat == "v4l2" ? "Camera " : "Input ") + s.spec.text +
+                                " stopped: " + avError(err) + ".");
       ++corrupt_;
       if (++s.consecutiveErrors > 1000)
         throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");

@@ -1,7 +1,10 @@
 // Frames from FFmpeg: files of any container and codec, network URLs, lavfi
 // test sources and cameras (v4l2 through libavdevice), decoded on the caller's
-// thread (the stream's decode thread) and converted by swscale to the engine's
-// pixel format. Packets the decoder refuses are skipped and counted.
+// thread (the stream's decode thread) and converted to the engine's pixel
+// format: by swscale on the CPU, or, for yuv420p and nv12, handed on as planes
+// for the device to convert (Frame::yuv, kernels/convert.cl). Both paths use
+// the frame's matrix (BT.601 or BT.709; BT.601 when unspecified, as swscale)
+// and range. Packets the decoder refuses are skipped and counted.
 #pragma once
 
 #include <map>
@@ -28,10 +31,24 @@ struct SourceSpec {
 //   anything else              a file path or URL (rtsp://, udp://, ... are live)
 SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip);
 
+// Where decoded frames become the engine's pixel format.
+enum class ConvertMode {
+  Invalid = 0,
+  Cpu,   // swscale, always
+  Gpu,   // yuv420p and nv12 on the device; swscale for every other format
+  Auto,  // the default of `run`: as Gpu (the planes are smaller to upload than RGBA)
+};
+ConvertMode parseConvertMode(const std::string& text);  // "cpu" / "gpu" / "auto"; Invalid otherwise
+const char* toString(ConvertMode mode);
+
+// True when this build can open cameras (libavdevice linked in).
+bool hasCameraSupport();
+
 class FfmpegSource : public FrameSource {
  public:
-  // Opens and probes; throws InputError with a sentence.
-  FfmpegSource(const SourceSpec& spec, PixelFormat format);
+  // Opens and probes; throws InputError with a sentence (SourceUnavailable
+  // for a camera that is busy).
+  FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMode convert = ConvertMode::Cpu);
   ~FfmpegSource() override;
 
   bool next(Frame& frame) override;
@@ -41,8 +58,13 @@ class FfmpegSource : public FrameSource {
   long long corruptPackets() const override { return corrupt_; }
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;
+  // How the frames so far were converted, e.g. "on the device (yuv420p, bt601, limited range)"
+  // or "by swscale (yuv444p)"; empty before the first frame.
+  std::string conversionUsed() const;
 
  private:
+  void convert(Frame& out);  // the decoded frame into `out`: planes for the device, or pixels by swscale
+
   struct State;
   std::unique_ptr<State> s_;
   long long corrupt_ = 0;

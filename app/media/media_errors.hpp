@@ -17,6 +17,20 @@ class InputError : public Error {
   using Error::Error;
 };
 
+// A live source that is there but cannot deliver now: a camera busy at open,
+// a camera or stream that stopped mid-stream. Worth waiting for (exit 7 once
+// the wait gives up).
+class SourceUnavailable : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// Ctrl-C while waiting for a source (exit 130).
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
 // The output cannot be written or encoded (exit 8).
 class OutputError : public Error {
  public:

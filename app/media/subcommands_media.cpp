@@ -10,6 +10,7 @@
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
+#include "media/reconnecting_source.hpp"
 #include "stream.hpp"
 #include "subcommands.hpp"
 
@@ -25,10 +26,20 @@ void printRunUsage() {
       << "usage: liveconv run [-i SOURCE] [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [--border MODE]\n"
          "                    [--device SEL] [--format rgba|gray] [--frames N] [--json-log FILE]\n"
          "                    [--codec NAME] [--policy live|lossless] [--slots 2..4] [--queue 2..4] [--quiet]\n"
+         "                    [--convert gpu|cpu|auto] [--realtime] [--reconnect SECONDS] [--decode-only]\n"
          "  SOURCE  a file or URL; lavfi:testsrc2=size=320x240:rate=30; camera:0[:640x480][@30] or /dev/video0;\n"
          "          synthetic:WxH (frames generated in memory, no decoding); default: the bundled clip\n"
          "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or raw:FILE\n"
          "          (frames back to back), null (nothing; for measuring); default null\n"
+         "  --convert     where decoded frames become rgba/gray: gpu (yuv420p and nv12 go up as planes and the\n"
+         "                device converts them; swscale for other formats), cpu (swscale always); auto = gpu\n"
+         "  --realtime    play a file at its frame rate, as a live source (with --policy live, late frames are\n"
+         "                dropped and counted as decode late)\n"
+         "  --reconnect   how long a busy or unplugged camera (or a stopped stream) is waited for; default 10, 0 = "
+         "not\n"
+         "  --decode-only decode and convert as `run` would, then discard: no OpenCL, same threads and stats (-o "
+         "null);\n"
+         "                the reference the filter's speed is compared with\n"
          "  variant default: "
       << defaultVariantName() << "; variants: " << variantNames() << "\n";
 }
@@ -40,10 +51,11 @@ std::string defaultClip() {
 }
 
 int runCommand(const std::vector<std::string>& argv) {
-  const Args args(argv,
-                  {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device",
-                   "--format", "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue"},
-                  {"--help", "--quiet"}, {{"-i", "--input"}, {"-o", "--output"}});
+  const Args args(
+      argv,
+      {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
+       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect"},
+      {"--help", "--quiet", "--realtime", "--decode-only"}, {{"-i", "--input"}, {"-o", "--output"}});
   if (args.has("--help")) {
     printRunUsage();
     return kExitOk;
@@ -58,42 +70,88 @@ int runCommand(const std::vector<std::string>& argv) {
   StreamOptions so;
   so.maxFrames = args.has("--frames") ? args.getInt("--frames", 0, 1, 1 << 30) : -1;
   so.jsonLogPath = args.get("--json-log");
+  so.realtime = args.has("--realtime");
   if (args.has("--quiet")) so.progress = ProgressStyle::Quiet;
+  const ConvertMode convert = parseConvertMode(args.get("--convert", "auto"));
+  if (convert == ConvertMode::Invalid)
+    throw UsageError("Unknown conversion '" + args.get("--convert") + "'; use gpu, cpu or auto.");
+  const bool decodeOnly = args.has("--decode-only");
+  if (decodeOnly && output != "null")
+    throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
+  ReconnectPolicy reconnect;
+  reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
+  std::string policy = args.get("--policy");
+  if (!policy.empty() && policy != "live" && policy != "lossless")
+    throw UsageError("Unknown policy '" + policy + "'; use live or lossless.");
 
+  InterruptScope interruptScope;  // Ctrl-C also while waiting for a camera
+  std::unique_ptr<Pipeline> pipeline;
+  std::unique_ptr<PassThrough> passThrough;
+  FrameChannel* channel = nullptr;
   try {
     std::unique_ptr<FrameSource> source;
+    FfmpegSource* decoder = nullptr;
     int rateNum = 25, rateDen = 1;
-    const DeviceInfo info = selectDevice(args.get("--device"));
-    auto device = DeviceContext::create(info);
+    DeviceInfo info;
+    std::shared_ptr<DeviceContext> device;
+    if (!decodeOnly) {
+      info = selectDevice(args.get("--device"));
+      device = DeviceContext::create(info);
+    }
     if (input.rfind("synthetic:", 0) == 0) {
       int w = 0, h = 0;
       parseFrameSize(input.substr(10), "synthetic size", &w, &h);
       source = std::make_unique<SyntheticSource>(w, h, format, so.maxFrames < 0 ? 300 : so.maxFrames, device);
       rateNum = 60;
     } else {
-      auto ff = std::make_unique<FfmpegSource>(parseSourceSpec(input, defaultClip()), format);
-      ff->frameRate(&rateNum, &rateDen);
-      source = std::move(ff);
+      const SourceSpec spec = parseSourceSpec(input, defaultClip());
+      if (spec.live) {
+        // Cameras and streams: a busy camera is waited for, a lost one reopened.
+        auto open = [spec, format, convert] { return std::make_unique<FfmpegSource>(spec, format, convert); };
+        auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
+        auto rs = std::make_unique<ReconnectingSource>(open, reconnect, report, interruptRequested);
+        decoder = dynamic_cast<FfmpegSource*>(&rs->current());
+        decoder->frameRate(&rateNum, &rateDen);
+        source = std::move(rs);
+      } else {
+        auto ff = std::make_unique<FfmpegSource>(spec, format, convert);
+        ff->frameRate(&rateNum, &rateDen);
+        decoder = ff.get();
+        source = std::move(ff);
+      }
     }
     std::unique_ptr<FrameSink> sink = openSink(output, args.get("--codec"), rateNum, rateDen);
 
+    if (policy.empty()) policy = source->isLive() || so.realtime ? "live" : "lossless";
     PipelineOptions options;
-    const std::string policy = args.get("--policy", source->isLive() ? "live" : "lossless");
-    if (policy == "live")
-      options.policy = QueuePolicy::Live;
-    else if (policy == "lossless")
-      options.policy = QueuePolicy::Lossless;
-    else
-      throw UsageError("Unknown policy '" + policy + "'; use live or lossless.");
+    options.policy = policy == "live" ? QueuePolicy::Live : QueuePolicy::Lossless;
     options.format = format;
     options.deviceSlots = args.getInt("--slots", 2, 2, 4);
     options.queueCapacity = args.getInt("--queue", 3, 2, 4);
     options.deliverPixels = output != "null";
-    Pipeline pipeline(device, params, options);
-    std::cout << "run: " << source->describe() << " -> " << variantInfo(params.variant).name << " "
-              << describe(params.mask) << ", border " << toString(params.border) << ", on " << info.name << " -> "
-              << sink->describe() << " (" << policy << ")\n";
-    const StreamResult r = runStream(*source, *sink, pipeline, so);
+    options.prepareYuvConversion = decoder && convert != ConvertMode::Cpu;
+    std::cout << "run: " << source->describe() << " -> ";
+    if (decodeOnly) {
+      passThrough = std::make_unique<PassThrough>(options.policy, options.queueCapacity);
+      channel = passThrough.get();
+      std::cout << "decode only (no OpenCL)";
+    } else {
+      pipeline = std::make_unique<Pipeline>(device, params, options);
+      channel = pipeline.get();
+      std::cout << variantInfo(params.variant).name << " " << describe(params.mask) << ", border "
+                << toString(params.border) << ", on " << info.name;
+    }
+    std::cout << " -> " << sink->describe() << " (" << policy << ", convert " << toString(convert) << ")\n";
+    const StreamResult r = runStream(*source, *sink, *channel, so);
+    // The source may have been reopened: ask the one in use.
+    if (auto* rs = dynamic_cast<ReconnectingSource*>(source.get()))
+      decoder = dynamic_cast<FfmpegSource*>(&rs->current());
+    if (decoder && !decoder->conversionUsed().empty()) {
+      if (decodeOnly && decoder->conversionUsed().rfind("on the device", 0) == 0)
+        std::cout << "converted: not at all (decode only; `run` would convert " << decoder->conversionUsed() << ")\n";
+      else
+        std::cout << "converted " << decoder->conversionUsed() << "\n";
+    }
     std::cout << summaryText(r.stats);
     if (r.interrupted) {
       std::cerr << "liveconv: interrupted; " << r.stats.framesOut
@@ -101,8 +159,18 @@ int runCommand(const std::vector<std::string>& argv) {
       return kExitInterrupted;
     }
     return kExitOk;
-  } catch (const InputError& e) {
+  } catch (const Interrupted& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
+    return kExitInterrupted;
+  } catch (const InputError& e) {
+    if (channel) {  // the stream had started: the output was finished all the same
+      const StatsSnapshot stats = channel->stats().snapshot();
+      std::cout << summaryText(stats) << std::flush;
+      std::cerr << "liveconv: " << e.what() << " " << stats.framesOut
+                << " frames were written and the output was finished properly.\n";
+    } else {
+      std::cerr << "liveconv: " << e.what() << "\n";
+    }
     return kExitInputFailed;
   } catch (const OutputError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
@@ -112,6 +180,10 @@ int runCommand(const std::vector<std::string>& argv) {
 
 int camerasCommand(const std::vector<std::string>& argv) {
   const Args args(argv, {}, {});
+  if (!hasCameraSupport()) {
+    std::cerr << "liveconv: This liveconv was built without camera support (LIVECONV_WITH_AVDEVICE=OFF).\n";
+    return kExitInputFailed;
+  }
   std::cout << describeCameras();
   return kExitOk;
 }

@@ -29,17 +29,41 @@ void setThreadName(const char* name) {
 #endif
 }
 
+PassThrough::PassThrough(QueuePolicy policy, int queueCapacity) : queue_(std::clamp(queueCapacity, 2, 4), policy) {
+  if (policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
+}
+
+bool PassThrough::push(Frame frame) {
+  stats_.frameIn();
+  const PushResult r = queue_.push(std::move(frame));
+  if (r == PushResult::QueuedDroppedOldest) stats_.dropped(DropCause::EngineLate);
+  return r != PushResult::Closed;
+}
+
+std::optional<Frame> PassThrough::pop() {
+  std::optional<Frame> frame = queue_.pop();
+  if (frame) {
+    stats_.addStageMs(Stage::Decode, frame->decodeMs);
+    stats_.addStageMs(Stage::Convert, frame->convertMs);
+    stats_.frameOut(frame->width(), frame->height(), 0);
+  }
+  return frame;
+}
+
 // One set of device buffers with its pinned host staging, and the frame in it.
 struct Pipeline::Slot {
-  std::size_t bytes = 0;
+  std::size_t bytes = 0;           // one frame in the engine format
+  std::size_t stagingBytes = 0;    // pinnedIn: the engine frame or the YUV planes, whichever is larger
   cl::Buffer pinnedIn, pinnedOut;  // CL_MEM_ALLOC_HOST_PTR, mapped for the slot's lifetime
   std::uint8_t* hostIn = nullptr;
   std::uint8_t* hostOut = nullptr;
   DeviceImage deviceIn, deviceOut;
+  cl::Buffer deviceYuv;  // the planes of a YUV frame, before conversion into deviceIn
   bool busy = false;
+  bool converted = false;  // the frame came as YUV planes and `convert` timed their conversion
   Frame frame;
   std::uint64_t generation = 0;
-  cl::Event uploaded, filtered, readBack;
+  cl::Event uploaded, convert, filtered, readBack;
 };
 
 Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& params, const PipelineOptions& options,
@@ -55,6 +79,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   convolver_ = std::make_unique<Convolver>(device_, cache_);
   convolver_->setParams(params);
   convolver_->prepare(options_.format);  // errors surface here, before any thread starts
+  if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
   currentFormat_ = static_cast<int>(options_.format);
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
@@ -187,13 +212,15 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
   const cl::Context& ctx = device_->context;
   for (int i = 0; i < options_.deviceSlots; ++i) {
     auto s = std::make_unique<Slot>();
-    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_ONLY);
+    // Read-write: the YUV conversion writes the input the convolution reads.
+    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_WRITE);
     s->deviceOut = allocateDeviceImage(ctx, width, height, format, CL_MEM_WRITE_ONLY);
     s->bytes = s->deviceIn.pitchBytes * height;
-    s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
+    s->stagingBytes = std::max(s->bytes, YuvImage::sizeBytes(width, height));
+    s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->stagingBytes);
     s->pinnedOut = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
-    s->hostIn =
-        static_cast<std::uint8_t*>(uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->bytes));
+    s->hostIn = static_cast<std::uint8_t*>(
+        uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->stagingBytes));
     s->hostOut =
         static_cast<std::uint8_t*>(readbackQueue_.enqueueMapBuffer(s->pinnedOut, CL_TRUE, CL_MAP_READ, 0, s->bytes));
     slots_.push_back(std::move(s));
@@ -214,19 +241,40 @@ void Pipeline::releaseSlots() {
 }
 
 void Pipeline::submit(Slot& s, Frame frame) {
-  const ImageView src = frame.pixels();
   const auto copyStart = std::chrono::steady_clock::now();
-  // Pixels already tightly packed and not owned by the frame (an in-memory or
-  // pinned source) go up directly; anything else goes through pinned staging.
-  const std::uint8_t* from = src.data;
-  if (!frame.external.data || src.strideBytes != src.rowBytes()) {
-    for (int y = 0; y < src.height; ++y) std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
-    from = s.hostIn;
+  std::vector<cl::Event> beforeKernel;
+  s.converted = !frame.yuv.empty();
+  if (s.converted) {
+    // The planes go up as decoded and are converted on the kernel queue, so
+    // the upload of the next frame still overlaps this one's kernels.
+    const YuvImage& yuv = frame.yuv;
+    const std::size_t yuvBytes = yuv.payloadBytes();
+    if (yuv.bytes.size() < yuvBytes) throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
+    if (!yuvConverter_) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
+    if (!s.deviceYuv())
+      s.deviceYuv = cl::Buffer(device_->context, CL_MEM_READ_ONLY, YuvImage::sizeBytes(yuv.width, yuv.height));
+    std::memcpy(s.hostIn, yuv.bytes.data(), yuvBytes);
+    frame.convertMs += msSince(copyStart);
+    uploadQueue_.enqueueWriteBuffer(s.deviceYuv, CL_FALSE, 0, yuvBytes, s.hostIn, nullptr, &s.uploaded);
+    const std::vector<cl::Event> afterUpload{s.uploaded};
+    yuvConverter_->enqueue(device_->queue, s.deviceYuv, yuv, s.deviceIn, &afterUpload, &s.convert);
+    beforeKernel.push_back(s.convert);
+    frame.yuv = YuvImage();  // the planes are in staging now
+  } else {
+    const ImageView src = frame.pixels();
+    // Pixels already tightly packed and not owned by the frame (an in-memory or
+    // pinned source) go up directly; anything else goes through pinned staging.
+    const std::uint8_t* from = src.data;
+    if (!frame.external.data || src.strideBytes != src.rowBytes()) {
+      for (int y = 0; y < src.height; ++y)
+        std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+      from = s.hostIn;
+    }
+    frame.convertMs += msSince(copyStart);
+    uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
+    beforeKernel.push_back(s.uploaded);
   }
-  frame.convertMs += msSince(copyStart);
-  uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
-  const std::vector<cl::Event> afterUpload{s.uploaded};
-  convolver_->enqueue(s.deviceIn, s.deviceOut, &afterUpload, &s.filtered);
+  convolver_->enqueue(s.deviceIn, s.deviceOut, &beforeKernel, &s.filtered);
   const std::vector<cl::Event> afterKernel{s.filtered};
   readbackQueue_.enqueueReadBuffer(s.deviceOut.buffer, CL_FALSE, 0, s.bytes, s.hostOut, &afterKernel, &s.readBack);
   uploadQueue_.flush();
@@ -257,6 +305,7 @@ void Pipeline::deliver(Slot& s) {
   frame.timings.kernelMs = eventMs(s.filtered);
   frame.timings.readbackMs = eventMs(s.readBack);
   frame.timings.wallMs = msSince(waitStart);
+  if (s.converted) frame.convertMs += eventMs(s.convert);
   stats_.addStageMs(Stage::Decode, frame.decodeMs);
   stats_.addStageMs(Stage::Convert, frame.convertMs);
   stats_.addStageMs(Stage::Upload, frame.timings.uploadMs);
@@ -288,8 +337,7 @@ void Pipeline::engineLoop() {
       if (!frame) frame = input_.pop();
       if (!frame) break;
       applyBuiltParams();  // the frame boundary: parameters change only here
-      const ImageView px = frame->pixels();
-      ensureSlots(px.width, px.height, px.format);
+      ensureSlots(frame->width(), frame->height(), frame->engineFormat());
       Slot& s = *slots_[nextSlot_];
       if (s.busy) deliver(s);  // the oldest frame in flight; its slot takes the new one
       submit(s, std::move(*frame));

@@ -1,15 +1,19 @@
 // The double-buffered pipeline against the CPU reference: order, completeness,
 // size and format changes, the live policy's drops, parameter switches at a
-// frame boundary. Small frames, so the suite stays quick on PoCL.
+// frame boundary, YUV frames converted on the device, the decode-only
+// pass-through. Small frames, so the suite stays quick on PoCL.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <random>
 #include <thread>
 #include <vector>
 
 #include "liveconv/compare.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/pipeline.hpp"
+#include "liveconv/pipeline_convert.hpp"
 #include "liveconv/reference.hpp"
 #include "test_support.hpp"
 
@@ -182,6 +186,170 @@ TEST(Pipeline, SyntheticPinnedSourceStreamsWithoutCopies) {
   producer.join();
   ASSERT_EQ(out.size(), 6u);
   for (std::size_t i = 0; i < out.size(); ++i) expectMatches(out[i], reference(inputs[i], params), "synthetic frame");
+}
+
+// ---- YUV frames converted on the device (kernels/convert.cl)
+
+YuvImage randomYuv(int w, int h, YuvLayout layout, YuvMatrix matrix, YuvRange range, PixelFormat to, unsigned seed) {
+  YuvImage y;
+  y.layout = layout;
+  y.matrix = matrix;
+  y.range = range;
+  y.convertTo = to;
+  y.allocate(w, h);
+  std::mt19937 rng(seed);
+  for (auto& b : y.bytes) b = static_cast<std::uint8_t>(rng() >> 24);
+  return y;
+}
+
+Image convertedReference(const YuvImage& y) {
+  Image out(y.width, y.height, y.convertTo);
+  convertYuvReference(y, out.view());
+  return out;
+}
+
+// The integer formula against the textbook one in double precision: the fixed
+// point may round the other way, so 1 LSB is allowed (and nothing more).
+TEST(YuvConversion, ReferenceFollowsTheBt601AndBt709Formulas) {
+  for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
+    for (YuvRange range : {YuvRange::Limited, YuvRange::Full}) {
+      const double kr = matrix == YuvMatrix::Bt709 ? 0.2126 : 0.299, kb = matrix == YuvMatrix::Bt709 ? 0.0722 : 0.114;
+      const double kg = 1 - kr - kb;
+      const bool limited = range == YuvRange::Limited;
+      int worst = 0;
+      for (int Y = 0; Y < 256; Y += 5)
+        for (int U = 0; U < 256; U += 15)
+          for (int V = 0; V < 256; V += 15) {
+            YuvImage in;
+            in.layout = YuvLayout::I420;
+            in.matrix = matrix;
+            in.range = range;
+            in.convertTo = PixelFormat::RGBA8;
+            in.allocate(1, 1);
+            in.bytes = {std::uint8_t(Y), std::uint8_t(U), std::uint8_t(V)};
+            Image got(1, 1, PixelFormat::RGBA8);
+            convertYuvReference(in, got.view());
+            const double y = limited ? (Y - 16) * 255.0 / 219 : Y;
+            const double u = (U - 128) * (limited ? 255.0 / 224 : 1.0), v = (V - 128) * (limited ? 255.0 / 224 : 1.0);
+            const double want[3] = {y + 2 * (1 - kr) * v, y - 2 * (1 - kb) * kb / kg * u - 2 * (1 - kr) * kr / kg * v,
+                                    y + 2 * (1 - kb) * u};
+            for (int c = 0; c < 3; ++c) {
+              const int w = int(std::lround(std::min(255.0, std::max(0.0, want[c]))));
+              const int d = std::abs(int(got.data()[c]) - w);
+              ASSERT_LE(d, 1) << toString(matrix) << " " << toString(range) << " Y " << Y << " U " << U << " V " << V
+                              << " channel " << c << ": got " << int(got.data()[c]) << ", want " << w;
+              worst = std::max(worst, d);
+            }
+            EXPECT_EQ(got.data()[3], 255);
+          }
+      // Black and white land exactly on 0 and 255.
+      YuvImage grey = randomYuv(1, 1, YuvLayout::I420, matrix, range, PixelFormat::GRAY8, 1);
+      Image g(1, 1, PixelFormat::GRAY8);
+      grey.bytes[0] = limited ? 16 : 0;
+      convertYuvReference(grey, g.view());
+      EXPECT_EQ(g.data()[0], 0);
+      grey.bytes[0] = limited ? 235 : 255;
+      convertYuvReference(grey, g.view());
+      EXPECT_EQ(g.data()[0], 255);
+    }
+}
+
+// Tolerance 0: the kernel and the reference share the integer formula.
+TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  unsigned seed = 1;
+  const auto cache = std::make_shared<ProgramCache>();
+  for (auto [w, h] : {std::pair{1, 1}, {7, 5}, {33, 18}, {160, 90}})
+    for (YuvLayout layout : {YuvLayout::I420, YuvLayout::Nv12})
+      for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
+        for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
+          for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+            const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++);
+            const Image got = convertYuvOnDevice(ctx, in, cache);
+            const Image want = convertedReference(in);
+            const auto m = compareImages(got.view(), want.view(), 0);
+            ASSERT_FALSE(m) << w << "x" << h << " " << toString(layout) << " " << toString(matrix) << " "
+                            << toString(range) << " to " << toString(to) << ", tolerance 0: " << m->toString();
+          }
+}
+
+TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const FilterParams params = paramsWith(test::integerMask(5, 3), VariantId::Local);
+  for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+    PipelineOptions opt;
+    opt.format = format;
+    opt.prepareYuvConversion = true;
+    Pipeline pipeline(ctx, params, opt);
+    // Planes of both layouts and ready pixels interleaved, and an odd size
+    // midway: the slots are shared by both kinds of frame.
+    std::vector<Image> want;
+    std::vector<Frame> in;
+    for (int i = 0; i < 8; ++i) {
+      const int w = i < 5 ? 64 : 45, h = i < 5 ? 48 : 31;
+      Frame f;
+      f.index = i;
+      if (i % 3 == 2) {
+        f.image = test::randomImage(w, h, format, 300 + i);
+        want.push_back(reference(f.image, params));
+      } else {
+        f.yuv =
+            randomYuv(w, h, i % 2 ? YuvLayout::Nv12 : YuvLayout::I420, i % 4 < 2 ? YuvMatrix::Bt709 : YuvMatrix::Bt601,
+                      i < 4 ? YuvRange::Limited : YuvRange::Full, format, 200 + i);
+        want.push_back(reference(convertedReference(f.yuv), params));
+      }
+      in.push_back(std::move(f));
+    }
+    std::thread producer([&] {
+      for (Frame& f : in) pipeline.push(std::move(f));
+      pipeline.endOfInput();
+    });
+    const std::vector<Frame> out = drain(pipeline);
+    producer.join();
+    ASSERT_EQ(out.size(), want.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+      expectMatches(out[i], want[i], std::string(toString(format)) + " frame " + std::to_string(i));
+    const StatsSnapshot s = pipeline.stats().snapshot();
+    EXPECT_EQ(s.stages[static_cast<int>(Stage::Convert)].samples, 8);
+  }
+}
+
+// Decode-only runs: no device, the same queue policy and counters.
+TEST(PassThrough, HandsFramesOnInOrderAndCountsThem) {
+  PassThrough lossless(QueuePolicy::Lossless, 2);
+  std::thread producer([&] {
+    for (int i = 0; i < 20; ++i) {
+      Frame f;
+      f.index = i;
+      f.image = Image(8, 4, PixelFormat::GRAY8);
+      f.decodeMs = 1;
+      lossless.push(std::move(f));
+    }
+    lossless.endOfInput();
+  });
+  std::vector<Frame> out;
+  while (auto f = lossless.pop()) out.push_back(std::move(*f));
+  producer.join();
+  ASSERT_EQ(out.size(), 20u);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(out[i].index, i);
+  StatsSnapshot s = lossless.stats().snapshot();
+  EXPECT_EQ(s.framesIn, 20);
+  EXPECT_EQ(s.framesOut, 20);
+  EXPECT_EQ(s.width, 8);
+  EXPECT_EQ(s.stages[static_cast<int>(Stage::Decode)].samples, 20);
+
+  PassThrough live(QueuePolicy::Live, 2);
+  for (int i = 0; i < 10; ++i) {
+    Frame f;
+    f.index = i;
+    ASSERT_TRUE(live.push(std::move(f)));  // nobody pops: never blocks
+  }
+  live.endOfInput();
+  out.clear();
+  while (auto f = live.pop()) out.push_back(std::move(*f));
+  s = live.stats().snapshot();
+  EXPECT_EQ(out.size(), 2u);
+  EXPECT_EQ(s.dropped[static_cast<int>(DropCause::EngineLate)], 8);
 }
 
 }  // namespace

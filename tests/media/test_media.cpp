@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include "liveconv/compare.hpp"
 #include "liveconv/pipeline.hpp"
+#include "liveconv/pipeline_convert.hpp"
 #include "liveconv/reference.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
@@ -88,6 +90,26 @@ std::vector<Image> decodeAll(const std::string& path, PixelFormat format, long l
   return frames;
 }
 
+// The frames as the device path sees them: the decoded planes, converted by
+// the CPU reference of the device conversion. Fails the test on a frame that
+// did not come as planes.
+std::vector<Image> decodeAllThroughTheDeviceFormula(const std::string& path, PixelFormat format,
+                                                    std::string* conversion = nullptr) {
+  FfmpegSource source(parseSourceSpec(path, ""), format, ConvertMode::Gpu);
+  std::vector<Image> frames;
+  Frame f;
+  while (source.next(f)) {
+    EXPECT_FALSE(f.yuv.empty()) << "frame " << frames.size() << " of " << path << " was converted "
+                                << source.conversionUsed();
+    if (f.yuv.empty()) return {};
+    Image img(f.yuv.width, f.yuv.height, format);
+    convertYuvReference(f.yuv, img.view());
+    frames.push_back(std::move(img));
+  }
+  if (conversion) *conversion = source.conversionUsed();
+  return frames;
+}
+
 FilterParams testParams() {
   FilterParams p;
   p.mask = test::integerMask(5, 5);
@@ -144,6 +166,93 @@ TEST(Media, LosslessFileToFfv1KeepsEveryFrameAndEachEqualsTheReference) {
     }
     expectEachFrameIsTheReference(inputs, decodeAll(out, format), testParams());
   }
+}
+
+// The same end to end on the device conversion path: the planes go up and
+// kernels/convert.cl converts them; each output frame equals the reference
+// filter of the reference conversion, for yuv420p (limited range, BT.601),
+// nv12 and yuvj420p (full range) and BT.709-tagged input.
+TEST(Media, DeviceConversionLosslessToFfv1EqualsItsReferenceFrameByFrame) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(i420, "i420.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 6 -c:v mpeg4 -q:v 4");
+  REQUIRE_CLIP(nv12, "nv12.nut", "-f lavfi -i testsrc2=size=97x63:rate=25 -frames:v 4 -pix_fmt nv12 -c:v rawvideo");
+  REQUIRE_CLIP(full, "full.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 4 -pix_fmt yuvj420p -c:v mjpeg");
+  REQUIRE_CLIP(bt709, "bt709.mkv",
+               "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 4 -pix_fmt yuv420p -colorspace bt709 -c:v ffv1");
+  const std::vector<std::pair<std::string, std::string>> clips = {
+      {i420, "yuv420p, bt601, limited"}, {nv12, "nv12, bt601, limited"}, {full, "full range"}, {bt709, "bt709"}};
+  for (const auto& [clip, described] : clips)
+    for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+      std::string conversion;
+      const std::vector<Image> inputs = decodeAllThroughTheDeviceFormula(clip, format, &conversion);
+      ASSERT_FALSE(inputs.empty()) << clip;
+      EXPECT_TRUE(has(conversion, described)) << clip << ": " << conversion;
+      const std::string out = tempDir() + "/gpu_out_" + toString(format) + ".mkv";
+      {
+        FfmpegSource source(parseSourceSpec(clip, ""), format, ConvertMode::Gpu);
+        EncoderSink sink(out, "ffv1", 25, 1);
+        PipelineOptions opt;
+        opt.format = format;
+        opt.prepareYuvConversion = true;
+        Pipeline pipeline(ctx, testParams(), opt);
+        const StreamResult r = runStream(source, sink, pipeline, quiet());
+        EXPECT_EQ(r.stats.framesOut, static_cast<long long>(inputs.size()));
+        EXPECT_EQ(r.stats.stages[static_cast<int>(Stage::Convert)].samples, r.stats.framesOut);
+      }
+      SCOPED_TRACE(clip + " " + toString(format));
+      expectEachFrameIsTheReference(inputs, decodeAll(out, format), testParams());
+    }
+}
+
+// The two conversion paths differ only by rounding and chroma placement:
+// swscale interpolates chroma, the device takes the 2x2 block's sample. On a
+// flat colour (BT.601 and BT.709) they agree within 1 LSB per value (measured:
+// equal), so matrix and range are the same; on smooth gradients (a fixed
+// seed, yet not the same picture every run) within 6 LSB, mean under 1
+// (measured up to 4 and 0.46: the chroma step between 2x2 blocks); at sharp colour edges (testsrc2's bars) single pixels
+// differ by up to ~140 and the mean is ~4 LSB, which is printed, not bounded.
+// Luma (GRAY8) agrees within 1 LSB everywhere (measured: equal).
+TEST(Media, DeviceAndSwscaleConversionsAgreeUpToRoundingAndChromaPlacement) {
+  REQUIRE_CLIP(flat601, "flat601.mkv",
+               "-f lavfi -i color=c=0x3366cc:size=64x48 -frames:v 1 -pix_fmt yuv420p -c:v ffv1");
+  REQUIRE_CLIP(flat709, "flat709.mkv",
+               "-f lavfi -i color=c=0xcc8833:size=64x48 -frames:v 1 -pix_fmt yuv420p -colorspace bt709 "
+               "-vf scale=out_color_matrix=bt709 -c:v ffv1");
+  REQUIRE_CLIP(smooth, "smooth.mkv", "-f lavfi -i gradients=size=160x120:seed=1 -frames:v 2 -pix_fmt yuv420p -c:v ffv1");
+  REQUIRE_CLIP(edges, "edges.avi", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 2 -c:v mpeg4 -q:v 2");
+  struct Case {
+    std::string clip;
+    int toleranceLsb;     // per value, or -1 for none
+    double meanBoundLsb;  // or 0 for none
+  };
+  for (const Case& c : {Case{flat601, 1, 0}, Case{flat709, 1, 0}, Case{smooth, 6, 1.0}, Case{edges, -1, 0}})
+    for (PixelFormat format : {PixelFormat::GRAY8, PixelFormat::RGBA8}) {
+      const std::vector<Image> cpu = decodeAll(c.clip, format);
+      const std::vector<Image> gpu = decodeAllThroughTheDeviceFormula(c.clip, format);
+      ASSERT_EQ(cpu.size(), gpu.size());
+      for (std::size_t i = 0; i < cpu.size(); ++i) {
+        double sum = 0;
+        int worst = 0;
+        long long values = 0;
+        for (std::size_t k = 0; k < cpu[i].sizeBytes(); ++k) {
+          if (format == PixelFormat::RGBA8 && k % 4 == 3) continue;
+          const int d = std::abs(int(cpu[i].data()[k]) - int(gpu[i].data()[k]));
+          sum += d;
+          worst = std::max(worst, d);
+          ++values;
+        }
+        const double mean = sum / values;
+        std::printf("%s %s frame %zu: swscale vs device formula, mean |difference| %.3f LSB, largest %d\n",
+                    fs::path(c.clip).filename().c_str(), toString(format), i, mean, worst);
+        const int tolerance = format == PixelFormat::GRAY8 ? 1 : c.toleranceLsb;
+        if (tolerance >= 0) {
+          const auto m = compareImages(gpu[i].view(), cpu[i].view(), tolerance);
+          EXPECT_FALSE(m) << c.clip << " " << toString(format) << " frame " << i << ", tolerance " << tolerance << ": "
+                          << m->toString();
+        }
+        if (c.meanBoundLsb > 0) EXPECT_LT(mean, c.meanBoundLsb) << c.clip << " frame " << i;
+      }
+    }
 }
 
 TEST(Media, ResolutionChangeMidStreamIsFilteredAtEachSize) {
@@ -217,6 +326,58 @@ TEST(Media, CtrlCFinishesTheFileAndExits130) {
   EXPECT_EQ(r.exitCode, 130) << r.output;
   EXPECT_TRUE(has(r.output, "interrupted")) << r.output;
   EXPECT_GT(decodeAll(out, PixelFormat::RGBA8).size(), 0u);  // the trailer is there: the file decodes
+}
+
+TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "conv.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -c:v mpeg4");
+  Result r = liveconv("run -i " + clip + " --convert gpu --variant local --mask box:3");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "converted on the device (yuv420p, bt601, limited range)")) << r.output;
+  EXPECT_TRUE(has(r.output, "frames: in 5, out 5, dropped 0")) << r.output;
+  r = liveconv("run -i " + clip + " --convert cpu --variant local --mask box:3");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "converted by swscale (yuv420p)")) << r.output;
+  REQUIRE_CLIP(rgb, "rgb.nut", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 3 -pix_fmt bgr24 -c:v rawvideo");
+  r = liveconv("run -i " + rgb + " --convert gpu --variant local --mask box:3");  // no device path: swscale
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "converted by swscale (bgr24)")) << r.output;
+  r = liveconv("run -i " + clip + " --convert fpga");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Unknown conversion 'fpga'; use gpu, cpu or auto.")) << r.output;
+}
+
+// Decode-only needs no OpenCL at all: a device selector that matches nothing is not even looked at.
+TEST(Media, DecodeOnlyRunsTheSameStreamWithoutADevice) {
+  REQUIRE_CLIP(clip, "dec.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 7 -c:v mpeg4");
+  const std::string log = tempDir() + "/decode_only.jsonl";
+  Result r = liveconv("run -i " + clip + " --decode-only --convert cpu --device nosuchdevice --json-log " + log);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "decode only (no OpenCL)")) << r.output;
+  EXPECT_TRUE(has(r.output, "frames: in 7, out 7, dropped 0")) << r.output;
+  EXPECT_TRUE(has(r.output, "stage medians (ms): decode")) << r.output;
+  std::ifstream in(log);
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_TRUE(has(json, "\"frames_out\":7")) << json;
+  r = liveconv("run -i " + clip + " --decode-only -o " + tempDir() + "/x.mkv");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "use it with -o null")) << r.output;
+}
+
+// A camera that is not there at all fails at once (a busy or unplugged one is
+// waited for: tests/media/test_stream.cpp drives that with fakes).
+TEST(Media, AbsentCameraFailsAtOnceWithExit7) {
+  const auto start = std::chrono::steady_clock::now();
+  const Result r = liveconv("run -i /dev/video97 -o " + tempDir() + "/cam.mkv --device 0");
+  const double tookS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (has(r.output, "built without camera support")) {
+    EXPECT_EQ(r.exitCode, 7) << r.output;
+    return;
+  }
+  if (has(r.output, "No OpenCL")) GTEST_SKIP() << "SKIP: no OpenCL device on this machine";
+  EXPECT_EQ(r.exitCode, 7) << r.output;
+  EXPECT_TRUE(has(r.output, "Camera /dev/video97 (/dev/video97) cannot be opened")) << r.output;
+  EXPECT_LT(tookS, 5.0);
 }
 
 TEST(Media, BadInputGetsOneSentenceAndItsExitCode) {

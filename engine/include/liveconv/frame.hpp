@@ -11,23 +11,31 @@
 
 #include "liveconv/convolver.hpp"
 #include "liveconv/image.hpp"
+#include "liveconv/pipeline_convert.hpp"
 
 namespace liveconv {
 
 struct Frame {
-  Image image;  // the pixels, owned; or empty when `external` is set
+  Image image;  // the pixels, owned; or empty when `external` or `yuv` is set
   // Pixels the frame does not own (an in-memory source handing out the same
   // buffers again, possibly pinned): the pipeline uploads straight from them.
   ImageView external;
   std::shared_ptr<const void> externalOwner;  // keeps `external` alive while the frame is in flight
-  std::int64_t index = -1;                    // position in the source, from 0
-  double ptsSeconds = 0;                      // presentation time, when the source has one
-  double decodeMs = 0;                        // source-side cost, set by the source
+  // Decoded planes still to be converted (on the device) to yuv.convertTo:
+  // set instead of `image` when the source leaves the conversion to the engine.
+  YuvImage yuv;
+  std::int64_t index = -1;  // position in the source, from 0
+  double ptsSeconds = 0;    // presentation time, when the source has one
+  double decodeMs = 0;      // source-side cost, set by the source
   double convertMs = 0;
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
   FrameTimings timings;                // device times of this frame (output frames)
 
   ImageView pixels() const { return external.data ? external : image.view(); }
+  // What the engine filters: the pixels' size and format, or those the planes convert to.
+  int width() const { return yuv.empty() ? pixels().width : yuv.width; }
+  int height() const { return yuv.empty() ? pixels().height : yuv.height; }
+  PixelFormat engineFormat() const { return yuv.empty() ? pixels().format : yuv.convertTo; }
 };
 
 class FrameSource {

@@ -13,6 +13,10 @@
 // "lc-build" compiles the kernel with a second Convolver sharing the program
 // cache, and the engine swaps it in between two frames. The stream never waits
 // for a compile and no frame is filtered half with one set, half with another.
+//
+// A frame may arrive as decoded YUV planes (Frame::yuv): they go up as they
+// are and kernels/convert.cl turns them into the engine format on the device,
+// on the kernel queue just before the convolution.
 #pragma once
 
 #include <atomic>
@@ -41,9 +45,45 @@ struct PipelineOptions {
   // Copy each result out of pinned staging into the output frame. Off for
   // `-o null` and throughput runs: output frames then carry only their metadata.
   bool deliverPixels = true;
+  // Build the YUV conversion kernel up front (a source that hands out planes);
+  // otherwise it is built when the first YUV frame arrives.
+  bool prepareYuvConversion = false;
 };
 
-class Pipeline {
+// What the stream loop drives: frames pushed by a decode thread, popped in
+// order by the output thread, with one stats structure. The Pipeline filters
+// them on the device; PassThrough hands them on untouched (decode-only runs).
+class FrameChannel {
+ public:
+  virtual ~FrameChannel() = default;
+  virtual bool push(Frame frame) = 0;
+  virtual void endOfInput() = 0;
+  virtual std::optional<Frame> pop() = 0;
+  virtual void cancel() = 0;
+  virtual PipelineStats& stats() = 0;
+  virtual QueuePolicy policy() const = 0;
+};
+
+// No device: frames go from push() to pop() through one bounded queue with the
+// given policy, counted like the Pipeline counts them (decode and convert
+// stages, frames in and out, drops). The reference that `run --decode-only`
+// measures the filter against.
+class PassThrough : public FrameChannel {
+ public:
+  PassThrough(QueuePolicy policy, int queueCapacity);
+  bool push(Frame frame) override;
+  void endOfInput() override { queue_.close(); }
+  std::optional<Frame> pop() override;
+  void cancel() override { queue_.cancel(); }
+  PipelineStats& stats() override { return stats_; }
+  QueuePolicy policy() const override { return queue_.policy(); }
+
+ private:
+  PipelineStats stats_;
+  BoundedQueue<Frame> queue_;
+};
+
+class Pipeline : public FrameChannel {
  public:
   // Builds the kernel for `options.format` now (throws BuildError,
   // UnsupportedError, InvalidArgument) and starts the engine and builder threads.
@@ -55,13 +95,13 @@ class Pipeline {
 
   // Producer side. Lossless: waits for room. Live: drops the oldest waiting
   // frame (counted as EngineLate). False once the pipeline is closed.
-  bool push(Frame frame);
+  bool push(Frame frame) override;
   // No more input; frames in flight still come out of pop().
-  void endOfInput();
+  void endOfInput() override;
 
   // Consumer side: the next filtered frame in order; nullopt at the end.
   // Rethrows an error the engine thread met (after the frames before it).
-  std::optional<Frame> pop();
+  std::optional<Frame> pop() override;
 
   // Takes a parameter snapshot; validates it now (throws InvalidArgument),
   // builds it off the frame path and applies it at the next frame boundary
@@ -78,9 +118,10 @@ class Pipeline {
   FilterParams currentParams() const;
 
   // Stops at once: queued frames are discarded, threads end.
-  void cancel();
+  void cancel() override;
 
-  PipelineStats& stats() { return stats_; }
+  PipelineStats& stats() override { return stats_; }
+  QueuePolicy policy() const override { return options_.policy; }
   const PipelineOptions& options() const { return options_; }
 
  private:
@@ -107,6 +148,7 @@ class Pipeline {
 
   // Owned by the engine thread.
   std::unique_ptr<Convolver> convolver_;
+  std::unique_ptr<YuvConverter> yuvConverter_;
   std::uint64_t activeGeneration_ = 1;
   cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
   std::vector<std::unique_ptr<Slot>> slots_;
