@@ -38,10 +38,14 @@ std::vector<FilterParams> candidates(const FilterParams& base, bool gpu) {
     p.workgroup = {};
     p.packet = 0;
     if (v.defaultPacket) {
-      // Packets and shapes worth racing; a CPU gets the short list (its compiles are slow, its shapes matter less).
-      const std::vector<int> packets = gpu ? std::vector<int>{4, 8, 16} : std::vector<int>{4, 8};
+      // Packets and shapes worth racing (on an H200 the best 3..31 masks were all
+      // among these); a CPU gets the short list (its compiles are slow, its shapes matter less).
+      const std::vector<int> packets = gpu ? std::vector<int>{8, 16, 32} : std::vector<int>{4, 8};
       std::vector<WorkgroupShape> shapes = {WorkgroupShape{}};
-      if (gpu) shapes.push_back(v.id == VariantId::Separable ? WorkgroupShape{16, 16} : WorkgroupShape{32, 4});
+      if (gpu) {
+        shapes.push_back({32, 4});
+        shapes.push_back({8, 8});
+      }
       for (int packet : packets) {
         for (WorkgroupShape wg : shapes) {
           p.packet = packet;
