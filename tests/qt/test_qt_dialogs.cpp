@@ -76,6 +76,21 @@ TEST(CameraDialog, NoCameraSaysSoAndOffersNothing) {
   saveForReview(dialog, "liveconv-qt-no-camera.png");
 }
 
+// Both shells list the cameras of one enumeration: the GLFW panel's buttons
+// (listCameraSources) are the usable entries of the Qt dialog's list, on any
+// machine; on one without a camera both are empty.
+TEST(CameraDialog, BothShellsListTheSameCameras) {
+  const CameraList qtList = enumerateCameras();
+  EXPECT_EQ(listCameraSources(), cameraSourceSpecs(qtList));
+  bool anyVideoNode = false;
+  for (const auto& e : std::filesystem::directory_iterator("/dev"))
+    anyVideoNode = anyVideoNode || e.path().filename().string().rfind("video", 0) == 0;
+  if (!anyVideoNode) {
+    EXPECT_TRUE(qtList.cameras.empty());
+    EXPECT_TRUE(listCameraSources().empty());
+  }
+}
+
 // The real enumeration: on a machine without /dev/video*, the dialog the File
 // menu opens says "No camera found" and opening nothing changes nothing.
 TEST_F(QtShell, OpenCameraWithNoCameraChangesNothing) {
