@@ -29,13 +29,16 @@ class QtShell : public ::testing::Test {
     settings_ = std::make_unique<QSettings>(dir_.filePath("settings.ini"), QSettings::IniFormat);
     settings_->setValue("source", "testpattern:320x240");  // small frames keep llvmpipe and PoCL quick
   }
-  std::unique_ptr<MainWindow> openWindow() {
-    auto w = std::make_unique<MainWindow>(*settings_, ErrorStyle::StatusBar);
+  // The window, shown, once its first source plays (it opens in the background).
+  std::unique_ptr<MainWindow> openWindow(FrameLoop::Opener opener = {}) {
+    auto w = std::make_unique<MainWindow>(*settings_, ErrorStyle::StatusBar, nullptr, std::move(opener));
     w->resize(1400, 860);
     w->show();
     EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    EXPECT_TRUE(waitForFirstFrame(*w)) << "the first source never showed a frame: " << w->lastError().toStdString();
     return w;
   }
+  static bool waitForFirstFrame(MainWindow& w);
   QTemporaryDir dir_;
   std::unique_ptr<QSettings> settings_;
 };
@@ -51,6 +54,22 @@ inline bool tickUntil(MainWindow& w, const std::function<bool()>& done, int time
     QTest::qWait(2);
   }
   return true;
+}
+
+inline bool QtShell::waitForFirstFrame(MainWindow& w) {
+  return tickUntil(w, [&] { return w.loop().running() && w.loop().frame().hasPicture(); });
+}
+
+// Opens `spec` and ticks until its feed has taken over and shows a frame.
+// False when it did not (the open failed: lastError() says why, or it timed out).
+inline bool openAndPlay(MainWindow& w, const QString& spec, int timeoutMs = 20000) {
+  const std::uint64_t before = w.loop().feedsInstalled();
+  if (!w.openSource(spec)) return false;
+  w.tick();  // the request goes to "lc-open" here
+  tickUntil(
+      w, [&] { return w.loop().openingMessage().empty(); }, timeoutMs);
+  if (w.loop().feedsInstalled() == before) return false;
+  return tickUntil(w, [&] { return w.loop().frame().hasPicture(); }, timeoutMs);
 }
 
 // Ticks until no fresh frame came for `quietMs`: what was in flight has arrived.

@@ -7,6 +7,7 @@ find_package(Qt6 REQUIRED COMPONENTS Test)
 add_executable(qt_shell_tests
   ${CMAKE_CURRENT_LIST_DIR}/test_qt_shell.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_qt_record.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_qt_open.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_qt_dialogs.cpp)
 target_link_libraries(qt_shell_tests PRIVATE liveconv_qt_shell Qt6::Test GTest::gtest)
 if(LIVECONV_WITH_MEDIA)

@@ -45,8 +45,7 @@ class QtRecording : public QtShell {
   // A decoded test source, paused once its first frames are in, nothing left in flight.
   std::unique_ptr<MainWindow> pausedOnLavfi() {
     auto w = openWindow();
-    EXPECT_TRUE(w->openSource(kLavfiSource)) << w->lastError().toStdString();
-    EXPECT_TRUE(tickUntil(*w, [&] { return w->loop().frame().filtered.data != nullptr; })) << "no first frame";
+    EXPECT_TRUE(openAndPlay(*w, kLavfiSource)) << "no first frame: " << w->lastError().toStdString();
     w->model().view().paused = true;
     tickUntilQuiet(*w);
     return w;
@@ -102,13 +101,15 @@ TEST_F(QtRecording, SourceChangeAndCloseFinishTheFile) {
   const QString first = dir_.filePath("first.mkv");
   ASSERT_TRUE(w->startRecording(first)) << w->lastError().toStdString();
   for (int i = 0; i < 3; ++i) stepAndCopy(*w);
+  const std::uint64_t installs = w->loop().feedsInstalled();
   ASSERT_TRUE(w->openSource(kLavfiSource));  // a new source: the recording of the old one ends here
   EXPECT_FALSE(w->loop().recording());
   EXPECT_EQ(w->loop().lastRecording().frames, 3);
   EXPECT_EQ(decodeAll(first).size(), 3u);
 
-  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().filtered.data != nullptr; }))
-      << "a source opened while paused shows its first frame";
+  ASSERT_TRUE(tickUntil(*w, [&] {
+    return w->loop().feedsInstalled() > installs && w->loop().frame().filtered.data != nullptr;
+  })) << "a source opened while paused shows its first frame";
   tickUntilQuiet(*w);
   const QString second = dir_.filePath("second.mkv");
   ASSERT_TRUE(w->startRecording(second)) << w->lastError().toStdString();
@@ -143,7 +144,7 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   EXPECT_FALSE(QFileInfo::exists(dir_.filePath("two.mkv")));
 
   // The generated test pattern has no recorder: the feed says so.
-  ASSERT_TRUE(w->openSource("testpattern:64x64"));
+  ASSERT_TRUE(openAndPlay(*w, "testpattern:64x64")) << w->lastError().toStdString();
   EXPECT_FALSE(w->startRecording(dir_.filePath("pattern.mkv")));
   EXPECT_TRUE(w->lastError().contains("cannot be recorded")) << w->lastError().toStdString();
 }

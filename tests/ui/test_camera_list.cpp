@@ -71,4 +71,13 @@ TEST(CameraList, NoCameraKeepsTheEnumerationsSentence) {
   EXPECT_EQ(parseCameraList("").message, "No camera found.");
 }
 
+// The GLFW panel's camera buttons come from the same list: usable devices only, as specs.
+TEST(CameraList, SourceSpecsOfTheUsableCameras) {
+  EXPECT_EQ(cameraSourceSpecs(parseCameraList(kTwoCameras)), (std::vector<std::string>{"camera:0", "camera:4"}))
+      << "the busy /dev/video2 is listed with its reason in the Qt dialog, and offered by neither shell";
+  EXPECT_TRUE(cameraSourceSpecs(parseCameraList("No camera found: there is no video capture device under /dev/video*.\n"))
+                  .empty());
+  EXPECT_TRUE(cameraSourceSpecs(parseCameraList("/dev/video1: not a V4L2 device\n")).empty());
+}
+
 }  // namespace

@@ -190,4 +190,22 @@ TEST(FeedSwitcher, AFailedOpenKeepsTheOldFeedSaysWhyAndIsNotRetried) {
   EXPECT_EQ(f.gate.started(), 1) << "a failed source is not reopened every frame";
 }
 
+// The same source asked for again (File > Open on the playing file, or after
+// its device failed): reopen() makes the next sync() open it once more.
+TEST(FeedSwitcher, ReopenOpensTheSameSourceAgain) {
+  Fixture f;
+  for (int frame = 0; frame < 3; ++frame) EXPECT_FALSE(f.switcher.sync(f.model));
+  EXPECT_EQ(f.gate.started(), 0) << "nothing changed, nothing opens";
+  f.switcher.reopen();
+  EXPECT_FALSE(f.switcher.sync(f.model));
+  EXPECT_EQ(f.switcher.pendingMessage(), "opening testpattern ...");
+  f.gate.release();
+  double slowestMs = 0;
+  ASSERT_TRUE(f.syncUntilInstalled(&slowestMs));
+  EXPECT_NE(f.switcher.feed(), f.first) << "a new feed for the same source";
+  EXPECT_EQ(current(f.switcher)->source, "testpattern");
+  for (int frame = 0; frame < 3; ++frame) f.switcher.sync(f.model);
+  EXPECT_EQ(f.gate.started(), 1) << "one reopen, one open";
+}
+
 }  // namespace

@@ -42,6 +42,10 @@ class FeedSwitcher {
   // the model names another source or device than the last one asked for, and
   // installs a finished one. True when a new feed was installed by this call.
   bool sync(const ViewerModel& model);
+  // The next sync() opens the model's source and device even when they are
+  // the ones asked for last: reopening the playing source, or the same
+  // source again after its feed failed.
+  void reopen() { askedAny_ = false; }
 
   FrameFeed* feed() const { return feed_.get(); }
   // Lets go of the feed (before its display's GL context goes away).

@@ -12,7 +12,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -23,6 +22,7 @@
 #include "liveconv/pipeline.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
+#include "model/camera_list.hpp"
 #include "stream.hpp"
 
 namespace liveconv::ui {
@@ -442,11 +442,9 @@ std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std
   return std::make_unique<PipelineFeed>(source, deviceSelector, std::move(initial), display);
 }
 
+// The enumeration of `liveconv cameras` and of the Qt shell's camera dialog.
 std::vector<std::string> listCameraDevices() {
-  std::vector<std::string> cameras;
-  for (int i = 0; i < 64; ++i)
-    if (std::filesystem::exists("/dev/video" + std::to_string(i))) cameras.push_back("camera:" + std::to_string(i));
-  return cameras;
+  return cameraSourceSpecs(parseCameraList(app::describeCameras()));
 }
 
 }  // namespace liveconv::ui

@@ -45,24 +45,44 @@ void drawPresets(ViewerModel& model, PanelState& state) {
   if (!state.specError.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.specError.c_str());
 }
 
+constexpr float kCellPaddingX = 3;  // the numbers need the width more than the frame does
+
 void drawGrid(ViewerModel& model) {
   const Mask& m = model.mask();
   float largest = 0;
   for (float c : m.coefficients) largest = std::max(largest, std::fabs(c));
   // Integer masks read best as "%g"; fractional ones (a normalised Gaussian) at fixed
-  // precision in wider cells, with the exact value in the tooltip.
+  // precision, with the exact value in the tooltip.
   bool integral = true;
   for (float c : m.coefficients) integral = integral && c == std::floor(c);
-  const float cellWidth = integral ? 40.0f : 52.0f;
   const char* cellFormat = integral ? "%g" : "%.3f";
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float spacing = 3, rowHeight = ImGui::GetFrameHeight() + spacing;
-  const float gridHeight =
-      std::min(9.0f, static_cast<float>(m.height)) * rowHeight - spacing + 2 * ImGui::GetStyle().WindowPadding.y + 2;
+  constexpr int kRowsShown = 9;
+  const float gridHeight = std::min(static_cast<float>(kRowsShown), static_cast<float>(m.height)) * rowHeight -
+                           spacing + 2 * style.WindowPadding.y + 2;
+  // The cells share the width the panel has: as wide as that allows, up to a
+  // comfortable size, and never narrower than the widest number they print;
+  // below that the grid scrolls sideways (a large mask, up to 63 columns).
+  float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - 2;  // 2: the child's border
+  if (m.height > kRowsShown) inner -= style.ScrollbarSize;                          // the vertical scrollbar
+  // The widest number the cells print (at least three digits), in a frame with a slim padding.
+  float widestText = ImGui::CalcTextSize(integral ? "000" : "0.000").x;
+  for (float c : m.coefficients) {
+    char text[32];
+    std::snprintf(text, sizeof text, cellFormat, c);
+    widestText = std::max(widestText, ImGui::CalcTextSize(text).x);
+  }
+  const float narrowest = widestText + 2 * kCellPaddingX + 2;
+  const float widest = integral ? 44.0f : 56.0f;
+  const float fits = (inner - (m.width - 1) * spacing) / m.width;
+  const float cellWidth = std::floor(std::clamp(fits, narrowest, std::max(narrowest, widest)));
   // Room for the horizontal scrollbar when the columns do not fit, so it never hides the last row.
-  const bool scrollsX = m.width * (cellWidth + spacing) > ImGui::GetContentRegionAvail().x - 20;
-  ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? ImGui::GetStyle().ScrollbarSize : 0)), true,
+  const bool scrollsX = m.width * cellWidth + (m.width - 1) * spacing > inner + 0.5f;
+  ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? style.ScrollbarSize : 0)), true,
                     ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, spacing));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(kCellPaddingX, style.FramePadding.y));
   ImGuiListClipper clipper;  // only visible rows cost widgets, even at 63x63
   clipper.Begin(m.height);
   while (clipper.Step()) {
@@ -86,7 +106,7 @@ void drawGrid(ViewerModel& model) {
       }
     }
   }
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(2);
   ImGui::EndChild();
 }
 

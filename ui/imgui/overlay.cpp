@@ -3,12 +3,30 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 
 #include "imgui/panels.hpp"
 
 namespace liveconv::ui {
 namespace {
+
+// Over a bright picture the default disabled grey and a see-through
+// background leave the lower lines hard to read: a nearly solid background
+// and a secondary text colour well above it.
+constexpr float kBackgroundAlpha = 0.92f;
+const ImVec4 kSecondary(0.74f, 0.76f, 0.80f, 1.0f);
+const ImVec2 kPadding(12, 10);  // window padding, so no line touches an edge
+
+void secondaryText(const char* format, ...) IM_FMTARGS(1);
+void secondaryText(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  ImGui::PushStyleColor(ImGuiCol_Text, kSecondary);
+  ImGui::TextV(format, args);
+  ImGui::PopStyleColor();
+  va_end(args);
+}
 
 struct Stage {
   const char* name;
@@ -37,15 +55,16 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   const float pad = 10;
   ImGui::SetNextWindowPos(ImVec2(areaRight - pad, areaTop + pad), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowSize(ImVec2(370, 0));
-  ImGui::SetNextWindowBgAlpha(0.78f);
+  ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 6);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, kPadding);
   ImGui::Begin("##overlay", nullptr, flags);
 
   ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1), "%5.1f fps", fps);
   ImGui::SameLine();
-  ImGui::TextDisabled("%.2f ms/frame   %dx%d", fps > 0 ? 1000.0 / fps : 0.0, stats.frameWidth, stats.frameHeight);
+  secondaryText("%.2f ms/frame   %dx%d", fps > 0 ? 1000.0 / fps : 0.0, stats.frameWidth, stats.frameHeight);
   ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
               stats.gigabytesPerSecond);
 
@@ -79,23 +98,26 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
               static_cast<unsigned long long>(stats.framesTotal), stats.droppedPercent());
   for (const DropCause& d : stats.drops)
     if (d.count)
-      ImGui::TextDisabled("  %s: %llu/%llu (%.1f%%)", d.cause.c_str(), static_cast<unsigned long long>(d.count),
+      secondaryText("  %s: %llu/%llu (%.1f%%)", d.cause.c_str(), static_cast<unsigned long long>(d.count),
                           static_cast<unsigned long long>(stats.framesTotal),
                           stats.framesTotal ? 100.0 * d.count / stats.framesTotal : 0.0);
   ImGui::PushTextWrapPos(0);
-  if (!stats.source.empty()) ImGui::TextDisabled("source  %s", stats.source.c_str());
-  ImGui::TextDisabled("device  %s", stats.device.c_str());
-  ImGui::TextDisabled("variant %s", stats.variant.c_str());
+  if (!stats.source.empty()) secondaryText("source  %s", stats.source.c_str());
+  secondaryText("device  %s", stats.device.c_str());
+  secondaryText("variant %s", stats.variant.c_str());
   // "interop: zero-copy (...)" or "interop: readback + PBO (why)"
-  ImGui::TextDisabled("%s", stats.displayPath.c_str());
+  secondaryText("%s", stats.displayPath.c_str());
   if (!stats.recordingPath.empty())
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "REC %s (%lld frames)", stats.recordingPath.c_str(),
                        stats.recordedFrames);
   if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", stats.error.c_str());
   ImGui::PopTextWrapPos();
+  // Wrapped lines are measured a frame late by the auto-fitting height; a
+  // little room below the last one keeps it off the bottom edge meanwhile.
+  ImGui::Dummy(ImVec2(0, 2));
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   ImGui::End();
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(2);
   return {pos.x, pos.y, size.x, size.y};
 }
 

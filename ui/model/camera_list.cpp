@@ -54,6 +54,13 @@ std::string CameraEntry::sourceSpec(const std::string& size) const {
   return spec;
 }
 
+std::vector<std::string> cameraSourceSpecs(const CameraList& list) {
+  std::vector<std::string> specs;
+  for (const CameraEntry& cam : list.cameras)
+    if (cam.usable()) specs.push_back(cam.sourceSpec());
+  return specs;
+}
+
 CameraList parseCameraList(const std::string& text) {
   CameraList list;
   std::string firstOtherLine;

@@ -38,6 +38,11 @@ struct CameraList {
 // ignored, so a new hint line in the CLI's output does not break the list.
 CameraList parseCameraList(const std::string& describeCamerasText);
 
+// The source specs of the usable cameras, in the list's order ("camera:0",
+// "camera:4"): the camera buttons of the GLFW source panel, so both shells
+// offer the cameras `liveconv cameras` lists and no other.
+std::vector<std::string> cameraSourceSpecs(const CameraList& list);
+
 // True for a size a camera spec can carry ("640x480"), false for a range.
 bool isSingleSize(const std::string& size);
 

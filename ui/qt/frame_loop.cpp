@@ -4,65 +4,90 @@
 #include <exception>
 
 #include "liveconv/device.hpp"
+#include "feed/display_link.hpp"
 #include "liveconv/errors.hpp"
 
 namespace liveconv::ui {
 
-std::string FrameLoop::deviceSelector() const {
-  if (model_.deviceIndex() >= 0) return std::to_string(model_.deviceIndex());
+namespace {
+std::string defaultSelector() {
   const char* env = std::getenv(kDeviceEnvVar);
   return env ? env : "";
 }
+}  // namespace
 
-std::string FrameLoop::open(const std::string& source) {
-  const std::string device = deviceSelector();
-  std::unique_ptr<FrameFeed> next;
-  try {
-    next = makeFrameFeed(source, device, model_.snapshot());
-  } catch (const BuildError& e) {
-    return std::string(e.what()) + "\n" + e.buildLog();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  adopt(std::move(next), source);
-  return {};
+FrameLoop::FrameLoop(ViewerModel& model, Opener opener)
+    : model_(model),
+      opener_(opener ? std::move(opener) : Opener(makeFrameFeed)),
+      switcher_(
+          [this](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial) {
+            return opener_(source, selector, std::move(initial), link_.load());
+          },
+          defaultSelector()) {}
+
+std::string FrameLoop::deviceSelector() const {
+  if (model_.deviceIndex() >= 0) return std::to_string(model_.deviceIndex());
+  return defaultSelector();
+}
+
+void FrameLoop::open(const std::string& source) {
+  stopRecording();  // the recording of the playing source ends with the request
+  // The same source again (the playing one, or one whose feed failed) opens again.
+  if (!model_.setSource(source) || source == playingSource_) switcher_.reopen();
+  askedAny_ = false;  // tick() finishes the recording of the playing source
 }
 
 void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source) {
-  // Only now is the old feed (and the frame it owns) let go; its recording is finished first.
   stopRecording();
-  frame_ = FeedFrame{};
-  feed_ = std::move(feed);
   model_.setSource(source);
-  handedVersion_ = model_.version();
+  switcher_.adopt(std::move(feed), source, model_.deviceIndex());
+  askedSource_ = source;
+  askedDevice_ = model_.deviceIndex();
+  askedAny_ = true;
+  installed(source);
+}
+
+void FrameLoop::shutdown() {
+  stopRecording();
+  switcher_.reset();
+  frame_ = FeedFrame{};
+}
+
+// A new feed took over: only now is the old one (and the frame it owns) gone.
+void FrameLoop::installed(const std::string& source) {
+  frame_ = FeedFrame{};
+  playingSource_ = source;
+  handedVersion_ = 0;
   notedRejection_ = 0;
   failure_.clear();
   firstFrameWanted_ = true;
+  ++installs_;
 }
 
 const FeedFrame& FrameLoop::tick(bool step) {
-  if (!feed_) return frame_;
-  if (!failure_.empty()) {
-    if (model_.deviceIndex() == failedDevice_) return frame_;
-    // Another device was picked after the failure: the same source again, on it.
-    const std::string error = open(model_.source());
-    if (!error.empty()) {
-      failure_ = error;
-      failedDevice_ = model_.deviceIndex();
-      return frame_;
-    }
+  // A request for another source or device (or the same one again): the
+  // recording of what plays now ends here, before its feed is replaced.
+  if (!askedAny_ || model_.source() != askedSource_ || model_.deviceIndex() != askedDevice_) {
+    if (askedAny_ || running()) stopRecording();
+    askedSource_ = model_.source();
+    askedDevice_ = model_.deviceIndex();
+    askedAny_ = true;
   }
+  if (switcher_.sync(model_)) installed(askedSource_);
+  FrameFeed* feed = switcher_.feed();
+  if (!feed || !failure_.empty()) return frame_;
   try {
     if (model_.version() != handedVersion_) {
-      if (auto snapshot = model_.snapshot())
-        feed_->setParams(snapshot);  // nullptr: invalid mask, keep the last good one
+      // nullptr: an invalid mask, keep the last good one. The feed keeps its
+      // own device; a device change makes a new feed through the switcher.
+      if (auto snapshot = model_.snapshot()) feed->setParams(switcher_.forFeed(snapshot));
       handedVersion_ = model_.version();
     }
     // A source opened while paused shows its first frame: one step, then hold.
     const bool stepNow = step || (firstFrameWanted_ && model_.view().paused);
     firstFrameWanted_ = false;
-    frame_ = feed_->advance(stepNow ? Advance::Step : model_.view().paused ? Advance::Hold : Advance::Play);
-    stats_ = feed_->stats();
+    frame_ = feed->advance(stepNow ? Advance::Step : model_.view().paused ? Advance::Hold : Advance::Play);
+    stats_ = feed->stats();
   } catch (const cl::Error& e) {
     fail(std::string("The OpenCL device stopped working: ") + e.what() + " failed with " + clErrorName(e.err()) + ".");
     return frame_;
@@ -84,11 +109,10 @@ const FeedFrame& FrameLoop::tick(bool step) {
 
 void FrameLoop::fail(const std::string& why) {
   failure_ = why;
-  failedDevice_ = model_.deviceIndex();
   frame_ = FeedFrame{};  // its pixels belong to the failed feed; the viewport keeps the last upload
   if (recording()) {
     try {
-      feed_->stopRecording();  // the frames written so far stay a playable file
+      switcher_.feed()->stopRecording();  // the frames written so far stay a playable file
     } catch (const std::exception&) {
     }
     finishRecording(why);
@@ -96,9 +120,9 @@ void FrameLoop::fail(const std::string& why) {
 }
 
 std::string FrameLoop::startRecording(const std::string& path) {
-  if (!feed_) return "No source is open, so there is nothing to record.";
+  if (!running()) return "No source is open, so there is nothing to record.";
   if (recording()) return "Already recording to " + recordingPath_ + "; stop that recording first.";
-  const std::string error = feed_->startRecording(path);
+  const std::string error = switcher_.feed()->startRecording(path);
   if (!error.empty()) return error;
   recordingPath_ = path;
   recordingStart_ = std::chrono::steady_clock::now();
@@ -108,7 +132,7 @@ std::string FrameLoop::startRecording(const std::string& path) {
 
 void FrameLoop::stopRecording() {
   if (!recording()) return;
-  feed_->stopRecording();
+  switcher_.feed()->stopRecording();
   finishRecording({});
 }
 
@@ -118,7 +142,7 @@ double FrameLoop::recordingSeconds() const {
 }
 
 void FrameLoop::finishRecording(const std::string& stoppedBy) {
-  lastRecording_ = {recordingPath_, feed_->stats().recordedFrames, recordingSeconds(), stoppedBy};
+  lastRecording_ = {recordingPath_, switcher_.feed()->stats().recordedFrames, recordingSeconds(), stoppedBy};
   ++recordingsFinished_;
   recordingPath_.clear();
 }

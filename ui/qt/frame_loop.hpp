@@ -1,18 +1,24 @@
 // One step of the shell's frame side, without Qt: hand the model's newest
 // snapshot to the feed, take a frame, and tell the model which variant the
 // feed refused. The Qt window calls tick() from a timer; the tests call it
-// directly. Opening a source builds a new feed and keeps the old one when the
-// new source fails, so a bad file never leaves the window without a picture.
+// directly. Sources and devices open through the shared FeedSwitcher, as in
+// the GLFW viewer: on its "lc-open" thread, through the window's display link,
+// while the old feed plays on; the new feed takes over in tick(), and a source
+// that fails to open leaves the old one playing, so a bad file never leaves
+// the window without a picture.
 //
 // Recording goes to the feed's own recorder (FrameFeed::startRecording, the
 // sink of `liveconv run -o`), as in the GLFW viewer; this class only keeps the
 // clock and notices when the feed stopped a recording by itself.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "feed/feed_switcher.hpp"
 #include "feed/frame_feed.hpp"
 #include "model/frame_stats.hpp"
 #include "model/viewer_model.hpp"
@@ -21,26 +27,49 @@ namespace liveconv::ui {
 
 class FrameLoop {
  public:
-  explicit FrameLoop(ViewerModel& model) : model_(model) {}
+  // Makes a feed as makeFrameFeed(source, selector, initial, display) does;
+  // runs on "lc-open". The tests hand in one that blocks, as a slow camera would.
+  using Opener = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
+                                                          std::shared_ptr<const ParamsSnapshot> initial,
+                                                          const DisplayLink* display)>;
+  explicit FrameLoop(ViewerModel& model, Opener opener = {});
 
-  // Builds the feed for `source` on the model's device. Returns an empty
-  // string, or the sentence that says why the source did not open (the
-  // previous feed, its recording and the model's source stay as they were).
-  // A recording of the previous source is finished first (see lastRecording()).
-  std::string open(const std::string& source);
-  // Puts `feed` in place of the current one, as open() does once the feed is
-  // built (the tests hand in feeds of their own through this).
+  // The display the feeds open their device through (the viewport's GL
+  // context), so the display path is chosen for it; set once, before the
+  // first tick(), and it must outlive the loop. Null: no display, readback.
+  void setDisplayLink(const DisplayLink* link) { link_ = link; }
+
+  // Asks for `source` on the model's device; it opens in the background and
+  // takes over in a later tick() (the same source again is opened again). A
+  // recording of the playing source is finished now (see lastRecording()), as
+  // it is by tick() when the model names another device.
+  void open(const std::string& source);
+  // Puts `feed` in place of the current one at once, as tick() does with an
+  // opened one (the tests hand in feeds of their own through this).
   void adopt(std::unique_ptr<FrameFeed> feed, const std::string& source);
-  bool running() const { return feed_ != nullptr; }
+  // Lets go of the feed; the caller makes the display's GL context current first.
+  void shutdown();
+  bool running() const { return switcher_.feed() != nullptr; }
+  // "opening SOURCE ..." or "switching device ..." while an open runs; else "".
+  const std::string& openingMessage() const { return switcher_.pendingMessage(); }
+  // Why the last open failed ("Cannot open SOURCE: ..."); "" once one worked.
+  const std::string& openError() const { return switcher_.error(); }
+  // The source the feed in hand plays (the model names the one asked for last).
+  const std::string& playingSource() const { return playingSource_; }
+  // Grows by one each time a new feed takes over.
+  std::uint64_t feedsInstalled() const { return installs_; }
   // The device the feed is asked for: the model's index, else $LIVECONV_DEVICE,
   // else "" (the first GPU, else the CPU), as `liveconv devices` marks with *.
   std::string deviceSelector() const;
 
-  // Advances (or holds, when paused and not stepping) and returns the frame.
+  // Installs a feed that finished opening, then advances (or holds, when
+  // paused and not stepping) and returns the frame; never waits for an open.
   // Never throws: when the feed does (a device that stopped answering, a
   // driver error), failure() says so, a recording is finished, and the feed
   // is asked for nothing more until a source is opened or another device is
-  // picked in the model; the last picture stays on screen.
+  // picked in the model; the last picture stays on screen. With a display
+  // link, the display's GL context must be current (zero-copy acquires GL
+  // buffers here).
   const FeedFrame& tick(bool step);
   const std::string& failure() const { return failure_; }
   const FeedFrame& frame() const { return frame_; }
@@ -73,9 +102,16 @@ class FrameLoop {
  private:
   void finishRecording(const std::string& stoppedBy);
   void fail(const std::string& why);
+  void installed(const std::string& source);
 
   ViewerModel& model_;
-  std::unique_ptr<FrameFeed> feed_;
+  Opener opener_;
+  std::atomic<const DisplayLink*> link_{nullptr};
+  FeedSwitcher switcher_;
+  std::string askedSource_, playingSource_;
+  int askedDevice_ = -1;
+  bool askedAny_ = false;
+  std::uint64_t installs_ = 0;
   FeedFrame frame_;
   FrameStats stats_;
   std::uint64_t handedVersion_ = 0, notedRejection_ = 0, ticks_ = 0;
@@ -85,7 +121,6 @@ class FrameLoop {
   Recording lastRecording_;
   std::uint64_t recordingsFinished_ = 0;
   std::string failure_;
-  int failedDevice_ = -1;
   bool firstFrameWanted_ = false;
 };
 

@@ -5,8 +5,9 @@
 
 #include <cstdio>
 
-#include "glfw/gl.hpp"
-#include "glfw/picture_renderer.hpp"
+#include "gl/gl.hpp"
+#include "gl/gl_interop.hpp"
+#include "gl/picture_renderer.hpp"
 #include "imgui/panels.hpp"
 
 namespace liveconv::ui {
@@ -25,7 +26,12 @@ struct GlView::Impl {
   // whenever the source shape differs from the one it last took.
   int sourceWidth = 0, sourceHeight = 0;
   PixelFormat sourceFormat = PixelFormat::Invalid;
+  std::uint64_t uploadsBefore = 0;  // pixel buffer uploads of the renderers replaced so far
 };
+
+std::unique_ptr<DisplayLink> makeCurrentContextLink(std::function<void(const std::string&)> onNotice) {
+  return std::make_unique<GlInteropLink>(currentGlContextHandles(), DisplayPathRequest::Auto, std::move(onNotice));
+}
 
 GlView::GlView() : impl_(std::make_unique<Impl>()) {
   // The overlay takes no input (NoInputs), so ImGui needs no platform backend:
@@ -55,11 +61,16 @@ bool GlView::hasFrame() const {
   return impl_->renderer->hasFrame();
 }
 
+std::uint64_t GlView::pixelBufferUploads() const {
+  return impl_->uploadsBefore + impl_->renderer->pixelBufferUploads();
+}
+
 void GlView::upload(const FeedFrame& frame, bool withSource) {
   Impl& d = *impl_;
   const ImageView& src = frame.source;
   if (withSource && src.data &&
       (src.width != d.sourceWidth || src.height != d.sourceHeight || src.format != d.sourceFormat)) {
+    d.uploadsBefore += d.renderer->pixelBufferUploads();
     d.renderer = std::make_unique<PictureRenderer>();
     d.sourceWidth = src.width;
     d.sourceHeight = src.height;
@@ -83,7 +94,7 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_DEPTH_TEST);
   impl_->renderer->draw(pic, p.framebufferHeight, view);
-  if (!view.overlayVisible) return out;
+  if (!view.overlayVisible && p.pending.empty()) return out;
 
   ImGuiIO& io = ImGui::GetIO();
   const float dpr = p.devicePixelRatio > 0 ? p.devicePixelRatio : 1;
@@ -92,12 +103,15 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   io.DeltaTime = p.deltaSeconds > 0 ? static_cast<float>(p.deltaSeconds) : 1.0f / 60;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
-  const ScreenRect o = drawOverlay(stats, history, p.fps, io.DisplaySize.x, 0);
+  ScreenRect o;
+  if (view.overlayVisible) o = drawOverlay(stats, history, p.fps, io.DisplaySize.x, 0);
+  if (!p.pending.empty()) drawPendingBanner(p.pending, {0, 0, io.DisplaySize.x, io.DisplaySize.y});
   ImGui::Render();
   glViewport(0, 0, p.framebufferWidth, p.framebufferHeight);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  out.overlay = {static_cast<int>(o.x * dpr), static_cast<int>(o.y * dpr), static_cast<int>(o.width * dpr + 0.5f),
-                 static_cast<int>(o.height * dpr + 0.5f)};
+  if (view.overlayVisible)
+    out.overlay = {static_cast<int>(o.x * dpr), static_cast<int>(o.y * dpr), static_cast<int>(o.width * dpr + 0.5f),
+                   static_cast<int>(o.height * dpr + 0.5f)};
   return out;
 }
 

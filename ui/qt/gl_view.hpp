@@ -4,13 +4,25 @@
 // because Qt, not an ImGui platform backend, owns the window.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "feed/frame_feed.hpp"
 #include "model/frame_stats.hpp"
 #include "model/view_state.hpp"
 
 namespace liveconv::ui {
+
+class DisplayLink;
+
+// The display link for the GL context current on the calling thread (the
+// viewport's): the feeds open their device through it, so the display path
+// (zero-copy or readback + PBO) is chosen for that context and the overlay
+// names it, as in the GLFW viewer. `onNotice` hears the sentence said when
+// zero-copy was asked for and cannot run.
+std::unique_ptr<DisplayLink> makeCurrentContextLink(std::function<void(const std::string&)> onNotice = {});
 
 struct FbRect {
   int x = 0, y = 0, width = 0, height = 0;  // framebuffer pixels, top-left origin
@@ -22,6 +34,7 @@ struct GlPaint {
   bool nativeZoom = false;     // one frame pixel per framebuffer pixel (tests)
   double fps = 0;
   double deltaSeconds = 1.0 / 60;
+  std::string pending;  // "opening ..." while a source or device opens in the background; "" otherwise
 };
 
 struct GlPainted {
@@ -38,11 +51,14 @@ class GlView {
   GlView& operator=(const GlView&) = delete;
 
   void upload(const FeedFrame& frame, bool withSource);
-  // Clears, draws the picture and (when view.overlayVisible) the overlay into
-  // the framebuffer that is bound now.
+  // Clears, draws the picture, (when view.overlayVisible) the overlay and
+  // (while paint.pending names one) the opening banner into the framebuffer
+  // that is bound now.
   GlPainted paint(const GlPaint& paint, const ViewState& view, const FrameStats& stats,
                   const FrameTimeHistory& history);
   bool hasFrame() const;
+  // Host frames that went through the renderer's pixel buffers (the readback path).
+  std::uint64_t pixelBufferUploads() const;
 
  private:
   struct Impl;

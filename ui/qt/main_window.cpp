@@ -17,6 +17,8 @@
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
 #include "qt/mask_dock.hpp"
+#include "feed/display_link.hpp"
+#include "qt/gl_view.hpp"
 #include "qt/viewport.hpp"
 
 namespace liveconv::ui {
@@ -25,8 +27,8 @@ namespace {
 constexpr const char* kTestSource = "testpattern";
 }
 
-MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
-    : QMainWindow(parent), settings_(settings), errors_(errors) {
+MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, FrameLoop::Opener opener)
+    : QMainWindow(parent), settings_(settings), errors_(errors), loop_(model_, std::move(opener)) {
   setWindowTitle("liveconv");
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowTabbedDocks);
@@ -63,7 +65,8 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
   if (!shell_.geometry.isEmpty()) restoreGeometry(shell_.geometry);
   if (!shell_.windowState.isEmpty()) restoreState(shell_.windowState);
 
-  // The last source; when it is gone (a moved file), the test source, so the window always shows something.
+  // The last source; when it is gone (a moved file, or it fails to open:
+  // see updateOpening()), the test source, so the window always shows something.
   const QString last = shell_.source.isEmpty() ? kTestSource : shell_.source;
   if (!openSource(last) && last != kTestSource) openSource(kTestSource);
 
@@ -71,7 +74,12 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent)
   timer_.setInterval(0);  // as fast as the feed delivers; paints are coalesced by Qt
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The feeds' GL objects (zero-copy pixel buffers) go while the viewport's context is current.
+  viewport_->makeCurrent();
+  loop_.shutdown();
+  viewport_->doneCurrent();
+}
 
 void MainWindow::setRunning(bool running) {
   if (running)
@@ -106,19 +114,57 @@ bool MainWindow::openSource(const QString& spec) {
     showError("Cannot open source", "Input " + spec + " does not exist.");
     return false;
   }
-  const std::string error = loop_.open(spec.toStdString());
-  if (!error.empty()) {
-    showError("Cannot open source", QString::fromStdString(error));
-    return false;
-  }
+  loop_.open(spec.toStdString());  // on "lc-open"; tick() installs it, updateOpening() reports
   if (QFileInfo(spec).isFile()) {
     addRecentFile(shell_.recentFiles, QFileInfo(spec).absoluteFilePath());
     rebuildRecentMenu();
   }
-  setWindowTitle(
-      QString("liveconv — %1").arg(QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName()));
-  statusBar()->showMessage("Playing " + spec, 4000);
   return true;
+}
+
+// The feeds open their device through the viewport's GL context, which Qt
+// makes when the window is first shown; until then no frame is asked for.
+bool MainWindow::ensureDisplayLink() {
+  if (linkMade_) return true;
+  if (!viewport_->glContextReady()) return false;
+  viewport_->makeCurrent();
+  link_ = makeCurrentContextLink();
+  viewport_->doneCurrent();
+  loop_.setDisplayLink(link_.get());
+  linkMade_ = true;
+  return true;
+}
+
+// What the background open is doing: "opening ..." in the status line and on
+// the picture while it runs, the new source's name once it plays, and why it
+// failed (once) while the previous source plays on.
+void MainWindow::updateOpening() {
+  const QString opening = QString::fromStdString(loop_.openingMessage());
+  viewport_->setPending(loop_.openingMessage());
+  if (opening != shownOpening_) {
+    shownOpening_ = opening;
+    if (!opening.isEmpty()) statusBar()->showMessage(opening[0].toUpper() + opening.mid(1));
+  }
+  if (loop_.feedsInstalled() != shownInstalls_) {
+    shownInstalls_ = loop_.feedsInstalled();
+    const QString spec = QString::fromStdString(loop_.playingSource());
+    const QString name = QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName();
+    setWindowTitle(QString("liveconv — %1").arg(name.isEmpty() ? QString("bundled clip") : name));
+    statusBar()->showMessage("Playing " + (spec.isEmpty() ? QString("the bundled clip") : spec), 4000);
+  }
+  const QString openError = QString::fromStdString(loop_.openError());
+  if (openError != shownOpenError_) {
+    shownOpenError_ = openError;
+    if (openError.isEmpty()) return;
+    if (!loop_.running() && model_.source() != kTestSource) {
+      // Nothing played yet (the last run's source is gone): say why, show the test source.
+      notify("Cannot open source", openError, "The test source plays instead.");
+      openSource(kTestSource);
+    } else {
+      notify(openError.startsWith("Cannot switch") ? "Cannot switch device" : "Cannot open source", openError,
+             "The previous source plays on.");
+    }
+  }
 }
 
 bool MainWindow::loadMask(const QString& path) {
@@ -184,10 +230,16 @@ void MainWindow::stepOneFrame() {
 }
 
 void MainWindow::tick() {
+  if (!ensureDisplayLink()) return;
   loop_.setDisplayMs(viewport_->displayMs());
+  // The viewport's context is current while the feed runs: a zero-copy feed
+  // acquires and releases GL buffers in advance(), and a replaced feed frees them.
+  viewport_->makeCurrent();
   const FeedFrame& frame = loop_.tick(step_);
+  viewport_->doneCurrent();
   step_ = false;
   viewport_->present(frame, loop_.stats());
+  updateOpening();
   updateRecording();
   updateStatus();  // after updateRecording(): a failure's message box also says what was recorded
 }
@@ -286,6 +338,8 @@ void MainWindow::applyPanelsVisible() {
 }
 
 void MainWindow::saveSettings() {
+  // The source that plays, not one that failed to open.
+  shell_.source = QString::fromStdString(loop_.running() ? loop_.playingSource() : model_.source());
   shell_.geometry = saveGeometry();
   shell_.windowState = saveState();
   saveShellSettings(settings_, model_, shell_);

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <QTimer>
+#include <memory>
 
 #include "model/viewer_model.hpp"
 #include "qt/frame_loop.hpp"
@@ -32,12 +33,18 @@ enum class ErrorStyle {
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  // `settings` is read now and written on close; the tests hand in a temporary file.
-  MainWindow(QSettings& settings, ErrorStyle errors = ErrorStyle::Dialog, QWidget* parent = nullptr);
+  // `settings` is read now and written on close; the tests hand in a
+  // temporary file, and an `opener` that stands for makeFrameFeed (a slow one).
+  MainWindow(QSettings& settings, ErrorStyle errors = ErrorStyle::Dialog, QWidget* parent = nullptr,
+             FrameLoop::Opener opener = {});
   ~MainWindow() override;
 
   // ---- commands (menus, drops, keys and tests all come through these)
-  bool openSource(const QString& spec);  // "testpattern[:WxH]" or a file path
+  // Any source spec or a file path. A local file that is not there is refused
+  // at once (false, with the message); anything else opens in the background
+  // (the status line says "opening ..."), and a failure is reported by a later
+  // tick() while the playing source plays on.
+  bool openSource(const QString& spec);
   void openCamera();                     // the camera dialog, then openSource()
   // Records the filtered output to `path` (.mkv FFV1 lossless, .mp4 H.264, as
   // `liveconv run -o`); false with a message when it cannot start.
@@ -83,11 +90,15 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   void updateRecording();
   void applyPanelsVisible();
+  bool ensureDisplayLink();
+  void updateOpening();
 
   QSettings& settings_;
   ErrorStyle errors_;
   ViewerModel model_;
-  FrameLoop loop_{model_};
+  std::unique_ptr<DisplayLink> link_;  // the viewport's GL context; outlives the loop's feeds
+  bool linkMade_ = false;
+  FrameLoop loop_;
   ShellSettings shell_;
   QTimer timer_;
   Viewport* viewport_ = nullptr;
@@ -100,7 +111,8 @@ class MainWindow : public QMainWindow {
           *fullscreenAct_ = nullptr;
   QLabel* recordLabel_ = nullptr;
   QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
-  QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_;
+  QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_, shownOpening_, shownOpenError_;
+  std::uint64_t shownInstalls_ = 0;
   std::uint64_t reportedRecordings_ = 0;
   bool step_ = false;
 };

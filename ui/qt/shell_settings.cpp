@@ -8,7 +8,7 @@
 namespace liveconv::ui {
 
 void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettings& shell) {
-  s.setValue("source", QString::fromStdString(model.source()));
+  s.setValue("source", shell.source);
   s.setValue("filter/mask", QString::fromStdString(maskToJson(model.mask())));
   s.setValue("filter/variant", variantInfo(model.variant()).name);
   s.setValue("filter/border", toString(model.border()));

@@ -27,6 +27,7 @@ Viewport::~Viewport() {
 
 void Viewport::initializeGL() {
   const auto* ctx = context();
+  contextReady_ = ctx != nullptr;
   const QSurfaceFormat f = ctx ? ctx->format() : QSurfaceFormat();
   if (f.majorVersion() * 10 + f.minorVersion() < 33) {
     glError_ = QString("The viewport needs OpenGL 3.3 core; this driver offers %1.%2.")
@@ -46,7 +47,7 @@ void Viewport::initializeGL() {
 void Viewport::present(const FeedFrame& frame, const FrameStats& stats) {
   stats_ = stats;
   const bool comparing = view_.compare == CompareMode::Split;
-  if (frame.filtered.data && (frame.fresh || (comparing && !sourceShown_) || !gl_)) {
+  if (frame.hasPicture() && (frame.fresh || (comparing && !sourceShown_) || !gl_)) {
     makeCurrent();  // also runs initializeGL() the first time
     if (gl_) {
       const qint64 start = clock_.nsecsElapsed();
@@ -78,9 +79,16 @@ void Viewport::paintGL() {
   p.nativeZoom = nativeZoom_;
   p.fps = fps_;
   p.deltaSeconds = dt;
+  p.pending = pending_;
   painted_ = gl_->paint(p, view_, stats_, history_);
   const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
   displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
+}
+
+void Viewport::setPending(const std::string& text) {
+  if (text == pending_) return;
+  pending_ = text;
+  update();
 }
 
 // The compare divider follows the mouse while the left button is down on the picture.

@@ -25,11 +25,20 @@ class Viewport : public QOpenGLWidget {
   void present(const FeedFrame& frame, const FrameStats& stats);
   void setNativeZoom(bool native) { nativeZoom_ = native; }
   const GlPainted& lastPainted() const { return painted_; }
+  // The stats the overlay was last drawn with (its display path line among them).
+  const FrameStats& paintedStats() const { return stats_; }
+  // Host frames uploaded through the renderer's pixel buffers (the readback path); 0 before GL.
+  std::uint64_t pixelBufferUploads() const { return gl_ ? gl_->pixelBufferUploads() : 0; }
   double fps() const { return fps_; }
   // Upload + draw time of the last frame, host clock, for the overlay's display stage.
   double displayMs() const { return displayMs_; }
   // Empty while the GL side works; else why it could not start (shown in the status bar).
   const QString& glError() const { return glError_; }
+  // True once Qt has made the widget's GL context (the window was shown):
+  // from then on makeCurrent() makes it current and a display link can name it.
+  bool glContextReady() const { return contextReady_; }
+  // The banner at the top left of the picture ("opening ..."); "" hides it.
+  void setPending(const std::string& text);
 
  signals:
   void glFailed(const QString& message);
@@ -54,7 +63,8 @@ class Viewport : public QOpenGLWidget {
   double fps_ = 0, displayMs_ = 0, uploadMs_ = 0;
   qint64 lastPaintNs_ = 0;
   std::uint64_t paints_ = 0;
-  bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false;
+  std::string pending_;
+  bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false, contextReady_ = false;
 };
 
 }  // namespace liveconv::ui

@@ -1,0 +1,190 @@
+// The Qt shell opens sources and switches devices as the GLFW viewer does:
+// through the shared FeedSwitcher on its "lc-open" thread, and through the
+// viewport's GL context (a display link), so the overlay names the display
+// path that runs. The opener here stands for makeFrameFeed and blocks until
+// the test lets it go, as a slow camera or stream would.
+#include <gtest/gtest.h>
+
+#include <QStatusBar>
+#include <condition_variable>
+#include <mutex>
+#include <stdexcept>
+
+#include "feed/frame_feed.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/reference.hpp"
+#include "qt/viewport.hpp"
+#include "qt_shell_fixture.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+using namespace liveconv::ui::qttest;
+
+namespace {
+
+// Under Xvfb the GL context is Mesa's, which no OpenCL driver shares: the
+// readback path is what runs here; where zero-copy runs, the line says so.
+TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {
+  auto w = openWindow();
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPath.empty(); }));
+  const std::string path = w->viewport()->paintedStats().displayPath;
+  EXPECT_EQ(path, w->loop().stats().displayPath) << "the overlay shows the feed's line";
+  ASSERT_EQ(path.rfind("interop: ", 0), 0u) << path;
+  EXPECT_EQ(path.find("no GL context"), std::string::npos) << "the feed was given the viewport's context: " << path;
+  const DeviceInfo device = selectDevice(w->loop().deviceSelector(), enumerateDevices());
+  if (!deviceHasExtension(device, "cl_khr_gl_sharing")) {
+    EXPECT_EQ(path, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
+    EXPECT_GE(w->viewport()->pixelBufferUploads(), 1u) << "readback frames go through the renderer's pixel buffer";
+  } else if (path.rfind("interop: zero-copy", 0) == 0) {
+    EXPECT_NE(w->loop().frame().glPixelBuffer, 0u) << "zero-copy frames arrive in a GL pixel buffer";
+  }
+  // The picture drawn through that path is still the reference filter of its source frame.
+  w->viewport()->setNativeZoom(true);
+  w->model().applySpec("sharpen", nullptr);
+  ASSERT_TRUE(tickUntil(*w, [&] {
+    return w->loop().frame().fresh && w->loop().frame().paramsVersion == w->model().version();
+  }));
+  QApplication::processEvents();
+  const FeedFrame& frame = w->loop().frame();
+  ASSERT_NE(frame.source.data, nullptr);
+  Image want(frame.source.width, frame.source.height, frame.source.format);
+  convolveReference(frame.source, want.view(), w->model().mask(), w->model().border(), w->model().alpha());
+  const QImage shot = w->viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+  const FbRect pic = w->viewport()->lastPainted().picture, overlay = w->viewport()->lastPainted().overlay;
+  ASSERT_EQ(pic.width, frame.source.width);
+  int compared = 0;
+  for (int y = 0; y < pic.height; ++y)
+    for (int x = 0; x < pic.width; ++x) {
+      const int sx = pic.x + x, sy = pic.y + y;
+      if (sx >= overlay.x && sx < overlay.x + overlay.width && sy >= overlay.y && sy < overlay.y + overlay.height)
+        continue;
+      const uchar* got = shot.constScanLine(sy) + sx * 4;
+      const std::uint8_t* ref = want.view().row(y) + x * 4;
+      for (int c = 0; c < 3; ++c)
+        ASSERT_LE(std::abs(got[c] - ref[c]), 1) << "first mismatch at x=" << x << " y=" << y << " channel " << c
+                                                << ": got " << int(got[c]) << ", want " << int(ref[c]) << " (tolerance 1)";
+      ++compared;
+    }
+  EXPECT_GT(compared, pic.width * pic.height / 3);
+}
+
+// Opens that block until release(); "broken:..." fails as a busy camera does.
+class SlowOpener {
+ public:
+  std::unique_ptr<FrameFeed> open(const std::string& source, const std::string& selector,
+                                  std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (gated_) {
+        ++waiting_;
+        changed_.wait(lock, [&] { return released_ > 0; });
+        --released_;
+        --waiting_;
+      }
+    }
+    if (source.rfind("broken:", 0) == 0) throw std::runtime_error("the camera is busy.");
+    return makeFrameFeed(source, selector, std::move(initial), display);
+  }
+  void gate() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    gated_ = true;
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++released_;
+    changed_.notify_all();
+  }
+  int waiting() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return waiting_;
+  }
+  ~SlowOpener() {  // an open still blocked must end, or the window's switcher would wait for it forever
+    std::lock_guard<std::mutex> lock(mutex_);
+    released_ += 100;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool gated_ = false;
+  int released_ = 0, waiting_ = 0;
+};
+
+class QtSlowOpen : public QtShell {
+ protected:
+  std::unique_ptr<MainWindow> openSlowWindow() {
+    auto w = openWindow([this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
+                               const DisplayLink* d) { return opener_.open(s, sel, std::move(p), d); });
+    opener_.gate();  // the first source opened freely; every later open waits for release()
+    return w;
+  }
+  // Ticks `frames` times while an open is blocked: the old source must keep delivering.
+  void expectPlaysOn(MainWindow& w, std::uint64_t* lastIndex) {
+    for (int i = 0; i < 20; ++i) {
+      w.tick();
+      QApplication::processEvents();
+      QTest::qWait(2);
+    }
+    EXPECT_GT(w.loop().frame().index, *lastIndex) << "the playing source stopped while another opened";
+    EXPECT_EQ(w.loop().stats().frameWidth, 320) << "still the old source";
+    *lastIndex = w.loop().frame().index;
+  }
+  SlowOpener opener_;  // declared before the windows: it outlives their switchers
+};
+
+TEST_F(QtSlowOpen, ASlowOpenDoesNotStopThePictureAndSaysOpening) {
+  auto w = openSlowWindow();
+  std::uint64_t index = w->loop().frame().index;
+  ASSERT_TRUE(w->openSource("testpattern:200x100"));
+  w->tick();
+  EXPECT_EQ(w->statusBar()->currentMessage(), "Opening testpattern:200x100 ...");
+  expectPlaysOn(*w, &index);
+  EXPECT_EQ(w->loop().openingMessage(), "opening testpattern:200x100 ...");
+  EXPECT_EQ(w->statusBar()->currentMessage(), "Opening testpattern:200x100 ...");
+  EXPECT_EQ(opener_.waiting(), 1) << "the open runs, blocked, on the switcher's thread";
+  EXPECT_EQ(w->loop().playingSource(), "testpattern:320x240");
+
+  opener_.release();
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().stats().frameWidth == 200; })) << "the new source never took over";
+  EXPECT_EQ(w->loop().playingSource(), "testpattern:200x100");
+  EXPECT_TRUE(w->loop().openingMessage().empty());
+  EXPECT_EQ(w->statusBar()->currentMessage(), "Playing testpattern:200x100");
+  EXPECT_TRUE(w->windowTitle().endsWith("testpattern:200x100")) << w->windowTitle().toStdString();
+  EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+}
+
+TEST_F(QtSlowOpen, AFailedOpenIsReportedAndThePlayingSourceStays) {
+  auto w = openSlowWindow();
+  std::uint64_t index = w->loop().frame().index;
+  ASSERT_TRUE(w->openSource("broken:camera"));
+  w->tick();
+  expectPlaysOn(*w, &index);
+  opener_.release();
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->loop().openError().empty(); }));
+  EXPECT_EQ(w->loop().openError(), "Cannot open broken:camera: the camera is busy.");
+  EXPECT_TRUE(w->lastError().startsWith("Cannot open broken:camera: the camera is busy."))
+      << w->lastError().toStdString();
+  EXPECT_TRUE(w->statusBar()->currentMessage().contains("the camera is busy"))
+      << w->statusBar()->currentMessage().toStdString();
+  expectPlaysOn(*w, &index);
+  EXPECT_EQ(w->loop().playingSource(), "testpattern:320x240");
+  w->saveSettings();
+  EXPECT_EQ(settings_->value("source").toString(), "testpattern:320x240") << "the next run starts with what played";
+}
+
+TEST_F(QtSlowOpen, ADeviceSwitchOpensInTheBackground) {
+  auto w = openSlowWindow();
+  std::uint64_t index = w->loop().frame().index;
+  w->model().setDevice(0);  // as the Device menu does
+  w->tick();
+  EXPECT_EQ(w->statusBar()->currentMessage(), "Switching device ...");
+  expectPlaysOn(*w, &index);
+  const std::uint64_t installs = w->loop().feedsInstalled();
+  opener_.release();
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().feedsInstalled() > installs && w->loop().frame().hasPicture(); }));
+  EXPECT_EQ(w->loop().stats().device, enumerateDevices().at(0).name);
+  EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+}
+
+}  // namespace
