@@ -11,6 +11,12 @@
 #include "liveconv/image.hpp"
 #include "liveconv/mask.hpp"
 
+namespace liveconv {
+// How GoogleTest prints these in parameterized test names and failures.
+inline void PrintTo(PixelFormat f, std::ostream* os) { *os << toString(f); }
+inline void PrintTo(BorderMode b, std::ostream* os) { *os << toString(b); }
+}  // namespace liveconv
+
 namespace liveconv::test {
 
 // The device the suite runs on: $LIVECONV_DEVICE or the default; null when none.

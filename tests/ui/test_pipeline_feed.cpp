@@ -36,6 +36,26 @@ FeedFrame advanceUntil(FrameFeed& feed, Advance mode, Done done) {
   return {};
 }
 
+// Holds until the frames that were in flight when the hold began have landed:
+// no fresh frame for 400 ms (at most 10 s, on a loaded machine). Returns the
+// index of the picture the hold rests on.
+std::uint64_t settleHeld(FrameFeed& feed) {
+  std::uint64_t index = feed.advance(Advance::Hold).index;
+  auto quietSince = std::chrono::steady_clock::now();
+  const auto deadline = quietSince + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() - quietSince < std::chrono::milliseconds(400)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ADD_FAILURE() << "held, yet frames kept coming for 10 s";
+      break;
+    }
+    const FeedFrame f = feed.advance(Advance::Hold);
+    if (f.fresh) quietSince = std::chrono::steady_clock::now();
+    index = f.index;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return index;
+}
+
 void expectReference(const FeedFrame& f, const FilterParams& p) {
   ASSERT_NE(f.filtered.data, nullptr);
   ASSERT_NE(f.source.data, nullptr);
@@ -99,15 +119,13 @@ TEST_F(PipelineFeedTest, ASetThatCannotRunIsReportedAndThePreviousKeepsRunning) 
 
 TEST_F(PipelineFeedTest, HoldFreezesAndStepMovesOneFrame) {
   advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
-  FeedFrame held = feed_->advance(Advance::Hold);
   // Frames already in flight may still arrive; after that the picture stays put.
+  const std::uint64_t held = settleHeld(*feed_);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  for (int i = 0; i < 5; ++i) held = feed_->advance(Advance::Hold);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_FALSE(feed_->advance(Advance::Hold).fresh) << "held, yet a new frame came";
   feed_->advance(Advance::Step);
   const FeedFrame stepped = advanceUntil(*feed_, Advance::Hold, [](const FeedFrame&) { return true; });
-  EXPECT_EQ(stepped.index, held.index + 1);
+  EXPECT_EQ(stepped.index, held + 1);
 }
 
 TEST_F(PipelineFeedTest, RecordsTheFilteredOutput) {
@@ -125,10 +143,7 @@ TEST_F(PipelineFeedTest, RecordsTheFilteredOutput) {
 
 TEST_F(PipelineFeedTest, AnEditWhilePausedRefiltersTheHeldFrame) {
   advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
-  feed_->advance(Advance::Hold);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // frames in flight land; then nothing moves
-  std::uint64_t heldIndex = 0;
-  for (int i = 0; i < 5; ++i) heldIndex = feed_->advance(Advance::Hold).index;
+  const std::uint64_t heldIndex = settleHeld(*feed_);  // frames in flight land; then nothing moves
   std::string error;
   ASSERT_TRUE(model_.applySpec("emboss", &error)) << error;
   feed_->setParams(model_.snapshot());
