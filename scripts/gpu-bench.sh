@@ -5,14 +5,9 @@
 # Usage (on the GPU machine, from the repository root): scripts/gpu-bench.sh
 set -uo pipefail
 out="${OUT:-out}"
-mkdir -p "$out"
 log="$out/gpu-bench.log"
-[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DLIVECONV_WITH_MEDIA=OFF -DLIVECONV_WITH_GUI=OFF \
-  -DLIVECONV_WITH_QT=OFF -DLIVECONV_BUILD_TESTS=OFF >"$out/build.log" 2>&1 &&
-  cmake --build build-gpu -j "$(nproc)" >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-bin=build-gpu/app/liveconv
-export LIVECONV_TUNING_CACHE="$out/autotune.tsv"
+# shellcheck source=scripts/gpu-build.sh
+source "$(dirname "$0")/gpu-build.sh"
 dev="${LIVECONV_GPU:-nvidia}"
 run() { echo "\$ liveconv $*" | tee -a "$log"; "$bin" "$@" 2>&1 | tee -a "$log"; echo "exit ${PIPESTATUS[0]}" | tee -a "$log"; }
 
