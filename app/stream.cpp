@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "liveconv/errors.hpp"
+#include "liveconv/live_clock.hpp"
 #include "liveconv/mask_file.hpp"
 
 namespace liveconv::app {
@@ -74,46 +75,6 @@ class Progress {
   Clock::time_point last_ = Clock::now();
 };
 
-// Holds a live source to its timestamps (see stream.hpp).
-class LiveClock {
- public:
-  LiveClock(const StreamOptions& o, bool sleepUntilDue, bool dropLate)
-      : toleranceS_(o.lateToleranceMs / 1000), resyncS_(o.resyncMs / 1000), sleep_(sleepUntilDue), drop_(dropLate) {}
-
-  // True when the frame may go on; false when it is late and dropped.
-  bool admit(double ptsS) {
-    if (!sleep_ && !drop_) return true;
-    auto now = Clock::now();
-    const double behindS = anchored_ ? std::chrono::duration<double>(now - anchor_).count() - (ptsS - anchorPtsS_) : 0;
-    if (!anchored_ || behindS > resyncS_ || behindS < -resyncS_) {
-      restart(now, ptsS);  // the first frame, a reconnect or a jump in the timestamps
-      return true;
-    }
-    if (sleep_ && behindS < 0) {
-      std::this_thread::sleep_for(std::chrono::duration<double>(-behindS));
-      return true;
-    }
-    if (drop_ && behindS > toleranceS_) {
-      restart(now, ptsS);  // skip it and judge the next frame from here
-      return false;
-    }
-    return true;
-  }
-
- private:
-  void restart(Clock::time_point now, double ptsS) {
-    anchor_ = now;
-    anchorPtsS_ = ptsS;
-    anchored_ = true;
-  }
-
-  double toleranceS_, resyncS_;
-  bool sleep_, drop_;
-  bool anchored_ = false;
-  Clock::time_point anchor_;
-  double anchorPtsS_ = 0;
-};
-
 }  // namespace
 
 InterruptScope::InterruptScope() {
@@ -147,7 +108,8 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
     try {
       long long taken = 0, corruptSeen = 0;
       const bool clocked = source.isLive() || options.realtime;
-      LiveClock liveClock(options, options.realtime, clocked && pipeline.policy() == QueuePolicy::Live);
+      LiveClock liveClock(options.liveClock,
+                          pipeline.policy() == QueuePolicy::Live ? LateFrames::Drop : LateFrames::Keep);
       while (!gInterrupted && (options.maxFrames < 0 || taken < options.maxFrames)) {
         Frame frame;
         const auto start = Clock::now();
@@ -155,10 +117,13 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
         if (frame.decodeMs == 0) frame.decodeMs = msSince(start) - frame.convertMs;
         for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
         ++taken;
-        if (!liveClock.admit(frame.ptsSeconds)) {
-          stats.frameIn();
-          stats.dropped(DropCause::DecodeLate);
-          continue;
+        if (clocked) {
+          const LiveClock::Decision d = liveClock.judge(frame.ptsSeconds, Clock::now());
+          if (d.verdict == LiveClock::Verdict::Late) {
+            stats.decodeLate();
+            continue;
+          }
+          if (d.verdict == LiveClock::Verdict::Early && options.realtime) std::this_thread::sleep_until(d.due);
         }
         if (!pipeline.push(std::move(frame))) break;
       }

@@ -4,10 +4,9 @@
 // logs the stats. No FFmpeg here: sources and sinks come in as interfaces.
 //
 // Under the live policy, a source with a clock (a camera or stream, or a file
-// played with `realtime`) is held to its timestamps: a frame that leaves the
-// decoder more than `lateToleranceMs` after its time is dropped and counted as
-// "decode late", and the clock moves on to it, so the stream skips ahead
-// instead of drifting further behind.
+// played with `realtime`) is held to its timestamps by a LiveClock
+// (liveconv/live_clock.hpp, shared with the viewer's decoded feed): a frame
+// that leaves the decoder too late is dropped and counted as "decode late".
 #pragma once
 
 #include <string>
@@ -15,6 +14,7 @@
 #include "cli.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/frame.hpp"
+#include "liveconv/live_clock.hpp"
 #include "liveconv/pipeline.hpp"
 
 namespace liveconv::app {
@@ -31,9 +31,8 @@ struct StreamOptions {
   long long maxFrames = -1;  // stop after this many input frames; -1 = the whole source
   std::string jsonLogPath;   // one JSON stats object per line, once a second and at the end
   ProgressStyle progress = ProgressStyle::Auto;
-  bool realtime = false;        // pace a file to its timestamps, as a player would
-  double lateToleranceMs = 50;  // live policy: later than this, a frame is dropped as decode late
-  double resyncMs = 1000;       // a jump this large in timestamps or arrival (reconnect, seek) restarts the clock
+  bool realtime = false;       // pace a file to its timestamps, as a player would
+  LiveClockOptions liveClock;  // when a clocked source's frame is late (live policy: dropped as decode late)
 };
 
 struct StreamResult {

@@ -92,6 +92,11 @@ void PipelineStats::dropped(DropCause cause) {
   ++s_.dropped[static_cast<int>(cause)];
 }
 
+void PipelineStats::decodeLate() {
+  frameIn();
+  dropped(DropCause::DecodeLate);
+}
+
 void PipelineStats::corruptPacket() {
   std::lock_guard<std::mutex> lock(mutex_);
   ++s_.corruptPackets;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "liveconv/pipeline.hpp"
+#include "media/fake_live_source.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
@@ -28,34 +29,6 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
-
-// Frames with timestamps `intervalS` apart that each take `costS` to make;
-// after `failAfter` frames (when >= 0) it stops as an unplugged camera does.
-class FakeLiveSource : public FrameSource {
- public:
-  FakeLiveSource(int frames, double intervalS, double costS, int failAfter = -1)
-      : frames_(frames), intervalS_(intervalS), costS_(costS), failAfter_(failAfter) {}
-  bool next(Frame& f) override {
-    if (produced_ == failAfter_) throw SourceUnavailable("Camera fake stopped: No such device.");
-    if (produced_ >= frames_) return false;
-    std::this_thread::sleep_for(std::chrono::duration<double>(costS_));
-    f = Frame();
-    f.image = Image(32, 24, PixelFormat::RGBA8);
-    for (std::size_t k = 0; k < f.image.sizeBytes(); ++k) f.image.data()[k] = std::uint8_t(produced_ * 7 + k);
-    f.index = produced_;
-    f.ptsSeconds = produced_ * intervalS_;
-    ++produced_;
-    return true;
-  }
-  std::string describe() const override { return "fake camera"; }
-  bool isLive() const override { return true; }
-
- private:
-  int frames_;
-  double intervalS_, costS_;
-  int failAfter_;
-  int produced_ = 0;
-};
 
 class CountingSink : public FrameSink {
  public:
@@ -77,7 +50,7 @@ StreamOptions quiet() {
 // late; the same source under the lossless policy delivers every frame.
 TEST(LiveStream, SlowDecoderCountsDecodeLateWhileLosslessDropsNothing) {
   StreamOptions o = quiet();
-  o.lateToleranceMs = 25;
+  o.liveClock.lateToleranceMs = 25;
   {
     FakeLiveSource source(24, 0.008, 0.020);
     PassThrough live(QueuePolicy::Live, 4);
@@ -103,7 +76,7 @@ TEST(LiveStream, SlowDecoderCountsDecodeLateWhileLosslessDropsNothing) {
   {
     // A decoder faster than the frame rate is never late (a wider tolerance,
     // so a loaded test machine's scheduling does not count as lateness).
-    o.lateToleranceMs = 100;
+    o.liveClock.lateToleranceMs = 100;
     FakeLiveSource source(12, 0.010, 0.001);
     PassThrough live(QueuePolicy::Live, 4);
     CountingSink sink;

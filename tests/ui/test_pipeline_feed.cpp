@@ -2,7 +2,8 @@
 // viewer drives it. Each filtered frame must be the reference filter of the
 // source frame handed out with it; an edit shows up without the UI waiting;
 // a set that cannot run is reported while the previous one keeps running;
-// pause, step and recording behave.
+// pause, step and recording behave. Around a fake decoder: a source slower
+// than its frame rate shows rising "decoder late" drops, one at its pace none.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,10 +12,12 @@
 #include <filesystem>
 #include <thread>
 
+#include "feed/feeds.hpp"
 #include "feed/frame_feed.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/reference.hpp"
+#include "media/fake_live_source.hpp"
 #include "model/viewer_model.hpp"
 
 using namespace liveconv;
@@ -64,6 +67,40 @@ void expectReference(const FeedFrame& f, const FilterParams& p) {
   const auto mismatch = compareImages(f.filtered, want.view(), 1);
   EXPECT_FALSE(mismatch) << mismatch->toString() << " (tolerance 1)";
 }
+
+// The overlay's "decoder late" count.
+std::uint64_t decodeLate(const FrameFeed& feed) {
+  for (const DropCause& d : feed.stats().drops)
+    if (d.cause == "decoder late") return d.count;
+  ADD_FAILURE() << "the feed's stats have no decoder-late count";
+  return 0;
+}
+
+// Plays `feed` until `done` holds, at most ~10 s; false if it never did.
+template <typename Done>
+bool playUntil(FrameFeed& feed, Done done) {
+  for (int i = 0; i < 2000; ++i) {
+    feed.advance(Advance::Play);
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+class FakeSourceFeedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+    std::string error;
+    ASSERT_TRUE(model_.applySpec("box:3", &error)) << error;
+  }
+  template <typename Source>
+  std::unique_ptr<FrameFeed> feedOf(int frames, double intervalS, double costS, const LiveClockOptions& clock) {
+    return makePipelineFeed([=](PixelFormat) { return std::make_unique<Source>(frames, intervalS, costS); }, clock, "",
+                            model_.snapshot(), nullptr);
+  }
+  ViewerModel model_;
+};
 
 class PipelineFeedTest : public ::testing::Test {
  protected:
@@ -151,4 +188,27 @@ TEST_F(PipelineFeedTest, AnEditWhilePausedRefiltersTheHeldFrame) {
       advanceUntil(*feed_, Advance::Hold, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
   EXPECT_EQ(f.index, heldIndex) << "the same source frame, filtered again";
   expectReference(f, model_.filter());
+}
+
+// A camera whose decoder needs 2.5x its frame interval: frames leave it later
+// and later, so the feed skips some and the overlay counts them as decoder
+// late, the count rising while it plays, as `liveconv run` counts them.
+TEST_F(FakeSourceFeedTest, ASourceSlowerThanItsFrameRateCountsRisingDecodeLateDrops) {
+  auto feed = feedOf<FakeLiveSource>(100000, 0.008, 0.020, LiveClockOptions());
+  ASSERT_TRUE(playUntil(*feed, [&] { return decodeLate(*feed) > 0; }))
+      << "no decoder-late drop in 10 s; feed says: " << feed->stats().sourceMessage;
+  const std::uint64_t first = decodeLate(*feed);
+  EXPECT_TRUE(playUntil(*feed, [&] { return decodeLate(*feed) > first + 2; })) << "stuck at " << decodeLate(*feed);
+  EXPECT_TRUE(playUntil(*feed, [&] { return feed->stats().framesShown > 0; })) << "the frames between drops show";
+}
+
+// A file whose decoder keeps up, played at its frame rate: nothing is late (a
+// wider tolerance, so a loaded test machine's scheduling is not lateness).
+TEST_F(FakeSourceFeedTest, ASourceAtItsFrameRateCountsNoDecodeLateDrop) {
+  LiveClockOptions clock;
+  clock.lateToleranceMs = 150;
+  auto feed = feedOf<FakeFileSource>(100000, 0.020, 0.001, clock);
+  ASSERT_TRUE(playUntil(*feed, [&] { return feed->stats().framesShown >= 25; }))
+      << "feed says: " << feed->stats().sourceMessage;
+  EXPECT_EQ(decodeLate(*feed), 0u);
 }

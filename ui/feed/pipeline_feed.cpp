@@ -3,6 +3,7 @@
 // thread "lc-present" that keeps only the newest filtered frame for the UI.
 //
 //   lc-decode: open, pace to the clip's clock x speed, push -> Pipeline -> lc-present: pop, record, mailbox
+//              (a frame too late to show is dropped as decode late, as in `liveconv run`: one LiveClock)
 //   UI thread: advance() takes the mailbox without waiting; setParams() goes to Pipeline::setParams,
 //              so a kernel build runs on the pipeline's "lc-build" thread, never on the UI thread.
 //
@@ -19,6 +20,7 @@
 #include "feed/feeds.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/live_clock.hpp"
 #include "liveconv/pipeline.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
@@ -44,9 +46,13 @@ struct Shown {
 
 class PipelineFeed final : public FrameFeed {
  public:
-  PipelineFeed(std::string source, std::string selector, std::shared_ptr<const ParamsSnapshot> initial,
-               const DisplayLink* display)
-      : sourceText_(std::move(source)), selector_(std::move(selector)), display_(display) {
+  PipelineFeed(std::string source, SourceOpener opener, const LiveClockOptions& clock, std::string selector,
+               std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display)
+      : sourceText_(std::move(source)),
+        opener_(std::move(opener)),
+        clock_(clock),
+        selector_(std::move(selector)),
+        display_(display) {
     if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
     start(initial);
   }
@@ -251,6 +257,7 @@ class PipelineFeed final : public FrameFeed {
   }
 
   std::unique_ptr<FrameSource> openSource() {
+    if (opener_) return opener_(applied_->format);
     if (sourceText_.rfind("synthetic:", 0) == 0) {
       int w = 0, h = 0;
       app::parseFrameSize(sourceText_.substr(10), "synthetic size", &w, &h);
@@ -274,10 +281,11 @@ class PipelineFeed final : public FrameFeed {
       }
       const bool live = source->isLive();
       std::uint64_t index = 0;
-      Clock::time_point anchor{};
-      double anchorPts = 0, anchorSpeed = 0, lastPts = -1;
+      double lastPts = -1;
+      LiveClock clock(clock_, LateFrames::Drop);
       for (;;) {
         std::shared_ptr<const Image> again;
+        std::uint64_t againIndex = 0;
         {
           std::unique_lock<std::mutex> lock(mutex_);
           wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_; });
@@ -285,13 +293,14 @@ class PipelineFeed final : public FrameFeed {
           if (paused_ && steps_ == 0) {  // a refilter request
             refilter_ = false;
             again = lastSource_;
+            againIndex = lastIndex_;
             if (!again) continue;
           } else if (paused_) {
             --steps_;
           }
         }
         if (again) {
-          pushSource(again, index - 1, 0);
+          pushSource(again, againIndex, 0);
           continue;
         }
         Frame frame;
@@ -308,12 +317,18 @@ class PipelineFeed final : public FrameFeed {
             sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
             break;
           }
-          anchorSpeed = 0;  // the clock starts again with the clip
+          clock.restart();  // the clock starts again with the clip
         }
         if (frame.decodeMs == 0) frame.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         const double pts = frame.ptsSeconds > 0 || lastPts < 0 ? frame.ptsSeconds : lastPts + 1 / kFallbackFps;
         lastPts = pts;
-        if (!live && !pace(pts, &anchor, &anchorPts, &anchorSpeed)) break;
+        const LiveClock::Verdict verdict = pace(clock, pts, live);
+        if (verdict == LiveClock::Verdict::Invalid) break;
+        if (verdict == LiveClock::Verdict::Late) {
+          pipeline_->stats().decodeLate();
+          ++index;
+          continue;
+        }
         auto pixels = std::make_shared<Image>(std::move(frame.image));
         if (frame.external.data) {  // the synthetic source lends its buffers: keep a copy for the compare split
           *pixels = Image(frame.external.width, frame.external.height, frame.external.format);
@@ -329,27 +344,19 @@ class PipelineFeed final : public FrameFeed {
     pipeline_->endOfInput();
   }
 
-  // Sleeps until the frame's time on the clip's clock, divided by the speed.
-  // A frame more than half a second late restarts the clock instead of
-  // racing to catch up. False when the feed is stopping.
-  bool pace(double pts, Clock::time_point* anchor, double* anchorPts, double* anchorSpeed) {
+  // Waits until the frame's time on the clip's clock, divided by the speed (a
+  // live source keeps its own time, so it is only judged). Late: the frame
+  // left the decoder too late to show. Invalid when the feed is stopping.
+  LiveClock::Verdict pace(LiveClock& clock, double pts, bool live) {
     std::unique_lock<std::mutex> lock(mutex_);
-    const double speed = std::max(0.05, playback_.speed);
     if (paused_) {
-      *anchorSpeed = 0;  // stepping: no clock
-      return !stop_;
+      clock.restart();  // stepping: no clock
+      return stop_ ? LiveClock::Verdict::Invalid : LiveClock::Verdict::OnTime;
     }
-    const auto now = Clock::now();
-    const auto due = *anchor + std::chrono::duration_cast<Clock::duration>(
-                                   std::chrono::duration<double>((pts - *anchorPts) / speed));
-    if (*anchorSpeed != speed || pts < *anchorPts || now - due > std::chrono::milliseconds(500)) {
-      *anchor = now;
-      *anchorPts = pts;
-      *anchorSpeed = speed;
-      return !stop_;
-    }
-    wake_.wait_until(lock, due, [&] { return stop_; });
-    return !stop_;
+    const double speed = live ? 1 : std::max(0.05, playback_.speed);
+    const LiveClock::Decision d = clock.judge(pts, Clock::now(), speed);
+    if (d.verdict == LiveClock::Verdict::Early && !live) wake_.wait_until(lock, d.due, [&] { return stop_; });
+    return stop_ ? LiveClock::Verdict::Invalid : d.verdict;
   }
 
   bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs) {
@@ -358,6 +365,7 @@ class PipelineFeed final : public FrameFeed {
       sources_[index] = pixels;
       while (sources_.size() > kSourcesKept) sources_.erase(sources_.begin());
       lastSource_ = pixels;
+      lastIndex_ = index;
     }
     Frame frame;
     frame.external = pixels->view();
@@ -400,7 +408,10 @@ class PipelineFeed final : public FrameFeed {
     }
   }
 
-  const std::string sourceText_, selector_;
+  const std::string sourceText_;
+  const SourceOpener opener_;  // when set, in place of sourceText_
+  const LiveClockOptions clock_;
+  const std::string selector_;
   const DisplayLink* display_;
   std::string displayPath_;  // UI thread
   std::shared_ptr<DeviceContext> device_;
@@ -419,6 +430,7 @@ class PipelineFeed final : public FrameFeed {
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
   std::map<std::uint64_t, std::shared_ptr<const Image>> sources_;
   std::shared_ptr<const Image> lastSource_;
+  std::uint64_t lastIndex_ = 0;  // of lastSource_
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string error_, sourceDescription_, sourceMessage_;
@@ -439,7 +451,15 @@ class PipelineFeed final : public FrameFeed {
 
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
                                             std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
-  return std::make_unique<PipelineFeed>(source, deviceSelector, std::move(initial), display);
+  return std::make_unique<PipelineFeed>(source, nullptr, LiveClockOptions(), deviceSelector, std::move(initial),
+                                        display);
+}
+
+std::unique_ptr<FrameFeed> makePipelineFeed(SourceOpener opener, const LiveClockOptions& clock,
+                                            const std::string& deviceSelector,
+                                            std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
+  if (!opener) throw InvalidArgument("A decoded feed needs a source.");
+  return std::make_unique<PipelineFeed>("", std::move(opener), clock, deviceSelector, std::move(initial), display);
 }
 
 // The enumeration of `liveconv cameras` and of the Qt shell's camera dialog.

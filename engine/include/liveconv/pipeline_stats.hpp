@@ -59,6 +59,8 @@ class PipelineStats {
   void frameIn();
   void frameOut(int width, int height, std::uint64_t paramsGeneration);
   void dropped(DropCause cause);
+  // A frame taken from the source and dropped there, too late to show (counts in framesIn as well).
+  void decodeLate();
   void corruptPacket();
   void reset();
   StatsSnapshot snapshot() const;
