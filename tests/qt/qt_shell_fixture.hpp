@@ -30,8 +30,11 @@ class QtShell : public ::testing::Test {
     settings_->setValue("source", "testpattern:320x240");  // small frames keep llvmpipe and PoCL quick
   }
   // The window, shown, once its first source plays (it opens in the background).
-  std::unique_ptr<MainWindow> openWindow(FrameLoop::Opener opener = {}) {
+  // `path` is what liveconv-qt --display-path hands the window.
+  std::unique_ptr<MainWindow> openWindow(FrameLoop::Opener opener = {},
+                                         DisplayPathRequest path = DisplayPathRequest::Auto) {
     auto w = std::make_unique<MainWindow>(*settings_, ErrorStyle::StatusBar, nullptr, std::move(opener));
+    w->setDisplayPath(path);
     w->resize(1400, 860);
     w->show();
     EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
@@ -69,7 +72,8 @@ inline bool openAndPlay(MainWindow& w, const QString& spec, int timeoutMs = 2000
   tickUntil(
       w, [&] { return w.loop().openingMessage().empty(); }, timeoutMs);
   if (w.loop().feedsInstalled() == before) return false;
-  return tickUntil(w, [&] { return w.loop().frame().hasPicture(); }, timeoutMs);
+  return tickUntil(
+      w, [&] { return w.loop().frame().hasPicture(); }, timeoutMs);
 }
 
 // Ticks until no fresh frame came for `quietMs`: what was in flight has arrived.

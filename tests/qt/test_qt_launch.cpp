@@ -43,6 +43,24 @@ TEST(LaunchUi, QtShellGetsTheRemainingArguments) {
   EXPECT_EQ(headless.output.rfind("liveconv-qt: no display", 0), 0u) << headless.output;
 }
 
+// --display-path as the viewer takes it: listed in --help, a wrong word is
+// the viewer's sentence and 2, before any window (no display needed).
+TEST(LaunchUi, QtShellTakesTheViewersDisplayPath) {
+  const Outcome help = runCommand(std::string("'") + LIVECONV_BIN + "' --ui qt --help");
+  EXPECT_NE(help.output.find("  --display-path auto|interop|readback\n"), std::string::npos) << help.output;
+  for (const char* args : {"--display-path fast", "--display-path"}) {
+    const Outcome bad = runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM '") +
+                                   LIVECONV_BIN + "' --ui qt " + args);
+    EXPECT_EQ(bad.exitCode, 2) << args << ": " << bad.output;
+    EXPECT_EQ(bad.output, "liveconv-qt: --display-path takes auto, interop or readback.\n") << args;
+  }
+  // A good word goes on to the display check, as any run does.
+  const Outcome good = runCommand(std::string("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM '") + LIVECONV_BIN +
+                                  "' --ui qt --display-path readback");
+  EXPECT_EQ(good.exitCode, 1) << good.output;
+  EXPECT_EQ(good.output.rfind("liveconv-qt: no display", 0), 0u) << good.output;
+}
+
 TEST(LaunchUi, Viewer) {
 #ifdef LIVECONV_VIEWER_BUILT
   const Outcome help = runCommand(std::string("'") + LIVECONV_BIN + "' --ui viewer --help");

@@ -5,6 +5,8 @@
 // the test lets it go, as a slow camera or stream would.
 #include <gtest/gtest.h>
 
+#include <QMenu>
+#include <QMenuBar>
 #include <QStatusBar>
 #include <condition_variable>
 #include <mutex>
@@ -41,9 +43,8 @@ TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {
   // The picture drawn through that path is still the reference filter of its source frame.
   w->viewport()->setNativeZoom(true);
   w->model().applySpec("sharpen", nullptr);
-  ASSERT_TRUE(tickUntil(*w, [&] {
-    return w->loop().frame().fresh && w->loop().frame().paramsVersion == w->model().version();
-  }));
+  ASSERT_TRUE(tickUntil(
+      *w, [&] { return w->loop().frame().fresh && w->loop().frame().paramsVersion == w->model().version(); }));
   QApplication::processEvents();
   const FeedFrame& frame = w->loop().frame();
   ASSERT_NE(frame.source.data, nullptr);
@@ -61,14 +62,42 @@ TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {
       const uchar* got = shot.constScanLine(sy) + sx * 4;
       const std::uint8_t* ref = want.view().row(y) + x * 4;
       for (int c = 0; c < 3; ++c)
-        ASSERT_LE(std::abs(got[c] - ref[c]), 1) << "first mismatch at x=" << x << " y=" << y << " channel " << c
-                                                << ": got " << int(got[c]) << ", want " << int(ref[c]) << " (tolerance 1)";
+        ASSERT_LE(std::abs(got[c] - ref[c]), 1)
+            << "first mismatch at x=" << x << " y=" << y << " channel " << c << ": got " << int(got[c]) << ", want "
+            << int(ref[c]) << " (tolerance 1)";
       ++compared;
     }
   EXPECT_GT(compared, pic.width * pic.height / 3);
 }
 
-// Opens that block until release(); "broken:..." fails as a busy camera does.
+// liveconv-qt --display-path readback: the readback path runs even where sharing would, and the overlay says why.
+TEST_F(QtShell, ReadbackAskedForIsUsedAndNamed) {
+  auto w = openWindow({}, DisplayPathRequest::Readback);
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPath.empty(); }));
+  EXPECT_EQ(w->viewport()->paintedStats().displayPath, "interop: readback + PBO (--display-path readback)");
+  EXPECT_EQ(w->loop().frame().glPixelBuffer, 0u) << "a readback frame arrives in host memory";
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->viewport()->pixelBufferUploads() >= 1; }));
+  EXPECT_TRUE(w->displayNotice().isEmpty()) << w->displayNotice().toStdString();
+}
+
+// liveconv-qt --display-path interop where the device cannot share: the
+// viewer's one sentence (in the status line too), then the readback path.
+TEST_F(QtShell, InteropAskedForWithoutSharingSaysSoAndFallsBack) {
+  const DeviceInfo device = selectDevice("", enumerateDevices());
+  if (deviceHasExtension(device, "cl_khr_gl_sharing"))
+    GTEST_SKIP() << device.name << " has cl_khr_gl_sharing: the fallback cannot be forced on it";
+  auto w = openWindow({}, DisplayPathRequest::Interop);
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->displayNotice().isEmpty(); })) << "no sentence";
+  const QString sentence = "--display-path interop cannot run on " + QString::fromStdString(device.name) +
+                           " (device has no cl_khr_gl_sharing), so frames are shown through readback + PBO.";
+  EXPECT_EQ(w->displayNotice(), sentence);
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPath.empty(); }));
+  EXPECT_EQ(w->viewport()->paintedStats().displayPath, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->viewport()->pixelBufferUploads() >= 1; }));
+}
+
+// Opens that block until release(); "broken:..." fails as a busy camera does,
+// and so does any open on the device failSelector() names.
 class SlowOpener {
  public:
   std::unique_ptr<FrameFeed> open(const std::string& source, const std::string& selector,
@@ -83,6 +112,10 @@ class SlowOpener {
       }
     }
     if (source.rfind("broken:", 0) == 0) throw std::runtime_error("the camera is busy.");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failSelector_.empty() && selector == failSelector_) throw std::runtime_error("the device is busy.");
+    }
     return makeFrameFeed(source, selector, std::move(initial), display);
   }
   void gate() {
@@ -98,6 +131,10 @@ class SlowOpener {
     std::lock_guard<std::mutex> lock(mutex_);
     return waiting_;
   }
+  void failSelector(const std::string& selector) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failSelector_ = selector;
+  }
   ~SlowOpener() {  // an open still blocked must end, or the window's switcher would wait for it forever
     std::lock_guard<std::mutex> lock(mutex_);
     released_ += 100;
@@ -109,6 +146,7 @@ class SlowOpener {
   std::condition_variable changed_;
   bool gated_ = false;
   int released_ = 0, waiting_ = 0;
+  std::string failSelector_;
 };
 
 class QtSlowOpen : public QtShell {
@@ -184,7 +222,50 @@ TEST_F(QtSlowOpen, ADeviceSwitchOpensInTheBackground) {
   opener_.release();
   ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().feedsInstalled() > installs && w->loop().frame().hasPicture(); }));
   EXPECT_EQ(w->loop().stats().device, enumerateDevices().at(0).name);
+  EXPECT_EQ(w->checkedDeviceEntry(), 0) << "the Device menu ticks the device that plays";
   EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+}
+
+QAction* deviceMenuEntry(MainWindow& w, int index) {
+  for (QAction* top : w.menuBar()->actions())
+    if (top->menu() && top->text() == "&Device")
+      for (QAction* a : top->menu()->actions())
+        if (a->isCheckable() && a->data().toInt() == index) return a;
+  return nullptr;
+}
+
+// A device switch that fails leaves the old device playing, and the Device
+// menu's tick goes back to it; the next source opens on it too.
+TEST_F(QtSlowOpen, AFailedDeviceSwitchTicksTheDeviceThatPlaysOn) {
+  auto w = openSlowWindow();
+  ASSERT_EQ(w->loop().playingDevice(), -1) << "the test starts on the default device";
+  ASSERT_EQ(w->checkedDeviceEntry(), -1);
+  std::uint64_t index = w->loop().frame().index;
+  opener_.failSelector("0");
+  QAction* first = deviceMenuEntry(*w, 0);
+  ASSERT_NE(first, nullptr) << "no Device menu entry for device 0";
+  first->trigger();
+  EXPECT_EQ(w->model().deviceIndex(), 0);
+  EXPECT_EQ(w->checkedDeviceEntry(), 0) << "the pick is ticked while it opens";
+  w->tick();
+  EXPECT_EQ(w->statusBar()->currentMessage(), "Switching device ...");
+  expectPlaysOn(*w, &index);
+  opener_.release();
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->loop().openError().empty(); }));
+  EXPECT_EQ(w->loop().openError(), "Cannot switch the device: the device is busy.");
+  EXPECT_EQ(w->checkedDeviceEntry(), -1) << "the tick follows the device that plays on, not the one that failed";
+  EXPECT_EQ(w->loop().playingDevice(), -1);
+  expectPlaysOn(*w, &index);
+  EXPECT_EQ(w->checkedDeviceEntry(), -1);
+
+  // The next source opens on the device that plays (the one ticked), not on the one that failed.
+  ASSERT_TRUE(w->openSource("testpattern:200x100"));
+  EXPECT_EQ(w->model().deviceIndex(), -1);
+  opener_.release();
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().stats().frameWidth == 200; }))
+      << "the new source never took over: " << w->loop().openError();
+  EXPECT_EQ(w->loop().playingDevice(), -1);
+  EXPECT_EQ(w->checkedDeviceEntry(), -1);
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -105,7 +107,8 @@ TEST_F(QtShell, FirstRunOpensTheTestSourceWithoutAMessage) {
   testSource->trigger();
   EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
   EXPECT_EQ(w->model().source(), "testpattern");
-  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().playingSource() == "testpattern" && w->loop().frame().hasPicture(); }));
+  ASSERT_TRUE(
+      tickUntil(*w, [&] { return w->loop().playingSource() == "testpattern" && w->loop().frame().hasPicture(); }));
   EXPECT_EQ(w->loop().stats().frameWidth, 1280) << "the plain test source plays";
   EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
 }
@@ -180,6 +183,58 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   w->tick();
   QApplication::processEvents();
   w->grab().save(out ? out : "liveconv-qt-window.png");
+}
+
+// The mask dock packs the grid and its controls to the top: the grid area is
+// as tall as a small grid, the tool buttons follow right under it, and a tall
+// grid shows whole rows (none cut off at the top or the bottom edge, at
+// either end of the scroll range).
+TEST_F(QtShell, MaskDockGridShowsWholeRowsWithTheControlsUnderIt) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  QScrollArea* area = dock->gridArea();
+  QWidget* viewport = area->viewport();
+  auto* transpose = dock->findChild<QPushButton*>("maskTranspose");
+  ASSERT_NE(transpose, nullptr);
+  auto top = [&](int x, int y) { return dock->cell(x, y)->mapTo(viewport, QPoint(0, 0)).y(); };
+  auto bottom = [&](int x, int y) { return top(x, y) + dock->cell(x, y)->height(); };
+  auto settle = [&] {
+    QApplication::processEvents();
+    QTest::qWait(20);
+    QApplication::processEvents();
+  };
+  const int gap = 3;  // the grid's spacing, also above the first and below the last row shown
+
+  for (const char* spec : {"box:3", "motion45:7"}) {
+    ASSERT_TRUE(w->model().applySpec(spec, nullptr)) << spec;
+    w->syncFromModel();
+    settle();
+    const int rows = w->model().mask().height;
+    EXPECT_EQ(area->verticalScrollBar()->maximum(), 0) << spec << ": a small grid does not scroll";
+    EXPECT_EQ(top(0, 0), gap) << spec;
+    EXPECT_EQ(bottom(0, rows - 1) + gap, viewport->height()) << spec << ": no empty space under the last row";
+    const int areaBottom = area->mapTo(dock, QPoint(0, area->height())).y();
+    const int buttonsTop = transpose->mapTo(dock, QPoint(0, 0)).y();
+    EXPECT_GE(buttonsTop, areaBottom) << spec;
+    EXPECT_LE(buttonsTop - areaBottom, 12) << spec << ": the buttons follow right under the grid";
+  }
+  saveForReview(*w, "liveconv-qt-window-7x7.png");
+
+  ASSERT_TRUE(w->model().applySpec("gaussian:15", nullptr));
+  w->syncFromModel();
+  settle();
+  const int shown = MaskDock::kRowsShown;
+  EXPECT_GT(area->verticalScrollBar()->maximum(), 0) << "a 15x15 grid scrolls";
+  EXPECT_EQ(top(0, 0), gap);
+  EXPECT_EQ(bottom(0, shown - 1) + gap, viewport->height()) << "the last row shown ends a gap above the edge";
+  EXPECT_GE(top(0, shown), viewport->height()) << "the next row does not show";
+  area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+  settle();
+  EXPECT_EQ(bottom(0, 14) + gap, viewport->height()) << "scrolled to the end: the last row, whole";
+  EXPECT_EQ(top(0, 15 - shown), gap) << "scrolled to the end: the first row shown, whole";
+  EXPECT_LE(bottom(0, 15 - shown - 1), 0) << "scrolled to the end: the row above does not show";
+  area->verticalScrollBar()->setValue(0);
+  saveForReview(*w, "liveconv-qt-window-15x15.png");
 }
 
 // Every field of the mask dock edits the model, and every model change shows in the dock.

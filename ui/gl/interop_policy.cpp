@@ -74,6 +74,21 @@ DisplayPathRequest parseDisplayPathRequest(std::string_view text) {
   return DisplayPathRequest::Invalid;
 }
 
+std::string parseDisplayPathOption(const char* value, DisplayPathRequest* request) {
+  const DisplayPathRequest parsed = value ? parseDisplayPathRequest(value) : DisplayPathRequest::Invalid;
+  if (parsed == DisplayPathRequest::Invalid) return "--display-path takes auto, interop or readback.";
+  *request = parsed;
+  return {};
+}
+
+const char* displayPathOptionHelp() {
+  return "  --display-path auto|interop|readback\n"
+         "                      how filtered frames reach the screen: auto (zero-copy through\n"
+         "                      cl_khr_gl_sharing where the device shares with the GL context, else\n"
+         "                      readback + PBO), interop (the same, saying why when it cannot),\n"
+         "                      readback (always map and upload)\n";
+}
+
 const char* toString(DisplayPathRequest request) {
   switch (request) {
     case DisplayPathRequest::Auto:

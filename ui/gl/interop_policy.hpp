@@ -51,6 +51,12 @@ enum class DisplayPathRequest {
 // "auto", "interop", "readback"; Invalid for anything else.
 DisplayPathRequest parseDisplayPathRequest(std::string_view text);
 const char* toString(DisplayPathRequest request);
+// The --display-path option of both shells (the viewer and liveconv-qt):
+// `value` is the word after it, null when there was none. Returns "" with
+// *request set, or the sentence that says what is wrong.
+std::string parseDisplayPathOption(const char* value, DisplayPathRequest* request);
+// The option's lines for --help, starting with "  --display-path".
+const char* displayPathOptionHelp();
 
 enum class DisplayPath {
   Invalid = 0,

@@ -273,9 +273,9 @@ int run(const ViewerOptions& opt) {
   // The engine opens its device through the display link, which shares the
   // window's GL context with OpenCL where the device can (zero-copy), and
   // falls back to readback + PBO where it cannot.
-  const GlInteropLink link(
-      glfwContextHandles(window.get()), parseDisplayPathRequest(opt.displayPath),
-      [](const std::string& sentence) { std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str()); });
+  const GlInteropLink link(glfwContextHandles(window.get()), opt.displayPath, [](const std::string& sentence) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
+  });
   std::unique_ptr<FrameFeed> first;
   try {
     first = makeFrameFeed(initialSource, opt.device, model.snapshot(), &link);

@@ -6,31 +6,36 @@
 
 namespace liveconv::ui {
 
+namespace {
+
+// The usage text around --display-path, whose lines come from ui/gl (liveconv-qt shows the same).
+const char* kUsageHead =
+    "usage: liveconv-viewer [options]\n"
+    "  --source SPEC       a file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], synthetic:WxH,\n"
+    "                      testpattern[:WxH]; default: the bundled clip (looping), or the\n"
+    "                      test pattern in a build without FFmpeg\n"
+    "  --mask SPEC         a preset or inline mask, as in `liveconv presets` (default motion45:7)\n"
+    "  --variant NAME      a kernel variant from `liveconv variants`\n"
+    "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
+    "  --format rgba|gray  pixel format\n"
+    "  --border MODE       clamp, mirror, wrap or zero\n";
+const char* kUsageTail =
+    "  --size WxH          window size in screen coordinates (default 1600x900)\n"
+    "  --zoom fit|native   fit the picture to the window, or one frame pixel per screen pixel\n"
+    "  --compare           start in the before/after split view\n"
+    "  --no-overlay, --no-panels\n"
+    "  --screenshot FILE   write the window as PNG after --frames frames\n"
+    "  --frames N          frames to show before the screenshot\n"
+    "  --quit              exit after --frames frames\n"
+    "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
+    "                      counts from when it plays (tests the background open)\n"
+    "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
+
+}  // namespace
+
 const char* viewerUsage() {
-  return "usage: liveconv-viewer [options]\n"
-         "  --source SPEC       a file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], synthetic:WxH,\n"
-         "                      testpattern[:WxH]; default: the bundled clip (looping), or the\n"
-         "                      test pattern in a build without FFmpeg\n"
-         "  --mask SPEC         a preset or inline mask, as in `liveconv presets` (default motion45:7)\n"
-         "  --variant NAME      a kernel variant from `liveconv variants`\n"
-         "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
-         "  --format rgba|gray  pixel format\n"
-         "  --border MODE       clamp, mirror, wrap or zero\n"
-         "  --display-path auto|interop|readback\n"
-         "                      how filtered frames reach the screen: auto (zero-copy through\n"
-         "                      cl_khr_gl_sharing where the device shares with the GL context, else\n"
-         "                      readback + PBO), interop (the same, saying why when it cannot),\n"
-         "                      readback (always map and upload)\n"
-         "  --size WxH          window size in screen coordinates (default 1600x900)\n"
-         "  --zoom fit|native   fit the picture to the window, or one frame pixel per screen pixel\n"
-         "  --compare           start in the before/after split view\n"
-         "  --no-overlay, --no-panels\n"
-         "  --screenshot FILE   write the window as PNG after --frames frames\n"
-         "  --frames N          frames to show before the screenshot\n"
-         "  --quit              exit after --frames frames\n"
-         "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
-         "                      counts from when it plays (tests the background open)\n"
-         "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
+  static const std::string usage = std::string(kUsageHead) + displayPathOptionHelp() + kUsageTail;
+  return usage.c_str();
 }
 
 std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
@@ -57,9 +62,8 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     } else if (arg == "--border") {
       if (!value(&o->border)) return "--border needs a mode.";
     } else if (arg == "--display-path") {
-      if (!value(&o->displayPath) ||
-          (o->displayPath != "auto" && o->displayPath != "interop" && o->displayPath != "readback"))
-        return "--display-path takes auto, interop or readback.";
+      const std::string why = parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &o->displayPath);
+      if (!why.empty()) return why;
     } else if (arg == "--size") {
       char tail = 0;
       if (!value(&v) || std::sscanf(v.c_str(), "%dx%d%c", &o->windowWidth, &o->windowHeight, &tail) != 2 ||

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "gl/interop_policy.hpp"
+
 namespace liveconv::ui {
 
 struct ViewerOptions {
@@ -13,7 +15,7 @@ struct ViewerOptions {
   std::string device;   // selector as in `liveconv devices`; empty: $LIVECONV_DEVICE, else the default
   std::string format = "rgba";
   std::string border;
-  std::string displayPath = "auto";  // auto | interop | readback (ui/gl/interop_policy.hpp)
+  DisplayPathRequest displayPath = DisplayPathRequest::Auto;
   int windowWidth = 1600;
   int windowHeight = 900;
   bool zoomNative = false;

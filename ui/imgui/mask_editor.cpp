@@ -59,13 +59,17 @@ void drawGrid(ViewerModel& model) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float spacing = 3, rowHeight = ImGui::GetFrameHeight() + spacing;
   constexpr int kRowsShown = 9;
-  const float gridHeight = std::min(static_cast<float>(kRowsShown), static_cast<float>(m.height)) * rowHeight -
-                           spacing + 2 * style.WindowPadding.y + 2;
+  // A whole number of rows, with a gap of `spacing` above and below them, scrolled
+  // to the top or to the bottom: the child's vertical padding is that gap, and its
+  // height ends where the next row would begin, so no row shows cut off at
+  // either end (a full WindowPadding would let the next row show through it).
+  const float rowsShown = static_cast<float>(std::min(kRowsShown, m.height));
+  const float gridHeight = spacing + rowsShown * rowHeight + style.ChildBorderSize;
   // The cells share the width the panel has: as wide as that allows, up to a
   // comfortable size, and never narrower than the widest number they print;
   // below that the grid scrolls sideways (a large mask, up to 63 columns).
   float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - 2;  // 2: the child's border
-  if (m.height > kRowsShown) inner -= style.ScrollbarSize;                          // the vertical scrollbar
+  if (m.height > kRowsShown) inner -= style.ScrollbarSize;                         // the vertical scrollbar
   // The widest number the cells print (at least three digits), in a frame with a slim padding.
   float widestText = ImGui::CalcTextSize(integral ? "000" : "0.000").x;
   for (float c : m.coefficients) {
@@ -79,8 +83,10 @@ void drawGrid(ViewerModel& model) {
   const float cellWidth = std::floor(std::clamp(fits, narrowest, std::max(narrowest, widest)));
   // Room for the horizontal scrollbar when the columns do not fit, so it never hides the last row.
   const bool scrollsX = m.width * cellWidth + (m.width - 1) * spacing > inner + 0.5f;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(style.WindowPadding.x, spacing));
   ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? style.ScrollbarSize : 0)), true,
                     ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PopStyleVar();
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, spacing));
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(kCellPaddingX, style.FramePadding.y));
   ImGuiListClipper clipper;  // only visible rows cost widgets, even at 63x63

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <exception>
 
-#include "liveconv/device.hpp"
 #include "feed/display_link.hpp"
+#include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 
 namespace liveconv::ui {
@@ -20,7 +20,8 @@ FrameLoop::FrameLoop(ViewerModel& model, Opener opener)
     : model_(model),
       opener_(opener ? std::move(opener) : Opener(makeFrameFeed)),
       switcher_(
-          [this](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial) {
+          [this](const std::string& source, const std::string& selector,
+                 std::shared_ptr<const ParamsSnapshot> initial) {
             return opener_(source, selector, std::move(initial), link_.load());
           },
           defaultSelector()) {}
@@ -32,6 +33,9 @@ std::string FrameLoop::deviceSelector() const {
 
 void FrameLoop::open(const std::string& source) {
   stopRecording();  // the recording of the playing source ends with the request
+  // A device switch that failed is not asked for again with the next source.
+  if (running() && openingMessage().empty() && !openError().empty() && model_.deviceIndex() != playingDevice_)
+    model_.setDevice(playingDevice_);
   // The same source again (the playing one, or one whose feed failed) opens again.
   if (!model_.setSource(source) || source == playingSource_) switcher_.reopen();
   askedAny_ = false;  // tick() finishes the recording of the playing source
@@ -57,6 +61,7 @@ void FrameLoop::shutdown() {
 void FrameLoop::installed(const std::string& source) {
   frame_ = FeedFrame{};
   playingSource_ = source;
+  playingDevice_ = askedDevice_;  // what the switcher opened the installed feed on
   handedVersion_ = 0;
   notedRejection_ = 0;
   failure_.clear();

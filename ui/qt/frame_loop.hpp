@@ -39,7 +39,8 @@ class FrameLoop {
   // first tick(), and it must outlive the loop. Null: no display, readback.
   void setDisplayLink(const DisplayLink* link) { link_ = link; }
 
-  // Asks for `source` on the model's device; it opens in the background and
+  // Asks for `source` on the model's device (after a failed device switch, on
+  // the device that plays on, which the model names again); it opens in the background and
   // takes over in a later tick() (the same source again is opened again). A
   // recording of the playing source is finished now (see lastRecording()), as
   // it is by tick() when the model names another device.
@@ -56,6 +57,10 @@ class FrameLoop {
   const std::string& openError() const { return switcher_.error(); }
   // The source the feed in hand plays (the model names the one asked for last).
   const std::string& playingSource() const { return playingSource_; }
+  // The model's device index the feed in hand was opened on (-1: the default
+  // selector). After a failed device switch the model still names the device
+  // asked for; this names the one that plays on.
+  int playingDevice() const { return playingDevice_; }
   // Grows by one each time a new feed takes over.
   std::uint64_t feedsInstalled() const { return installs_; }
   // The device the feed is asked for: the model's index, else $LIVECONV_DEVICE,
@@ -109,6 +114,7 @@ class FrameLoop {
   std::atomic<const DisplayLink*> link_{nullptr};
   FeedSwitcher switcher_;
   std::string askedSource_, playingSource_;
+  int playingDevice_ = -1;
   int askedDevice_ = -1;
   bool askedAny_ = false;
   std::uint64_t installs_ = 0;

@@ -29,8 +29,9 @@ struct GlView::Impl {
   std::uint64_t uploadsBefore = 0;  // pixel buffer uploads of the renderers replaced so far
 };
 
-std::unique_ptr<DisplayLink> makeCurrentContextLink(std::function<void(const std::string&)> onNotice) {
-  return std::make_unique<GlInteropLink>(currentGlContextHandles(), DisplayPathRequest::Auto, std::move(onNotice));
+std::unique_ptr<DisplayLink> makeCurrentContextLink(DisplayPathRequest request,
+                                                    std::function<void(const std::string&)> onNotice) {
+  return std::make_unique<GlInteropLink>(currentGlContextHandles(), request, std::move(onNotice));
 }
 
 GlView::GlView() : impl_(std::make_unique<Impl>()) {

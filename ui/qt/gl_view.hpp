@@ -10,6 +10,7 @@
 #include <string>
 
 #include "feed/frame_feed.hpp"
+#include "gl/interop_policy.hpp"
 #include "model/frame_stats.hpp"
 #include "model/view_state.hpp"
 
@@ -20,9 +21,11 @@ class DisplayLink;
 // The display link for the GL context current on the calling thread (the
 // viewport's): the feeds open their device through it, so the display path
 // (zero-copy or readback + PBO) is chosen for that context and the overlay
-// names it, as in the GLFW viewer. `onNotice` hears the sentence said when
-// zero-copy was asked for and cannot run.
-std::unique_ptr<DisplayLink> makeCurrentContextLink(std::function<void(const std::string&)> onNotice = {});
+// names it, as in the GLFW viewer. `request` is --display-path's; `onNotice`
+// hears the sentence said when zero-copy was asked for and cannot run (on the
+// thread that opens the device).
+std::unique_ptr<DisplayLink> makeCurrentContextLink(DisplayPathRequest request,
+                                                    std::function<void(const std::string&)> onNotice = {});
 
 struct FbRect {
   int x = 0, y = 0, width = 0, height = 0;  // framebuffer pixels, top-left origin

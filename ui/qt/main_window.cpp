@@ -11,14 +11,15 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <exception>
+#include <iostream>
 
+#include "feed/display_link.hpp"
 #include "feed/test_pattern.hpp"
 #include "liveconv/mask_file.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
-#include "qt/mask_dock.hpp"
-#include "feed/display_link.hpp"
 #include "qt/gl_view.hpp"
+#include "qt/mask_dock.hpp"
 #include "qt/viewport.hpp"
 
 namespace liveconv::ui {
@@ -128,7 +129,17 @@ bool MainWindow::ensureDisplayLink() {
   if (linkMade_) return true;
   if (!viewport_->glContextReady()) return false;
   viewport_->makeCurrent();
-  link_ = makeCurrentContextLink();
+  // The notice comes from the thread that opens the device: the window hears it in its own.
+  link_ = makeCurrentContextLink(displayPath_, [this](const std::string& sentence) {
+    std::cerr << "liveconv-qt: " << sentence << "\n";
+    QMetaObject::invokeMethod(
+        this,
+        [this, notice = QString::fromStdString(sentence)] {
+          displayNotice_ = notice;
+          statusBar()->showMessage(notice, 20000);
+        },
+        Qt::QueuedConnection);
+  });
   viewport_->doneCurrent();
   loop_.setDisplayLink(link_.get());
   linkMade_ = true;
@@ -147,6 +158,7 @@ void MainWindow::updateOpening() {
   }
   if (loop_.feedsInstalled() != shownInstalls_) {
     shownInstalls_ = loop_.feedsInstalled();
+    updateDeviceMenu();
     const QString spec = QString::fromStdString(loop_.playingSource());
     const QString name = QFileInfo(spec).fileName().isEmpty() ? spec : QFileInfo(spec).fileName();
     setWindowTitle(QString("liveconv — %1").arg(name.isEmpty() ? QString("bundled clip") : name));
@@ -156,6 +168,7 @@ void MainWindow::updateOpening() {
   if (openError != shownOpenError_) {
     shownOpenError_ = openError;
     if (openError.isEmpty()) return;
+    updateDeviceMenu();  // a failed switch: the tick goes back to the device that plays on
     if (!loop_.running() && model_.source() != kTestSource) {
       // Nothing played yet (the last run's source is gone): say why, show the test source.
       notify("Cannot open source", openError, "The test source plays instead.");

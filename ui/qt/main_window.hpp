@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <memory>
 
+#include "gl/interop_policy.hpp"
 #include "model/viewer_model.hpp"
 #include "qt/frame_loop.hpp"
 #include "qt/shell_settings.hpp"
@@ -45,7 +46,7 @@ class MainWindow : public QMainWindow {
   // (the status line says "opening ..."), and a failure is reported by a later
   // tick() while the playing source plays on.
   bool openSource(const QString& spec);
-  void openCamera();                     // the camera dialog, then openSource()
+  void openCamera();  // the camera dialog, then openSource()
   // Records the filtered output to `path` (.mkv FFV1 lossless, .mp4 H.264, as
   // `liveconv run -o`); false with a message when it cannot start.
   bool startRecording(const QString& path);
@@ -58,6 +59,11 @@ class MainWindow : public QMainWindow {
   void syncFromModel();  // after the model changed from outside the docks
   void saveSettings();
   void setRunning(bool running);  // the frame timer; the tests step with tick()
+  // --display-path, as the viewer takes it; before the window is first shown
+  // (the display link is made then). Where `interop` cannot run, the sentence
+  // that says why goes to stderr and the status line, and displayNotice() keeps it.
+  void setDisplayPath(DisplayPathRequest request) { displayPath_ = request; }
+  const QString& displayNotice() const { return displayNotice_; }
 
   ViewerModel& model() { return model_; }
   FrameLoop& loop() { return loop_; }
@@ -67,6 +73,8 @@ class MainWindow : public QMainWindow {
   const QString& lastError() const { return lastError_; }
   QLabel* recordingLabel() const { return recordLabel_; }
   const QStringList& recentFiles() const { return shell_.recentFiles; }
+  // The Device menu's ticked entry: -1 for the default, else the device index; -2 when none is.
+  int checkedDeviceEntry() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -92,10 +100,13 @@ class MainWindow : public QMainWindow {
   void applyPanelsVisible();
   bool ensureDisplayLink();
   void updateOpening();
+  void updateDeviceMenu();
 
   QSettings& settings_;
   ErrorStyle errors_;
   ViewerModel model_;
+  DisplayPathRequest displayPath_ = DisplayPathRequest::Auto;
+  QString displayNotice_;
   std::unique_ptr<DisplayLink> link_;  // the viewport's GL context; outlives the loop's feeds
   bool linkMade_ = false;
   FrameLoop loop_;

@@ -211,6 +211,7 @@ void MainWindow::buildDeviceMenu() {
     QAction* a = menu->addAction(label);
     a->setCheckable(true);
     a->setChecked(index == model_.deviceIndex());
+    a->setData(index);
     deviceGroup_->addAction(a);
     // The feed rebuilds the engine on the new device at the next frame boundary.
     connect(a, &QAction::triggered, this, [this, index] { model_.setDevice(index); });
@@ -223,6 +224,19 @@ void MainWindow::buildDeviceMenu() {
                      .arg(d.index)
                      .arg(QString::fromStdString(d.name), QString::fromStdString(d.platformName)));
   if (devices.empty()) menu->addAction("No OpenCL device found")->setEnabled(false);
+}
+
+// The tick follows the device that plays: the one picked while its feed opens
+// and once it plays, the previous one again when the switch failed.
+void MainWindow::updateDeviceMenu() {
+  const int playing = loop_.running() ? loop_.playingDevice() : model_.deviceIndex();
+  for (QAction* a : deviceGroup_->actions())
+    if (a->data().toInt() == playing) a->setChecked(true);
+}
+
+int MainWindow::checkedDeviceEntry() const {
+  const QAction* a = deviceGroup_->checkedAction();
+  return a ? a->data().toInt() : -2;
 }
 
 void MainWindow::buildHelpMenu() {

@@ -8,16 +8,22 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
 
 namespace {
+
+constexpr int kGridSpacing = 3;
+constexpr int kCellWidth = 54;
 
 QDoubleSpinBox* numberBox(double min, double max, int decimals) {
   auto* box = new QDoubleSpinBox;
@@ -84,13 +90,15 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
 
   gridHost_ = new QWidget;
   grid_ = new QGridLayout(gridHost_);
-  grid_->setSpacing(3);
+  grid_->setSpacing(kGridSpacing);
+  grid_->setContentsMargins(kGridSpacing, kGridSpacing, kGridSpacing, kGridSpacing);
   grid_->setAlignment(Qt::AlignTop | Qt::AlignLeft);  // a small mask sits in the corner, not spread over the area
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(gridHost_);
-  scroll->setWidgetResizable(true);
-  scroll->setMinimumHeight(180);
-  column->addWidget(scroll, 1);
+  // As tall as the grid (fitGridArea()), up to kRowsShown rows; the controls
+  // follow right under it and the dock's spare height stays below them all.
+  scroll_ = new QScrollArea;
+  scroll_->setWidget(gridHost_);
+  scroll_->setWidgetResizable(true);
+  column->addWidget(scroll_);
 
   auto* tools = new QHBoxLayout;
   QPushButton* transpose = button("Transpose", "Swap rows and columns");
@@ -112,6 +120,7 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   error_->setStyleSheet("color: #e0605a;");
   column->addWidget(separability_);
   column->addWidget(error_);
+  column->addStretch(1);
   setWidget(body);
 
   // A pick from the list arrives as textActivated; Enter on typed text only as the line edit's returnPressed.
@@ -162,7 +171,7 @@ void MaskDock::rebuildGrid() {
       QDoubleSpinBox* c = numberBox(-1e4, 1e4, 3);
       c->setButtonSymbols(QAbstractSpinBox::NoButtons);  // a dense grid reads better without arrows
       c->setAlignment(Qt::AlignRight);
-      c->setFixedWidth(54);
+      c->setFixedWidth(kCellWidth);
       c->setToolTip(QString("(%1, %2)").arg(x - m.radiusX()).arg(y - m.radiusY()));
       if (x == m.radiusX() && y == m.radiusY()) c->setStyleSheet("font-weight: bold;");  // the centre tap
       connect(c, &QDoubleSpinBox::valueChanged, this,
@@ -170,6 +179,29 @@ void MaskDock::rebuildGrid() {
       grid_->addWidget(c, y, x);
       cells_.push_back(c);
     }
+  fitGridArea();
+}
+
+// The grid area shows whole rows: a gap of kGridSpacing above the first and
+// below the last one shown, and the next row (if any) begins exactly at the
+// bottom edge, so scrolled to either end no row is cut off. The horizontal
+// scroll bar, where the columns do not fit, gets room of its own.
+void MaskDock::fitGridArea() {
+  if (cells_.empty()) return;
+  const int rows = std::min(gridHeight_, kRowsShown);
+  const int cellHeight = cells_.front()->sizeHint().height();
+  int height = kGridSpacing + rows * (cellHeight + kGridSpacing) + 2 * scroll_->frameWidth();
+  int viewportWidth = scroll_->width() - 2 * scroll_->frameWidth();
+  if (gridHeight_ > kRowsShown) viewportWidth -= scroll_->verticalScrollBar()->sizeHint().width();
+  // From the cells, not gridHost_->sizeHint(): the layout's hint lags behind a rebuild.
+  const int gridWidth = gridWidth_ * kCellWidth + (gridWidth_ + 1) * kGridSpacing;
+  if (gridWidth > viewportWidth) height += scroll_->horizontalScrollBar()->sizeHint().height();
+  scroll_->setFixedHeight(height);
+}
+
+void MaskDock::resizeEvent(QResizeEvent* event) {
+  QDockWidget::resizeEvent(event);
+  fitGridArea();  // a narrower dock may need the horizontal scroll bar
 }
 
 void MaskDock::refresh() {

@@ -13,6 +13,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QSpinBox;
 class QWidget;
 
@@ -35,19 +36,28 @@ class MaskDock : public QDockWidget {
   QComboBox* specBox() const { return spec_; }
   QLabel* separabilityLabel() const { return separability_; }
   QLabel* errorLabel() const { return error_; }
+  QScrollArea* gridArea() const { return scroll_; }
   // The tool buttons carry object names: maskTranspose, maskFlipH, maskFlipV, maskReset.
+
+  // Rows of the grid shown at once; a taller mask scrolls.
+  static constexpr int kRowsShown = 11;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
 
  signals:
   void maskEdited();  // the model's mask changed from this dock
 
  private:
   void rebuildGrid();
+  void fitGridArea();
   void edited(bool changed);
   void applySpec(const QString& spec);
 
   ViewerModel& model_;
   QWidget* gridHost_ = nullptr;
   QGridLayout* grid_ = nullptr;
+  QScrollArea* scroll_ = nullptr;
   std::vector<QDoubleSpinBox*> cells_;
   int gridWidth_ = 0, gridHeight_ = 0;
   QSpinBox *width_ = nullptr, *height_ = nullptr;
