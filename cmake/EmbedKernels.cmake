@@ -9,12 +9,8 @@ set(LIVECONV_KERNEL_SOURCES
   ${CMAKE_SOURCE_DIR}/kernels/convert.cl
 )
 
+include(${CMAKE_CURRENT_LIST_DIR}/EmbedText.cmake)
+
 function(liveconv_embed_kernels out_cpp)
-  add_custom_command(
-    OUTPUT ${out_cpp}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out_cpp} "-DSOURCES=${LIVECONV_KERNEL_SOURCES}"
-            -P ${CMAKE_SOURCE_DIR}/cmake/embed_kernels_script.cmake
-    DEPENDS ${LIVECONV_KERNEL_SOURCES} ${CMAKE_SOURCE_DIR}/cmake/embed_kernels_script.cmake
-    COMMENT "Embedding OpenCL kernels"
-    VERBATIM)
+  liveconv_embed_text(${out_cpp} liveconv embeddedKernelText ${LIVECONV_KERNEL_SOURCES})
 endfunction()

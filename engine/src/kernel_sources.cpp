@@ -17,8 +17,7 @@ std::string kernelSource(const std::string& fileName) {
     text << in.rdbuf();
     return text.str();
   }
-  for (const auto& k : embeddedKernelSources())
-    if (fileName == k.fileName) return k.text;
+  if (const char* text = embeddedKernelText(fileName.c_str())) return text;
   throw Error("No kernel source named " + fileName + " is embedded in this build.");
 }
 

@@ -4,16 +4,12 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 namespace liveconv {
 
-struct EmbeddedKernel {
-  const char* fileName;  // e.g. "local.cl"
-  const char* text;
-};
-
-const std::vector<EmbeddedKernel>& embeddedKernelSources();  // generated
+// The embedded text of kernels/<fileName> (e.g. "local.cl"), or nullptr.
+// Generated at build time (cmake/EmbedKernels.cmake).
+const char* embeddedKernelText(const char* fileName);
 
 constexpr const char* kKernelDirEnvVar = "LIVECONV_KERNEL_DIR";
 
