@@ -52,6 +52,7 @@ std::optional<Frame> PassThrough::pop() {
 
 // One set of device buffers with its pinned host staging, and the frame in it.
 struct Pipeline::Slot {
+  std::size_t index = 0;           // in slots_
   std::size_t bytes = 0;           // one frame in the engine format
   std::size_t stagingBytes = 0;    // pinnedIn: the engine frame or the YUV planes, whichever is larger
   cl::Buffer pinnedIn, pinnedOut;  // CL_MEM_ALLOC_HOST_PTR, mapped for the slot's lifetime
@@ -61,9 +62,47 @@ struct Pipeline::Slot {
   cl::Buffer deviceYuv;  // the planes of a YUV frame, before conversion into deviceIn
   bool busy = false;
   bool converted = false;  // the frame came as YUV planes and `convert` timed their conversion
+  bool readBackQueued = false;  // the result is copied into pinnedOut (`readBack`)
+  bool hostCopy = false;        // ... and from there into the output frame
   Frame frame;
   std::uint64_t generation = 0;
   cl::Event uploaded, convert, filtered, readBack;
+};
+
+// The output buffers lent out as DeviceFrames. Shared with the frames, which
+// may outlive the pipeline or the slots they came from (a new frame size
+// reallocates the slots and starts a new epoch; older frames return to nothing).
+struct Pipeline::Lending {
+  std::mutex mutex;
+  std::condition_variable returned;
+  std::uint64_t epoch = 0;
+  std::vector<bool> lent;            // per slot
+  std::vector<cl::Event> lastUse;    // per slot: what the slot's next kernel waits for
+  bool cancelled = false;
+
+  class Lease final : public DeviceFrame {
+   public:
+    Lease(std::shared_ptr<Lending> lending, std::uint64_t epoch, std::size_t slot, DeviceImage image, cl::Event ready)
+        : lending_(std::move(lending)), epoch_(epoch), slot_(slot), image_(std::move(image)), ready_(std::move(ready)) {}
+    ~Lease() override {
+      std::lock_guard<std::mutex> lock(lending_->mutex);
+      if (lending_->epoch == epoch_) {
+        lending_->lent[slot_] = false;
+        lending_->lastUse[slot_] = lastUse_;
+      }
+      lending_->returned.notify_all();
+    }
+    const DeviceImage& image() const override { return image_; }
+    const cl::Event& ready() const override { return ready_; }
+    void doneWith(const cl::Event& lastUse) override { lastUse_ = lastUse; }
+
+   private:
+    std::shared_ptr<Lending> lending_;
+    std::uint64_t epoch_;
+    std::size_t slot_;
+    DeviceImage image_;
+    cl::Event ready_, lastUse_;
+  };
 };
 
 Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& params, const PipelineOptions& options,
@@ -72,7 +111,9 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
       cache_(std::move(cache)),
       options_(options),
       input_(std::clamp(options.queueCapacity, 2, 4), options.policy),
-      output_(std::clamp(options.queueCapacity, 2, 4), options.policy) {
+      output_(std::clamp(options.queueCapacity, 2, 4), options.policy),
+      deliverPixels_(options.deliverPixels),
+      lending_(std::make_shared<Lending>()) {
   if (options.policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
   options_.queueCapacity = std::clamp(options.queueCapacity, 2, 4);
   options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
@@ -115,6 +156,11 @@ std::optional<Frame> Pipeline::pop() {
 void Pipeline::cancel() {
   input_.cancel();
   output_.cancel();
+  {
+    std::lock_guard<std::mutex> lock(lending_->mutex);
+    lending_->cancelled = true;
+    lending_->returned.notify_all();
+  }
   std::lock_guard<std::mutex> lock(paramsMutex_);
   stopBuilder_ = true;
   paramsChanged_.notify_all();
@@ -212,6 +258,7 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
   const cl::Context& ctx = device_->context;
   for (int i = 0; i < options_.deviceSlots; ++i) {
     auto s = std::make_unique<Slot>();
+    s->index = slots_.size();
     // Read-write: the YUV conversion writes the input the convolution reads.
     s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_WRITE);
     s->deviceOut = allocateDeviceImage(ctx, width, height, format, CL_MEM_WRITE_ONLY);
@@ -226,6 +273,10 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
     slots_.push_back(std::move(s));
   }
   nextSlot_ = 0;
+  std::lock_guard<std::mutex> lock(lending_->mutex);
+  ++lending_->epoch;  // frames lent from the old slots keep their buffers and return to nothing
+  lending_->lent.assign(slots_.size(), false);
+  lending_->lastUse.assign(slots_.size(), cl::Event());
 }
 
 void Pipeline::releaseSlots() {
@@ -240,9 +291,31 @@ void Pipeline::releaseSlots() {
   slots_.clear();
 }
 
-void Pipeline::submit(Slot& s, Frame frame) {
+// A slot whose output buffer is lent out is reused once the DeviceFrame is
+// gone; its next kernel waits for the consumer's last use (*lastUse). While
+// waiting, the newer frames in flight go out first: a consumer that keeps
+// only the newest frame lets the older one go when it gets them. False when
+// the pipeline was cancelled meanwhile.
+bool Pipeline::waitUntilReturned(const Slot& s, cl::Event* lastUse) {
+  if (!options_.keepOnDevice) return true;
+  bool lent = false;
+  {
+    std::lock_guard<std::mutex> lock(lending_->mutex);
+    lent = lending_->lent[s.index];
+  }
+  if (lent) drainInFlight();
+  std::unique_lock<std::mutex> lock(lending_->mutex);
+  lending_->returned.wait(lock, [&] { return !lending_->lent[s.index] || lending_->cancelled; });
+  if (lending_->cancelled) return false;
+  *lastUse = std::move(lending_->lastUse[s.index]);
+  lending_->lastUse[s.index] = cl::Event();
+  return true;
+}
+
+void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   const auto copyStart = std::chrono::steady_clock::now();
   std::vector<cl::Event> beforeKernel;
+  if (lastUse()) beforeKernel.push_back(lastUse);
   s.converted = !frame.yuv.empty();
   if (s.converted) {
     // The planes go up as decoded and are converted on the kernel queue, so
@@ -275,11 +348,17 @@ void Pipeline::submit(Slot& s, Frame frame) {
     beforeKernel.push_back(s.uploaded);
   }
   convolver_->enqueue(s.deviceIn, s.deviceOut, &beforeKernel, &s.filtered);
-  const std::vector<cl::Event> afterKernel{s.filtered};
-  readbackQueue_.enqueueReadBuffer(s.deviceOut.buffer, CL_FALSE, 0, s.bytes, s.hostOut, &afterKernel, &s.readBack);
+  s.hostCopy = deliverPixels_;
+  // Throughput runs (no pixels wanted, nothing kept on the device) still read
+  // back: that is the cost a real output would pay.
+  s.readBackQueued = s.hostCopy || !options_.keepOnDevice;
+  if (s.readBackQueued) {
+    const std::vector<cl::Event> afterKernel{s.filtered};
+    readbackQueue_.enqueueReadBuffer(s.deviceOut.buffer, CL_FALSE, 0, s.bytes, s.hostOut, &afterKernel, &s.readBack);
+  }
   uploadQueue_.flush();
   device_->queue.flush();
-  readbackQueue_.flush();
+  if (s.readBackQueued) readbackQueue_.flush();
   s.generation = activeGeneration_;
   s.frame = std::move(frame);
   s.busy = true;
@@ -287,11 +366,11 @@ void Pipeline::submit(Slot& s, Frame frame) {
 
 void Pipeline::deliver(Slot& s) {
   const auto waitStart = std::chrono::steady_clock::now();
-  s.readBack.wait();
+  (s.readBackQueued ? s.readBack : s.filtered).wait();
   Frame frame = std::move(s.frame);
   s.busy = false;
   const int width = s.deviceOut.width, height = s.deviceOut.height;
-  if (options_.deliverPixels) {
+  if (s.hostCopy) {
     if (frame.image.width() != width || frame.image.height() != height || frame.image.format() != s.deviceOut.format)
       frame.image = Image(width, height, s.deviceOut.format);
     std::memcpy(frame.image.data(), s.hostOut, s.bytes);
@@ -303,7 +382,12 @@ void Pipeline::deliver(Slot& s) {
   frame.paramsGeneration = s.generation;
   frame.timings.uploadMs = eventMs(s.uploaded);
   frame.timings.kernelMs = eventMs(s.filtered);
-  frame.timings.readbackMs = eventMs(s.readBack);
+  frame.timings.readbackMs = s.readBackQueued ? eventMs(s.readBack) : 0.0;
+  if (options_.keepOnDevice) {
+    std::lock_guard<std::mutex> lock(lending_->mutex);
+    lending_->lent[s.index] = true;
+    frame.onDevice = std::make_shared<Lending::Lease>(lending_, lending_->epoch, s.index, s.deviceOut, s.filtered);
+  }
   frame.timings.wallMs = msSince(waitStart);
   if (s.converted) frame.convertMs += eventMs(s.convert);
   stats_.addStageMs(Stage::Decode, frame.decodeMs);
@@ -340,7 +424,9 @@ void Pipeline::engineLoop() {
       ensureSlots(frame->width(), frame->height(), frame->engineFormat());
       Slot& s = *slots_[nextSlot_];
       if (s.busy) deliver(s);  // the oldest frame in flight; its slot takes the new one
-      submit(s, std::move(*frame));
+      cl::Event lastUse;
+      if (!waitUntilReturned(s, &lastUse)) break;
+      submit(s, std::move(*frame), lastUse);
       nextSlot_ = (nextSlot_ + 1) % slots_.size();
     }
     drainInFlight();

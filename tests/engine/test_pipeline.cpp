@@ -210,6 +210,122 @@ Image convertedReference(const YuvImage& y) {
 
 // The integer formula against the textbook one in double precision: the fixed
 // point may round the other way, so 1 LSB is allowed (and nothing more).
+// What a keepOnDevice consumer sees: the frame in device memory, read on the
+// consumer's own queue after ready().
+Image readDeviceFrame(const std::shared_ptr<DeviceContext>& ctx, cl::CommandQueue& queue, const DeviceFrame& d) {
+  const DeviceImage& img = d.image();
+  Image out(img.width, img.height, img.format);
+  EXPECT_EQ(img.pitchBytes, out.view().rowBytes());
+  const std::vector<cl::Event> after{d.ready()};
+  queue.enqueueReadBuffer(img.buffer, CL_TRUE, 0, out.sizeBytes(), out.data(), &after);
+  (void)ctx;
+  return out;
+}
+
+void expectImagesEqual(const Image& got, const Image& want, const std::string& what) {
+  const auto mismatch = compareImages(got.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch) << what << ": " << mismatch->toString();
+}
+
+// keepOnDevice without host pixels: every frame comes out as a DeviceFrame,
+// nothing is read back (no pixels, no readback time), and each one, read by
+// the consumer, is the reference; switching host pixels on mid-stream adds
+// them from the next submitted frame on.
+TEST(Pipeline, KeepOnDeviceLendsEachFilteredFrameWithoutReadingBack) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const FilterParams params = paramsWith(test::integerMask(5, 3), VariantId::Local);
+  PipelineOptions opt;
+  opt.keepOnDevice = true;
+  opt.deliverPixels = false;
+  opt.deviceSlots = 2;
+  Pipeline pipeline(ctx, params, opt);
+  cl::CommandQueue consumer(ctx->context, ctx->info.device);
+  std::vector<Image> inputs;
+  for (int i = 0; i < 8; ++i) inputs.push_back(test::randomImage(97, 61, PixelFormat::RGBA8, 300 + i));
+  std::thread producer([&] {
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(pipeline.push(frameOf(inputs[i], i)));
+    // Everything before this has been submitted once frame 3 comes out (below).
+    pipeline.endOfInput();
+  });
+  for (int i = 0; i < 4; ++i) {
+    std::optional<Frame> f = pipeline.pop();
+    ASSERT_TRUE(f) << "frame " << i;
+    ASSERT_TRUE(f->onDevice) << "frame " << i << " came without its device buffer";
+    EXPECT_EQ(f->image.sizeBytes(), 0u) << "frame " << i << " carried host pixels nobody asked for";
+    EXPECT_EQ(f->timings.readbackMs, 0.0) << "frame " << i << " was read back";
+    expectImagesEqual(readDeviceFrame(ctx, consumer, *f->onDevice), reference(inputs[i], params),
+                      "frame " + std::to_string(i));
+  }
+  EXPECT_FALSE(pipeline.pop());
+  producer.join();
+
+  Pipeline withPixels(ctx, params, opt);
+  withPixels.setDeliverPixels(true);
+  std::thread producer2([&] {
+    for (int i = 4; i < 8; ++i) ASSERT_TRUE(withPixels.push(frameOf(inputs[i], i)));
+    withPixels.endOfInput();
+  });
+  for (int i = 4; i < 8; ++i) {
+    std::optional<Frame> f = withPixels.pop();
+    ASSERT_TRUE(f && f->onDevice) << "frame " << i;
+    expectMatches(*f, reference(inputs[i], params), "host copy of frame " + std::to_string(i));
+    expectImagesEqual(readDeviceFrame(ctx, consumer, *f->onDevice), reference(inputs[i], params),
+                      "device frame " + std::to_string(i));
+  }
+  producer2.join();
+}
+
+// A lent buffer is not written while the consumer still uses it: the engine
+// waits for the DeviceFrame to be let go, and the next kernel into that slot
+// waits on the device for the consumer's last-use event (here a user event
+// the test completes by hand). Cancelling while the engine waits ends it.
+TEST(Pipeline, ALentBufferIsRewrittenOnlyAfterTheConsumersLastUse) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const FilterParams params = paramsWith(test::integerMask(3, 3), VariantId::Naive);
+  PipelineOptions opt;
+  opt.keepOnDevice = true;
+  opt.deliverPixels = false;
+  opt.deviceSlots = 2;
+  auto pipeline = std::make_unique<Pipeline>(ctx, params, opt);
+  cl::CommandQueue consumer(ctx->context, ctx->info.device);
+  std::vector<Image> inputs;
+  for (int i = 0; i < 4; ++i) inputs.push_back(test::randomImage(64, 40, PixelFormat::GRAY8, 500 + i));
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(pipeline->push(frameOf(inputs[i], i)));
+
+  std::optional<Frame> f0 = pipeline->pop();
+  ASSERT_TRUE(f0 && f0->onDevice);
+  // Frame 2 goes into frame 0's slot: while frame 0 is held, the engine hands
+  // out frame 1 (newer frames go out while it waits) and waits for slot 0.
+  std::optional<Frame> f1 = pipeline->pop();
+  ASSERT_TRUE(f1 && f1->onDevice);
+  const DeviceImage slot0 = f0->onDevice->image();
+  cl::UserEvent stillReading(ctx->context);
+  f0->onDevice->doneWith(stillReading);
+  f0.reset();  // let go; the kernel of frame 2 may be queued now, but must wait for stillReading
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  Image during(slot0.width, slot0.height, slot0.format);
+  consumer.enqueueReadBuffer(slot0.buffer, CL_TRUE, 0, during.sizeBytes(), during.data());
+  expectImagesEqual(during, reference(inputs[0], params), "slot 0 while its last use was pending");
+  stillReading.setStatus(CL_COMPLETE);
+  f1.reset();
+  std::optional<Frame> f2 = pipeline->pop();
+  ASSERT_TRUE(f2 && f2->onDevice);
+  EXPECT_EQ(f2->index, 2);
+  expectImagesEqual(readDeviceFrame(ctx, consumer, *f2->onDevice), reference(inputs[2], params), "frame 2");
+
+  // Frame 3 is out or on its way; frame 2 stays held, so a fifth frame would
+  // wait for its slot: the destructor must still end the pipeline.
+  ASSERT_TRUE(pipeline->push(frameOf(inputs[0], 4)));
+  std::optional<Frame> f3 = pipeline->pop();
+  ASSERT_TRUE(f3);
+  const auto start = std::chrono::steady_clock::now();
+  pipeline.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  // Frames outlive their pipeline: the buffer is still theirs.
+  expectImagesEqual(readDeviceFrame(ctx, consumer, *f2->onDevice), reference(inputs[2], params),
+                    "frame 2 after the pipeline ended");
+}
+
 TEST(YuvConversion, ReferenceFollowsTheBt601AndBt709Formulas) {
   for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
     for (YuvRange range : {YuvRange::Limited, YuvRange::Full}) {

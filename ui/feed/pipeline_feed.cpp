@@ -9,6 +9,14 @@
 //
 // The source pixels of each frame are kept (shared, not copied) for the last
 // few frames, so the compare split shows exactly the frame that was filtered.
+//
+// Display path. Where the display link opened the device for zero-copy
+// (cl_khr_gl_sharing), the pipeline keeps each filtered frame on the device
+// (PipelineOptions::keepOnDevice) and reads nothing back; the UI thread copies
+// the newest one into the display's GL pixel buffer, device to device, between
+// the target's acquire and release, and hands the pipeline that copy's event
+// as the buffer's last use. Recording asks the pipeline for host pixels as well.
+// Otherwise each frame comes back through the pipeline's pinned staging.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -34,15 +42,30 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kSourcesKept = 16;  // more than the frames the pipeline can hold in flight
 constexpr double kFallbackFps = 30;       // sources without timestamps (synthetic) are shown at this rate
 
-std::string readbackLineFor(const std::string& reason) {
-  return "interop: readback + PBO (" + reason + ")";
-}
-
 struct Shown {
   std::shared_ptr<const Image> source;
-  Image filtered;
+  Image filtered;                          // host pixels (readback path, or while recording)
+  std::shared_ptr<DeviceFrame> onDevice;   // zero-copy path: the pipeline's buffer, until copied for display
+  int width = 0, height = 0;
+  PixelFormat format = PixelFormat::Invalid;
   std::uint64_t index = 0, version = 0;
 };
+
+// Copies a frame the pipeline kept on the device into the display's buffer.
+cl::Event copyToDisplay(cl::CommandQueue& queue, const DeviceImage& from, const DeviceImage& to,
+                        const std::vector<cl::Event>& waitFor) {
+  cl::Event copied;
+  const std::size_t rowBytes = static_cast<std::size_t>(from.width) * bytesPerPixel(from.format);
+  if (from.pitchBytes == to.pitchBytes) {
+    queue.enqueueCopyBuffer(from.buffer, to.buffer, 0, 0, from.pitchBytes * from.height, &waitFor, &copied);
+  } else {
+    const cl::array<cl::size_type, 3> origin{0, 0, 0};
+    const cl::array<cl::size_type, 3> region{rowBytes, static_cast<cl::size_type>(from.height), 1};
+    queue.enqueueCopyBufferRect(from.buffer, to.buffer, origin, origin, region, from.pitchBytes, 0, to.pitchBytes, 0,
+                                &waitFor, &copied);
+  }
+  return copied;
+}
 
 class PipelineFeed final : public FrameFeed {
  public:
@@ -59,6 +82,7 @@ class PipelineFeed final : public FrameFeed {
   ~PipelineFeed() override {
     stop();
     stopRecording();
+    dropDisplayTarget();
   }
 
   void setParams(std::shared_ptr<const ParamsSnapshot> next) override {
@@ -108,10 +132,16 @@ class PipelineFeed final : public FrameFeed {
         ++framesShown_;
       }
     }
+    if (fresh && shown_.onDevice) showOnDevice();
     FeedFrame f;
     if (shown_.source) {
       f.source = shown_.source->view();
-      f.filtered = shown_.filtered.view();
+      if (pixelBuffer_) {
+        f.filtered = {nullptr, shown_.width, shown_.height, 0, shown_.format};  // the pixels are in the GL buffer
+        f.glPixelBuffer = pixelBuffer_;
+      } else {
+        f.filtered = shown_.filtered.view();
+      }
     }
     f.index = shown_.index;
     f.paramsVersion = shown_.version;
@@ -126,7 +156,7 @@ class PipelineFeed final : public FrameFeed {
     out.stages.decodeMs = median(Stage::Decode) + median(Stage::Convert);
     out.stages.uploadMs = median(Stage::Upload);
     out.stages.kernelMs = median(Stage::Kernel);
-    out.stages.readbackMs = median(Stage::Readback);
+    out.stages.readbackMs = target_ ? interopMs_ : median(Stage::Readback);
     out.frameWidth = s.width;
     out.frameHeight = s.height;
     out.megapixelsPerSecond = megapixelsPerSecond(s.width, s.height, out.stages.kernelMs);
@@ -167,6 +197,7 @@ class PipelineFeed final : public FrameFeed {
       sink_ = std::move(sink);
       recordingPath_ = path;
       recordedFrames_ = 0;
+      if (pipeline_) pipeline_->setDeliverPixels(true);  // zero-copy: the encoder needs host pixels too
       return "";
     } catch (const std::exception& e) {
       return e.what();
@@ -176,6 +207,7 @@ class PipelineFeed final : public FrameFeed {
   void stopRecording() override {
     std::lock_guard<std::mutex> lock(recordMutex_);
     if (!sink_) return;
+    if (pipeline_ && target_) pipeline_->setDeliverPixels(false);
     try {
       sink_->finish();
     } catch (const std::exception& e) {
@@ -192,15 +224,22 @@ class PipelineFeed final : public FrameFeed {
     const std::string sel = params->deviceIndex < 0 ? selector_ : std::to_string(params->deviceIndex);
     OpenedDevice opened = openDevice(display_, sel);
     auto device = std::move(opened.device);
-    // The pipeline hands finished frames over from its own threads through
-    // pinned staging, so decoded sources read back even where the device
-    // could write into display memory.
-    displayPath_ = opened.target ? readbackLineFor("decoded frames come back through the pipeline's pinned staging")
-                                 : opened.displayPath;
     PipelineOptions options;
     options.policy = QueuePolicy::Live;
     options.format = params->format;
-    pipeline_ = std::make_unique<Pipeline>(device, params->filter, options);
+    if (opened.target) {
+      options.keepOnDevice = true;
+      std::lock_guard<std::mutex> lock(recordMutex_);
+      options.deliverPixels = sink_ != nullptr;
+      // One buffer waits for the UI thread's copy, one for the presenter's mailbox, one is filtered into.
+      options.deviceSlots = 3;
+    }
+    auto pipeline = std::make_unique<Pipeline>(device, params->filter, options);
+    dropDisplayTarget();  // the old device's GL buffer goes before its context
+    if (opened.target) displayQueue_ = cl::CommandQueue(device->context, device->info.device, CL_QUEUE_PROFILING_ENABLE);
+    target_ = std::move(opened.target);
+    displayPath_ = opened.displayPath;
+    pipeline_ = std::move(pipeline);
     device_ = std::move(device);
     applied_ = requested_ = params;
     requestedVersion_ = params->version;
@@ -226,6 +265,42 @@ class PipelineFeed final : public FrameFeed {
     if (decoder_.joinable()) decoder_.join();
     if (presenter_.joinable()) presenter_.join();
     pipeline_.reset();
+    std::lock_guard<std::mutex> lock(mutex_);
+    latest_.onDevice.reset();
+  }
+
+  // Zero-copy: the newest frame goes from the pipeline's buffer into the
+  // display's (UI thread, GL context current), and the pipeline gets its
+  // buffer back with the copy as its last use. The copy's device time, read
+  // once it has completed (never waited for), is the overlay's interop stage.
+  void showOnDevice() {
+    std::shared_ptr<DeviceFrame> frame = std::move(shown_.onDevice);
+    if (!target_) return;
+    if (lastCopy_() && lastCopy_.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE) {
+      interopMs_ = interopMs_ == 0 ? eventMs(lastCopy_) : interopMs_ + (eventMs(lastCopy_) - interopMs_) / 30;
+      lastCopy_ = cl::Event();
+    }
+    try {
+      const DeviceImage& from = frame->image();
+      std::vector<cl::Event> waitFor{frame->ready()};
+      const DeviceImage to = target_->acquire(displayQueue_, from.width, from.height, from.format, &waitFor);
+      const cl::Event copied = copyToDisplay(displayQueue_, from, to, waitFor);
+      pixelBuffer_ = target_->release(displayQueue_, copied);
+      frame->doneWith(copied);
+      if (!lastCopy_()) lastCopy_ = copied;
+    } catch (const std::exception& e) {
+      pixelBuffer_ = 0;
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = std::string("The frame could not be handed to the display: ") + e.what();
+    }
+  }
+
+  void dropDisplayTarget() {
+    if (displayQueue_()) displayQueue_.finish();  // the last copy into the display's buffer has landed
+    lastCopy_ = cl::Event();
+    shown_.onDevice.reset();
+    target_.reset();
+    pixelBuffer_ = 0;
   }
 
   void reject(const ParamsSnapshot& next, std::string why) {
@@ -386,6 +461,10 @@ class PipelineFeed final : public FrameFeed {
         if (latest_.source) ++displayLate_;  // replaced before the UI took it
         latest_.source = it->second;
         latest_.filtered = std::move(frame->image);
+        latest_.onDevice = std::move(frame->onDevice);  // an older one not yet shown goes back to the pipeline
+        latest_.width = it->second->width();  // the filtered frame has its source's shape
+        latest_.height = it->second->height();
+        latest_.format = it->second->format();
         latest_.index = it->first;
         latest_.version = versionOf_.count(frame->paramsGeneration) ? versionOf_[frame->paramsGeneration] : 0;
       }
@@ -397,7 +476,8 @@ class PipelineFeed final : public FrameFeed {
 
   void record(const Frame& frame) {
     std::lock_guard<std::mutex> lock(recordMutex_);
-    if (!sink_) return;
+    // Zero-copy: frames submitted before recording started carry no host pixels.
+    if (!sink_ || frame.image.sizeBytes() == 0) return;
     try {
       sink_->write(frame);
       ++recordedFrames_;
@@ -414,6 +494,12 @@ class PipelineFeed final : public FrameFeed {
   const std::string selector_;
   const DisplayLink* display_;
   std::string displayPath_;  // UI thread
+  // Zero-copy display (UI thread): the display's buffer, the queue that copies into it.
+  std::unique_ptr<DisplayTarget> target_;
+  cl::CommandQueue displayQueue_;
+  std::uint32_t pixelBuffer_ = 0;
+  cl::Event lastCopy_;    // a copy whose device time is still to be read
+  double interopMs_ = 0;  // smoothed
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread

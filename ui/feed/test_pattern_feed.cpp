@@ -143,6 +143,9 @@ class TestPatternFeed final : public FrameFeed {
       const DeviceImage out = target_->acquire(q, width_, height_, fmt, &acquired);
       convolver_->enqueue(srcDev_, out, &acquired, &filtered);
       pixelBuffer_ = target_->release(q, filtered);
+      // With cl_khr_gl_event the release only flushes; the kernel's time is
+      // read once it has run (the readback path below waits as long, in its map).
+      filtered.wait();
       t->kernelMs = eventMs(filtered);
       // acquire + release, host clock: the interop stage of the overlay
       t->readbackMs = std::max(

@@ -15,6 +15,21 @@
 
 namespace liveconv {
 
+// A filtered frame left in device memory (PipelineOptions::keepOnDevice): the
+// pipeline's output buffer for that frame, lent to the consumer until this
+// object is gone. The consumer reads image() on its own queue after ready()
+// and names its last use with doneWith(): the kernel that next writes that
+// buffer waits for that event on the device, so neither side waits on the
+// host for the other. Hold at most deviceSlots - 1 of them at a time: the
+// engine reuses a buffer only once its DeviceFrame has been let go.
+class DeviceFrame {
+ public:
+  virtual ~DeviceFrame() = default;
+  virtual const DeviceImage& image() const = 0;
+  virtual const cl::Event& ready() const = 0;  // the filter that wrote image()
+  virtual void doneWith(const cl::Event& lastUse) = 0;
+};
+
 struct Frame {
   Image image;  // the pixels, owned; or empty when `external` or `yuv` is set
   // Pixels the frame does not own (an in-memory source handing out the same
@@ -30,6 +45,7 @@ struct Frame {
   double convertMs = 0;
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
   FrameTimings timings;                // device times of this frame (output frames)
+  std::shared_ptr<DeviceFrame> onDevice;  // output frames of a keepOnDevice pipeline
 
   ImageView pixels() const { return external.data ? external : image.view(); }
   // What the engine filters: the pixels' size and format, or those the planes convert to.

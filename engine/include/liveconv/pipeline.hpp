@@ -14,6 +14,13 @@
 // cache, and the engine swaps it in between two frames. The stream never waits
 // for a compile and no frame is filtered half with one set, half with another.
 //
+// A consumer that shows frames on the same device (the viewer's CL/GL interop)
+// asks for keepOnDevice: each output frame then lends the slot's output buffer
+// (Frame::onDevice) and nothing is read back unless host pixels are asked for
+// too (setDeliverPixels, e.g. while recording). The engine reuses a lent slot
+// once the consumer has let it go, its kernel ordered after the consumer's
+// last use of that buffer by an event.
+//
 // A frame may arrive as decoded YUV planes (Frame::yuv): they go up as they
 // are and kernels/convert.cl turns them into the engine format on the device,
 // on the kernel queue just before the convolution.
@@ -44,7 +51,10 @@ struct PipelineOptions {
   PixelFormat format = PixelFormat::RGBA8;  // built up front, so errors show before the stream starts
   // Copy each result out of pinned staging into the output frame. Off for
   // `-o null` and throughput runs: output frames then carry only their metadata.
+  // With keepOnDevice and without deliverPixels nothing is read back at all.
   bool deliverPixels = true;
+  // Output frames carry the filtered frame in device memory (Frame::onDevice).
+  bool keepOnDevice = false;
   // Build the YUV conversion kernel up front (a source that hands out planes);
   // otherwise it is built when the first YUV frame arrives.
   bool prepareYuvConversion = false;
@@ -120,12 +130,18 @@ class Pipeline : public FrameChannel {
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
 
+  // Host pixels in the output frames from the next frame submitted on
+  // (PipelineOptions::deliverPixels); frames already on the device keep what
+  // they were submitted with.
+  void setDeliverPixels(bool on) { deliverPixels_ = on; }
+
   PipelineStats& stats() override { return stats_; }
   QueuePolicy policy() const override { return options_.policy; }
   const PipelineOptions& options() const { return options_; }
 
  private:
   struct Slot;
+  struct Lending;  // which slots' output buffers are lent out as DeviceFrames
   struct Pending {
     std::uint64_t generation = 0;
     FilterParams params;
@@ -136,7 +152,8 @@ class Pipeline : public FrameChannel {
   void applyBuiltParams();
   void ensureSlots(int width, int height, PixelFormat format);
   void releaseSlots();
-  void submit(Slot& slot, Frame frame);
+  bool waitUntilReturned(const Slot& slot, cl::Event* lastUse);
+  void submit(Slot& slot, Frame frame, const cl::Event& lastUse);
   void deliver(Slot& slot);
   void drainInFlight();
 
@@ -145,6 +162,8 @@ class Pipeline : public FrameChannel {
   PipelineOptions options_;
   PipelineStats stats_;
   BoundedQueue<Frame> input_, output_;
+  std::atomic<bool> deliverPixels_;
+  std::shared_ptr<Lending> lending_;
 
   // Owned by the engine thread.
   std::unique_ptr<Convolver> convolver_;
