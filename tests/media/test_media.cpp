@@ -250,7 +250,9 @@ TEST(Media, DeviceAndSwscaleConversionsAgreeUpToRoundingAndChromaPlacement) {
           EXPECT_FALSE(m) << c.clip << " " << toString(format) << " frame " << i << ", tolerance " << tolerance << ": "
                           << m->toString();
         }
-        if (c.meanBoundLsb > 0) EXPECT_LT(mean, c.meanBoundLsb) << c.clip << " frame " << i;
+        if (c.meanBoundLsb > 0) {
+          EXPECT_LT(mean, c.meanBoundLsb) << c.clip << " frame " << i;
+        }
       }
     }
 }
