@@ -257,6 +257,8 @@ TEST_F(QtSlowOpen, AFailedDeviceSwitchTicksTheDeviceThatPlaysOn) {
   EXPECT_EQ(w->loop().playingDevice(), -1);
   expectPlaysOn(*w, &index);
   EXPECT_EQ(w->checkedDeviceEntry(), -1);
+  w->saveSettings();
+  EXPECT_EQ(settings_->value("device").toInt(), -1) << "the next run starts on the device that played, not the failed one";
 
   // The next source opens on the device that plays (the one ticked), not on the one that failed.
   ASSERT_TRUE(w->openSource("testpattern:200x100"));

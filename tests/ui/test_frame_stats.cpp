@@ -21,6 +21,17 @@ TEST(FrameStats, DropsAsCountAndPercent) {
   EXPECT_DOUBLE_EQ(s.droppedPercent(), 2.0);
 }
 
+// The overlay names the fourth stage "interop" on the zero-copy path, "readback" otherwise.
+TEST(FrameStats, ZeroCopyFollowsTheDisplayPath) {
+  FrameStats s;
+  s.displayPath = "interop: zero-copy (cl_khr_gl_sharing)";
+  EXPECT_TRUE(s.zeroCopy());
+  s.displayPath = "interop: readback + PBO (device has no cl_khr_gl_sharing)";
+  EXPECT_FALSE(s.zeroCopy());
+  s.displayPath.clear();
+  EXPECT_FALSE(s.zeroCopy());
+}
+
 TEST(FrameTimeHistory, KeepsTheNewestOldestFirst) {
   FrameTimeHistory h(3);
   for (float v : {1.f, 2.f, 3.f, 4.f, 5.f}) h.push(v);

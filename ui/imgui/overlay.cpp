@@ -72,7 +72,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
       {"decode", stats.stages.decodeMs, IM_COL32(150, 150, 160, 255)},
       {"upload", stats.stages.uploadMs, IM_COL32(90, 160, 230, 255)},
       {"kernel", stats.stages.kernelMs, IM_COL32(120, 220, 120, 255)},
-      {"readback", stats.stages.readbackMs, IM_COL32(240, 180, 70, 255)},
+      {stats.zeroCopy() ? "interop" : "readback", stats.stages.readbackMs, IM_COL32(240, 180, 70, 255)},
       {"display", stats.stages.displayMs, IM_COL32(210, 110, 200, 255)},
   };
   if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingStretchSame)) {
@@ -89,9 +89,9 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   drawStageBar(stages, 5, stats.stages.totalMs());
 
   const std::vector<float> times = history.values();
-  char label[64];
-  std::snprintf(label, sizeof label, "frame ms (max %.1f)", history.maxMs());
-  ImGui::PlotLines("##frametimes", times.data(), static_cast<int>(times.size()), 0, label, 0.0f,
+  // The caption above the plot, not over it: an overlay text would cover the line.
+  ImGui::TextDisabled("frame time, last %zu frames (max %.1f ms)", times.size(), history.maxMs());
+  ImGui::PlotLines("##frametimes", times.data(), static_cast<int>(times.size()), 0, nullptr, 0.0f,
                    std::max(20.0f, history.maxMs() * 1.2f), ImVec2(ImGui::GetContentRegionAvail().x, 48));
 
   ImGui::Text("dropped %llu/%llu (%.1f%%)", static_cast<unsigned long long>(stats.framesDropped()),

@@ -15,7 +15,7 @@ struct StageTimes {
   double decodeMs = 0;    // producing the source frame (decode or test pattern)
   double uploadMs = 0;    // host -> device, CL event
   double kernelMs = 0;    // the filter, CL event
-  double readbackMs = 0;  // device -> host (map) or interop acquire/release
+  double readbackMs = 0;  // device -> host (map), or on the zero-copy path the hand-over into the GL buffer
   double displayMs = 0;   // PBO upload + draw, host clock
   double totalMs() const { return decodeMs + uploadMs + kernelMs + readbackMs + displayMs; }
 };
@@ -49,6 +49,8 @@ struct FrameStats {
   VariantId rejectedVariant = VariantId::Invalid;
 
   std::uint64_t framesDropped() const;
+  // The frame reached the display through CL/GL interop (displayPath "interop: zero-copy ...").
+  bool zeroCopy() const { return displayPath.rfind("interop: zero-copy", 0) == 0; }
   double droppedPercent() const;
 };
 

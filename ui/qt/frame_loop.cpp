@@ -34,11 +34,18 @@ std::string FrameLoop::deviceSelector() const {
 void FrameLoop::open(const std::string& source) {
   stopRecording();  // the recording of the playing source ends with the request
   // A device switch that failed is not asked for again with the next source.
-  if (running() && openingMessage().empty() && !openError().empty() && model_.deviceIndex() != playingDevice_)
-    model_.setDevice(playingDevice_);
+  if (deviceSwitchFailed()) model_.setDevice(playingDevice_);
   // The same source again (the playing one, or one whose feed failed) opens again.
   if (!model_.setSource(source) || source == playingSource_) switcher_.reopen();
   askedAny_ = false;  // tick() finishes the recording of the playing source
+}
+
+bool FrameLoop::deviceSwitchFailed() const {
+  return running() && openingMessage().empty() && !openError().empty() && model_.deviceIndex() != playingDevice_;
+}
+
+int FrameLoop::deviceToKeep() const {
+  return deviceSwitchFailed() ? playingDevice_ : model_.deviceIndex();
 }
 
 void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source) {

@@ -61,6 +61,9 @@ class FrameLoop {
   // selector). After a failed device switch the model still names the device
   // asked for; this names the one that plays on.
   int playingDevice() const { return playingDevice_; }
+  // The device the settings keep: the one asked for, unless switching to it
+  // failed (then the one that plays on).
+  int deviceToKeep() const;
   // Grows by one each time a new feed takes over.
   std::uint64_t feedsInstalled() const { return installs_; }
   // The device the feed is asked for: the model's index, else $LIVECONV_DEVICE,
@@ -108,6 +111,7 @@ class FrameLoop {
   void finishRecording(const std::string& stoppedBy);
   void fail(const std::string& why);
   void installed(const std::string& source);
+  bool deviceSwitchFailed() const;
 
   ViewerModel& model_;
   Opener opener_;

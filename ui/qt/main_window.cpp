@@ -353,6 +353,7 @@ void MainWindow::applyPanelsVisible() {
 void MainWindow::saveSettings() {
   // The source that plays, not one that failed to open.
   shell_.source = QString::fromStdString(loop_.running() ? loop_.playingSource() : model_.source());
+  shell_.device = loop_.deviceToKeep();  // nor a device that failed to open
   shell_.geometry = saveGeometry();
   shell_.windowState = saveState();
   saveShellSettings(settings_, model_, shell_);

@@ -15,7 +15,7 @@ void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettin
   s.setValue("filter/format", toString(model.format()));
   s.setValue("filter/alpha", model.alpha() == AlphaMode::Filter ? "filter" : "copy");
   s.setValue("filter/workgroup", QString("%1x%2").arg(model.workgroup().x).arg(model.workgroup().y));
-  s.setValue("device", model.deviceIndex());
+  s.setValue("device", shell.device);
   s.setValue("recentFiles", shell.recentFiles);
   s.setValue("window/geometry", shell.geometry);
   s.setValue("window/state", shell.windowState);
@@ -46,6 +46,7 @@ ShellSettings loadShellSettings(QSettings& s, ViewerModel& model) {
   if (s.contains("device")) model.setDevice(s.value("device").toInt());
   ShellSettings shell;
   shell.source = s.value("source").toString();
+  shell.device = model.deviceIndex();
   shell.recentFiles = s.value("recentFiles").toStringList();
   shell.geometry = s.value("window/geometry").toByteArray();
   shell.windowState = s.value("window/state").toByteArray();

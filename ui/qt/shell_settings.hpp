@@ -15,6 +15,7 @@ namespace liveconv::ui {
 
 struct ShellSettings {
   QString source;                    // empty: the test source
+  int device = -1;                   // the device index that played; -1: the default
   QStringList recentFiles;           // newest first
   QByteArray geometry, windowState;  // QMainWindow::saveGeometry()/saveState()
 };
