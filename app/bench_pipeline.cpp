@@ -2,6 +2,8 @@
 // frames (pinned) go through upload, kernel and readback in the
 // double-buffered pipeline; reports fps and per-stage medians. Builds in the
 // engine-only configuration, for GPU machines that have no FFmpeg.
+// --keep-on-device leaves the filtered frames on the device and reads nothing
+// back: the engine's side of the viewer's zero-copy display path.
 #include <iostream>
 
 #include "bench.hpp"
@@ -17,10 +19,12 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--device", "--size", "--frames", "--mask", "--variant", "--border", "--alpha", "--workgroup",
                    "--format", "--slots", "--json-log"},
-                  {"--pipeline", "--no-pinned", "--help"});
+                  {"--pipeline", "--no-pinned", "--keep-on-device", "--help"});
   if (args.has("--help")) {
     std::cout << "usage: liveconv bench --pipeline [--size 3840x2160] [--frames N] [--mask SPEC] [--variant NAME]\n"
-                 "       [--format rgba|gray] [--slots 2..4] [--no-pinned] [--device SEL] [--json-log FILE]\n";
+                 "       [--format rgba|gray] [--slots 2..4] [--no-pinned] [--keep-on-device] [--device SEL]\n"
+                 "       [--json-log FILE]\n"
+                 "  --keep-on-device  no readback: frames stay on the device, as on the viewer's zero-copy path\n";
     return kExitOk;
   }
   const DeviceInfo info = selectDevice(args.get("--device"));
@@ -37,13 +41,14 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   options.format = format;
   options.deviceSlots = args.getInt("--slots", 3, 2, 4);
   options.deliverPixels = false;
+  options.keepOnDevice = args.has("--keep-on-device");
   const long long frames = args.getInt("--frames", gpu ? 2000 : 60, 1, 1000000);
   SyntheticSource source(width, height, format, frames, args.has("--no-pinned") ? nullptr : device);
   NullSink sink;
   Pipeline pipeline(device, params, options);
   std::cout << "pipeline: " << source.describe() << " -> " << variantInfo(params.variant).name << " "
             << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", " << options.deviceSlots
-            << " device slots\n";
+            << " device slots" << (options.keepOnDevice ? ", kept on the device (no readback)" : "") << "\n";
   StreamOptions so;
   so.jsonLogPath = args.get("--json-log");
   const StreamResult r = runStream(source, sink, pipeline, so);

@@ -30,6 +30,22 @@ Result run(const std::string& args, const std::string& env = "") {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The pipeline benchmark, and with --keep-on-device the same stream with
+// nothing read back (the engine's side of the viewer's zero-copy path).
+TEST(Cli, PipelineBenchRunsEveryFrameWithAndWithoutReadback) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string common = "bench --pipeline --size 96x64 --frames 12 --mask box:3 --variant local";
+  Result r = run(common);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "frames: in 12, out 12, dropped 0")) << r.output;
+  EXPECT_FALSE(has(r.output, "kept on the device")) << r.output;
+  r = run(common + " --keep-on-device");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "frames: in 12, out 12, dropped 0")) << r.output;
+  EXPECT_TRUE(has(r.output, "kept on the device (no readback)")) << r.output;
+  EXPECT_TRUE(has(r.output, "readback 0.000 ")) << "frames kept on the device were read back:\n" << r.output;
+}
+
 TEST(Cli, DevicesListsTheDefaultDevice) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const Result r = run("devices");
