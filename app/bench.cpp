@@ -266,6 +266,9 @@ int runBench(const std::vector<std::string>& argv) {
             const ActiveKernel active = conv.activeKernel(format, size.w, size.h);
             row.workgroup = std::to_string(active.workgroup.x) + "x" + std::to_string(active.workgroup.y);
             if (active.packet > 1) row.workgroup += "/" + std::to_string(active.packet);
+            if (active.columnWorkgroup.x > 0)  // separable: row pass + column pass
+              row.workgroup += "+" + std::to_string(active.columnWorkgroup.x) + "x" +
+                               std::to_string(active.columnWorkgroup.y) + "/" + std::to_string(active.columnPacket);
             if (v->id == VariantId::Auto) row.chosen = variantInfo(active.variant).name;
             // local_aligned wants padded rows: give each variant the buffers it asks for.
             const std::size_t pitch = conv.devicePitchBytes(format, size.w, size.h);

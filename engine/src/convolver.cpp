@@ -70,6 +70,9 @@ struct Convolver::Prepared {
   int wx = 0, wy = 0, packet = 1;
   int blockX = 1, blockY = 1;  // outputs per work-item across and down
   std::uint64_t localBytes = 0;
+  // The column pass of `separable` (kernel2): its own shape, block and local memory.
+  int colWx = 0, colWy = 0, colPacket = 1, colBlockX = 1, colBlockY = 1;
+  std::uint64_t colLocalBytes = 0;
   cl::Buffer maskBuffer, maskBuffer2;  // the mask (or row taps) and the column taps
   float scale = 1, offset = 0;
 };
@@ -134,6 +137,19 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   auto fits = [&](int x, int y) {
     return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && localBytes(x, y) <= dev.localMemBytes;
   };
+  // The column pass of `separable`: its own default shape, shrunk the same way.
+  const bool separable = v.footprint == LocalFootprint::Separable;
+  int cwx = separable ? kColumnPassWorkgroupX : 0, cwy = separable ? kColumnPassWorkgroupY : 0;
+  const int cpacket = separable ? kColumnPassPacket : 1;
+  auto colBytes = [&](int x, int y) { return columnPassLocalBytes(x, y, cpacket, m.height, bpp, filterAlpha); };
+  auto colFits = [&](int x, int y) {
+    return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && colBytes(x, y) <= dev.localMemBytes;
+  };
+  auto shrink = [](int& x, int& y) {
+    int& larger = x >= y ? x : y;
+    larger = std::max(1, larger / 2);
+  };
+  while (separable && !colFits(cwx, cwy) && (cwx > 1 || cwy > 1)) shrink(cwx, cwy);
   if (userShape && !fits(wx, wy)) {
     std::ostringstream out;
     out << "Workgroup " << wx << "x" << wy << " does not fit " << dev.name << ": it allows " << dev.maxWorkGroupSize
@@ -142,10 +158,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
         << toString(format) << " mask.";
     throw UnsupportedError(out.str());
   }
-  while (!fits(wx, wy) && (wx > 1 || wy > 1)) {
-    int& larger = wx >= wy ? wx : wy;
-    larger = std::max(1, larger / 2);
-  }
+  while (!fits(wx, wy) && (wx > 1 || wy > 1)) shrink(wx, wy);
   if (!fits(wx, wy)) {
     std::ostringstream out;
     out << "Variant " << v.name << " cannot run a " << m.width << "x" << m.height << " " << toString(format)
@@ -162,9 +175,10 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
     // pass: 0 one-pass variant; 1 and 2 the row and column passes of separable.
     auto program = [&](int pass) {
       std::ostringstream options;
+      const bool column = pass == 2;
       options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
-              << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << wx
-              << " -D LY=" << wy << " -D PX=" << packet;
+              << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << (column ? cwx : wx)
+              << " -D LY=" << (column ? cwy : wy) << " -D PX=" << (column ? cpacket : packet);
       // Packet kernels unroll masks up to this many rows completely; a CPU compiler
       // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
       if (v.footprint == LocalFootprint::PacketTile || v.footprint == LocalFootprint::Separable)
@@ -188,9 +202,24 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
     std::size_t maxItems = dev.maxWorkGroupSize;
     std::uint64_t ownLocal = 0;
     for (const cl::Kernel* k : {&p->kernel, &p->kernel2}) {
-      if (!(*k)()) continue;
+      if (!(*k)() || (separable && k == &p->kernel2)) continue;
       maxItems = std::min<std::size_t>(maxItems, k->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device));
       ownLocal = std::max<std::uint64_t>(ownLocal, k->getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device));
+    }
+    if (separable) {  // the column pass, checked on its own and shrunk on its own
+      const std::size_t colMax = p->kernel2.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device);
+      const std::uint64_t colOwn = p->kernel2.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device);
+      if (static_cast<std::size_t>(cwx) * cwy > colMax || colBytes(cwx, cwy) + colOwn > dev.localMemBytes) {
+        if (cwx * cwy == 1) {
+          std::ostringstream out;
+          out << "Variant " << v.name << " cannot run the column pass of a " << m.width << "x" << m.height << " "
+              << toString(format) << " mask on " << dev.name << ": even one work-item needs "
+              << kib(colBytes(1, 1) + colOwn) << " of local memory of the " << kib(dev.localMemBytes) << " there.";
+          throw UnsupportedError(out.str());
+        }
+        shrink(cwx, cwy);
+        continue;
+      }
     }
     const std::size_t items = static_cast<std::size_t>(wx) * wy;
     if (items <= maxItems && localBytes(wx, wy) + ownLocal <= dev.localMemBytes) break;
@@ -202,8 +231,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
           << kib(dev.localMemBytes) << " there.";
       throw UnsupportedError(out.str());
     }
-    int& larger = wx >= wy ? wx : wy;
-    larger = std::max(1, larger / 2);
+    shrink(wx, wy);
   }
 
   p->params = params;
@@ -216,6 +244,12 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   p->blockX = shape.x;
   p->blockY = shape.y;
   p->localBytes = localBytes(wx, wy);
+  if (separable) {
+    const PacketShape colShape = packetShape(v, cpacket);
+    p->colWx = cwx, p->colWy = cwy, p->colPacket = cpacket;
+    p->colBlockX = colShape.x, p->colBlockY = colShape.y;
+    p->colLocalBytes = colBytes(cwx, cwy);
+  }
   p->scale = m.scale();
   p->offset = m.offset();
   // Buffers are created with their contents (COPY_HOST_PTR): nothing is queued,
@@ -277,6 +311,8 @@ ActiveKernel Convolver::activeKernel(PixelFormat format, int width, int height) 
   a.workgroup = {p.wx, p.wy};
   a.packet = p.packet;
   a.localBytes = p.localBytes;
+  a.columnWorkgroup = {p.colWx, p.colWy};
+  a.columnPacket = p.colPacket;
   a.upToDate = p.params == concreteParams(format, width, height);
   return a;
 }
@@ -320,11 +356,7 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
       intermediate_ = cl::Buffer(device_->context, CL_MEM_READ_WRITE, midBytes);
       intermediateBytes_ = midBytes;
     }
-    const bool filterAlpha = p.params.alpha == AlphaMode::Filter;
-    const std::uint64_t rowLocal = localMemoryBytes(variantInfo(VariantId::MultiPixel), p.wx, p.wy, p.packet, m.width,
-                                                    1, bpp, filterAlpha);
-    const std::uint64_t colLocal = localMemoryBytes(variantInfo(VariantId::MultiPixel), p.wx, p.wy, p.packet, 1,
-                                                    m.height, bpp, filterAlpha);
+    const std::uint64_t rowLocal = p.localBytes, colLocal = p.colLocalBytes;
     auto setArgs = [&](cl::Kernel& k, const cl::Buffer& in, cl_int inPitch, const cl::Buffer& out, cl_int outPitch,
                        const cl::Buffer& taps, int tapsW, int tapsH, float scale, float offset, std::uint64_t local) {
       k.setArg(0, in);
@@ -348,7 +380,10 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
     cl::Event rowsDone;
     q.enqueueNDRangeKernel(p.kernel, cl::NullRange, global, local, waitFor, &rowsDone);
     const std::vector<cl::Event> afterRows{rowsDone};
-    q.enqueueNDRangeKernel(p.kernel2, cl::NullRange, global, local, &afterRows, done);
+    const cl::NDRange colLocalShape(p.colWx, p.colWy);
+    const cl::NDRange colGlobal(roundUp((src.width + p.colBlockX - 1) / p.colBlockX, p.colWx),
+                                roundUp((src.height + p.colBlockY - 1) / p.colBlockY, p.colWy));
+    q.enqueueNDRangeKernel(p.kernel2, cl::NullRange, colGlobal, colLocalShape, &afterRows, done);
     if (first) *first = rowsDone;
     return;
   }

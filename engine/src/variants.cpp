@@ -85,6 +85,12 @@ std::uint64_t packetTileBytes(std::uint64_t wx, std::uint64_t wy, PacketShape s,
 
 }  // namespace
 
+std::uint64_t columnPassLocalBytes(int wx, int wy, int packet, int maskH, int bpp, bool filterAlpha) {
+  const std::uint64_t planes = bpp == 4 ? (filterAlpha ? 4 : 3) : 1;
+  return packetTileBytes(static_cast<std::uint64_t>(wx), static_cast<std::uint64_t>(wy),
+                         packetShape(variantInfo(VariantId::Separable), packet), 1, maskH, planes);
+}
+
 std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int bpp,
                                bool filterAlpha) {
   const std::uint64_t elem = bpp == 4 ? 16 : 4;  // float4 or float per pixel
@@ -93,9 +99,8 @@ std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet,
   switch (v.footprint) {
     case LocalFootprint::Tile: return (w + maskW - 1) * (h + maskH - 1) * elem;
     case LocalFootprint::PacketTile: return packetTileBytes(w, h, packetShape(v, packet), maskW, maskH, planes);
-    case LocalFootprint::Separable:  // the larger of the row pass (W x 1) and the column pass (1 x H)
-      return std::max(packetTileBytes(w, h, packetShape(v, packet), maskW, 1, planes),
-                      packetTileBytes(w, h, packetShape(v, packet), 1, maskH, planes));
+    case LocalFootprint::Separable:  // the row pass (W x 1); the column pass has its own shape
+      return packetTileBytes(w, h, packetShape(v, packet), maskW, 1, planes);
     case LocalFootprint::None:
     case LocalFootprint::Invalid: break;
   }

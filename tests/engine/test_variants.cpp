@@ -166,6 +166,49 @@ TEST(Variants, EveryPacketAndShapeMatchesReference) {
   std::cout << "[          ] " << cases << " packet/shape cases match the reference\n";
 }
 
+// separable's column pass runs its own tall shape (kColumnPassWorkgroupX x
+// kColumnPassWorkgroupY, kColumnPassPacket outputs), shrunk on its own until
+// it fits. A device that reports less local memory than the default needs
+// (the same device, told 8 KiB) makes both passes shrink; the result must
+// still be the reference, with every alpha mode.
+TEST(Variants, SeparableColumnPassHasItsOwnShapeAndShrinksToFit) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const Mask mask = test::separableIntegerMask(9, 31);
+  {
+    Convolver conv(ctx);
+    FilterParams p;
+    p.mask = mask;
+    p.variant = VariantId::Separable;
+    conv.setParams(p);
+    const ActiveKernel a = conv.activeKernel(PixelFormat::RGBA8, 64, 48);
+    if (columnPassLocalBytes(kColumnPassWorkgroupX, kColumnPassWorkgroupY, kColumnPassPacket, 31, 4, false) <=
+        ctx->info.localMemBytes) {
+      EXPECT_EQ(a.columnWorkgroup, (WorkgroupShape{kColumnPassWorkgroupX, kColumnPassWorkgroupY}));
+    }
+    EXPECT_EQ(a.columnPacket, kColumnPassPacket);
+  }
+  auto small = std::make_shared<DeviceContext>(*ctx);
+  small->info.localMemBytes = 8 * 1024;
+  Convolver conv(small);
+  for (AlphaMode alpha : {AlphaMode::PassThrough, AlphaMode::Filter}) {
+    for (PixelFormat f : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+      const Image src = test::randomImage(71, 53, f, 7);
+      const std::string failure = runCase(conv, variantInfo(VariantId::Separable), mask, src, BorderMode::Mirror, alpha);
+      EXPECT_TRUE(failure.empty()) << failure;
+      const ActiveKernel a = conv.activeKernel(f, 71, 53);
+      const int bpp = bytesPerPixel(f);
+      const bool filterAlpha = alpha == AlphaMode::Filter;
+      EXPECT_LE(columnPassLocalBytes(a.columnWorkgroup.x, a.columnWorkgroup.y, a.columnPacket, 31, bpp, filterAlpha),
+                small->info.localMemBytes);
+      EXPECT_LT(a.columnWorkgroup.x * a.columnWorkgroup.y, kColumnPassWorkgroupX * kColumnPassWorkgroupY)
+          << toString(f) << ": the column pass did not shrink for 8 KiB";
+      EXPECT_LE(localMemoryBytes(variantInfo(VariantId::Separable), a.workgroup.x, a.workgroup.y, a.packet, 9, 31, bpp,
+                                 filterAlpha),
+                small->info.localMemBytes);
+    }
+  }
+}
+
 TEST(Variants, RegistryIsWellFormed) {
   std::map<std::string, int> names;
   for (const auto& v : variantRegistry()) {

@@ -79,6 +79,9 @@ struct ActiveKernel {
   WorkgroupShape workgroup;
   int packet = 0;
   std::uint64_t localBytes = 0;
+  // `separable`'s column pass (the fields above describe its row pass); 0x0 for other variants.
+  WorkgroupShape columnWorkgroup;
+  int columnPacket = 0;
   bool upToDate = true;  // false while a Background build for newer parameters is running
 };
 

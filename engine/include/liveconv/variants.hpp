@@ -83,7 +83,18 @@ struct PacketShape {
 PacketShape packetShape(const VariantInfo& v, int packet);
 
 // Local memory a variant needs for a workgroup shape, mask size and pixel size.
+// For `separable` that is its row pass; columnPassLocalBytes() is the other.
 std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH,
                                int bytesPerPixelValue, bool filterAlpha = true);
+
+// The column pass of `separable` runs in work-groups of its own: tall and
+// narrow, so fewer halo rows are staged per output (the row pass wants the
+// opposite). FilterParams' workgroup and packet set the row pass; this shape,
+// shrunk until it fits, the column pass. Chosen by measuring on the H200:
+// docs/benchmarks.md, "Separate shapes for the two separable passes".
+constexpr int kColumnPassWorkgroupX = 8;
+constexpr int kColumnPassWorkgroupY = 16;
+constexpr int kColumnPassPacket = 16;
+std::uint64_t columnPassLocalBytes(int wx, int wy, int packet, int maskH, int bytesPerPixelValue, bool filterAlpha);
 
 }  // namespace liveconv
