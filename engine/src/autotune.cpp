@@ -9,6 +9,7 @@
 
 #include "liveconv/compare.hpp"
 #include "liveconv/reference.hpp"
+#include "liveconv/thread_name.hpp"
 
 namespace liveconv {
 namespace {
@@ -124,23 +125,43 @@ void AutoTuner::append(const std::string& k, const FilterParams& choice, double 
         << '\t' << choice.packet << '\t' << kernelMs << '\n';
 }
 
-FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
-                                const FilterParams& params, PixelFormat format, int width, int height) {
+std::optional<FilterParams> AutoTuner::lookup(const DeviceInfo& device, const FilterParams& params, PixelFormat format,
+                                              int width, int height) {
   std::lock_guard<std::mutex> lock(mutex_);
   load();
-  const std::string k = key(device->info, params, format, width, height);
-  if (auto it = choices_.find(k); it != choices_.end()) {
-    FilterParams p = params;
-    p.variant = it->second.variant;
-    p.workgroup = it->second.workgroup;
-    p.packet = it->second.packet;
-    return p;
-  }
+  const auto it = choices_.find(key(device, params, format, width, height));
+  if (it == choices_.end()) return std::nullopt;
+  FilterParams p = params;
+  p.variant = it->second.variant;
+  p.workgroup = it->second.workgroup;
+  p.packet = it->second.packet;
+  return p;
+}
 
-  // The race: correctness on a small odd-sized frame first, then the median
-  // kernel time on a frame of the real size.
-  ++races_;
-  lastRace_.clear();
+FilterParams AutoTuner::provisional(const FilterParams& params) {
+  FilterParams p = params;
+  p.workgroup = {};
+  p.packet = 0;
+  const int side = std::max(params.mask.width, params.mask.height);
+  // Rank-1 masks of 9 and more taps a side: two passes of W + H taps beat W x H
+  // everywhere we measured; below that, and for the rest, the packet kernel
+  // with the coefficients compiled in (what the races chose most often).
+  if (side >= 9 && factorSeparable(params.mask, nullptr))
+    p.variant = VariantId::Separable;
+  else
+    p.variant = side <= variantInfo(VariantId::Baked).maxMaskSide ? VariantId::Baked : VariantId::MultiPixel;
+  return p;
+}
+
+FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
+                                const FilterParams& params, PixelFormat format, int width, int height) {
+  if (std::optional<FilterParams> known = lookup(device->info, params, format, width, height)) return *known;
+  const std::string k = key(device->info, params, format, width, height);
+
+  // The race, without the lock (lookup() answers other threads meanwhile):
+  // correctness on a small odd-sized frame first, then the median kernel time
+  // on a frame of the real size.
+  std::vector<RaceEntry> race;
   const Image small = randomImage(53, 37, format, 7);
   Image want(small.width(), small.height(), format), got(small.width(), small.height(), format);
   convolveReference(small.view(), want.view(), params.mask, params.border, params.alpha);
@@ -190,8 +211,12 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
     } catch (const cl::Error& e) {
       entry.outcome = std::string("unavailable: ") + e.what();
     }
-    lastRace_.push_back(entry);
+    race.push_back(entry);
   }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++races_;
+  lastRace_ = std::move(race);
+  lastRaceThread_ = currentThreadName();
   if (!found)
     throw UnsupportedError("No kernel variant can run this mask on " + device->info.name + ".");
   choices_[k] = Choice{best.variant, best.workgroup, best.packet};
@@ -202,6 +227,11 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
 std::vector<RaceEntry> AutoTuner::lastRace() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return lastRace_;
+}
+
+std::string AutoTuner::lastRaceThread() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lastRaceThread_;
 }
 
 int AutoTuner::racesRun() const {

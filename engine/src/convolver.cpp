@@ -64,6 +64,7 @@ SeparableFactors separableFactors(const Mask& m) {
 
 struct Convolver::Prepared {
   FilterParams params;  // concrete: never VariantId::Auto
+  FilterParams autoParams;  // the Auto set it was chosen for (variant Invalid when not auto)
   PixelFormat format = PixelFormat::Invalid;
   const VariantInfo* variant = nullptr;
   cl::Kernel kernel, kernel2;
@@ -116,7 +117,20 @@ void Convolver::setParams(const FilterParams& params) {
 
 FilterParams Convolver::concreteParams(PixelFormat format, int width, int height) {
   if (params_.variant != VariantId::Auto) return params_;
-  return tuner_->resolve(device_, cache_, params_, format, std::max(width, 1), std::max(height, 1));
+  const bool sizeKnown = width > 0 && height > 0;
+  if (sizeKnown && policy_ == BuildPolicy::Blocking) return tuner_->resolve(device_, cache_, params_, format, width, height);
+  // No race here: the size is not known yet, or this is a frame path (Background).
+  if (sizeKnown)
+    if (std::optional<FilterParams> known = tuner_->lookup(device_->info, params_, format, width, height)) return *known;
+  // What runs keeps running (any concrete kernel is right at any size), until a
+  // race elsewhere (Pipeline's builder) has answered for this size.
+  if (current_ && current_->format == format && current_->autoParams == params_) return current_->params;
+  return AutoTuner::provisional(params_);
+}
+
+bool Convolver::awaitsRace(PixelFormat format, int width, int height) {
+  return params_.variant == VariantId::Auto && width > 0 && height > 0 &&
+         !tuner_->lookup(device_->info, params_, format, width, height);
 }
 
 std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format) const {
@@ -282,12 +296,21 @@ Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int h
       buildError_ = BuildError(e.what(), "");
     }
   }
+  FilterParams chosenFor = params_;  // the Auto set behind `concrete`, if any
+  if (chosenFor.variant != VariantId::Auto) chosenFor.variant = VariantId::Invalid;
   for (auto& p : prepared_)
-    if (p->format == format && p->params == concrete) return *(current_ = p.get());
+    if (p->format == format && p->params == concrete) {
+      p->autoParams = chosenFor;
+      return *(current_ = p.get());
+    }
 
   if (mayServeStale && policy_ == BuildPolicy::Background && current_ && current_->format == format) {
     if (!pending_.valid() && !buildError_)
-      pending_ = std::async(std::launch::async, [this, concrete, format] { return build(concrete, format); });
+      pending_ = std::async(std::launch::async, [this, concrete, format, chosenFor] {
+        auto p = build(concrete, format);
+        p->autoParams = chosenFor;
+        return p;
+      });
     return *current_;
   }
   if (pending_.valid()) pending_.wait();  // one build at a time
@@ -299,6 +322,7 @@ Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int h
     if (keep) prepared_.push_back(std::move(keep));
   }
   prepared_.push_back(build(concrete, format));
+  prepared_.back()->autoParams = chosenFor;
   return *(current_ = prepared_.back().get());
 }
 

@@ -4,10 +4,6 @@
 #include <chrono>
 #include <cstring>
 
-#if defined(__linux__)
-#include <pthread.h>
-#endif
-
 #include "liveconv/errors.hpp"
 
 namespace liveconv {
@@ -18,16 +14,6 @@ double msSince(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
-
-void setThreadName(const char* name) {
-#if defined(__linux__)
-  char shortName[16] = {};
-  std::strncpy(shortName, name, sizeof shortName - 1);
-  pthread_setname_np(pthread_self(), shortName);
-#else
-  (void)name;
-#endif
-}
 
 PassThrough::PassThrough(QueuePolicy policy, int queueCapacity) : queue_(std::clamp(queueCapacity, 2, 4), policy) {
   if (policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
@@ -117,9 +103,10 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   if (options.policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
   options_.queueCapacity = std::clamp(options.queueCapacity, 2, 4);
   options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
-  convolver_ = std::make_unique<Convolver>(device_, cache_);
+  convolver_ = std::make_unique<Convolver>(device_, cache_, options_.tuner);
   convolver_->setParams(params);
   convolver_->prepare(options_.format);  // errors surface here, before any thread starts
+  convolver_->setBuildPolicy(BuildPolicy::Background);  // the engine thread never races nor compiles
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
   currentFormat_ = static_cast<int>(options_.format);
@@ -213,15 +200,26 @@ void Pipeline::builderLoop() {
     std::unique_ptr<Convolver> next;
     std::string error;
     try {
-      next = std::make_unique<Convolver>(device_, cache_);
+      next = std::make_unique<Convolver>(device_, cache_, options_.tuner);
       next->setParams(job.params);
-      next->prepare(static_cast<PixelFormat>(currentFormat_.load()));
+      // For the frame size that streams: `auto` races here, off the frame path.
+      next->prepare(static_cast<PixelFormat>(currentFormat_.load()), frameWidth_.load(), frameHeight_.load());
+      next->setBuildPolicy(BuildPolicy::Background);
     } catch (const BuildError& e) {
       error = std::string(e.what()) + "\n" + e.buildLog();
     } catch (const std::exception& e) {
       error = e.what();
     }
     std::lock_guard<std::mutex> lock(paramsMutex_);
+    if (job.raceOnly) {
+      // An answer for the set that runs; dropped when a newer set came meanwhile.
+      // A race that failed leaves the provisional kernel running.
+      if (error.empty() && job.generation >= appliedGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
+        built_ = std::move(next);
+        builtGeneration_ = job.generation;
+      }
+      continue;
+    }
     if (error.empty()) {
       built_ = std::move(next);
       builtGeneration_ = job.generation;
@@ -242,7 +240,21 @@ void Pipeline::applyBuiltParams() {
   // the old Convolver can go now.
   convolver_ = std::move(built_);
   activeGeneration_ = builtGeneration_;
+  appliedGeneration_ = activeGeneration_;
   current_ = convolver_->params();
+}
+
+// `auto` without an answer for this frame size: the builder races for it
+// (once per set and size) while the engine goes on with what it runs.
+void Pipeline::askForRace(PixelFormat format, int width, int height) {
+  const std::string key = std::to_string(activeGeneration_) + "|" + toString(format) + "|" + std::to_string(width) +
+                          "x" + std::to_string(height);
+  if (key == raceAskedFor_ || !convolver_->awaitsRace(format, width, height)) return;
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  if (requested_) return;  // a newer set is on its way; it is prepared for this size
+  raceAskedFor_ = key;
+  requested_ = Pending{activeGeneration_, convolver_->params(), true};
+  paramsChanged_.notify_all();
 }
 
 void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
@@ -255,6 +267,8 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
   drainInFlight();
   releaseSlots();
   currentFormat_ = static_cast<int>(format);
+  frameWidth_ = width;
+  frameHeight_ = height;
   const cl::Context& ctx = device_->context;
   for (int i = 0; i < options_.deviceSlots; ++i) {
     auto s = std::make_unique<Slot>();
@@ -422,6 +436,7 @@ void Pipeline::engineLoop() {
       if (!frame) break;
       applyBuiltParams();  // the frame boundary: parameters change only here
       ensureSlots(frame->width(), frame->height(), frame->engineFormat());
+      askForRace(frame->engineFormat(), frame->width(), frame->height());
       Slot& s = *slots_[nextSlot_];
       if (s.busy) deliver(s);  // the oldest frame in flight; its slot takes the new one
       cl::Event lastUse;

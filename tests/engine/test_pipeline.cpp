@@ -6,10 +6,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/pipeline.hpp"
@@ -210,6 +213,51 @@ Image convertedReference(const YuvImage& y) {
 
 // The integer formula against the textbook one in double precision: the fixed
 // point may round the other way, so 1 LSB is allowed (and nothing more).
+// `auto` in a stream: the engine thread never races. The first frames run the
+// provisional kernel (built before the stream starts) while the builder races
+// for the real frame size; afterwards the answer runs. One race in all (none
+// for an unknown size), and every frame is the reference.
+TEST(Pipeline, AutoRacesOnTheBuilderThreadWhileFramesFlow) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string cache = testing::TempDir() + "/pipeline_race.tsv";
+  std::remove(cache.c_str());
+  PipelineOptions opt;
+  opt.policy = QueuePolicy::Live;  // hands each frame out as soon as the input is idle
+  opt.tuner = std::make_shared<AutoTuner>(cache);
+  const FilterParams params = paramsWith(test::integerMask(5, 5), VariantId::Auto);
+  Pipeline pipeline(ctx, params, opt);
+  EXPECT_EQ(opt.tuner->racesRun(), 0) << "the pipeline raced before it knew the frame size";
+  const Image img = test::randomImage(96, 64, PixelFormat::RGBA8, 3);
+  const Image want = reference(img, params);
+  ASSERT_TRUE(pipeline.push(frameOf(img, 0)));
+  std::optional<Frame> first = pipeline.pop();
+  ASSERT_TRUE(first);
+  expectMatches(*first, want, "frame 0 (provisional kernel)");
+  int index = 1;
+  for (int i = 0; i < 6000 && opt.tuner->racesRun() == 0; ++i, ++index) {  // frames keep flowing meanwhile
+    ASSERT_TRUE(pipeline.push(frameOf(img, index)));
+    std::optional<Frame> f = pipeline.pop();
+    ASSERT_TRUE(f);
+    expectMatches(*f, want, "frame " + std::to_string(index) + " (during the race)");
+  }
+  ASSERT_EQ(opt.tuner->racesRun(), 1) << "no race finished";
+  EXPECT_EQ(opt.tuner->lastRaceThread(), "lc-build") << "the race ran on the frame path";
+  for (int i = 0; i < 10; ++i, ++index) {
+    ASSERT_TRUE(pipeline.push(frameOf(img, index)));
+    std::optional<Frame> f = pipeline.pop();
+    ASSERT_TRUE(f);
+    expectMatches(*f, want, "frame " + std::to_string(index) + " (after the race)");
+  }
+  EXPECT_EQ(opt.tuner->racesRun(), 1) << "the same size raced twice";
+  std::ifstream in(cache);
+  std::string line;
+  int entries = 0;
+  while (std::getline(in, line)) entries += !line.empty();
+  EXPECT_EQ(entries, 1) << "one answer, for 96x64";
+  pipeline.endOfInput();
+  std::remove(cache.c_str());
+}
+
 // What a keepOnDevice consumer sees: the frame in device memory, read on the
 // consumer's own queue after ready().
 Image readDeviceFrame(const std::shared_ptr<DeviceContext>& ctx, cl::CommandQueue& queue, const DeviceFrame& d) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,13 +33,23 @@ class AutoTuner {
   // $LIVECONV_TUNING_CACHE, else $XDG_CACHE_HOME/liveconv/autotune.tsv, else ~/.cache/liveconv/autotune.tsv.
   static std::string defaultCachePath();
 
+  // The answer for `params` (variant Auto) on this frame when one is known
+  // (in memory or on disk); never races, never waits for a race. Thread-safe.
+  std::optional<FilterParams> lookup(const DeviceInfo& device, const FilterParams& params, PixelFormat format,
+                                     int width, int height);
   // Concrete parameters for `params` (variant Auto) on this frame; races when unknown. Thread-safe.
   FilterParams resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
                        const FilterParams& params, PixelFormat format, int width, int height);
 
   // The entries of the last race run by this tuner (empty when answers came from the cache).
   std::vector<RaceEntry> lastRace() const;
+  // What `auto` runs before a race has answered for a frame size (the size is
+  // not known yet, or the race runs off the frame path): a variant that is
+  // good for most masks, chosen without running anything.
+  static FilterParams provisional(const FilterParams& params);
   int racesRun() const;
+  // The name of the thread that ran the last race (a pipeline races on "lc-build").
+  std::string lastRaceThread() const;
 
  private:
   std::string key(const DeviceInfo& device, const FilterParams& params, PixelFormat format, int width,
@@ -57,6 +68,7 @@ class AutoTuner {
   std::map<std::string, Choice> choices_;
   std::vector<RaceEntry> lastRace_;
   int races_ = 0;
+  std::string lastRaceThread_;
 };
 
 }  // namespace liveconv

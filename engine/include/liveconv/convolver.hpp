@@ -100,9 +100,18 @@ class Convolver {
   void setBuildPolicy(BuildPolicy policy) { policy_ = policy; }
 
   // Builds (or finds) the kernels for the current parameters, this format and
-  // frame size (the size matters to `auto` only). Blocks, whatever the policy.
+  // frame size (the size matters to `auto` only: without one, `auto` builds
+  // AutoTuner::provisional(); with one it races, under BuildPolicy::Blocking,
+  // when no answer is known). Blocks, whatever the policy.
   // Throws BuildError / UnsupportedError with a sentence.
   void prepare(PixelFormat format, int width = 0, int height = 0);
+
+  // True when the parameters are `auto` and no race has answered for this
+  // format and frame size yet. Under BuildPolicy::Background the Convolver
+  // never races (a frame path must not compile): it runs what it ran, or
+  // AutoTuner::provisional(), and the owner races elsewhere (Pipeline: on its
+  // builder thread) and hands over a Convolver built for the answer.
+  bool awaitsRace(PixelFormat format, int width, int height);
 
   // The kernel the next frame of this format and size will use.
   ActiveKernel activeKernel(PixelFormat format, int width = 0, int height = 0);

@@ -13,6 +13,8 @@
 // "lc-build" compiles the kernel with a second Convolver sharing the program
 // cache, and the engine swaps it in between two frames. The stream never waits
 // for a compile and no frame is filtered half with one set, half with another.
+// `auto` races on the builder thread too: until the race for the frame size
+// has answered, the engine runs what it ran (at first AutoTuner::provisional()).
 //
 // A consumer that shows frames on the same device (the viewer's CL/GL interop)
 // asks for keepOnDevice: each output frame then lends the slot's output buffer
@@ -41,6 +43,7 @@
 #include "liveconv/frame.hpp"
 #include "liveconv/frame_queue.hpp"
 #include "liveconv/pipeline_stats.hpp"
+#include "liveconv/thread_name.hpp"
 
 namespace liveconv {
 
@@ -58,6 +61,8 @@ struct PipelineOptions {
   // Build the YUV conversion kernel up front (a source that hands out planes);
   // otherwise it is built when the first YUV frame arrives.
   bool prepareYuvConversion = false;
+  // Where `auto` keeps its answers; null: AutoTuner::shared().
+  std::shared_ptr<AutoTuner> tuner;
 };
 
 // What the stream loop drives: frames pushed by a decode thread, popped in
@@ -145,11 +150,13 @@ class Pipeline : public FrameChannel {
   struct Pending {
     std::uint64_t generation = 0;
     FilterParams params;
+    bool raceOnly = false;  // the same set, raced for a new frame size (auto)
   };
 
   void engineLoop();
   void builderLoop();
   void applyBuiltParams();
+  void askForRace(PixelFormat format, int width, int height);
   void ensureSlots(int width, int height, PixelFormat format);
   void releaseSlots();
   bool waitUntilReturned(const Slot& slot, cl::Event* lastUse);
@@ -183,12 +190,13 @@ class Pipeline : public FrameChannel {
   std::string paramsError_;
   bool stopBuilder_ = false;
   std::atomic<int> currentFormat_{0};
+  std::atomic<int> frameWidth_{0}, frameHeight_{0};  // of the slots: what the builder prepares (and `auto` races) for
+  std::uint64_t appliedGeneration_ = 1;               // under paramsMutex_: what the engine runs
+  std::string raceAskedFor_;                          // engine thread: the last race asked of the builder
 
   std::exception_ptr engineError_;
   std::thread engine_, builder_;
 };
 
-// Names the calling thread (shown by top -H, gdb, perf); at most 15 characters.
-void setThreadName(const char* name);
 
 }  // namespace liveconv
