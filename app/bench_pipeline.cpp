@@ -45,6 +45,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   const long long frames = args.getInt("--frames", gpu ? 2000 : 60, 1, 1000000);
   SyntheticSource source(width, height, format, frames, args.has("--no-pinned") ? nullptr : device);
   NullSink sink;
+  source.frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the timed stream
   Pipeline pipeline(device, params, options);
   std::cout << "pipeline: " << source.describe() << " -> " << variantInfo(params.variant).name << " "
             << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", " << options.deviceSlots

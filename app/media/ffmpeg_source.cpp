@@ -238,6 +238,13 @@ bool FfmpegSource::isLive() const {
   return s_->spec.live;
 }
 
+bool FfmpegSource::frameSize(int* width, int* height) const {
+  if (!s_->decoder || s_->decoder->width <= 0 || s_->decoder->height <= 0) return false;
+  *width = s_->decoder->width;
+  *height = s_->decoder->height;
+  return true;
+}
+
 long long FfmpegSource::expectedFrames() const {
   const AVStream* st = s_->input->streams[s_->stream];
   if (st->nb_frames > 0) return st->nb_frames;

@@ -55,6 +55,7 @@ class FfmpegSource : public FrameSource {
   std::string describe() const override;
   bool isLive() const override;
   long long expectedFrames() const override;
+  bool frameSize(int* width, int* height) const override;  // the decoder's, as probed
   long long corruptPackets() const override { return corrupt_; }
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;

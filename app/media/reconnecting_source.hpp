@@ -39,6 +39,7 @@ class ReconnectingSource : public FrameSource {
   std::string describe() const override { return source_->describe(); }
   bool isLive() const override { return source_->isLive(); }
   long long expectedFrames() const override { return source_->expectedFrames(); }
+  bool frameSize(int* width, int* height) const override { return source_->frameSize(width, height); }
   long long corruptPackets() const override { return corruptBefore_ + source_->corruptPackets(); }
 
   FrameSource& current() { return *source_; }

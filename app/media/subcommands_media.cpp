@@ -130,6 +130,7 @@ int runCommand(const std::vector<std::string>& argv) {
     options.queueCapacity = args.getInt("--queue", 3, 2, 4);
     options.deliverPixels = output != "null";
     options.prepareYuvConversion = decoder && convert != ConvertMode::Cpu;
+    source->frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the first frame
     std::cout << "run: " << source->describe() << " -> ";
     if (decodeOnly) {
       passThrough = std::make_unique<PassThrough>(options.policy, options.queueCapacity);

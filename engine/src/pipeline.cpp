@@ -105,11 +105,14 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
   convolver_ = std::make_unique<Convolver>(device_, cache_, options_.tuner);
   convolver_->setParams(params);
-  convolver_->prepare(options_.format);  // errors surface here, before any thread starts
+  // Errors surface here, before any thread starts.
+  convolver_->prepare(options_.format, options_.expectedWidth, options_.expectedHeight);
   convolver_->setBuildPolicy(BuildPolicy::Background);  // the engine thread never races nor compiles
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
   currentFormat_ = static_cast<int>(options_.format);
+  frameWidth_ = options_.expectedWidth;
+  frameHeight_ = options_.expectedHeight;
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);

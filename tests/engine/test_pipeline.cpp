@@ -258,6 +258,30 @@ TEST(Pipeline, AutoRacesOnTheBuilderThreadWhileFramesFlow) {
   std::remove(cache.c_str());
 }
 
+// With the size announced (a file whose decoder was probed), `auto` races in
+// the constructor, before the stream: the first frame already runs the answer.
+TEST(Pipeline, AutoWithAnAnnouncedSizeRacesBeforeTheStream) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  PipelineOptions opt;
+  opt.tuner = std::make_shared<AutoTuner>("");
+  opt.expectedWidth = 80;
+  opt.expectedHeight = 48;
+  const FilterParams params = paramsWith(test::integerMask(3, 5), VariantId::Auto);
+  Pipeline pipeline(ctx, params, opt);
+  EXPECT_EQ(opt.tuner->racesRun(), 1);
+  EXPECT_EQ(opt.tuner->lastRaceThread(), currentThreadName()) << "raced elsewhere than in the constructor";
+  const Image img = test::randomImage(80, 48, PixelFormat::RGBA8, 5);
+  std::thread producer([&] {
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(pipeline.push(frameOf(img, i)));
+    pipeline.endOfInput();
+  });
+  const std::vector<Frame> out = drain(pipeline);
+  producer.join();
+  ASSERT_EQ(out.size(), 4u);
+  for (const Frame& f : out) expectMatches(f, reference(img, params), "frame " + std::to_string(f.index));
+  EXPECT_EQ(opt.tuner->racesRun(), 1) << "the announced size raced again";
+}
+
 // What a keepOnDevice consumer sees: the frame in device memory, read on the
 // consumer's own queue after ready().
 Image readDeviceFrame(const std::shared_ptr<DeviceContext>& ctx, cl::CommandQueue& queue, const DeviceFrame& d) {

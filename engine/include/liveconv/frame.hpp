@@ -64,6 +64,12 @@ class FrameSource {
   virtual bool isLive() const { return false; }
   // Frames the source expects to deliver, or -1 when unknown (for the ETA).
   virtual long long expectedFrames() const { return -1; }
+  // The size of the frames it will deliver, where known before the first
+  // (a stream may still change it); false when unknown.
+  virtual bool frameSize(int* width, int* height) const {
+    (void)width, (void)height;
+    return false;
+  }
   // Packets the decoder refused and skipped so far.
   virtual long long corruptPackets() const { return 0; }
 };
@@ -87,6 +93,10 @@ class SyntheticSource : public FrameSource {
   bool next(Frame& frame) override;
   std::string describe() const override;
   long long expectedFrames() const override { return frameCount_; }
+  bool frameSize(int* width, int* height) const override {
+    *width = width_, *height = height_;
+    return true;
+  }
 
  private:
   int width_, height_;

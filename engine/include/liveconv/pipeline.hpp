@@ -63,6 +63,11 @@ struct PipelineOptions {
   bool prepareYuvConversion = false;
   // Where `auto` keeps its answers; null: AutoTuner::shared().
   std::shared_ptr<AutoTuner> tuner;
+  // The frame size the source announces (0: unknown). `auto` races for it in
+  // the constructor, before the stream starts, so a file is filtered by one
+  // kernel from its first frame to its last; without it the first frames run
+  // the provisional kernel while the builder races.
+  int expectedWidth = 0, expectedHeight = 0;
 };
 
 // What the stream loop drives: frames pushed by a decode thread, popped in
