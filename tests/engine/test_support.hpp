@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <memory>
 #include <random>
 
@@ -23,7 +24,10 @@ namespace liveconv::test {
 inline std::shared_ptr<DeviceContext> testDevice() {
   static std::shared_ptr<DeviceContext> ctx = [] {
     try {
-      return DeviceContext::create(selectDevice(""));
+      auto device = DeviceContext::create(selectDevice(""));
+      std::cout << "[          ] OpenCL device of these tests: " << device->info.name << " ("
+                << device->info.platformName << ")\n";
+      return device;
     } catch (const std::exception&) {
       return std::shared_ptr<DeviceContext>();
     }
