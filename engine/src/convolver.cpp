@@ -330,6 +330,16 @@ void Convolver::prepare(PixelFormat format, int width, int height) { preparedFor
 
 ActiveKernel Convolver::activeKernel(PixelFormat format, int width, int height) {
   const Prepared& p = preparedFor(format, width, height, true);
+  ActiveKernel a = describe(p);
+  a.upToDate = p.params == concreteParams(format, width, height);
+  return a;
+}
+
+ActiveKernel Convolver::lastRun() const {
+  return current_ ? describe(*current_) : ActiveKernel();
+}
+
+ActiveKernel Convolver::describe(const Prepared& p) {
   ActiveKernel a;
   a.variant = p.params.variant;
   a.workgroup = {p.wx, p.wy};
@@ -337,7 +347,6 @@ ActiveKernel Convolver::activeKernel(PixelFormat format, int width, int height) 
   a.localBytes = p.localBytes;
   a.columnWorkgroup = {p.colWx, p.colWy};
   a.columnPacket = p.colPacket;
-  a.upToDate = p.params == concreteParams(format, width, height);
   return a;
 }
 

@@ -365,6 +365,7 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
     beforeKernel.push_back(s.uploaded);
   }
   convolver_->enqueue(s.deviceIn, s.deviceOut, &beforeKernel, &s.filtered);
+  lastVariant_ = static_cast<int>(convolver_->lastRun().variant);
   s.hostCopy = deliverPixels_;
   // Throughput runs (no pixels wanted, nothing kept on the device) still read
   // back: that is the cost a real output would pay.

@@ -32,6 +32,13 @@ TEST(FrameStats, ZeroCopyFollowsTheDisplayPath) {
   EXPECT_FALSE(s.zeroCopy());
 }
 
+// `auto` says what it runs once a frame has run; other variants are themselves.
+TEST(FrameStats, VariantLineNamesWhatAutoRuns) {
+  EXPECT_EQ(variantLine(VariantId::Local, VariantId::Local), "local");
+  EXPECT_EQ(variantLine(VariantId::Auto, VariantId::Invalid), "auto");
+  EXPECT_EQ(variantLine(VariantId::Auto, VariantId::Separable), "auto -> separable");
+}
+
 TEST(FrameTimeHistory, KeepsTheNewestOldestFirst) {
   FrameTimeHistory h(3);
   for (float v : {1.f, 2.f, 3.f, 4.f, 5.f}) h.push(v);

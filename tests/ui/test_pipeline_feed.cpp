@@ -136,6 +136,20 @@ TEST_F(PipelineFeedTest, FramesAreTheReferenceOfTheirSourceAndEditsArrive) {
   EXPECT_NE(s.source.find("testsrc2"), std::string::npos) << s.source;
 }
 
+// `auto` in the viewer: the overlay says what it runs, and the frames are the
+// reference whichever kernel (provisional, then the race's answer) ran them.
+TEST_F(PipelineFeedTest, AutoSaysWhatItRuns) {
+  model_.setVariant(VariantId::Auto);
+  feed_->setParams(model_.snapshot());
+  for (int n = 0; n < 5; ++n) {
+    const FeedFrame f =
+        advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+    expectReference(f, model_.filter());
+  }
+  const std::string variant = feed_->stats().variant;
+  EXPECT_EQ(variant.rfind("auto -> ", 0), 0u) << variant;
+}
+
 TEST_F(PipelineFeedTest, ASetThatCannotRunIsReportedAndThePreviousKeepsRunning) {
   advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
   const FilterParams good = model_.filter();

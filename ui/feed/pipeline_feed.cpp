@@ -172,7 +172,7 @@ class PipelineFeed final : public FrameFeed {
     out.framesTotal = framesShown_;
     for (const DropCause& d : out.drops) out.framesTotal += d.count;
     out.device = device_->info.name;
-    out.variant = variantInfo(pipeline_->currentParams().variant).name;
+    out.variant = variantLine(pipeline_->currentParams().variant, pipeline_->lastVariant());
     out.displayPath = displayPath_;
     out.error = error_;
     out.rejectedVersion = rejectedVersion_;

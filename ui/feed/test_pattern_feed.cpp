@@ -66,7 +66,7 @@ class TestPatternFeed final : public FrameFeed {
     s.framesShown = framesShown_;
     s.framesTotal = framesShown_;  // the test source is pulled, never pushed: nothing can be dropped
     s.device = device_->info.name;
-    s.variant = variantInfo(applied_->filter.variant).name;
+    s.variant = variantLine(applied_->filter.variant, convolver_->lastRun().variant);
     s.displayPath = displayPath_;
     s.error = error_;
     s.rejectedVersion = rejectedVersion_;

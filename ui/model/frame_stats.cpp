@@ -14,6 +14,13 @@ double FrameStats::droppedPercent() const {
   return framesTotal == 0 ? 0.0 : 100.0 * static_cast<double>(framesDropped()) / static_cast<double>(framesTotal);
 }
 
+std::string variantLine(VariantId asked, VariantId ran) {
+  std::string line = variantInfo(asked).name;
+  if (asked == VariantId::Auto && ran != VariantId::Invalid && ran != VariantId::Auto)
+    line += std::string(" -> ") + variantInfo(ran).name;
+  return line;
+}
+
 double megapixelsPerSecond(int width, int height, double kernelMs) {
   if (kernelMs <= 0) return 0;
   return static_cast<double>(width) * height / (kernelMs * 1e3);

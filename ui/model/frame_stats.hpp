@@ -54,6 +54,10 @@ struct FrameStats {
   double droppedPercent() const;
 };
 
+// The overlay's variant: "local", or for `auto` what it runs, "auto -> separable"
+// ("auto" alone before the first frame).
+std::string variantLine(VariantId asked, VariantId ran);
+
 // Throughput of the kernel alone, from its CL event time.
 double megapixelsPerSecond(int width, int height, double kernelMs);
 // Effective bandwidth: each pixel read once and written once (the ideal a tiled kernel approaches).

@@ -113,6 +113,10 @@ class Convolver {
   // builder thread) and hands over a Convolver built for the answer.
   bool awaitsRace(PixelFormat format, int width, int height);
 
+  // The kernel the last frame ran (variant Invalid before the first); builds
+  // nothing, races nothing.
+  ActiveKernel lastRun() const;
+
   // The kernel the next frame of this format and size will use.
   ActiveKernel activeKernel(PixelFormat format, int width = 0, int height = 0);
   // Under BuildPolicy::Background: the failure of the last background build, once.
@@ -139,6 +143,7 @@ class Convolver {
   Prepared& preparedFor(PixelFormat format, int width, int height, bool mayServeStale);
   std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format) const;
   FilterParams concreteParams(PixelFormat format, int width, int height);
+  static ActiveKernel describe(const Prepared& p);
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;

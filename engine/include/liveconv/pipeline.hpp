@@ -136,6 +136,9 @@ class Pipeline : public FrameChannel {
   // True once `generation` has failed to build (a UI polls this without waiting).
   bool paramsFailed(std::uint64_t generation) const;
   FilterParams currentParams() const;
+  // The concrete variant that filtered the last frame (what `auto` chose);
+  // Invalid before the first frame.
+  VariantId lastVariant() const { return static_cast<VariantId>(lastVariant_.load()); }
 
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
@@ -195,6 +198,7 @@ class Pipeline : public FrameChannel {
   std::string paramsError_;
   bool stopBuilder_ = false;
   std::atomic<int> currentFormat_{0};
+  std::atomic<int> lastVariant_{0};
   std::atomic<int> frameWidth_{0}, frameHeight_{0};  // of the slots: what the builder prepares (and `auto` races) for
   std::uint64_t appliedGeneration_ = 1;               // under paramsMutex_: what the engine runs
   std::string raceAskedFor_;                          // engine thread: the last race asked of the builder
