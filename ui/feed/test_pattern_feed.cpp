@@ -26,7 +26,12 @@ class TestPatternFeed final : public FrameFeed {
     open(initial->deviceIndex < 0 ? selector_ : std::to_string(initial->deviceIndex));
     applied_ = initial;
     convolver_->setParams(initial->filter);
-    convolver_->prepare(initial->format);
+    // `auto` races here, on the opening thread, for the pattern's size; on the
+    // UI thread it never races (Background): a set no race has answered runs
+    // what ran, or the provisional choice, and the overlay says which.
+    convolver_->setBuildPolicy(BuildPolicy::Blocking);
+    convolver_->prepare(initial->format, width_, height_);
+    convolver_->setBuildPolicy(BuildPolicy::Background);
     pending_ = initial;
   }
 
@@ -78,6 +83,7 @@ class TestPatternFeed final : public FrameFeed {
   void open(const std::string& selector) {
     OpenedDevice opened = openDevice(display_, selector);
     auto convolver = std::make_unique<Convolver>(opened.device);
+    convolver->setBuildPolicy(BuildPolicy::Background);  // never races on the UI thread
     unmap();
     target_.reset();  // its GL buffer goes before the context it was shared with
     device_ = std::move(opened.device);
