@@ -113,6 +113,18 @@ TEST_F(QtShell, FirstRunOpensTheTestSourceWithoutAMessage) {
   EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
 }
 
+// The mask dock's line and the status bar say what `auto` runs.
+TEST_F(QtShell, AutoSaysWhichVariantRuns) {
+  auto w = openWindow();
+  ASSERT_TRUE(waitForFirstFrame(*w));
+  w->model().setVariant(VariantId::Auto);
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().stats().variant.rfind("auto -> ", 0) == 0; }))
+      << w->loop().stats().variant;
+  w->tick();
+  const QString line = w->maskDock()->separabilityLabel()->text();
+  EXPECT_TRUE(line.contains("runs on variant auto -> ")) << line.toStdString();
+}
+
 TEST_F(QtShell, RunsTheTestSourceForFrames) {
   auto w = openWindow();
   constexpr int kFrames = 12;

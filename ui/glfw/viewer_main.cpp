@@ -418,6 +418,7 @@ int run(const ViewerOptions& opt) {
     }
     if (view.panelsVisible) drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &requests);
     inputs.activeDevice = stats.device;
+    inputs.activeVariant = stats.variant;
     ScreenRect overlay;
     stats.stages.displayMs = displayMs;
     if (view.overlayVisible)

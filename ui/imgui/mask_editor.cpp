@@ -141,7 +141,7 @@ void drawMaskFile(ViewerModel& model, PanelState& state) {
 
 }  // namespace
 
-void drawMaskEditor(ViewerModel& model, PanelState& state) {
+void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& inputs) {
   const Mask& m = model.mask();
   int size[2] = {m.width, m.height};
   ImGui::SetNextItemWidth(140);
@@ -195,8 +195,12 @@ void drawMaskEditor(ViewerModel& model, PanelState& state) {
     return;
   }
   ImGui::TextDisabled("sum %g, scale %g, offset %g", m.sum(), m.scale(), m.offset());
+  // What the frame side runs (what `auto` chose) once it runs the model's variant; else the model's choice.
+  const std::string asked = variantInfo(model.variant()).name;
+  const std::string& running = inputs.activeVariant;
+  const bool current = running == asked || running.rfind(asked + " -> ", 0) == 0;
   ImGui::TextDisabled("%s; runs on variant %s", model.separable() ? "separable (rank 1)" : "not separable (rank > 1)",
-                      variantInfo(model.variant()).name);
+                      current ? running.c_str() : asked.c_str());
 }
 
 }  // namespace liveconv::ui

@@ -39,6 +39,7 @@ struct PanelState {
 struct PanelInputs {
   std::vector<std::string> deviceNames;  // index = enumerateDevices() index
   std::string activeDevice;              // what the frame side runs on
+  std::string activeVariant;             // FrameStats::variant, e.g. "auto -> separable"
   std::vector<std::string> cameras;      // "camera:N" specs found at start
   bool decodedSources = false;           // the build can open files, lavfi, cameras
   std::string recordingPath;             // non-empty while recording
@@ -49,7 +50,7 @@ struct PanelInputs {
 void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& inputs, float width, float height,
                       ShellRequests* requests);
 // The mask editor section (also usable on its own).
-void drawMaskEditor(ViewerModel& model, PanelState& state);
+void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& inputs);
 // The source section: open a file or a test source, playback, recording.
 void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests);
 // Why nothing plays (the source failed to open, or ended), centred on the picture area.

@@ -291,6 +291,7 @@ void MainWindow::updateStatus() {
   droppedLabel_->setText(
       QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
   deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variant));
+  maskDock_->setRunningVariant(s.variant);
   // A kernel that failed to build or a variant that refused the mask: the
   // previous parameters keep running; say so once, in the status line with the
   // whole text in its tooltip, grey the variant in the dock, and for a build

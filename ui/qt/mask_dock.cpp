@@ -204,6 +204,12 @@ void MaskDock::resizeEvent(QResizeEvent* event) {
   fitGridArea();  // a narrower dock may need the horizontal scroll bar
 }
 
+void MaskDock::setRunningVariant(const std::string& variant) {
+  if (variant == runningVariant_) return;
+  runningVariant_ = variant;
+  refresh();
+}
+
 void MaskDock::refresh() {
   refreshing_ = true;
   const Mask& m = model_.mask();
@@ -223,9 +229,11 @@ void MaskDock::refresh() {
     normalize_->setCurrentIndex(normalize_->findData(static_cast<int>(m.normalize)));
     symmetry_->setCurrentIndex(symmetry_->findData(static_cast<int>(model_.symmetry())));
   }
+  const std::string asked = variantInfo(model_.variant()).name;
+  const bool current = runningVariant_ == asked || runningVariant_.rfind(asked + " -> ", 0) == 0;
   separability_->setText(QString("%1; runs on variant %2")
                              .arg(model_.separable() ? "separable (rank 1)" : "not separable (rank > 1)")
-                             .arg(variantInfo(model_.variant()).name));
+                             .arg(QString::fromStdString(current ? runningVariant_ : asked)));
   error_->setText(specError_.isEmpty() ? QString::fromStdString(model_.maskError()) : specError_);
   error_->setVisible(!error_->text().isEmpty());
   refreshing_ = false;

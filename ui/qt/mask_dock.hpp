@@ -35,6 +35,9 @@ class MaskDock : public QDockWidget {
   QComboBox* symmetryBox() const { return symmetry_; }
   QComboBox* specBox() const { return spec_; }
   QLabel* separabilityLabel() const { return separability_; }
+  // What the frame side runs (FrameStats::variant, e.g. "auto -> separable"),
+  // shown in the separability line once it runs the model's variant.
+  void setRunningVariant(const std::string& variant);
   QLabel* errorLabel() const { return error_; }
   QScrollArea* gridArea() const { return scroll_; }
   // The tool buttons carry object names: maskTranspose, maskFlipH, maskFlipV, maskReset.
@@ -64,6 +67,7 @@ class MaskDock : public QDockWidget {
   QDoubleSpinBox *divisor_ = nullptr, *bias_ = nullptr;
   QComboBox *normalize_ = nullptr, *symmetry_ = nullptr, *spec_ = nullptr;
   QLabel *separability_ = nullptr, *error_ = nullptr;
+  std::string runningVariant_;
   QString specError_;  // the parser's sentence for the last spec typed; cleared by the next edit
   bool refreshing_ = false;
 };
