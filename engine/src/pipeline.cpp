@@ -250,12 +250,16 @@ void Pipeline::applyBuiltParams() {
 // `auto` without an answer for this frame size: the builder races for it
 // (once per set and size) while the engine goes on with what it runs.
 void Pipeline::askForRace(PixelFormat format, int width, int height) {
-  const std::string key = std::to_string(activeGeneration_) + "|" + toString(format) + "|" + std::to_string(width) +
-                          "x" + std::to_string(height);
-  if (key == raceAskedFor_ || !convolver_->awaitsRace(format, width, height)) return;
+  // Looked at once per set, format and size, not per frame.
+  const RaceKey key{activeGeneration_, static_cast<int>(format), width, height};
+  if (key == raceChecked_) return;
+  if (!convolver_->awaitsRace(format, width, height)) {
+    raceChecked_ = key;
+    return;
+  }
   std::lock_guard<std::mutex> lock(paramsMutex_);
-  if (requested_) return;  // a newer set is on its way; it is prepared for this size
-  raceAskedFor_ = key;
+  if (requested_) return;  // a newer set is on its way; it is prepared for this size (checked again after)
+  raceChecked_ = key;
   requested_ = Pending{activeGeneration_, convolver_->params(), true};
   paramsChanged_.notify_all();
 }

@@ -201,7 +201,14 @@ class Pipeline : public FrameChannel {
   std::atomic<int> lastVariant_{0};
   std::atomic<int> frameWidth_{0}, frameHeight_{0};  // of the slots: what the builder prepares (and `auto` races) for
   std::uint64_t appliedGeneration_ = 1;               // under paramsMutex_: what the engine runs
-  std::string raceAskedFor_;                          // engine thread: the last race asked of the builder
+  struct RaceKey {
+    std::uint64_t generation = 0;
+    int format = 0, width = 0, height = 0;
+    bool operator==(const RaceKey& o) const {
+      return generation == o.generation && format == o.format && width == o.width && height == o.height;
+    }
+  };
+  RaceKey raceChecked_;  // engine thread: the last set, format and size looked at for `auto`
 
   std::exception_ptr engineError_;
   std::thread engine_, builder_;
