@@ -127,7 +127,7 @@ struct Row {
 }  // namespace
 
 void printBenchUsage() {
-  std::cout << "liveconv bench [options]\n"
+  std::cout << "usage: liveconv bench [options]\n"
                "  --pipeline          stream in-memory frames through the double-buffered pipeline (bench --pipeline --help)\n"
                "  --device SEL        OpenCL device (index, P:D, gpu/cpu, or name part); default $LIVECONV_DEVICE or first GPU\n"
                "  --variants LIST     comma list of variants, or 'all' (default)\n"

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -17,27 +18,62 @@
 #include "liveconv/mask.hpp"
 #include "liveconv/variants.hpp"
 #include "subcommands.hpp"
+#include "ui_programs.hpp"
+#include "version.hpp"
 
 namespace liveconv::app {
 namespace {
 
 void printUsage() {
   std::cout << "liveconv " LIVECONV_VERSION " - live 2D convolution on OpenCL\n\n"
-               "usage: liveconv COMMAND [options]\n\n"
-               "commands:\n"
+               "Usage: liveconv COMMAND [options]\n"
+               "  or:  liveconv COMMAND --help\n"
+               "  or:  liveconv --ui qt|viewer [ARGS]\n\n"
+               "Commands:\n"
                "  devices            list OpenCL platforms and devices\n"
                "  variants           list the kernel variants\n"
-               "  presets            list the mask presets\n"
-               "  bench              benchmark variants x masks x image sizes (bench --help)\n";
+               "  presets            list the mask presets and the mask spec syntax\n"
+               "  bench              benchmark variants x masks x image sizes\n";
   for (const Subcommand& s : extraSubcommands()) std::cout << "  " << s.usageLine << "\n";
-  std::cout << "\nwindows: liveconv --ui qt [ARGS]      the Qt desktop shell (liveconv-qt ARGS)\n"
-               "         liveconv --ui viewer [ARGS]  the GLFW + ImGui viewer (liveconv-viewer ARGS)\n";
-  std::cout << "\ndevice selection: --device SEL or $LIVECONV_DEVICE; SEL is an index, P:D, gpu, cpu, or part of a name\n"
-               "kernel sources: $LIVECONV_KERNEL_DIR loads kernels/*.cl from disk instead of the embedded copies\n";
+  std::cout << "\nWindows:\n"
+               "  --ui qt [ARGS]      the Qt desktop shell (liveconv-qt ARGS)\n"
+               "  --ui viewer [ARGS]  the GLFW + ImGui viewer (liveconv-viewer ARGS)\n"
+               "\nOptions:\n"
+               "  --help, -h         this text\n"
+               "  --version          the version, the commit it was built from, and the OpenCL ICD loader,\n"
+               "                     OpenCL platforms, FFmpeg, Qt and GLFW it runs with\n"
+               "\nEnvironment:\n"
+               "  LIVECONV_DEVICE        the device when --device is not given: an index from\n"
+               "                         `liveconv devices`, P:D, gpu, cpu, accelerator, or part of a\n"
+               "                         device, vendor or platform name\n"
+               "  LIVECONV_KERNEL_DIR    load kernels/*.cl from this folder instead of the embedded copies\n"
+               "  LIVECONV_TUNING_CACHE  the file where auto keeps its measured choices\n"
+               "                         (default $XDG_CACHE_HOME/liveconv/autotune.tsv)\n"
+               "  LIVECONV_ASSETS        the folder of city_320x180.mp4, played when no source is given\n"
+               "  LIVECONV_FFMPEG_LOG    set: show FFmpeg's own log lines\n"
+               "\nExit status:\n"
+               "  0 ok; 1 unexpected failure; 2 bad command line or mask; 3 no (matching) OpenCL device;\n"
+               "  4 kernel build failure (the build log is printed); 5 the variant cannot run this mask or\n"
+               "  format on this device; 6 verification failed; 7 input failed; 8 output failed;\n"
+               "  127 the window program is not part of this build; 130 interrupted\n";
+}
+
+// Commands that take no options: `--help` (or -h) prints `usage` and returns true.
+bool answeredHelp(const std::vector<std::string>& argv, const char* usage) {
+  const Args args(argv, {}, {"--help"}, {{"-h", "--help"}});
+  if (!args.positional().empty())
+    throw UsageError("Unexpected argument '" + args.positional().front() + "'; this command takes none.");
+  if (!args.has("--help")) return false;
+  std::cout << usage;
+  return true;
 }
 
 int listDevices(const std::vector<std::string>& argv) {
-  const Args args(argv, {}, {});
+  if (answeredHelp(argv, "usage: liveconv devices\n"
+                         "  lists every OpenCL platform and device: index, platform:device, name, kind,\n"
+                         "  compute units, clock, memory, OpenCL version and driver; * marks the device\n"
+                         "  used when none is selected (--device SEL or $LIVECONV_DEVICE).\n"))
+    return kExitOk;
   const auto devices = enumerateDevices();
   if (devices.empty()) throw NoDeviceError(
       "No OpenCL platform or device found: install an OpenCL driver (for example pocl-opencl-icd).");
@@ -63,12 +99,23 @@ int listDevices(const std::vector<std::string>& argv) {
   return kExitOk;
 }
 
-int listVariants() {
-  for (const auto& v : variantRegistry()) std::cout << "  " << v.name << std::string(12 - std::string(v.name).size(), ' ') << v.description << "\n";
+int listVariants(const std::vector<std::string>& argv) {
+  if (answeredHelp(argv, "usage: liveconv variants\n"
+                         "  lists the kernel variants (--variant NAME of run, bench and the windows) with a\n"
+                         "  line on each; auto races the others and keeps the fastest.\n"))
+    return kExitOk;
+  std::size_t width = 0;
+  for (const auto& v : variantRegistry()) width = std::max(width, std::string(v.name).size());
+  for (const auto& v : variantRegistry())
+    std::cout << "  " << v.name << std::string(width + 2 - std::string(v.name).size(), ' ') << v.description << "\n";
   return kExitOk;
 }
 
-int listPresets() {
+int listPresets(const std::vector<std::string>& argv) {
+  if (answeredHelp(argv, "usage: liveconv presets\n"
+                         "  lists the mask presets (--mask SPEC) with their parameters, and the inline\n"
+                         "  mask syntax.\n"))
+    return kExitOk;
   for (const auto& p : maskPresets())
     std::cout << "  " << p.name << p.parameters << std::string(std::max<int>(1, 30 - int(std::string(p.name).size() + std::string(p.parameters).size())), ' ')
               << p.description << "\n";
@@ -79,50 +126,25 @@ int listPresets() {
 
 // `liveconv --ui qt|viewer ARGS...` becomes the window program with ARGS: the
 // same process (exec), so its exit code, signals and terminal are the user's.
-// It is looked for next to this executable (an installed bin/), then where
-// CMake builds it in the build tree (app/ -> ../ui/qt, ../ui/glfw).
-struct UiProgram {
-  const char* name;      // as --ui takes it
-  const char* file;      // the executable
-  const char* buildDir;  // its folder in the build tree, relative to app/
-  const char* what;      // for the sentence when it is missing
-};
-constexpr UiProgram kUiPrograms[] = {
-    {"qt", "liveconv-qt", "../ui/qt", "the Qt desktop shell (configure with -DLIVECONV_WITH_QT=ON and Qt 6)"},
-    {"viewer", "liveconv-viewer", "../ui/glfw",
-     "the GLFW viewer (configure with -DLIVECONV_WITH_GUI=ON, GLFW and ImGui)"},
-};
-
-std::filesystem::path ownDirectory(const char* argv0) {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) return self.parent_path();
-  return std::filesystem::absolute(argv0, ec).parent_path();
-}
-
 int launchUi(const std::string& name, const std::vector<std::string>& args, const char* argv0) {
-  const UiProgram* program = nullptr;
-  for (const UiProgram& p : kUiPrograms)
-    if (name == p.name) program = &p;
+  const UiProgram* program = findUiProgram(name);
   if (!program) throw UsageError("Unknown UI '" + name + "'; --ui takes qt or viewer.");
   const std::filesystem::path dir = ownDirectory(argv0);
-  const std::vector<std::filesystem::path> candidates = {dir / program->file,
-                                                         (dir / program->buildDir / program->file).lexically_normal()};
-  for (const auto& path : candidates) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) continue;
-    std::vector<std::string> owned = {path.string()};
-    owned.insert(owned.end(), args.begin(), args.end());
-    std::vector<char*> argvOut;
-    for (std::string& a : owned) argvOut.push_back(a.data());
-    argvOut.push_back(nullptr);
-    std::cout.flush();
-    execv(path.c_str(), argvOut.data());
-    std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
+  const std::filesystem::path path = locateUiProgram(*program, dir);
+  if (path.empty()) {
+    const auto candidates = uiProgramCandidates(*program, dir);
+    std::cerr << "liveconv: " << program->file << ", " << program->what << ", is not part of this build (looked for "
+              << candidates[0].string() << " and " << candidates[1].string() << ").\n";
     return kExitUiMissing;
   }
-  std::cerr << "liveconv: " << program->file << ", " << program->what << ", is not part of this build (looked for "
-            << candidates[0].string() << " and " << candidates[1].string() << ").\n";
+  std::vector<std::string> owned = {path.string()};
+  owned.insert(owned.end(), args.begin(), args.end());
+  std::vector<char*> argvOut;
+  for (std::string& a : owned) argvOut.push_back(a.data());
+  argvOut.push_back(nullptr);
+  std::cout.flush();
+  execv(path.c_str(), argvOut.data());
+  std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
   return kExitUiMissing;
 }
 
@@ -133,12 +155,16 @@ int dispatch(int argc, char** argv) {
   }
   const std::string cmd = argv[1];
   const std::vector<std::string> rest(argv + 2, argv + argc);
+  if (cmd == "help" && !rest.empty()) {  // `liveconv help run` is `liveconv run --help`
+    std::vector<char*> again = {argv[0], argv[2], const_cast<char*>("--help")};
+    return dispatch(3, again.data());
+  }
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     printUsage();
     return kExitOk;
   }
   if (cmd == "--version") {
-    std::cout << "liveconv " LIVECONV_VERSION "\n";
+    std::cout << versionReport(ownDirectory(argv[0]));
     return kExitOk;
   }
   if (cmd == "--ui") {
@@ -147,8 +173,8 @@ int dispatch(int argc, char** argv) {
   }
   if (cmd.rfind("--ui=", 0) == 0) return launchUi(cmd.substr(5), rest, argv[0]);
   if (cmd == "devices") return listDevices(rest);
-  if (cmd == "variants") return listVariants();
-  if (cmd == "presets") return listPresets();
+  if (cmd == "variants") return listVariants(rest);
+  if (cmd == "presets") return listPresets(rest);
   if (cmd == "bench") return runBench(rest);
   for (const Subcommand& s : extraSubcommands())
     if (cmd == s.name) return s.run(rest);

@@ -17,4 +17,7 @@ struct Subcommand {
 
 const std::vector<Subcommand>& extraSubcommands();
 
+// The media libraries this program runs with, for --version (a sentence when it has none).
+std::string mediaVersionText();
+
 }  // namespace liveconv::app

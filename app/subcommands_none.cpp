@@ -8,4 +8,6 @@ const std::vector<Subcommand>& extraSubcommands() {
   return none;
 }
 
+std::string mediaVersionText() { return "none (a build without media: LIVECONV_WITH_MEDIA=OFF)"; }
+
 }  // namespace liveconv::app

@@ -1,18 +1,41 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the Debian 12 packages liveconv needs and the machine
 # lacks. Packages already present are not touched, so a second run is quick.
-# Usage: scripts/install-deps.sh [engine|full]   (default full)
+# The lists are what a minbase Debian 12 (debootstrap --variant=minbase
+# bookworm) lacks; .ci/run proves them in such a root on every submission.
+# Usage: scripts/install-deps.sh [engine|full|tools]   (default full)
+#   engine  the OpenCL-only build: engine, bench, engine tests
+#   full    everything: FFmpeg, GLFW + ImGui viewer, Qt shell, their tests
+#           (Xvfb, Mesa, ffmpeg for test clips) and the .deb (cpack, help2man)
+#   tools   full plus what scripts/ uses for plots and comparisons
 set -euo pipefail
 
 profile="${1:-full}"
+case "$profile" in
+  engine | full | tools) ;;
+  *)
+    echo "install-deps: unknown profile '$profile'; use engine, full or tools." >&2
+    exit 2
+    ;;
+esac
+
+# Build, OpenCL (headers, C++ bindings, ICD loader, PoCL as the CPU device), tests.
 engine_pkgs=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
              pocl-opencl-icd clinfo libgtest-dev)
-full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libavfilter-dev libswscale-dev libavutil-dev ffmpeg
-           libglfw3-dev libimgui-dev libgl-dev libgl1-mesa-dri libpng-dev fonts-dejavu-core qt6-base-dev libqt6opengl6-dev nlohmann-json3-dev
-           xvfb xauth gnuplot-nox bc)
+# FFmpeg libraries and the ffmpeg command (the tests make their clips with it);
+# GLFW (its native header needs Xrandr), ImGui, GL with GLX and EGL, PNG; Qt 6;
+# Xvfb + Mesa for the window tests; file and help2man for the package and its
+# man page (cpack's dpkg-shlibdeps comes with build-essential's dpkg-dev).
+full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libswscale-dev libavutil-dev ffmpeg
+           libglfw3-dev libxrandr-dev libimgui-dev libgl-dev libegl-dev libgl1-mesa-dri libpng-dev fonts-dejavu-core
+           qt6-base-dev libqt6opengl6-dev
+           xvfb xauth file help2man)
+# scripts/plot-bench.sh and scripts/cpu-vs-ffmpeg.sh.
+tools_pkgs=(python3 gnuplot-nox bc)
 
 wanted=("${engine_pkgs[@]}")
-[ "$profile" = full ] && wanted+=("${full_pkgs[@]}")
+[ "$profile" != engine ] && wanted+=("${full_pkgs[@]}")
+[ "$profile" = tools ] && wanted+=("${tools_pkgs[@]}")
 
 missing=()
 for p in "${wanted[@]}"; do
@@ -24,5 +47,6 @@ echo "installing: ${missing[*]}"
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt=(-o Acquire::Retries=3 -o Dpkg::Use-Pty=0)
+$SUDO apt-get "${apt[@]}" update -qq
+$SUDO apt-get "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -7,16 +7,14 @@
 #include "exit_codes.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/pipeline.hpp"
+#include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
 #include "media/reconnecting_source.hpp"
+#include "media/versions.hpp"
 #include "stream.hpp"
 #include "subcommands.hpp"
-
-#ifndef LIVECONV_DEFAULT_CLIP
-#define LIVECONV_DEFAULT_CLIP "assets/city_320x180.mp4"
-#endif
 
 namespace liveconv::app {
 namespace {
@@ -44,18 +42,13 @@ void printRunUsage() {
       << defaultVariantName() << "; variants: " << variantNames() << "\n";
 }
 
-std::string defaultClip() {
-  // Installed next to the sources; LIVECONV_ASSETS overrides (an installed copy, tests).
-  if (const char* dir = std::getenv("LIVECONV_ASSETS"); dir && *dir) return std::string(dir) + "/city_320x180.mp4";
-  return LIVECONV_DEFAULT_CLIP;
-}
-
 int runCommand(const std::vector<std::string>& argv) {
   const Args args(
       argv,
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
        "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect"},
-      {"--help", "--quiet", "--realtime", "--decode-only"}, {{"-i", "--input"}, {"-o", "--output"}});
+      {"--help", "--quiet", "--realtime", "--decode-only"},
+      {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}});
   if (args.has("--help")) {
     printRunUsage();
     return kExitOk;
@@ -104,7 +97,7 @@ int runCommand(const std::vector<std::string>& argv) {
       source = std::make_unique<SyntheticSource>(w, h, format, so.maxFrames < 0 ? 300 : so.maxFrames, device);
       rateNum = 60;
     } else {
-      const SourceSpec spec = parseSourceSpec(input, defaultClip());
+      const SourceSpec spec = parseSourceSpec(input, defaultClipPath());
       if (spec.live) {
         // Cameras and streams: a busy camera is waited for, a lost one reopened.
         auto open = [spec, format, convert] { return std::make_unique<FfmpegSource>(spec, format, convert); };
@@ -180,7 +173,15 @@ int runCommand(const std::vector<std::string>& argv) {
 }
 
 int camerasCommand(const std::vector<std::string>& argv) {
-  const Args args(argv, {}, {});
+  const Args args(argv, {}, {"--help"}, {{"-h", "--help"}});
+  if (!args.positional().empty())
+    throw UsageError("Unexpected argument '" + args.positional().front() + "'; cameras takes none.");
+  if (args.has("--help")) {
+    std::cout << "usage: liveconv cameras\n"
+                 "  lists the video capture devices (V4L2) with their pixel formats, sizes and frame\n"
+                 "  rates; open one with -i camera:N[:WxH][@FPS] or -i /dev/videoN.\n";
+    return kExitOk;
+  }
   if (!hasCameraSupport()) {
     std::cerr << "liveconv: This liveconv was built without camera support (LIVECONV_WITH_AVDEVICE=OFF).\n";
     return kExitInputFailed;
@@ -190,6 +191,8 @@ int camerasCommand(const std::vector<std::string>& argv) {
 }
 
 }  // namespace
+
+std::string mediaVersionText() { return ffmpegVersionText(); }
 
 const std::vector<Subcommand>& extraSubcommands() {
   static const std::vector<Subcommand> commands = {

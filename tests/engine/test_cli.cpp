@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "liveconv/variants.hpp"
 #include "test_support.hpp"
@@ -52,6 +53,38 @@ TEST(Cli, DevicesListsTheDefaultDevice) {
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, ctx->info.name)) << r.output;
   EXPECT_TRUE(has(r.output, "* ")) << r.output;
+}
+
+// Every command answers --help on stdout with exit 0, without a device.
+TEST(Cli, EveryCommandAnswersHelp) {
+  std::vector<std::string> commands = {"devices", "variants", "presets", "bench", "bench --pipeline"};
+#ifdef LIVECONV_WITH_MEDIA
+  commands.insert(commands.end(), {"run", "cameras"});
+#endif
+  for (const std::string& c : commands) {
+    const Result r = run(c + " --help", "LIVECONV_DEVICE=no-such-device");
+    EXPECT_EQ(r.exitCode, 0) << c << ": " << r.output;
+    EXPECT_TRUE(has(r.output, "usage: liveconv " + c.substr(0, c.find(' '))))
+        << c << ": " << r.output;
+    const Result h = run("help " + c.substr(0, c.find(' ')));
+    EXPECT_EQ(h.exitCode, 0) << "help " << c << ": " << h.output;
+  }
+  const Result top = run("--help");
+  EXPECT_EQ(top.exitCode, 0) << top.output;
+  for (const std::string& c : commands) EXPECT_TRUE(has(top.output, "  " + c.substr(0, c.find(' ')) + " ")) << c;
+  EXPECT_EQ(run("devices extra").exitCode, 2);
+}
+
+// One line per registry row, every name followed by its description.
+TEST(Cli, VariantsListsEveryRow) {
+  const Result r = run("variants");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  std::size_t lines = 0;
+  for (char ch : r.output) lines += ch == '\n';
+  EXPECT_EQ(lines, liveconv::variantRegistry().size()) << r.output;
+  for (const auto& v : liveconv::variantRegistry())
+    EXPECT_TRUE(has(r.output, std::string(v.name) + "  ")) << v.name << " missing or without its description:\n"
+                                                           << r.output;
 }
 
 TEST(Cli, UsageErrorsExitWith2) {

@@ -87,6 +87,27 @@ TEST(LaunchUi, MissingProgramIsOneSentenceAnd127) {
   std::filesystem::remove_all(dir.parent_path());
 }
 
+// `liveconv --version`: version and commit, then the libraries it runs with,
+// the windows' toolkits asked from the window programs themselves.
+TEST(LaunchUi, VersionNamesTheCommitAndWhatItRunsWith) {
+  const Outcome v = runCommand(std::string("'") + LIVECONV_BIN + "' --version");
+  EXPECT_EQ(v.exitCode, 0) << v.output;
+  EXPECT_EQ(v.output.rfind("liveconv ", 0), 0u) << v.output;
+  EXPECT_NE(v.output.find(" (commit "), std::string::npos) << v.output;
+  EXPECT_EQ(v.output.find("(commit unknown)"), std::string::npos) << "built from a clone: " << v.output;
+  EXPECT_NE(v.output.find("\nOpenCL ICD loader: "), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("\nFFmpeg: "), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("\nQt: 6."), std::string::npos) << v.output;
+#ifdef LIVECONV_VIEWER_BUILT
+  EXPECT_NE(v.output.find("\nGLFW: 3."), std::string::npos) << v.output;
+#endif
+  const Outcome viewer = runCommand(std::string("'") + LIVECONV_BIN + "' --ui viewer --version");
+#ifdef LIVECONV_VIEWER_BUILT
+  EXPECT_EQ(viewer.exitCode, 0) << viewer.output;
+  EXPECT_EQ(viewer.output.rfind("liveconv-viewer ", 0), 0u) << viewer.output;
+#endif
+}
+
 TEST(LaunchUi, UnknownOrMissingNameIsAUsageError) {
   const Outcome unknown = runCommand(std::string("'") + LIVECONV_BIN + "' --ui gtk");
   EXPECT_EQ(unknown.exitCode, 2) << unknown.output;

@@ -30,6 +30,7 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
 #include "liveconv/pipeline.hpp"
+#include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "model/camera_list.hpp"
@@ -339,7 +340,7 @@ class PipelineFeed final : public FrameFeed {
       return std::make_unique<SyntheticSource>(w, h, applied_->format, -1, device_);
     }
     auto source =
-        std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, LIVECONV_DEFAULT_CLIP), applied_->format);
+        std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, app::defaultClipPath()), applied_->format);
     int num = 0, den = 0;
     source->frameRate(&num, &den);
     if (num > 0 && den > 0) rateNum_ = num, rateDen_ = den;

@@ -481,6 +481,11 @@ int main(int argc, char** argv) {
     std::fputs(liveconv::ui::viewerUsage(), stdout);
     return 0;
   }
+  if (options.version) {  // the second line is what `liveconv --version` reports for GLFW
+    std::printf("liveconv-viewer " LIVECONV_VERSION " (commit " LIVECONV_GIT_COMMIT ")\nGLFW %s\n",
+                glfwGetVersionString());
+    return 0;
+  }
   try {
     return liveconv::ui::run(options);
   } catch (const std::exception& e) {

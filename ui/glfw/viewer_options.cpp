@@ -29,6 +29,7 @@ const char* kUsageTail =
     "  --quit              exit after --frames frames\n"
     "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
     "                      counts from when it plays (tests the background open)\n"
+    "  --help, --version\n"
     "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
 
 }  // namespace
@@ -49,6 +50,8 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     std::string v;
     if (arg == "--help" || arg == "-h") {
       o->help = true;
+    } else if (arg == "--version") {
+      o->version = true;
     } else if (arg == "--source") {
       if (!value(&o->source)) return "--source needs a value.";
     } else if (arg == "--mask") {

@@ -27,6 +27,7 @@ struct ViewerOptions {
   bool quit = false;       // exit after `frames` frames
   std::string switchTo;    // test hook: after the first frame, open this source as the panel would
   bool help = false;
+  bool version = false;
 };
 
 // Returns an empty string, or the sentence that says what is wrong.

@@ -2,9 +2,13 @@
 // --help and --version answer before Qt starts, so they work without a display.
 #include <QApplication>
 #include <QSettings>
+#include <QTimer>
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "gl/interop_policy.hpp"
@@ -19,10 +23,62 @@ const char* kUsage =
     "  SOURCE              a video file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], /dev/videoN,\n"
     "                      synthetic:WxH, testpattern[:WxH]; without it, the source of the last run\n";
 
+const char* kUsageRun =
+    "  --frames N          with --quit or --screenshot: frames to show first (default 1)\n"
+    "  --screenshot FILE   save the window as PNG after --frames frames\n"
+    "  --quit              close the window after --frames frames (and the screenshot)\n"
+    "  --help, --version\n";
+
 const char* kUsageSettings =
     "\n"
     "Settings (mask, variant, device, border, format, window layout) are kept in\n"
     "~/.config/liveconv/liveconv-qt.conf. The device: Device menu, or $LIVECONV_DEVICE.\n";
+
+// --frames N, --screenshot FILE, --quit: for scripts, tests and the man page's examples.
+struct RunOptions {
+  long frames = 0;
+  std::string screenshot;
+  bool quit = false;
+};
+
+bool takeRunOption(int argc, char** argv, int* i, RunOptions* run, std::string* why) {
+  const char* arg = argv[*i];
+  const char* value = *i + 1 < argc ? argv[*i + 1] : nullptr;
+  if (!std::strcmp(arg, "--quit")) {
+    run->quit = true;
+    return true;
+  }
+  if (!std::strcmp(arg, "--frames")) {
+    char* end = nullptr;
+    run->frames = value ? std::strtol(value, &end, 10) : 0;
+    if (!value || run->frames < 1 || *end) *why = "--frames needs N >= 1.";
+    ++*i;
+    return true;
+  }
+  if (!std::strcmp(arg, "--screenshot")) {
+    if (!value) *why = "--screenshot needs a file name.";
+    run->screenshot = value ? value : "";
+    ++*i;
+    return true;
+  }
+  return false;
+}
+
+// Once the window has shown `frames` frames: the screenshot, then (with --quit) close.
+void finishAfterFrames(liveconv::ui::MainWindow& window, const RunOptions& run) {
+  auto* timer = new QTimer(&window);
+  QObject::connect(timer, &QTimer::timeout, &window, [&window, run, timer] {
+    if (window.loop().framesTicked() < static_cast<std::uint64_t>(std::max(1L, run.frames))) return;
+    timer->stop();
+    if (!run.screenshot.empty() && !window.saveScreenshot(QString::fromStdString(run.screenshot))) {
+      std::cerr << "liveconv-qt: cannot write the screenshot " << run.screenshot << ".\n";
+      QApplication::exit(1);
+      return;
+    }
+    if (run.quit) window.close();
+  });
+  timer->start(20);
+}
 
 bool hasDisplay() {
   for (const char* var : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
@@ -36,23 +92,26 @@ int main(int argc, char** argv) {
   using liveconv::ui::DisplayPathRequest;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageSettings;
+      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageRun << kUsageSettings;
       return 0;
     }
     if (!std::strcmp(argv[i], "--version")) {
-      std::cout << "liveconv-qt " LIVECONV_VERSION " (Qt " QT_VERSION_STR ")\n";
+      // The second line is what `liveconv --version` reports for Qt: the library loaded, not the headers.
+      std::cout << "liveconv-qt " LIVECONV_VERSION " (commit " LIVECONV_GIT_COMMIT ")\nQt " << qVersion()
+                << " (built with " QT_VERSION_STR ")\n";
       return 0;
     }
   }
-  // --display-path is taken out here, as the viewer parses it, so Qt never sees it.
+  // liveconv-qt's own options are taken out here, as the viewer parses them, so Qt never sees them.
   DisplayPathRequest displayPath = DisplayPathRequest::Auto;
+  RunOptions run;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--display-path")) {
+    std::string why;
+    if (!std::strcmp(argv[i], "--display-path"))
+      why = liveconv::ui::parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &displayPath);
+    else if (!takeRunOption(argc, argv, &i, &run, &why))
       rest.push_back(argv[i]);
-      continue;
-    }
-    const std::string why = liveconv::ui::parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &displayPath);
     if (!why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";
       return 2;
@@ -87,5 +146,6 @@ int main(int argc, char** argv) {
   if (!args.isEmpty()) window.openSource(args.front());
   window.show();
   window.setRunning(true);
+  if (run.quit || !run.screenshot.empty()) finishAfterFrames(window, run);
   return app.exec();
 }
