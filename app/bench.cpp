@@ -227,7 +227,7 @@ int runBench(const std::vector<std::string>& argv) {
             << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "
                "limit / (taps x channels; W+H taps for separable)\n\n";
 
-  std::printf("%-10s %-5s %-10s %-6s %-6s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
+  std::printf("%-13s %-5s %-10s %-6s %-8s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
               "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", verify ? "verify" : "");
   std::vector<Row> rows;
   int failures = 0;
@@ -322,10 +322,10 @@ int runBench(const std::vector<std::string>& argv) {
             row.error = e.what();
           }
           if (!row.error.empty()) {
-            std::printf("%-10s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(),
+            std::printf("%-13s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(),
                         row.image.c_str(), row.mask.c_str(), row.error.c_str());
           } else {
-            std::printf("%-10s %-5s %-10s %-6s %-6s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(),
+            std::printf("%-13s %-5s %-10s %-6s %-8s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(),
                         row.format.c_str(), row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs,
                         row.kernelMpix, 100 * row.fracBandwidth, 100 * row.fracFma);
             if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);

@@ -119,8 +119,11 @@ int listPresets(const std::vector<std::string>& argv) {
   for (const auto& p : maskPresets())
     std::cout << "  " << p.name << p.parameters << std::string(std::max<int>(1, 30 - int(std::string(p.name).size() + std::string(p.parameters).size())), ' ')
               << p.description << "\n";
-  std::cout << "  WxH:c1,c2,...                 inline coefficients, row-major\n"
-               "  options after ';': divisor=D, bias=B, normalize=auto|none (e.g. 3x3:1,2,1,2,4,2,1,2,1;divisor=16)\n";
+  std::cout << "  WxH:c1,c2,...                 inline coefficients, row-major; divided by their sum\n"
+               "                                (normalize=auto) unless a divisor or normalize=none is given\n"
+               "  options after ';': divisor=D, bias=B, normalize=auto|none, each at most once\n"
+               "  (e.g. 3x3:1,2,1,2,4,2,1,2,1 blurs; 3x3:0,-1,0,-1,5,-1,0,-1,0;divisor=1 sharpens)\n"
+               "  sizes are odd whole numbers 1 to 63; a preset takes only the size and options listed above\n";
   return kExitOk;
 }
 

@@ -136,6 +136,8 @@ int runCommand(const std::vector<std::string>& argv) {
                 << toString(params.border) << ", on " << info.name;
     }
     std::cout << " -> " << sink->describe() << " (" << policy << ", convert " << toString(convert) << ")\n";
+    if (const std::string note = saturationNote(params.mask); !note.empty() && !decodeOnly)
+      std::cerr << "liveconv: note: " << note << "\n";
     const StreamResult r = runStream(*source, *sink, *channel, so);
     // The source may have been reopened: ask the one in use.
     if (auto* rs = dynamic_cast<ReconnectingSource*>(source.get()))

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <limits>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -40,7 +43,10 @@ class Reader {
     return pos_ < text_.size() ? text_[pos_] : '\0';
   }
   void expect(char c, const char* what) {
-    if (peek() != c) fail(std::string("expected ") + what);
+    if (peek() != c) {
+      if (pos_ >= text_.size()) fail("the text ends before the mask object is closed");
+      fail(std::string("expected ") + what);
+    }
     ++pos_;
   }
   bool atEnd() {
@@ -71,9 +77,14 @@ class Reader {
     const std::string token(text_.substr(start, pos_ - start));
     char* end = nullptr;
     const double value = token.empty() ? 0 : std::strtod(token.c_str(), &end);
-    if (token.empty() || end != token.c_str() + token.size() || !std::isfinite(value)) {
+    if (token.empty() || end != token.c_str() + token.size()) {
       pos_ = start;
+      if (pos_ >= text_.size()) fail("the text ends before the mask object is closed");
       fail("expected a number");
+    }
+    if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max()) {
+      pos_ = start;
+      fail("the number " + token + " is beyond float range");
     }
     return value;
   }
@@ -96,12 +107,57 @@ int integerIn(Reader& r, const char* key) {
   return static_cast<int>(v);
 }
 
+constexpr std::size_t kMaxMaskFileBytes = 1 << 20;
+
+// At most 1 MiB of a regular file, or of standard input for "-".
 std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument("Cannot read the mask file " + path + ".");
   std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  if (path == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) throw InvalidArgument("Mask file " + path + " does not exist.");
+    if (std::filesystem::is_directory(status)) throw InvalidArgument("Mask file " + path + " is a directory.");
+    if (!std::filesystem::is_regular_file(status))
+      throw InvalidArgument("Mask file " + path + " is not a regular file; use @- to read a mask from standard input.");
+    if (std::filesystem::file_size(path, ec) > kMaxMaskFileBytes)
+      throw InvalidArgument("Mask file " + path + " is larger than 1 MiB; a mask file holds at most 63x63 numbers.");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InvalidArgument("Cannot read the mask file " + path + ".");
+    text << in.rdbuf();
+  }
+  std::string out = text.str();
+  if (out.size() > kMaxMaskFileBytes)
+    throw InvalidArgument("Mask file " + path + " is larger than 1 MiB; a mask file holds at most 63x63 numbers.");
+  return out;
+}
+
+// "coefficients": a flat list [c, c, ...] or a list of rows [[c, c], [c, c]].
+// Row lengths are returned so they can be checked against width and height.
+std::vector<float> coefficientList(Reader& r, std::vector<std::size_t>* rowLengths, std::size_t* rowsAt) {
+  std::vector<float> out;
+  r.expect('[', "'[' to open the coefficient list");
+  const bool rows = r.peek() == '[';
+  *rowsAt = r.position();
+  while (r.peek() != ']') {
+    if (!out.empty() || !rowLengths->empty()) r.expect(',', "',' or ']'");
+    if (!rows) {
+      out.push_back(static_cast<float>(r.number()));
+      continue;
+    }
+    r.expect('[', "'[' to open a row (the list holds rows)");
+    std::size_t n = 0;
+    while (r.peek() != ']') {
+      if (n) r.expect(',', "',' or ']'");
+      out.push_back(static_cast<float>(r.number()));
+      ++n;
+    }
+    r.expect(']', "']'");
+    rowLengths->push_back(n);
+  }
+  r.expect(']', "']'");
+  return out;
 }
 
 }  // namespace
@@ -110,6 +166,8 @@ Mask parseMaskJson(std::string_view text) {
   Reader r(text);
   Mask m;
   std::set<std::string> seen;
+  std::vector<std::size_t> rowLengths;  // when coefficients are written as rows
+  std::size_t rowsAt = 0;
   r.expect('{', "'{' to open the mask object");
   bool first = true;
   while (r.peek() != '}') {
@@ -143,13 +201,7 @@ Mask parseMaskJson(std::string_view text) {
         r.fail("\"normalize\" must be \"none\" or \"auto\"");
       }
     } else if (key == "coefficients") {
-      m.coefficients.clear();
-      r.expect('[', "'[' to open the coefficient list");
-      while (r.peek() != ']') {
-        if (!m.coefficients.empty()) r.expect(',', "',' or ']'");
-        m.coefficients.push_back(static_cast<float>(r.number()));
-      }
-      r.expect(']', "']'");
+      m.coefficients = coefficientList(r, &rowLengths, &rowsAt);
     } else {
       r.rewind(keyAt);
       r.skipSpace();
@@ -160,6 +212,16 @@ Mask parseMaskJson(std::string_view text) {
   if (!r.atEnd()) r.fail("unexpected text after the mask object");
   for (const char* required : {"width", "height", "coefficients"})
     if (!seen.count(required)) r.fail(std::string("the mask object has no \"") + required + "\"");
+  if (!rowLengths.empty()) {
+    r.rewind(rowsAt);
+    if (rowLengths.size() != static_cast<std::size_t>(m.height))
+      r.fail("\"coefficients\" has " + std::to_string(rowLengths.size()) + " rows but the height is " +
+             std::to_string(m.height));
+    for (std::size_t row = 0; row < rowLengths.size(); ++row)
+      if (rowLengths[row] != static_cast<std::size_t>(m.width))
+        r.fail("row " + std::to_string(row + 1) + " of \"coefficients\" has " + std::to_string(rowLengths[row]) +
+               " numbers but the width is " + std::to_string(m.width));
+  }
   if (const std::string why = m.validationError(); !why.empty()) throw InvalidArgument(why);
   return m;
 }
@@ -195,7 +257,7 @@ void saveMaskFile(const std::string& path, const Mask& mask) {
 }
 
 Mask parseMaskArgument(std::string_view argument) {
-  if (!argument.empty() && argument.front() == '@') return loadMaskFile(std::string(argument.substr(1)));
+  if (!argument.empty() && argument.front() == '@') return loadMaskFile(std::string(argument.substr(1)));  // @- = stdin
   if (argument.size() > 5 && argument.substr(argument.size() - 5) == ".json")
     return loadMaskFile(std::string(argument));
   return parseMaskSpec(argument);

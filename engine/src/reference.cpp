@@ -1,6 +1,7 @@
 #include "liveconv/reference.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <thread>
 #include <vector>
@@ -10,14 +11,21 @@
 namespace liveconv {
 namespace {
 
-std::uint8_t saturateRound(float value) {
-  // Round half to even, as convert_uchar_sat_rte does on the device.
+// Round half to even, as convert_uchar_sat_rte does on the device. `value` is
+// finite for every mask that passes Mask::validate() (it bounds sum(|c|) * 255
+// * |scale| + |offset| within float range); converting inf or NaN to an integer
+// would be undefined, so a non-finite value is reported and written as 0.
+std::uint8_t saturateRound(float value, std::atomic<bool>& nonFinite) {
+  if (!std::isfinite(value)) {
+    nonFinite = true;
+    return 0;
+  }
   const float rounded = std::nearbyint(value);
   return static_cast<std::uint8_t>(std::clamp(rounded, 0.0f, 255.0f));
 }
 
 void convolveRows(const ImageView& src, const ImageView& dst, const Mask& mask, BorderMode border, AlphaMode alpha,
-                  int yBegin, int yEnd) {
+                  int yBegin, int yEnd, std::atomic<bool>& nonFinite) {
   const int channels = bytesPerPixel(src.format);
   const int rx = mask.radiusX();
   const int ry = mask.radiusY();
@@ -47,7 +55,7 @@ void convolveRows(const ImageView& src, const ImageView& dst, const Mask& mask, 
         }
       }
       std::uint8_t* o = out + static_cast<std::size_t>(x) * channels;
-      for (int c = 0; c < channels; ++c) o[c] = saturateRound(std::fma(acc[c], scale, offset));
+      for (int c = 0; c < channels; ++c) o[c] = saturateRound(std::fma(acc[c], scale, offset), nonFinite);
       if (copyAlpha) o[3] = src.row(y)[static_cast<std::size_t>(x) * 4 + 3];
     }
   }
@@ -66,17 +74,21 @@ void convolveReference(const ImageView& src, const ImageView& dst, const Mask& m
 
   int threads = threadCount > 0 ? threadCount : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::clamp(threads, 1, src.height);
+  std::atomic<bool> nonFinite{false};
   if (threads == 1) {
-    convolveRows(src, dst, mask, border, alpha, 0, src.height);
-    return;
+    convolveRows(src, dst, mask, border, alpha, 0, src.height, nonFinite);
+  } else {
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t) {
+      const int begin = src.height * t / threads;
+      const int end = src.height * (t + 1) / threads;
+      workers.emplace_back(convolveRows, std::cref(src), std::cref(dst), std::cref(mask), border, alpha, begin, end,
+                           std::ref(nonFinite));
+    }
+    for (auto& w : workers) w.join();
   }
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t) {
-    const int begin = src.height * t / threads;
-    const int end = src.height * (t + 1) / threads;
-    workers.emplace_back(convolveRows, std::cref(src), std::cref(dst), std::cref(mask), border, alpha, begin, end);
-  }
-  for (auto& w : workers) w.join();
+  if (nonFinite)
+    throw Error("The CPU reference met a result that is not a finite number; the mask's arithmetic leaves float range.");
 }
 
 }  // namespace liveconv

@@ -45,7 +45,8 @@ TEST(MaskValidation, RejectsWrongCoefficientCount) {
 TEST(MaskValidation, RejectsNanAndInfWithTheirPosition) {
   Mask m = make(3, 3, std::vector<float>(9, 1));
   m.coefficients[5] = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(m.validationError(), "Mask coefficient at row 1, column 2 is not a finite number.");
+  EXPECT_EQ(m.validationError(),
+            "Mask coefficient at row 1, column 2 is not a finite number; write a number such as 0.25 or -2.");
   m.coefficients[5] = std::numeric_limits<float>::infinity();
   EXPECT_TRUE(contains(m.validationError(), "row 1, column 2"));
   m.coefficients[5] = 1;
@@ -53,11 +54,14 @@ TEST(MaskValidation, RejectsNanAndInfWithTheirPosition) {
   EXPECT_TRUE(contains(m.validationError(), "bias"));
 }
 
-TEST(MaskValidation, RejectsZeroDivisorUnlessAutoNormalized) {
+// A zero divisor is refused in either mode: a saved auto mask can be switched back to none.
+TEST(MaskValidation, RejectsZeroDivisorInEveryNormalizeMode) {
   Mask m = make(1, 1, {1});
   m.divisor = 0;
-  EXPECT_TRUE(contains(m.validationError(), "divisor"));
+  EXPECT_TRUE(contains(m.validationError(), "divisor")) << m.validationError();
   m.normalize = Normalize::Auto;
+  EXPECT_TRUE(contains(m.validationError(), "divisor")) << m.validationError();
+  m.divisor = 1;
   EXPECT_EQ(m.validationError(), "");
   EXPECT_THROW(make(2, 2, {1, 1, 1, 1}).validate(), InvalidArgument);
 }

@@ -76,10 +76,10 @@ TEST(Reference, RoundsHalfToEvenAndSaturates) {
   convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:1;divisor=2"), BorderMode::Clamp,
                     AlphaMode::PassThrough);
   EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{2, 4, 125, 2}));  // 2.5->2, 3.5->4, 1.5->2
-  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:-1;bias=10"), BorderMode::Clamp,
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:-1;bias=10;normalize=none"), BorderMode::Clamp,
                     AlphaMode::PassThrough);
   EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{5, 3, 0, 7}));
-  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:2"), BorderMode::Clamp, AlphaMode::PassThrough);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:2;normalize=none"), BorderMode::Clamp, AlphaMode::PassThrough);
   EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{10, 14, 255, 6}));
 }
 

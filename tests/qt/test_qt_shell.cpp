@@ -254,7 +254,7 @@ TEST_F(QtShell, MaskDockFieldsBothWays) {
   auto w = openWindow();
   MaskDock* dock = w->maskDock();
   ViewerModel& model = w->model();
-  ASSERT_TRUE(model.applySpec("3x3:1,2,3,4,5,6,7,8,9", nullptr));
+  ASSERT_TRUE(model.applySpec("3x3:1,2,3,4,5,6,7,8,9;normalize=none", nullptr));
   w->syncFromModel();
   dock->biasBox()->setValue(12.5);
   EXPECT_FLOAT_EQ(model.mask().bias, 12.5f);

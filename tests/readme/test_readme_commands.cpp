@@ -35,6 +35,9 @@ struct ReadmeCommand {
   std::string text;  // as written, without its trailing comment
 };
 
+// How GoogleTest prints a case: the README line and the command.
+void PrintTo(const ReadmeCommand& c, std::ostream* os) { *os << "README.md:" << c.line << ": " << c.text; }
+
 // Lines of ```sh (or unlabelled) code blocks that start a liveconv program.
 std::vector<ReadmeCommand> readmeCommands() {
   std::ifstream in(LIVECONV_README);

@@ -169,3 +169,24 @@ TEST(SnapshotSlot, PublishFromOneThreadTakeFromAnother) {
   }
   ui.join();
 }
+
+// UI edits go through the same validation as specs and files: an edit whose
+// arithmetic would leave float range (or a zero divisor under auto) is held
+// back with its sentence, and the last valid mask keeps filtering.
+TEST(ViewerModel, EditsThatWouldComputeNonFiniteResultsAreHeldBackWithTheirSentence) {
+  ViewerModel m;
+  const auto before = m.snapshot();
+  ASSERT_NE(before, nullptr);
+  m.setCell(0, 0, 3e38f);
+  EXPECT_NE(m.maskError().find("too large"), std::string::npos) << m.maskError();
+  EXPECT_EQ(m.snapshot(), nullptr) << "no snapshot of a mask that would overflow";
+  m.setCell(0, 0, 0.0f);
+  EXPECT_TRUE(m.maskError().empty()) << m.maskError();
+  m.setNormalize(Normalize::Auto);
+  m.setDivisor(0.0f);
+  EXPECT_NE(m.maskError().find("divisor"), std::string::npos) << m.maskError();
+  EXPECT_EQ(m.snapshot(), nullptr);
+  m.setDivisor(1e-39f);
+  m.setNormalize(Normalize::None);
+  EXPECT_NE(m.maskError().find("scale"), std::string::npos) << m.maskError();
+}

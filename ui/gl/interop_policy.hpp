@@ -9,6 +9,9 @@
 // CL_CONTEXT_PLATFORM first, then the window-system display, then the GL context.
 #pragma once
 
+// liveconv/cl.hpp first: it sets the OpenCL version the C headers target.
+#include "liveconv/cl.hpp"
+
 #include <CL/cl_gl.h>
 
 #include <string>

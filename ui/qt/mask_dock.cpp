@@ -58,7 +58,9 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
     spec_->setItemData(spec_->count() - 1, p.description, Qt::ToolTipRole);
   }
   spec_->setCurrentText(kDefaultMaskSpec);
-  spec_->setToolTip("A preset, or a spec as on the command line, e.g. gaussian:9:sigma=2 or 3x3:0,-1,0,-1,5,-1,0,-1,0");
+  spec_->setToolTip("A preset, or a spec as on the command line, e.g. gaussian:9:sigma=2 or 3x3:1,2,1,2,4,2,1,2,1.\n"
+                    "Inline coefficients are divided by their sum (normalize auto) unless ;divisor=D or\n"
+                    ";normalize=none follows.");
   form->addRow("Preset", spec_);
   auto* size = new QHBoxLayout;
   width_ = new QSpinBox;

@@ -39,7 +39,11 @@ struct Mask {
   float at(int x, int y) const { return coefficients[static_cast<size_t>(y) * width + x]; }
   float sum() const;
 
-  // Empty when valid, else one sentence saying what is wrong.
+  // Empty when valid, else one sentence saying what is wrong. Valid means: odd
+  // sides 1..63, width*height finite coefficients, a finite non-zero divisor
+  // (in either normalize mode), a finite bias, and float arithmetic that stays
+  // finite for every input: sum(|c|) * 255 and sum(|c|) * 255 * |scale| + |offset|
+  // fit in a float. Every path (specs, mask files, UI edits) goes through it.
   std::string validationError() const;
   // Throws InvalidArgument with validationError() when invalid.
   void validate() const;
@@ -78,11 +82,25 @@ const std::vector<PresetInfo>& maskPresets();
 
 // Parses a mask spec: a preset with parameters ("gaussian:7:sigma=1.5",
 // "box:5", "sharpen", "motion45:7"), or inline coefficients
-// ("3x3:0,-1,0,-1,5,-1,0,-1,0", optionally followed by ";divisor=D;bias=B;normalize=auto").
-// Throws InvalidArgument with a sentence that says what is wrong.
+// ("3x3:0,-1,0,-1,5,-1,0,-1,0", optionally followed by ";divisor=D;bias=B;normalize=none").
+// Inline coefficients are normalized by their sum (normalize=auto, as GIMP's
+// convolution matrix and ffmpeg's convolution filter do) unless a divisor or
+// normalize=none is given. Nothing is ignored: a size or option a preset does
+// not take, an option given twice, a side that is not exactly an odd number
+// 1..63 are refused. Throws InvalidArgument with a sentence that says what is
+// wrong and what to write instead.
 Mask parseMaskSpec(std::string_view spec);
 
-// A short text form, e.g. "7x7 (49 taps, 49 non-zero), divisor 1, bias 0, normalize auto".
+// A short text form with the effective affine map, e.g.
+// "3x3 (9 non-zero of 9 taps), normalize auto (sum 9), bias 0: scale 0.111111, offset 0".
 std::string describe(const Mask& mask);
+
+// The lowest and highest result before the clamp to 0..255, over all inputs 0..255.
+struct OutputRange {
+  double low = 0, high = 0;
+};
+OutputRange outputRange(const Mask& mask);
+// A sentence when results can leave 0..255 (the picture will saturate); empty when they cannot.
+std::string saturationNote(const Mask& mask);
 
 }  // namespace liveconv

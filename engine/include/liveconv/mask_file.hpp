@@ -5,8 +5,11 @@
 //    "divisor": 1, "bias": 0, "normalize": "none"}
 //
 // width, height and coefficients are required; divisor (1), bias (0) and
-// normalize ("none" or "auto", default "none") are optional. Unknown keys are
-// errors, so a typo does not silently fall back on a default.
+// normalize ("none" or "auto", default "none") are optional. Unknown or
+// repeated keys are errors, so a typo does not silently fall back on a
+// default. "coefficients" may also be a list of rows, [[0,-1,0],[-1,5,-1],[0,-1,0]],
+// each row as long as the width. A file is read only if it is a regular file of
+// at most 1 MiB ("-" reads standard input, as --mask @- does).
 #pragma once
 
 #include <string>
@@ -25,8 +28,8 @@ std::string maskToJson(const Mask& mask);
 Mask loadMaskFile(const std::string& path);
 void saveMaskFile(const std::string& path, const Mask& mask);
 
-// A --mask argument: "@path" or a path ending in ".json" is a mask file;
-// anything else is a spec for parseMaskSpec().
+// A --mask argument: "@path" (or "@-" for standard input) or a path ending in
+// ".json" is a mask file; anything else is a spec for parseMaskSpec().
 Mask parseMaskArgument(std::string_view argument);
 
 }  // namespace liveconv
