@@ -16,6 +16,7 @@
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/mask_file.hpp"
 #include "liveconv/reference.hpp"
 
 namespace liveconv::app {
@@ -135,7 +136,7 @@ void printBenchUsage() {
                "  --sizes LIST        image sizes WxH (default 1280x720 on CPU; 1920x1080,3840x2160 on GPU)\n"
                "  --format F          rgba, gray or both (default rgba)\n"
                "  --border MODE       clamp, mirror, wrap or zero (default clamp)\n"
-               "  --mask SPEC         bench this mask instead of the generated non-separable ones\n"
+               "  --mask SPEC|@FILE   bench this mask (a spec or a mask file) instead of the generated non-separable ones\n"
                "  --packets LIST      outputs per work-item to try for packet variants, e.g. 4,8,16,32 (default: theirs)\n"
                "  --workgroups LIST   workgroup shapes to try, e.g. 16x8,32x4 (default: each variant's own)\n"
                "  --runs N            timed runs per result, median reported (default 10)\n"
@@ -157,6 +158,9 @@ int runBench(const std::vector<std::string>& argv) {
     printBenchUsage();
     return kExitOk;
   }
+  // A mask the user wrote is checked before a device is touched (a bad one is exit 2, not 3).
+  std::vector<Mask> masks;
+  if (args.has("--mask")) masks.push_back(parseMaskArgument(args.get("--mask")));
   const DeviceInfo info = selectDevice(args.get("--device"));
   auto ctx = DeviceContext::create(info);
   const bool gpu = info.kind == DeviceKind::GPU;
@@ -173,10 +177,7 @@ int runBench(const std::vector<std::string>& argv) {
       variants.push_back(v);
     }
   }
-  std::vector<Mask> masks;
-  if (args.has("--mask")) {
-    masks.push_back(parseMaskSpec(args.get("--mask")));
-  } else {
+  if (masks.empty()) {
     const std::string def = gpu ? "3,5,7,9,11,13,15,21,31" : "3,5,7,9,13";
     for (const auto& s : splitList(args.get("--masks", def))) {
       const Size2 m = parseSize(s, "mask size");

@@ -14,7 +14,7 @@ enum ExitCode : int {
   kExitInputFailed = 7,    // the input cannot be opened or decoded
   kExitOutputFailed = 8,   // the output cannot be written or encoded
   kExitUiMissing = 127,    // --ui NAME: that window program is not part of this build (or cannot be started)
-  kExitInterrupted = 130,  // Ctrl-C; outputs were finished properly
+  kExitInterrupted = 130,  // Ctrl-C (SIGINT); SIGTERM exits 143, SIGHUP 129; outputs were finished properly
 };
 
 }  // namespace liveconv::app

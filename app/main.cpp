@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -55,7 +56,8 @@ void printUsage() {
                "  0 ok; 1 unexpected failure; 2 bad command line or mask; 3 no (matching) OpenCL device;\n"
                "  4 kernel build failure (the build log is printed); 5 the variant cannot run this mask or\n"
                "  format on this device; 6 verification failed; 7 input failed; 8 output failed;\n"
-               "  127 the window program is not part of this build; 130 interrupted\n";
+               "  127 the window program is not part of this build; 130, 143, 129 interrupted by\n"
+               "  SIGINT (Ctrl-C), SIGTERM or SIGHUP (each finishes the output file first)\n";
 }
 
 // Commands that take no options: `--help` (or -h) prints `usage` and returns true.
@@ -190,6 +192,9 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace liveconv;
   using namespace liveconv::app;
+  // `liveconv run ... | head`: a reader that goes away must not kill a run half-way
+  // through its output file; writes to the closed pipe just fail.
+  std::signal(SIGPIPE, SIG_IGN);
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {

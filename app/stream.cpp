@@ -21,12 +21,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::atomic<bool> gInterrupted{false};
-int gInterruptDepth = 0;  // InterruptScopes alive; changed on the main thread only
-void (*gPreviousSigint)(int) = SIG_DFL;
+std::atomic<int> gSignal{0};  // the signal that interrupted
+int gInterruptDepth = 0;      // InterruptScopes alive; changed on the main thread only
+constexpr int kHandledSignals[] = {SIGINT, SIGTERM, SIGHUP};
+void (*gPreviousHandlers[3])(int) = {SIG_DFL, SIG_DFL, SIG_DFL};
 
-extern "C" void onSigint(int) {
+extern "C" void onInterruptSignal(int signal) {
+  int none = 0;
+  gSignal.compare_exchange_strong(none, signal);
   gInterrupted = true;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+  std::signal(signal, SIG_DFL);  // the same signal again (a second Ctrl-C) ends the process at once
 }
 
 double msSince(Clock::time_point t) {
@@ -80,16 +84,31 @@ class Progress {
 InterruptScope::InterruptScope() {
   if (gInterruptDepth++ == 0) {
     gInterrupted = false;
-    gPreviousSigint = std::signal(SIGINT, onSigint);
+    gSignal = 0;
+    for (int k = 0; k < 3; ++k) gPreviousHandlers[k] = std::signal(kHandledSignals[k], onInterruptSignal);
   }
 }
 
 InterruptScope::~InterruptScope() {
-  if (--gInterruptDepth == 0) std::signal(SIGINT, gPreviousSigint);
+  if (--gInterruptDepth == 0)
+    for (int k = 0; k < 3; ++k) std::signal(kHandledSignals[k], gPreviousHandlers[k]);
 }
 
 bool interruptRequested() {
   return gInterrupted;
+}
+
+int interruptSignal() {
+  return gSignal;
+}
+
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGINT: return "Ctrl-C (SIGINT)";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP (the terminal closed)";
+    default: return "a signal";
+  }
 }
 
 StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options) {

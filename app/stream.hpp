@@ -40,13 +40,14 @@ struct StreamResult {
   bool interrupted = false;  // Ctrl-C: the sink was still finished properly
 };
 
-// Runs until the source ends, maxFrames is reached or SIGINT arrives; always
+// Runs until the source ends, maxFrames is reached or an interrupt signal arrives; always
 // finishes the sink. Rethrows the first error of the source, engine or sink.
 StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options);
 
-// Ctrl-C for a stretch of work (the whole of `run`, including waits for a
-// camera): while a scope is alive, SIGINT sets a flag that interruptRequested()
-// reads; a second Ctrl-C ends the process at once. Scopes nest.
+// Ctrl-C, SIGTERM and SIGHUP for a stretch of work (the whole of `run`,
+// including waits for a camera): while a scope is alive, each sets a flag that
+// interruptRequested() reads, so the output is finished properly; the same
+// signal a second time ends the process at once. Scopes nest.
 class InterruptScope {
  public:
   InterruptScope();
@@ -55,6 +56,9 @@ class InterruptScope {
   InterruptScope& operator=(const InterruptScope&) = delete;
 };
 bool interruptRequested();
+// The signal that interrupted (SIGINT, SIGTERM, SIGHUP), 0 when none; the exit code is 128 + it.
+int interruptSignal();
+const char* signalName(int signal);
 
 // --mask, --variant, --border, --alpha, --workgroup into a parameter set.
 // The default variant is "auto" when the registry has it, else "local".

@@ -1,7 +1,11 @@
 #include "media/ffmpeg_sink.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "media/media_errors.hpp"
@@ -24,10 +28,43 @@ AVPixelFormat avFormatOf(PixelFormat f) {
   return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
 }
 
+// A plain file path (existing regular file, or not there yet), as opposed to a
+// protocol (pipe:, file:, URLs), a device or a FIFO.
+bool isPlainFile(const std::string& path) {
+  if (path.empty() || path.find(':') != std::string::npos || path == "-") return false;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+}
+
 }  // namespace
 
+StagedPath::StagedPath(std::string target) : target_(std::move(target)), write_(target_) {
+  if (!isPlainFile(target_)) return;
+  const std::filesystem::path t(target_);
+  write_ = (t.parent_path() / ("." + t.filename().string() + ".liveconv-part-" + std::to_string(::getpid()))).string();
+  staged_ = true;
+}
+
+StagedPath::~StagedPath() {
+  if (!done_) discard();
+}
+
+void StagedPath::commit() {
+  done_ = true;
+  if (!staged_) return;
+  if (std::rename(write_.c_str(), target_.c_str()) != 0)
+    throw OutputError("Cannot move the finished output into place as " + target_ + ": " + std::strerror(errno) + ".");
+}
+
+void StagedPath::discard() {
+  done_ = true;
+  if (staged_) std::remove(write_.c_str());
+}
+
 struct EncoderSink::State {
-  std::string path;
+  std::string path;       // the target, as the user wrote it
+  std::unique_ptr<StagedPath> staged;
   AVFormatContext* output = nullptr;
   const AVCodec* codec = nullptr;
   AVCodecContext* encoder = nullptr;
@@ -120,9 +157,11 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
     if (!s_->codec || s_->codec->type != AVMEDIA_TYPE_VIDEO)
       throw OutputError("Unknown video encoder '" + name + "'; 'ffmpeg -encoders' lists them (try ffv1 or h264).");
   }
-  if (!(s_->output->oformat->flags & AVFMT_NOFILE) &&
-      (err = avio_open(&s_->output->pb, path.c_str(), AVIO_FLAG_WRITE)) < 0)
-    throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
+  if (!(s_->output->oformat->flags & AVFMT_NOFILE)) {
+    s_->staged = std::make_unique<StagedPath>(path);
+    if ((err = avio_open(&s_->output->pb, s_->staged->writePath().c_str(), AVIO_FLAG_WRITE)) < 0)
+      throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
+  }
 }
 
 EncoderSink::~EncoderSink() {
@@ -155,13 +194,25 @@ void EncoderSink::finish() {
   State& s = *s_;
   if (s.finished) return;
   s.finished = true;
-  if (s.encoder) s.encode(nullptr);  // drain the frames the encoder still holds
-  if (s.headerWritten) {
-    const int err = av_write_trailer(s.output);
-    if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
+  try {
+    if (s.headerWritten) {
+      s.encode(nullptr);  // drain the frames the encoder still holds
+      const int err = av_write_trailer(s.output);
+      if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
+    }
+    if (s.output->pb) {
+      const int err = avio_closep(&s.output->pb);
+      if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
+    }
+  } catch (...) {
+    if (s.staged) s.staged->discard();  // an unfinished file is not left under the user's name
+    throw;
   }
-  if (s.output->pb) avio_closep(&s.output->pb);
-  if (s.frames == 0) std::cerr << "liveconv: no frame reached " << s.path << "; the file is empty.\n";
+  if (s.frames == 0 || !s.headerWritten) {  // nothing to keep: no file under the user's name
+    if (s.staged) s.staged->discard();
+    return;
+  }
+  if (s.staged) s.staged->commit();
 }
 
 std::string EncoderSink::describe() const {
@@ -169,19 +220,19 @@ std::string EncoderSink::describe() const {
 }
 
 RawSink::RawSink(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
+  file_ = std::fopen(path_.writePath().c_str(), "wb");
   if (!file_) throw OutputError("Cannot write " + path + ": " + std::strerror(errno) + ".");
 }
 
 RawSink::~RawSink() {
-  if (file_) std::fclose(file_);
+  if (file_) std::fclose(file_);  // not finished: the staged path removes the temporary
 }
 
 void RawSink::write(const Frame& f) {
   const ImageView px = f.pixels();
   for (int y = 0; y < px.height; ++y)
     if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes())
-      throw OutputError("Writing " + path_ + " failed: " + std::strerror(errno) + ".");
+      throw OutputError("Writing " + path_.target() + " failed: " + std::strerror(errno) + ".");
   width_ = px.width;
   height_ = px.height;
   ++frames_;
@@ -191,11 +242,19 @@ void RawSink::finish() {
   if (!file_) return;
   const bool ok = std::fclose(file_) == 0;
   file_ = nullptr;
-  if (!ok) throw OutputError("Finishing " + path_ + " failed: " + std::strerror(errno) + ".");
+  if (!ok) {
+    path_.discard();
+    throw OutputError("Finishing " + path_.target() + " failed: " + std::strerror(errno) + ".");
+  }
+  if (frames_ == 0) {
+    path_.discard();
+    return;
+  }
+  path_.commit();
 }
 
 std::string RawSink::describe() const {
-  return path_ + " (raw frames, no header)";
+  return path_.target() + " (raw frames, no header)";
 }
 
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, int rateNum, int rateDen) {

@@ -1,5 +1,13 @@
 // Outputs of `liveconv run -o`: an FFmpeg encoder into a container, raw
 // frames back to back, or nothing.
+//
+// A file output is written under a hidden temporary name in the target's
+// folder (.NAME.liveconv-part-PID) and renamed to NAME when it is finished with
+// at least one frame, so a failed run never leaves a 0-byte or half-written
+// file under the user's name, and an interrupted one (finished properly)
+// leaves its playable part. Targets that are not plain files (pipe:, URLs,
+// devices, FIFOs) are written in place. A sink that received no frame leaves
+// no file (the caller says so).
 #pragma once
 
 #include <cstdio>
@@ -17,6 +25,22 @@ namespace liveconv::app {
 //   codecName: "" picks from the extension (.mp4/.mov: H.264 via libx264;
 //   .mkv/.nut/.avi: FFV1, lossless); "h264" means libx264; any other name is
 //   an FFmpeg encoder name.
+class StagedPath {
+ public:
+  explicit StagedPath(std::string target);
+  ~StagedPath();  // removes the temporary unless committed
+  StagedPath(const StagedPath&) = delete;
+  StagedPath& operator=(const StagedPath&) = delete;
+  const std::string& target() const { return target_; }
+  const std::string& writePath() const { return write_; }  // where the bytes go now
+  void commit();   // renames the temporary to the target (throws OutputError)
+  void discard();  // removes the temporary (nothing under the target's name)
+
+ private:
+  std::string target_, write_;
+  bool staged_ = false, done_ = false;
+};
+
 class EncoderSink : public FrameSink {
  public:
   EncoderSink(const std::string& path, const std::string& codecName, int rateNum, int rateDen);
@@ -40,7 +64,7 @@ class RawSink : public FrameSink {
   std::string describe() const override;
 
  private:
-  std::string path_;
+  StagedPath path_;
   std::FILE* file_ = nullptr;
   long long frames_ = 0;
   int width_ = 0, height_ = 0;

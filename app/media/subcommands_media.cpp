@@ -1,6 +1,9 @@
 // The media build's subcommands: `run` (filter a source to an output through
 // the pipeline) and `cameras`. Media errors are turned into exit codes here;
 // engine errors go on to main().
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 
 #include "cli.hpp"
@@ -24,13 +27,15 @@ void printRunUsage() {
       << "usage: liveconv run [-i SOURCE] [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [--border MODE]\n"
          "                    [--device SEL] [--format rgba|gray] [--frames N] [--json-log FILE]\n"
          "                    [--codec NAME] [--policy live|lossless] [--slots 2..4] [--queue 2..4] [--quiet]\n"
-         "                    [--convert gpu|cpu|auto] [--realtime] [--reconnect SECONDS] [--decode-only]\n"
+         "                    [--convert gpu|cpu|auto] [--realtime] [--reconnect SECONDS] [--decode-only] [-y|-n]\n"
          "  SOURCE  a file or URL; lavfi:testsrc2=size=320x240:rate=30; camera:0[:640x480][@30] or /dev/video0;\n"
          "          synthetic:WxH (frames generated in memory, no decoding); default: the bundled clip\n"
          "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or raw:FILE\n"
          "          (frames back to back), null (nothing; for measuring); default null\n"
          "  --convert     where decoded frames become rgba/gray: gpu (yuv420p and nv12 go up as planes and the\n"
          "                device converts them; swscale for other formats), cpu (swscale always); auto = gpu\n"
+         "  -y, -n        overwrite an existing output / never overwrite it; without either, a terminal is\n"
+         "                asked and a script is refused (exit 2). The output is never the input.\n"
          "  --realtime    play a file at its frame rate, as a live source (with --policy live, late frames are\n"
          "                dropped and counted as decode late)\n"
          "  --reconnect   how long a busy or unplugged camera (or a stopped stream) is waited for; default 10, 0 = "
@@ -42,12 +47,39 @@ void printRunUsage() {
       << defaultVariantName() << "; variants: " << variantNames() << "\n";
 }
 
+// The output file is never the input, and an existing one is replaced only
+// when the user says so: -y, or "y" at the terminal; -n (or no terminal to ask)
+// keeps it and stops before anything is opened. Exit 2 either way.
+void checkOutputPath(const std::string& output, const std::string& input, bool overwrite, bool keep) {
+  namespace fs = std::filesystem;
+  if (overwrite && keep) throw UsageError("-y (overwrite) and -n (never overwrite) contradict each other; give one.");
+  std::string path = output.rfind("raw:", 0) == 0 ? output.substr(4) : output;
+  if (path.rfind("file:", 0) == 0) path = path.substr(5);
+  std::error_code ec;
+  if (path.empty() || output == "null" || path.find("://") != std::string::npos || !fs::exists(path, ec)) return;
+  std::string in = input.rfind("file:", 0) == 0 ? input.substr(5) : input;
+  if (!in.empty() && fs::exists(in, ec) && fs::equivalent(in, path, ec))
+    throw UsageError("The output " + output + " is the input " + input +
+                     "; write the filtered video to another file.");
+  if (!fs::is_regular_file(path, ec)) return;  // a device or a FIFO is written to, not replaced
+  if (overwrite) return;
+  if (keep) throw UsageError(output + " exists and -n keeps it; nothing was written.");
+  if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO)) {
+    std::cerr << "File '" << output << "' exists. Overwrite? [y/N] " << std::flush;
+    std::string answer;
+    std::getline(std::cin, answer);
+    if (answer == "y" || answer == "Y" || answer == "yes") return;
+    throw UsageError("Not overwriting " + output + "; nothing was written.");
+  }
+  throw UsageError(output + " exists; pass -y to overwrite it, or -n to keep it.");
+}
+
 int runCommand(const std::vector<std::string>& argv) {
   const Args args(
       argv,
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
        "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect"},
-      {"--help", "--quiet", "--realtime", "--decode-only"},
+      {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n"},
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}});
   if (args.has("--help")) {
     printRunUsage();
@@ -71,6 +103,7 @@ int runCommand(const std::vector<std::string>& argv) {
   const bool decodeOnly = args.has("--decode-only");
   if (decodeOnly && output != "null")
     throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
+  checkOutputPath(output, input.empty() ? defaultClipPath() : input, args.has("-y"), args.has("-n"));
   ReconnectPolicy reconnect;
   reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
   std::string policy = args.get("--policy");
@@ -149,15 +182,22 @@ int runCommand(const std::vector<std::string>& argv) {
         std::cout << "converted " << decoder->conversionUsed() << "\n";
     }
     std::cout << summaryText(r.stats);
+    if (r.stats.framesIn == 0 && !r.interrupted) {
+      std::cerr << "liveconv: " << source->describe() << " gave no video frame to filter; nothing was written.\n";
+      return kExitInputFailed;
+    }
+    if (r.stats.framesOut == 0 && output != "null")
+      std::cerr << "liveconv: no filtered frame reached " << output << ", so it was not written.\n";
     if (r.interrupted) {
-      std::cerr << "liveconv: interrupted; " << r.stats.framesOut
+      const int signal = interruptSignal();
+      std::cerr << "liveconv: interrupted by " << signalName(signal) << "; " << r.stats.framesOut
                 << " frames were written and the output was finished properly.\n";
-      return kExitInterrupted;
+      return signal > 0 ? 128 + signal : kExitInterrupted;
     }
     return kExitOk;
   } catch (const Interrupted& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitInterrupted;
+    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
   } catch (const InputError& e) {
     if (channel) {  // the stream had started: the output was finished all the same
       const StatsSnapshot stats = channel->stats().snapshot();

@@ -1,6 +1,7 @@
 // The liveconv binary end to end: exit codes and the sentences users see.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -85,6 +86,22 @@ TEST(Cli, VariantsListsEveryRow) {
   for (const auto& v : liveconv::variantRegistry())
     EXPECT_TRUE(has(r.output, std::string(v.name) + "  ")) << v.name << " missing or without its description:\n"
                                                            << r.output;
+}
+
+// A refused mask is one sentence on stderr and exit 2, before any device is touched.
+TEST(Cli, RefusedMasksExitWith2InOneSentence) {
+  for (const char* mask : {"sharpen:99", "'3x1:3e38,0,-3e38'", "gaussian:7:sigmaa=2", "'3x3:1,1,1,1,1,1,1,1,1;divisor=0'",
+                           "4294967299x1:1,2,1", "@/dev/zero", "@/tmp"}) {
+    const Result r = run(std::string("bench --mask ") + mask, "LIVECONV_DEVICE=no-such-device");
+    EXPECT_EQ(r.exitCode, 2) << mask << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("liveconv: ", 0), 0u) << mask << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << mask << ": " << r.output;
+  }
+  // @- reads the mask file from standard input (its sentence names the width read there).
+  const Result stdinMask = run("presets >/dev/null && echo '{\"width\":4,\"height\":1,\"coefficients\":[[1,2,3,4]]}' | " LIVECONV_BIN
+                               " bench --mask @-", "LIVECONV_DEVICE=no-such-device");
+  EXPECT_EQ(stdinMask.exitCode, 2) << stdinMask.output;
+  EXPECT_TRUE(has(stdinMask.output, "Mask width 4 is even")) << stdinMask.output;
 }
 
 TEST(Cli, UsageErrorsExitWith2) {

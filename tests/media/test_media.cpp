@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <utility>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -328,6 +329,89 @@ TEST(Media, CtrlCFinishesTheFileAndExits130) {
   EXPECT_EQ(r.exitCode, 130) << r.output;
   EXPECT_TRUE(has(r.output, "interrupted")) << r.output;
   EXPECT_GT(decodeAll(out, PixelFormat::RGBA8).size(), 0u);  // the trailer is there: the file decodes
+}
+
+// SIGTERM (a service manager, `kill`) and SIGHUP (the terminal closed) finish
+// the file as Ctrl-C does: an MP4 gets its index (moov) and plays; exit 128 + N.
+TEST(Media, TermAndHupFinishTheFileWithTheirExitCodes) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  for (const auto& [signal, code] : {std::pair<const char*, int>{"TERM", 143}, {"HUP", 129}}) {
+    const std::string out = tempDir() + "/signal_" + signal + ".mp4";
+    const Result r = shell("timeout --preserve-status -s " + std::string(signal) + " 4 " + LIVECONV_BIN +
+                           " run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out + " --mask box:3 --variant local");
+    EXPECT_EQ(r.exitCode, code) << signal << ": " << r.output;
+    EXPECT_TRUE(has(r.output, "finished properly")) << r.output;
+    const std::size_t frames = decodeAll(out, PixelFormat::RGBA8).size();
+    EXPECT_GT(frames, 0u) << signal << ": the MP4 does not decode (no moov atom?)";
+    const Result probe = shell("ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                               "stream=nb_read_frames -of csv=p=0 " + out);
+    EXPECT_EQ(probe.exitCode, 0) << probe.output;
+  }
+}
+
+// `liveconv run ... | head -1`: the reader leaves after one line; the run goes
+// on to the end and its file is complete.
+TEST(Media, AClosedStdoutPipeDoesNotKillTheRun) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string out = tempDir() + "/piped.mkv";
+  const std::string status = tempDir() + "/piped.status";
+  const Result r = shell("(" + std::string(LIVECONV_BIN) + " run -i lavfi:testsrc2=size=96x64:rate=25 --frames 40 -o " +
+                         out + " --mask box:3 --variant local; echo $? >" + status + ") | head -c 1 >/dev/null");
+  std::ifstream statusFile(status);
+  int exitCode = -1;
+  statusFile >> exitCode;
+  EXPECT_EQ(exitCode, 0) << "liveconv ended with " << exitCode << " (141: killed by SIGPIPE)";
+  EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 40u);
+}
+
+// Files the user keeps: an existing output is replaced only with -y; -n and a
+// run without a terminal to ask keep it; the output is never the input, also
+// through a link or another spelling of its path. Refusals are exit 2 and touch nothing.
+TEST(Media, ExistingFilesAndTheInputAreNeverOverwrittenUnasked) {
+  REQUIRE_CLIP(clip, "keep_in.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 6 -c:v mpeg4");
+  const auto inputSize = fs::file_size(clip);
+  const std::string out = tempDir() + "/keep_out.mkv";
+  std::ofstream(out) << "precious";
+  const std::string run = "run -i " + clip + " --mask box:3 --variant naive ";
+  Result r = liveconv(run + "-o " + out + " </dev/null");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "exists; pass -y to overwrite it, or -n to keep it.")) << r.output;
+  r = liveconv(run + "-o " + out + " -n </dev/null");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_EQ(fs::file_size(out), 8u) << "the existing file was touched";
+  EXPECT_EQ(liveconv(run + "-o " + out + " -y -n").exitCode, 2);
+  r = liveconv(run + "-o " + out + " -y </dev/null");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 6u);
+
+  const std::string link = tempDir() + "/keep_link.avi";
+  fs::create_symlink(clip, link);
+  for (const std::string& same : {clip, link, tempDir() + "/./../" + fs::path(tempDir()).filename().string() + "/keep_in.avi"}) {
+    r = liveconv("run -i " + clip + " -o " + same + " -y --mask box:3 --variant naive");
+    EXPECT_EQ(r.exitCode, 2) << same << ": " << r.output;
+    EXPECT_TRUE(has(r.output, "is the input")) << same << ": " << r.output;
+  }
+  EXPECT_EQ(fs::file_size(clip), inputSize) << "the input was changed";
+  EXPECT_EQ(decodeAll(clip, PixelFormat::RGBA8).size(), 6u);
+}
+
+// A run that fails leaves nothing under the output's name (and no temporary
+// beside it); an input with no video frame is exit 7 with no file.
+TEST(Media, FailedRunsLeaveNoFile) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string dir = tempDir() + "/failed";
+  fs::create_directories(dir);
+  // MP4 cannot hold FFV1: the header is refused on the first frame, after the file was opened.
+  Result r = liveconv("run -i lavfi:testsrc2=size=64x48:rate=25 --frames 5 -o " + dir +
+                      "/refused.mp4 --codec ffv1 --mask box:3 --variant naive");
+  EXPECT_EQ(r.exitCode, 8) << r.output;
+  REQUIRE_CLIP(empty, "no_frames.avi", "-f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 0 -c:v mpeg4");
+  r = liveconv("run -i " + empty + " -o " + dir + "/from_empty.mkv --mask box:3 --variant naive");
+  EXPECT_EQ(r.exitCode, 7) << r.output;
+  EXPECT_TRUE(has(r.output, "no video frame")) << r.output;
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  EXPECT_TRUE(left.empty()) << "left behind: " << (left.empty() ? "" : left.front());
 }
 
 TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {

@@ -269,8 +269,9 @@ TEST_F(ViewerScreenshot, TheOverlayNamesTheLiveDisplayPathAndTheFrameArrivesThro
     EXPECT_EQ(l.frameIn, "host");
     EXPECT_GE(l.pixelBufferUploads, 1) << "readback frames go through the renderer's pixel buffer";
     const DeviceInfo device = selectDevice("");
-    if (!deviceHasExtension(device, "cl_khr_gl_sharing"))
+    if (!deviceHasExtension(device, "cl_khr_gl_sharing")) {
       EXPECT_EQ(l.display, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
+    }
   } else {
     EXPECT_EQ(l.display.rfind("interop: zero-copy (cl_khr_gl_sharing", 0), 0u) << l.display;
     EXPECT_EQ(l.frameIn, "shared-buffer");
