@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "media/media_errors.hpp"
 
@@ -73,8 +76,16 @@ struct EncoderSink::State {
   AVFrame* frame = nullptr;
   AVPacket* packet = nullptr;
   AVRational rate{25, 1};
+  AVRational sourceTimeBase{0, 1};
+  bool sourceTimestamps = false;
   int width = 0, height = 0;
   long long frames = 0;
+  // Timestamps in the encoder's time base: the first source time, the last pts
+  // given, and each pending frame's duration (known once the next frame comes).
+  bool haveFirst = false;
+  double firstSeconds = 0;
+  int64_t lastPts = -1;
+  std::map<int64_t, int64_t> durations;
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
@@ -88,11 +99,36 @@ struct EncoderSink::State {
     }
   }
 
+  // One frame interval in the encoder's time base (at least 1).
+  int64_t nominalDuration() const { return std::max<int64_t>(1, av_rescale_q(1, av_inv_q(rate), encoder->time_base)); }
+
+  // The pts of the next frame: its source time when kept, else the next 1/rate
+  // step; never at or before the last one (the muxers need them increasing).
+  int64_t nextPts(const Frame& f) {
+    int64_t pts = lastPts < 0 ? 0 : lastPts + nominalDuration();
+    if (sourceTimestamps && f.hasPts) {
+      if (!haveFirst) {
+        haveFirst = true;
+        firstSeconds = f.ptsSeconds;
+      }
+      pts = llround((f.ptsSeconds - firstSeconds) / av_q2d(encoder->time_base));
+    }
+    if (pts <= lastPts) pts = lastPts + 1;
+    if (lastPts >= 0) durations[lastPts] = pts - lastPts;
+    durations[pts] = lastPts >= 0 ? std::max<int64_t>(1, pts - lastPts) : nominalDuration();  // until the next comes
+    lastPts = pts;
+    return pts;
+  }
+
   // Sends one frame (or nullptr to flush) and writes what comes out.
   void encode(AVFrame* f) {
     int err = avcodec_send_frame(encoder, f);
     if (err < 0) throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
     while ((err = avcodec_receive_packet(encoder, packet)) == 0) {
+      if (auto d = durations.find(packet->pts); d != durations.end()) {
+        if (packet->duration <= 0) packet->duration = d->second;
+        durations.erase(d);
+      }
       av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
       packet->stream_index = stream->index;
       if ((err = av_interleaved_write_frame(output, packet)) < 0)
@@ -102,32 +138,46 @@ struct EncoderSink::State {
       throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
   }
 
+  // Opens the encoder in the source's time base where the container takes
+  // variable frame rates, else (or if the encoder refuses it) in 1/rate.
+  void openEncoder(const Frame& first) {
+    const ImageView px = first.pixels();
+    const bool variable = !(output->oformat->flags & AVFMT_NOTIMESTAMPS) && (output->oformat->flags & AVFMT_VARIABLE_FPS);
+    const bool sourceBase = sourceTimestamps && variable && sourceTimeBase.num > 0 && sourceTimeBase.den > 0;
+    for (const AVRational tb : {sourceBase ? sourceTimeBase : av_inv_q(rate), av_inv_q(rate)}) {
+      avcodec_free_context(&encoder);
+      encoder = avcodec_alloc_context3(codec);
+      encoder->width = width;
+      encoder->height = height;
+      encoder->time_base = tb;
+      encoder->framerate = rate;
+      const AVPixelFormat src = avFormatOf(px.format);
+      if (std::string(codec->name).find("264") != std::string::npos) {
+        encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
+        av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
+      } else {
+        // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
+        encoder->pix_fmt = codec->pix_fmts ? avcodec_find_best_pix_fmt_of_list(codec->pix_fmts, src, 1, nullptr) : src;
+      }
+      if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+      const int err = avcodec_open2(encoder, codec, nullptr);
+      if (err >= 0) return;
+      if (tb.num == rate.den && tb.den == rate.num)
+        throw OutputError("The " + std::string(codec->name) + " encoder does not accept " + std::to_string(width) + "x" +
+                          std::to_string(height) + " frames: " + avError(err) + ".");
+    }
+  }
+
   void open(const Frame& first) {
     const ImageView px = first.pixels();
     width = px.width;
     height = px.height;
-    encoder = avcodec_alloc_context3(codec);
-    encoder->width = width;
-    encoder->height = height;
-    encoder->time_base = av_inv_q(rate);
-    encoder->framerate = rate;
-    const AVPixelFormat src = avFormatOf(px.format);
-    const bool h264 = std::string(codec->name).find("264") != std::string::npos;
-    if (h264) {
-      encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
-      av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
-    } else {
-      // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
-      encoder->pix_fmt = codec->pix_fmts ? avcodec_find_best_pix_fmt_of_list(codec->pix_fmts, src, 1, nullptr) : src;
-    }
-    if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    int err = avcodec_open2(encoder, codec, nullptr);
-    if (err < 0)
-      throw OutputError("The " + std::string(codec->name) + " encoder does not accept " + std::to_string(width) + "x" +
-                        std::to_string(height) + " frames: " + avError(err) + ".");
+    openEncoder(first);
+    int err = 0;
     stream = avformat_new_stream(output, nullptr);
     avcodec_parameters_from_context(stream->codecpar, encoder);
     stream->time_base = encoder->time_base;
+    stream->avg_frame_rate = rate;
     if ((err = avformat_write_header(output, nullptr)) < 0)
       throw OutputError("Writing the header of " + path + " failed: " + avError(err) + ".");
     headerWritten = true;
@@ -140,10 +190,12 @@ struct EncoderSink::State {
   }
 };
 
-EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, int rateNum, int rateDen)
+EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, const SinkTiming& timing)
     : s_(std::make_unique<State>()) {
   s_->path = path;
-  if (rateNum > 0 && rateDen > 0) s_->rate = AVRational{rateNum, rateDen};
+  if (timing.rateNum > 0 && timing.rateDen > 0) s_->rate = AVRational{timing.rateNum, timing.rateDen};
+  s_->sourceTimeBase = AVRational{timing.timeBaseNum, timing.timeBaseDen > 0 ? timing.timeBaseDen : 1};
+  s_->sourceTimestamps = timing.sourceTimestamps;
   int err = avformat_alloc_output_context2(&s_->output, nullptr, nullptr, path.c_str());
   if (err < 0 || !s_->output)
     throw OutputError("Cannot tell the container of " + path + " from its name; end it in .mkv, .mp4, .nut or .avi.");
@@ -186,7 +238,8 @@ void EncoderSink::write(const Frame& f) {
   const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
   const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
   sws_scale(s.sws, src, srcStride, 0, px.height, s.frame->data, s.frame->linesize);
-  s.frame->pts = s.frames++;
+  s.frame->pts = s.nextPts(f);
+  ++s.frames;
   s.encode(s.frame);
 }
 
@@ -257,12 +310,12 @@ std::string RawSink::describe() const {
   return path_.target() + " (raw frames, no header)";
 }
 
-std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, int rateNum, int rateDen) {
+std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkTiming& timing) {
   if (output == "null" || output.empty()) return std::make_unique<NullSink>();
   if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4));
   if (codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray"))
     return std::make_unique<RawSink>(output);
-  return std::make_unique<EncoderSink>(output, codecName, rateNum, rateDen);
+  return std::make_unique<EncoderSink>(output, codecName, timing);
 }
 
 }  // namespace liveconv::app

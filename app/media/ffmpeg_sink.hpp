@@ -41,9 +41,22 @@ class StagedPath {
   bool staged_ = false, done_ = false;
 };
 
+// How output frames are timed. With sourceTimestamps (liveconv run), a frame
+// keeps its source timestamp (less the first frame's, as ffmpeg starts outputs
+// at 0), in the source's time base where the container and encoder take it,
+// so variable frame rates, gaps and dropped frames keep their true times; a
+// frame without one follows the last at 1/rate. Without (the windows'
+// recorder, whose playback loops), frames are numbered at 1/rate.
+// Every packet carries its duration, so MP4/MOV play their last frame.
+struct SinkTiming {
+  int rateNum = 25, rateDen = 1;  // nominal frames per second
+  int timeBaseNum = 0, timeBaseDen = 0;  // the source's time base; 0 = 1/rate
+  bool sourceTimestamps = false;
+};
+
 class EncoderSink : public FrameSink {
  public:
-  EncoderSink(const std::string& path, const std::string& codecName, int rateNum, int rateDen);
+  EncoderSink(const std::string& path, const std::string& codecName, const SinkTiming& timing);
   ~EncoderSink() override;
   void write(const Frame& frame) override;
   void finish() override;
@@ -71,6 +84,6 @@ class RawSink : public FrameSink {
 };
 
 // "null" -> NullSink; "raw:PATH" or *.raw/*.rgba/*.gray -> RawSink; else EncoderSink.
-std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, int rateNum, int rateDen);
+std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkTiming& timing);
 
 }  // namespace liveconv::app

@@ -262,6 +262,12 @@ void FfmpegSource::frameRate(int* numerator, int* denominator) const {
   *denominator = rate.den;
 }
 
+void FfmpegSource::timeBase(int* numerator, int* denominator) const {
+  const AVRational tb = s_->input->streams[s_->stream]->time_base;
+  *numerator = tb.num;
+  *denominator = tb.den;
+}
+
 std::string FfmpegSource::conversionUsed() const {
   return s_->conversion;
 }
@@ -341,6 +347,7 @@ bool FfmpegSource::next(Frame& out) {
       const AVRational tb = s.input->streams[s.stream]->time_base;
       const int64_t pts = s.frame->best_effort_timestamp;
       out.ptsSeconds = pts == AV_NOPTS_VALUE ? 0 : pts * av_q2d(tb);
+      out.hasPts = pts != AV_NOPTS_VALUE;
       out.index = s.delivered++;
       out.decodeMs = decodeMs;
       out.convertMs = msSince(convertStart);

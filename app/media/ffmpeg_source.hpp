@@ -59,6 +59,8 @@ class FfmpegSource : public FrameSource {
   long long corruptPackets() const override { return corrupt_; }
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;
+  // The video stream's time base: the unit its timestamps (Frame::ptsSeconds) come in.
+  void timeBase(int* numerator, int* denominator) const;
   // How the frames so far were converted, e.g. "on the device (yuv420p, bt601, limited range)"
   // or "by swscale (yuv444p)"; empty before the first frame.
   std::string conversionUsed() const;

@@ -146,7 +146,12 @@ int runCommand(const std::vector<std::string>& argv) {
         source = std::move(ff);
       }
     }
-    std::unique_ptr<FrameSink> sink = openSink(output, args.get("--codec"), rateNum, rateDen);
+    SinkTiming timing;  // frames keep their source timestamps (variable rates, gaps, live drops)
+    timing.rateNum = rateNum;
+    timing.rateDen = rateDen;
+    timing.sourceTimestamps = true;
+    if (decoder) decoder->timeBase(&timing.timeBaseNum, &timing.timeBaseDen);
+    std::unique_ptr<FrameSink> sink = openSink(output, args.get("--codec"), timing);
 
     if (policy.empty()) policy = source->isLive() || so.realtime ? "live" : "lossless";
     PipelineOptions options;

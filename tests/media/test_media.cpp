@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cctype>
+#include <sstream>
 #include <utility>
 #include <chrono>
 #include <cstdio>
@@ -157,7 +159,7 @@ TEST(Media, LosslessFileToFfv1KeepsEveryFrameAndEachEqualsTheReference) {
     const std::string out = tempDir() + "/out_" + toString(format) + ".mkv";
     {
       FfmpegSource source(parseSourceSpec(clip, ""), format);
-      EncoderSink sink(out, "ffv1", 25, 1);
+      EncoderSink sink(out, "ffv1", SinkTiming{});
       PipelineOptions opt;
       opt.format = format;
       Pipeline pipeline(ctx, testParams(), opt);
@@ -191,7 +193,7 @@ TEST(Media, DeviceConversionLosslessToFfv1EqualsItsReferenceFrameByFrame) {
       const std::string out = tempDir() + "/gpu_out_" + toString(format) + ".mkv";
       {
         FfmpegSource source(parseSourceSpec(clip, ""), format, ConvertMode::Gpu);
-        EncoderSink sink(out, "ffv1", 25, 1);
+        EncoderSink sink(out, "ffv1", SinkTiming{});
         PipelineOptions opt;
         opt.format = format;
         opt.prepareYuvConversion = true;
@@ -412,6 +414,61 @@ TEST(Media, FailedRunsLeaveNoFile) {
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
   EXPECT_TRUE(left.empty()) << "left behind: " << (left.empty() ? "" : left.front());
+}
+
+// The presentation times of a file's video frames, as ffprobe decodes them.
+std::vector<double> frameTimes(const std::string& path) {
+  const Result r = shell("ffprobe -v error -select_streams v:0 -show_entries frame=pts_time -of csv=p=0 " + path);
+  std::vector<double> times;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && (std::isdigit(static_cast<unsigned char>(line[0])) || line[0] == '-')) times.push_back(std::stod(line));
+  return times;
+}
+
+double containerDuration(const std::string& path) {
+  const Result r = shell("ffprobe -v error -show_entries format=duration -of csv=p=0 " + path);
+  return r.exitCode == 0 && !r.output.empty() ? std::atof(r.output.c_str()) : -1;
+}
+
+// Output frames keep their input timestamps: a variable frame rate (a 0.4 s
+// gap), in every container, every frame decodable (MP4/MOV included, whose
+// last frame used to be cut), the duration that of the input.
+TEST(Media, EveryContainerKeepsEveryFrameAtItsInputTime) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(gap, "gap.mkv",
+               "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 40 -vf select='not(between(n\\,10\\,19))' "
+               "-fps_mode passthrough -c:v ffv1");
+  const std::vector<double> in = frameTimes(gap);
+  ASSERT_EQ(in.size(), 40u);
+  ASSERT_NEAR(in[10] - in[9], 0.44, 1e-6) << "the input has its gap";
+  for (const char* container : {"mkv", "mp4", "mov", "avi", "nut"}) {
+    const std::string out = tempDir() + "/times." + container;
+    const Result r = liveconv("run -i " + gap + " -o " + out + " --mask box:3 --variant naive -y");
+    ASSERT_EQ(r.exitCode, 0) << container << ": " << r.output;
+    const std::vector<double> times = frameTimes(out);
+    ASSERT_EQ(times.size(), in.size()) << container << ": frames decodable != frames written";
+    for (std::size_t k = 0; k < in.size(); ++k)
+      EXPECT_NEAR(times[k], in[k], 0.0015) << container << ", frame " << k;
+    EXPECT_NEAR(containerDuration(out), containerDuration(gap), 0.041) << container;
+  }
+}
+
+// A transport stream starts at 1.4 s: the output starts at 0, as ffmpeg's
+// does, and lasts as long as the input.
+TEST(Media, AnInputThatStartsLateGivesAnOutputFromZeroOfTheSameDuration) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(ts, "late.ts", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 50 -c:v mpeg2video");
+  const std::vector<double> in = frameTimes(ts);
+  ASSERT_EQ(in.size(), 50u);
+  const std::string out = tempDir() + "/late.mp4";
+  const Result r = liveconv("run -i " + ts + " -o " + out + " --mask box:3 --variant naive -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const std::vector<double> times = frameTimes(out);
+  ASSERT_EQ(times.size(), 50u);
+  EXPECT_NEAR(times.front(), 0.0, 1e-6);
+  EXPECT_NEAR(times.back() - times.front(), in.back() - in.front(), 0.0015);
+  EXPECT_NEAR(containerDuration(out), 2.0, 0.041);
 }
 
 TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {

@@ -193,7 +193,10 @@ class PipelineFeed final : public FrameFeed {
 
   std::string startRecording(const std::string& path) override {
     try {
-      auto sink = app::openSink(path, "", rateNum_.load(), rateDen_.load());
+      app::SinkTiming timing;  // numbered at the playback rate: playback loops, so source times repeat
+      timing.rateNum = rateNum_.load();
+      timing.rateDen = rateDen_.load();
+      auto sink = app::openSink(path, "", timing);
       std::lock_guard<std::mutex> lock(recordMutex_);
       sink_ = std::move(sink);
       recordingPath_ = path;

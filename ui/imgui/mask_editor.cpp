@@ -38,7 +38,7 @@ void drawPresets(ViewerModel& model, PanelState& state) {
     ImGui::EndCombo();
   }
   ImGui::SetNextItemWidth(-60);
-  const bool entered = ImGui::InputTextWithHint("##spec", "spec: gaussian:9:sigma=2, 3x3:1,2,1,... (divided by the sum unless ;divisor=D)", state.spec,
+  const bool entered = ImGui::InputTextWithHint("##spec", "spec: 3x3:1,2,1,... (divided by its sum)", state.spec,
                                                 sizeof state.spec, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if (ImGui::Button("Apply", ImVec2(-1, 0)) || entered) model.applySpec(state.spec, &state.specError);

@@ -40,7 +40,8 @@ struct Frame {
   // set instead of `image` when the source leaves the conversion to the engine.
   YuvImage yuv;
   std::int64_t index = -1;  // position in the source, from 0
-  double ptsSeconds = 0;    // presentation time, when the source has one
+  double ptsSeconds = 0;    // presentation time, when the source has one (hasPts)
+  bool hasPts = false;
   double decodeMs = 0;      // source-side cost, set by the source
   double convertMs = 0;
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
