@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -26,11 +27,29 @@ int gInterruptDepth = 0;      // InterruptScopes alive; changed on the main thre
 constexpr int kHandledSignals[] = {SIGINT, SIGTERM, SIGHUP};
 void (*gPreviousHandlers[3])(int) = {SIG_DFL, SIG_DFL, SIG_DFL};
 
+std::atomic<long long> gFirstSignalNs{0};
+
+long long monotonicNs() {  // clock_gettime is async-signal-safe
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+
+// The first signal asks for a clean finish. Another one (a second Ctrl-C) ends
+// the process at once, unless it comes within half a second of the first: the
+// same request delivered twice, as `timeout` does (to the process, then to its
+// process group) or a terminal that closes (SIGHUP, then SIGTERM).
 extern "C" void onInterruptSignal(int signal) {
-  int none = 0;
-  gSignal.compare_exchange_strong(none, signal);
-  gInterrupted = true;
-  std::signal(signal, SIG_DFL);  // the same signal again (a second Ctrl-C) ends the process at once
+  const long long now = monotonicNs();
+  long long none = 0;
+  if (gFirstSignalNs.compare_exchange_strong(none, now)) {
+    gSignal = signal;
+    gInterrupted = true;
+    return;
+  }
+  if (now - gFirstSignalNs.load() < 500000000LL) return;
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
 }
 
 double msSince(Clock::time_point t) {
@@ -85,6 +104,7 @@ InterruptScope::InterruptScope() {
   if (gInterruptDepth++ == 0) {
     gInterrupted = false;
     gSignal = 0;
+    gFirstSignalNs = 0;
     for (int k = 0; k < 3; ++k) gPreviousHandlers[k] = std::signal(kHandledSignals[k], onInterruptSignal);
   }
 }

@@ -46,8 +46,8 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
 
 // Ctrl-C, SIGTERM and SIGHUP for a stretch of work (the whole of `run`,
 // including waits for a camera): while a scope is alive, each sets a flag that
-// interruptRequested() reads, so the output is finished properly; the same
-// signal a second time ends the process at once. Scopes nest.
+// interruptRequested() reads, so the output is finished properly; a second
+// signal half a second or more later ends the process at once. Scopes nest.
 class InterruptScope {
  public:
   InterruptScope();
