@@ -86,6 +86,10 @@ struct EncoderSink::State {
   double firstSeconds = 0;
   int64_t lastPts = -1;
   std::map<int64_t, int64_t> durations;
+  // The input's other streams: input index -> output stream, and the input time base.
+  std::shared_ptr<StreamCopy> copy;
+  std::map<int, std::pair<AVStream*, AVRational>> copied;
+  double videoEndSeconds = 0;  // source time just after the last frame written
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
@@ -120,6 +124,65 @@ struct EncoderSink::State {
     return pts;
   }
 
+  // The copied streams the container takes, and the input's metadata, before the header.
+  void addCopiedStreams() {
+    if (!copy) return;
+    av_dict_copy(&output->metadata, copy->containerMetadata, 0);
+    av_dict_copy(&stream->metadata, copy->videoMetadata, 0);
+    if (copy->sampleAspectNum > 0) stream->sample_aspect_ratio = AVRational{copy->sampleAspectNum, copy->sampleAspectDen};
+    if (copy->displayMatrix.size() == 36)
+      if (uint8_t* m = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
+        std::memcpy(m, copy->displayMatrix.data(), 36);
+    for (const StreamCopy::Stream& in : copy->streams) {
+      if (avformat_query_codec(output->oformat, in.parameters->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
+        std::cerr << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
+                  << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
+        continue;
+      }
+      AVStream* out = avformat_new_stream(output, nullptr);
+      avcodec_parameters_copy(out->codecpar, in.parameters);
+      out->codecpar->codec_tag = 0;  // the container picks its own tag
+      out->time_base = AVRational{in.timeBaseNum, in.timeBaseDen};
+      av_dict_copy(&out->metadata, in.metadata, 0);
+      out->disposition = in.disposition;
+      copied[in.inputIndex] = {out, out->time_base};
+      std::cerr << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec
+                << ") is copied into " << path << ".\n";
+    }
+  }
+
+  // Writes the copied packets queued so far, shifted by the video's start time.
+  // `final`: the run is over; when it stopped before the input's end, packets
+  // after the last video frame are left out.
+  void writeCopied(bool final) {
+    if (!copy || !headerWritten) return;
+    const bool cut = final && !copy->inputEnded();
+    for (AVPacket* p : copy->take()) {
+      const auto it = copied.find(p->stream_index);
+      const int64_t ts = p->pts != AV_NOPTS_VALUE ? p->pts : p->dts;
+      if (it != copied.end() && ts != AV_NOPTS_VALUE) {
+        const AVRational tb = it->second.second;
+        const int64_t shift = llround(firstSeconds / av_q2d(tb));
+        // Packets before the video's first frame stay (AAC's priming samples
+        // among them); the container keeps or shifts negative times its own way.
+        const bool afterEnd = cut && ts * av_q2d(tb) >= videoEndSeconds;
+        if (!afterEnd) {
+          if (p->pts != AV_NOPTS_VALUE) p->pts -= shift;
+          if (p->dts != AV_NOPTS_VALUE) p->dts -= shift;
+          av_packet_rescale_ts(p, tb, it->second.first->time_base);
+          p->stream_index = it->second.first->index;
+          p->pos = -1;
+          const int err = av_interleaved_write_frame(output, p);
+          if (err < 0) {
+            av_packet_free(&p);
+            throw OutputError("Writing " + path + " failed: " + avError(err) + ".");
+          }
+        }
+      }
+      av_packet_free(&p);
+    }
+  }
+
   // Sends one frame (or nullptr to flush) and writes what comes out.
   void encode(AVFrame* f) {
     int err = avcodec_send_frame(encoder, f);
@@ -151,6 +214,8 @@ struct EncoderSink::State {
       encoder->height = height;
       encoder->time_base = tb;
       encoder->framerate = rate;
+      if (copy && copy->sampleAspectNum > 0)  // in the bitstream too (H.264's VUI), not only the container
+        encoder->sample_aspect_ratio = AVRational{copy->sampleAspectNum, copy->sampleAspectDen};
       const AVPixelFormat src = avFormatOf(px.format);
       if (std::string(codec->name).find("264") != std::string::npos) {
         encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
@@ -178,6 +243,7 @@ struct EncoderSink::State {
     avcodec_parameters_from_context(stream->codecpar, encoder);
     stream->time_base = encoder->time_base;
     stream->avg_frame_rate = rate;
+    addCopiedStreams();
     if ((err = avformat_write_header(output, nullptr)) < 0)
       throw OutputError("Writing the header of " + path + " failed: " + avError(err) + ".");
     headerWritten = true;
@@ -238,9 +304,13 @@ void EncoderSink::write(const Frame& f) {
   const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
   const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
   sws_scale(s.sws, src, srcStride, 0, px.height, s.frame->data, s.frame->linesize);
-  s.frame->pts = s.nextPts(f);
+  const int64_t pts = s.nextPts(f);
+  const int64_t duration = s.durations[pts];  // read now: encode() may hand the packet out at once
+  s.frame->pts = pts;
   ++s.frames;
   s.encode(s.frame);
+  s.videoEndSeconds = (s.haveFirst ? s.firstSeconds : 0) + (pts + duration) * av_q2d(s.encoder->time_base);
+  s.writeCopied(false);
 }
 
 void EncoderSink::finish() {
@@ -250,6 +320,7 @@ void EncoderSink::finish() {
   try {
     if (s.headerWritten) {
       s.encode(nullptr);  // drain the frames the encoder still holds
+      s.writeCopied(true);
       const int err = av_write_trailer(s.output);
       if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
     }
@@ -266,6 +337,10 @@ void EncoderSink::finish() {
     return;
   }
   if (s.staged) s.staged->commit();
+}
+
+void EncoderSink::carry(std::shared_ptr<StreamCopy> copy) {
+  s_->copy = std::move(copy);
 }
 
 std::string EncoderSink::describe() const {

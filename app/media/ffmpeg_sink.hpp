@@ -15,6 +15,7 @@
 #include <string>
 
 #include "liveconv/frame.hpp"
+#include "media/stream_copy.hpp"
 
 namespace liveconv::app {
 
@@ -58,6 +59,11 @@ class EncoderSink : public FrameSink {
  public:
   EncoderSink(const std::string& path, const std::string& codecName, const SinkTiming& timing);
   ~EncoderSink() override;
+  // Carry the input's other streams and metadata (before the first frame). A
+  // stream the container cannot hold is left out, said in one line on stderr.
+  // Copied packets keep their times less the video's start; when the run
+  // stops before the input's end (--frames, a signal), they end with the video.
+  void carry(std::shared_ptr<StreamCopy> copy);
   void write(const Frame& frame) override;
   void finish() override;
   std::string describe() const override;

@@ -165,6 +165,7 @@ struct FfmpegSource::State {
   AVFrame* frame = nullptr;
   int stream = -1;
   bool flushed = false;  // end of input reached, decoder told so
+  std::shared_ptr<StreamCopy> copy;  // the other streams' packets go here
   long long delivered = 0;
   int consecutiveErrors = 0;
 
@@ -266,6 +267,37 @@ void FfmpegSource::timeBase(int* numerator, int* denominator) const {
   const AVRational tb = s_->input->streams[s_->stream]->time_base;
   *numerator = tb.num;
   *denominator = tb.den;
+}
+
+void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles) {
+  const AVFormatContext* in = s_->input;
+  for (unsigned i = 0; i < in->nb_streams; ++i) {
+    const AVStream* st = in->streams[i];
+    const AVMediaType type = st->codecpar->codec_type;
+    const bool wanted = (audio && type == AVMEDIA_TYPE_AUDIO) || (subtitles && type == AVMEDIA_TYPE_SUBTITLE);
+    if (static_cast<int>(i) == s_->stream || !wanted || (st->disposition & AV_DISPOSITION_ATTACHED_PIC)) continue;
+    StreamCopy::Stream out;
+    out.inputIndex = static_cast<int>(i);
+    out.parameters = avcodec_parameters_alloc();
+    avcodec_parameters_copy(out.parameters, st->codecpar);
+    out.timeBaseNum = st->time_base.num;
+    out.timeBaseDen = st->time_base.den;
+    av_dict_copy(&out.metadata, st->metadata, 0);
+    out.disposition = st->disposition;
+    out.kind = av_get_media_type_string(type);
+    out.codec = avcodec_get_name(st->codecpar->codec_id);
+    copy->streams.push_back(out);
+  }
+  av_dict_copy(&copy->containerMetadata, in->metadata, 0);
+  const AVStream* video = in->streams[s_->stream];
+  av_dict_copy(&copy->videoMetadata, video->metadata, 0);
+  const AVRational sar = av_guess_sample_aspect_ratio(s_->input, const_cast<AVStream*>(video), nullptr);
+  copy->sampleAspectNum = sar.num;
+  copy->sampleAspectDen = sar.den > 0 ? sar.den : 1;
+  size_t size = 0;
+  if (const uint8_t* matrix = av_stream_get_side_data(video, AV_PKT_DATA_DISPLAYMATRIX, &size); matrix && size >= 36)
+    copy->displayMatrix.assign(matrix, matrix + 36);
+  s_->copy = std::move(copy);
 }
 
 std::string FfmpegSource::conversionUsed() const {
@@ -372,6 +404,7 @@ bool FfmpegSource::next(Frame& out) {
     if (err == AVERROR_EOF || (err < 0 && avio_feof(s.input->pb))) {
       avcodec_send_packet(s.decoder, nullptr);
       s.flushed = true;
+      if (s.copy) s.copy->markInputEnded();
       continue;
     }
     if (err < 0) {
@@ -387,6 +420,8 @@ bool FfmpegSource::next(Frame& out) {
       if (s.packet->flags & AV_PKT_FLAG_CORRUPT) ++corrupt_;
       err = avcodec_send_packet(s.decoder, s.packet);
       if (err < 0 && err != AVERROR(EAGAIN)) ++corrupt_;  // a bad packet: skipped, counted
+    } else if (s.copy && s.copy->copies(s.packet->stream_index)) {
+      s.copy->push(s.packet);
     }
     av_packet_unref(s.packet);
   }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "liveconv/frame.hpp"
+#include "media/stream_copy.hpp"
 
 namespace liveconv::app {
 
@@ -61,6 +62,10 @@ class FfmpegSource : public FrameSource {
   void frameRate(int* numerator, int* denominator) const;
   // The video stream's time base: the unit its timestamps (Frame::ptsSeconds) come in.
   void timeBase(int* numerator, int* denominator) const;
+  // Describes the input's other streams (audio and/or subtitles and data) and its
+  // metadata into `copy`, and from now on hands their packets to it as they are
+  // read. Call before the first next().
+  void copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles);
   // How the frames so far were converted, e.g. "on the device (yuv420p, bt601, limited range)"
   // or "by swscale (yuv444p)"; empty before the first frame.
   std::string conversionUsed() const;

@@ -27,13 +27,15 @@ void printRunUsage() {
       << "usage: liveconv run [-i SOURCE] [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [--border MODE]\n"
          "                    [--device SEL] [--format rgba|gray] [--frames N] [--json-log FILE]\n"
          "                    [--codec NAME] [--policy live|lossless] [--slots 2..4] [--queue 2..4] [--quiet]\n"
-         "                    [--convert gpu|cpu|auto] [--realtime] [--reconnect SECONDS] [--decode-only] [-y|-n]\n"
+         "                    [--convert gpu|cpu|auto] [--realtime] [--reconnect SECONDS] [--decode-only] [-y|-n] [-an] [-sn]\n"
          "  SOURCE  a file or URL; lavfi:testsrc2=size=320x240:rate=30; camera:0[:640x480][@30] or /dev/video0;\n"
          "          synthetic:WxH (frames generated in memory, no decoding); default: the bundled clip\n"
          "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or raw:FILE\n"
          "          (frames back to back), null (nothing; for measuring); default null\n"
          "  --convert     where decoded frames become rgba/gray: gpu (yuv420p and nv12 go up as planes and the\n"
          "                device converts them; swscale for other formats), cpu (swscale always); auto = gpu\n"
+         "  -an, -sn      leave the input's audio / subtitles out (by default they are copied into a\n"
+         "                container output when it can hold their codec; the run says which)\n"
          "  -y, -n        overwrite an existing output / never overwrite it; without either, a terminal is\n"
          "                asked and a script is refused (exit 2). The output is never the input.\n"
          "  --realtime    play a file at its frame rate, as a live source (with --policy live, late frames are\n"
@@ -79,7 +81,7 @@ int runCommand(const std::vector<std::string>& argv) {
       argv,
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
        "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect"},
-      {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n"},
+      {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn"},
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}});
   if (args.has("--help")) {
     printRunUsage();
@@ -152,6 +154,12 @@ int runCommand(const std::vector<std::string>& argv) {
     timing.sourceTimestamps = true;
     if (decoder) decoder->timeBase(&timing.timeBaseNum, &timing.timeBaseDen);
     std::unique_ptr<FrameSink> sink = openSink(output, args.get("--codec"), timing);
+    // The input's audio and subtitles are copied into a container output (-an, -sn leave them out).
+    if (auto* encoder = dynamic_cast<EncoderSink*>(sink.get()); encoder && decoder) {
+      auto copy = std::make_shared<StreamCopy>();
+      decoder->copyStreamsInto(copy, !args.has("-an"), !args.has("-sn"));
+      encoder->carry(copy);
+    }
 
     if (policy.empty()) policy = source->isLive() || so.realtime ? "live" : "lossless";
     PipelineOptions options;

@@ -471,6 +471,74 @@ TEST(Media, AnInputThatStartsLateGivesAnOutputFromZeroOfTheSameDuration) {
   EXPECT_NEAR(containerDuration(out), 2.0, 0.041);
 }
 
+// A checksum of a file's decoded audio, and its audio packet count.
+std::string audioChecksum(const std::string& path) {
+  return shell("ffmpeg -v error -i " + path + " -map 0:a -f md5 -").output;
+}
+
+std::string probe(const std::string& path, const std::string& entries, const std::string& select = "") {
+  return shell("ffprobe -v error " + select + " -show_entries " + entries + " -of compact " + path).output;
+}
+
+// The input's audio is copied, packet for packet (the same decoded samples), with
+// its language and the container's title; -an leaves it out; a run stopped by
+// --frames ends its audio with the video.
+TEST(Media, AudioAndTagsAreCopiedIntoTheOutput) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(av, "av.mp4",
+               "-f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000 -t 3 "
+               "-c:v libx264 -pix_fmt yuv420p -c:a aac -metadata title=Harbour -metadata:s:a:0 language=fra -shortest");
+  const std::string inAudio = audioChecksum(av);
+  ASSERT_FALSE(inAudio.empty());
+  for (const char* container : {"mp4", "mov", "mkv"}) {
+    const std::string out = tempDir() + "/av_out." + container;
+    const Result r = liveconv("run -i " + av + " -o " + out + " --mask box:3 --variant naive -y");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_TRUE(has(r.output, "the audio stream 1 (aac) is copied into")) << r.output;
+    const std::string streams = probe(out, "stream=codec_type,codec_name:stream_tags=language:format_tags=title");
+    EXPECT_TRUE(has(streams, "codec_name=aac|codec_type=audio")) << container << ": " << streams;
+    EXPECT_TRUE(has(streams, "language=fra")) << container << ": " << streams;
+    EXPECT_TRUE(has(streams, "title=Harbour")) << container << ": " << streams;
+    EXPECT_EQ(probe(out, "stream=nb_read_packets", "-count_packets -select_streams a"),
+              probe(av, "stream=nb_read_packets", "-count_packets -select_streams a"))
+        << container;
+    if (std::string(container) != "mkv") {  // Matroska signals AAC's priming differently, as ffmpeg -c copy does
+      EXPECT_EQ(audioChecksum(out), inAudio) << container << ": the audio is not the input's";
+    }
+  }
+  const std::string none = tempDir() + "/av_an.mkv";
+  ASSERT_EQ(liveconv("run -i " + av + " -o " + none + " -an --mask box:3 --variant naive -y").exitCode, 0);
+  EXPECT_FALSE(has(probe(none, "stream=codec_type"), "audio"));
+  const std::string cut = tempDir() + "/av_cut.mp4";
+  ASSERT_EQ(liveconv("run -i " + av + " -o " + cut + " --frames 25 --mask box:3 --variant naive -y").exitCode, 0);
+  const double audioEnd = std::atof(
+      shell("ffprobe -v error -select_streams a -show_entries stream=duration -of csv=p=0 " + cut).output.c_str());
+  EXPECT_NEAR(audioEnd, 1.0, 0.07) << "the audio of a 25-frame run ends with its 1 s of video";
+}
+
+// Subtitles are copied where the container holds them, and the run says when
+// it cannot (SubRip in MP4); the sample aspect ratio reaches container and bitstream.
+TEST(Media, SubtitlesAndSampleAspectRatioAreCarried) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string srt = tempDir() + "/subs.srt";
+  std::ofstream(srt) << "1\n00:00:00,000 --> 00:00:01,000\nHello\n\n2\n00:00:01,500 --> 00:00:02,500\nWorld\n";
+  REQUIRE_CLIP(subbed, "subbed.mkv",
+               "-f lavfi -i testsrc2=size=160x120:rate=25 -i " + srt + " -t 3 -vf setsar=4/3 -c:v libx264 "
+               "-pix_fmt yuv420p -c:s srt");
+  const std::string mkv = tempDir() + "/subbed_out.mkv";
+  Result r = liveconv("run -i " + subbed + " -o " + mkv + " --mask box:3 --variant naive -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(probe(mkv, "stream=codec_type,codec_name"), "codec_name=subrip|codec_type=subtitle"));
+  EXPECT_TRUE(has(probe(mkv, "stream=sample_aspect_ratio", "-select_streams v"), "4:3"));
+  const std::string mp4 = tempDir() + "/subbed_out.mp4";
+  r = liveconv("run -i " + subbed + " -o " + mp4 + " --mask box:3 --variant naive -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "the subtitle stream 1 (subrip) cannot be copied into mp4")) << r.output;
+  EXPECT_TRUE(has(probe(mp4, "stream=sample_aspect_ratio", "-select_streams v"), "4:3"));
+  r = liveconv("run -i " + subbed + " -o " + tempDir() + "/subbed_sn.mkv -sn --mask box:3 --variant naive -y");
+  EXPECT_FALSE(has(probe(tempDir() + "/subbed_sn.mkv", "stream=codec_type"), "subtitle"));
+}
+
 TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(clip, "conv.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -c:v mpeg4");
