@@ -29,6 +29,7 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
         value = argv[++i];
       }
       values_[arg] = value;
+      allValues_.emplace(arg, value);
     } else {
       throw UsageError("Unknown option " + arg + ".");
     }
@@ -51,6 +52,13 @@ int Args::getInt(const std::string& name, int fallback, int min, int max) const 
     throw UsageError("Option " + name + " needs a whole number from " + std::to_string(min) + " to " +
                      std::to_string(max) + ", not '" + text + "'.");
   return static_cast<int>(v);
+}
+
+std::vector<std::string> Args::getAll(const std::string& name) const {
+  std::vector<std::string> out;
+  const auto [begin, end] = allValues_.equal_range(name);
+  for (auto it = begin; it != end; ++it) out.push_back(it->second);
+  return out;
 }
 
 std::vector<std::string> splitList(const std::string& text, char sep) {

@@ -23,10 +23,13 @@ class Args {
   bool has(const std::string& name) const;
   std::string get(const std::string& name, const std::string& fallback = "") const;
   int getInt(const std::string& name, int fallback, int min, int max) const;
+  // Every value of an option given more than once, in order (get() returns the last).
+  std::vector<std::string> getAll(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
  private:
   std::map<std::string, std::string> values_;
+  std::multimap<std::string, std::string> allValues_;
   std::vector<std::string> positional_;
 };
 

@@ -11,12 +11,14 @@
 #include <iostream>
 #include <map>
 
+#include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 }
 
@@ -29,6 +31,63 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 
 AVPixelFormat avFormatOf(PixelFormat f) {
   return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
+}
+
+// The colour an output is encoded and tagged with: the input's matrix and
+// range, or for an untagged input what players assume (BT.709 for HD, else
+// BT.601, limited range); primaries and transfer from the input, or BT.709's
+// for untagged HD.
+struct OutputColour {
+  AVColorSpace space = AVCOL_SPC_UNSPECIFIED;
+  AVColorRange range = AVCOL_RANGE_MPEG;
+  AVColorPrimaries primaries = AVCOL_PRI_UNSPECIFIED;
+  AVColorTransferCharacteristic transfer = AVCOL_TRC_UNSPECIFIED;
+  int swsTable = SWS_CS_ITU601;
+};
+
+OutputColour outputColour(const StreamCopy* input, int width, int height) {
+  OutputColour c;
+  const bool hd = untaggedMatrixIsBt709(width, height);
+  const auto space = input ? static_cast<AVColorSpace>(input->colorSpace) : AVCOL_SPC_UNSPECIFIED;
+  switch (space) {
+    case AVCOL_SPC_BT709: c.space = space; c.swsTable = SWS_CS_ITU709; break;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M: c.space = space; c.swsTable = SWS_CS_ITU601; break;
+    case AVCOL_SPC_FCC: c.space = space; c.swsTable = SWS_CS_FCC; break;
+    case AVCOL_SPC_SMPTE240M: c.space = space; c.swsTable = SWS_CS_SMPTE240M; break;
+    case AVCOL_SPC_BT2020_NCL: c.space = space; c.swsTable = SWS_CS_BT2020; break;
+    default:
+      c.space = hd ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+      c.swsTable = hd ? SWS_CS_ITU709 : SWS_CS_ITU601;
+  }
+  if (input && input->colorRange == AVCOL_RANGE_JPEG) c.range = AVCOL_RANGE_JPEG;
+  const auto primaries = input ? static_cast<AVColorPrimaries>(input->colorPrimaries) : AVCOL_PRI_UNSPECIFIED;
+  const auto transfer = input ? static_cast<AVColorTransferCharacteristic>(input->colorTransfer) : AVCOL_TRC_UNSPECIFIED;
+  c.primaries = primaries != AVCOL_PRI_UNSPECIFIED ? primaries : hd ? AVCOL_PRI_BT709 : AVCOL_PRI_UNSPECIFIED;
+  c.transfer = transfer != AVCOL_TRC_UNSPECIFIED ? transfer : hd ? AVCOL_TRC_BT709 : AVCOL_TRC_UNSPECIFIED;
+  return c;
+}
+
+// Every option must be one the encoder (or its private options) knows.
+void checkEncoderOptions(const AVCodec* codec, const std::vector<std::pair<std::string, std::string>>& options) {
+  AVCodecContext* probe = avcodec_alloc_context3(codec);
+  for (const auto& [key, value] : options) {
+    if (!av_opt_find(probe, key.c_str(), nullptr, 0, AV_OPT_SEARCH_CHILDREN)) {
+      avcodec_free_context(&probe);
+      throw EncoderChoiceError("The " + std::string(codec->name) + " encoder has no option '" + key +
+                               "'; 'ffmpeg -h encoder=" + codec->name + "' lists its options.");
+    }
+    if (av_opt_set(probe, key.c_str(), value.c_str(), AV_OPT_SEARCH_CHILDREN) < 0) {
+      avcodec_free_context(&probe);
+      throw EncoderChoiceError("The " + std::string(codec->name) + " encoder does not take " + key + "=" + value + ".");
+    }
+  }
+  avcodec_free_context(&probe);
+}
+
+bool isYuv(AVPixelFormat f) {
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+  return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
 // A plain file path (existing regular file, or not there yet), as opposed to a
@@ -90,6 +149,10 @@ struct EncoderSink::State {
   std::shared_ptr<StreamCopy> copy;
   std::map<int, std::pair<AVStream*, AVRational>> copied;
   double videoEndSeconds = 0;  // source time just after the last frame written
+  OutputColour colour;
+  std::vector<std::pair<std::string, std::string>> encoderOptions;
+  AVPixelFormat pixelFormat = AV_PIX_FMT_NONE;  // --pix-fmt
+  const SwsContext* swsConfigured = nullptr;  // the context the colour details were set on
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
@@ -220,16 +283,32 @@ struct EncoderSink::State {
       if (std::string(codec->name).find("264") != std::string::npos) {
         encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
         av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
+        av_opt_set(encoder->priv_data, "crf", "18", 0);  // near-transparent: a filter should not add visible loss
       } else {
         // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
         encoder->pix_fmt = codec->pix_fmts ? avcodec_find_best_pix_fmt_of_list(codec->pix_fmts, src, 1, nullptr) : src;
       }
+      if (pixelFormat != AV_PIX_FMT_NONE) encoder->pix_fmt = pixelFormat;
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+      colour = outputColour(copy.get(), width, height);
+      encoder->color_primaries = colour.primaries;
+      encoder->color_trc = colour.transfer;
+      encoder->colorspace = isYuv(encoder->pix_fmt) ? colour.space : AVCOL_SPC_RGB;
+      encoder->color_range = isYuv(encoder->pix_fmt) ? colour.range : AVCOL_RANGE_JPEG;
+      if (encoder->pix_fmt == AV_PIX_FMT_GRAY8) encoder->colorspace = AVCOL_SPC_UNSPECIFIED;
+      for (const auto& [key, value] : encoderOptions) av_opt_set(encoder, key.c_str(), value.c_str(), AV_OPT_SEARCH_CHILDREN);
       const int err = avcodec_open2(encoder, codec, nullptr);
       if (err >= 0) return;
-      if (tb.num == rate.den && tb.den == rate.num)
-        throw OutputError("The " + std::string(codec->name) + " encoder does not accept " + std::to_string(width) + "x" +
-                          std::to_string(height) + " frames: " + avError(err) + ".");
+      if (tb.num == rate.den && tb.den == rate.num) {
+        const std::string what = "The " + std::string(codec->name) + " encoder does not open for " +
+                                 std::to_string(width) + "x" + std::to_string(height) + " frames";
+        if (encoderOptions.empty() && pixelFormat == AV_PIX_FMT_NONE) throw OutputError(what + ": " + avError(err) + ".");
+        std::string given;
+        for (const auto& [key, value] : encoderOptions) given += (given.empty() ? "" : ", ") + key + "=" + value;
+        if (pixelFormat != AV_PIX_FMT_NONE)
+          given += (given.empty() ? "" : ", ") + std::string("pix_fmt=") + av_get_pix_fmt_name(pixelFormat);
+        throw EncoderChoiceError(what + " with " + given + ": " + avError(err) + ".");
+      }
     }
   }
 
@@ -256,8 +335,9 @@ struct EncoderSink::State {
   }
 };
 
-EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, const SinkTiming& timing)
+EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, const SinkOptions& options)
     : s_(std::make_unique<State>()) {
+  const SinkOptions& timing = options;
   s_->path = path;
   if (timing.rateNum > 0 && timing.rateDen > 0) s_->rate = AVRational{timing.rateNum, timing.rateDen};
   s_->sourceTimeBase = AVRational{timing.timeBaseNum, timing.timeBaseDen > 0 ? timing.timeBaseDen : 1};
@@ -269,11 +349,22 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   if (name.empty()) name = endsWith(path, ".mp4") || endsWith(path, ".mov") || endsWith(path, ".m4v") ? "h264" : "ffv1";
   if (name == "h264" || name == "x264") {
     s_->codec = avcodec_find_encoder_by_name("libx264");
-    if (!s_->codec) throw OutputError("This FFmpeg has no H.264 encoder (libx264); use --codec ffv1 or mpeg4 instead.");
+    if (!s_->codec)
+      throw EncoderChoiceError("This FFmpeg has no H.264 encoder (libx264); use --codec ffv1 or mpeg4 instead.");
   } else {
     s_->codec = avcodec_find_encoder_by_name(name.c_str());
     if (!s_->codec || s_->codec->type != AVMEDIA_TYPE_VIDEO)
-      throw OutputError("Unknown video encoder '" + name + "'; 'ffmpeg -encoders' lists them (try ffv1 or h264).");
+      throw EncoderChoiceError("Unknown video encoder '" + name + "'; 'ffmpeg -encoders' lists them (try ffv1 or h264).");
+  }
+  checkEncoderOptions(s_->codec, options.encoderOptions);
+  s_->encoderOptions = options.encoderOptions;
+  if (!options.pixelFormat.empty()) {
+    s_->pixelFormat = av_get_pix_fmt(options.pixelFormat.c_str());
+    bool supported = s_->pixelFormat != AV_PIX_FMT_NONE && !s_->codec->pix_fmts;
+    for (const AVPixelFormat* f = s_->codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; ++f) supported |= *f == s_->pixelFormat;
+    if (!supported)
+      throw EncoderChoiceError("The " + std::string(s_->codec->name) + " encoder does not take the pixel format '" +
+                               options.pixelFormat + "'; 'ffmpeg -h encoder=" + s_->codec->name + "' lists those it takes.");
   }
   if (!(s_->output->oformat->flags & AVFMT_NOFILE)) {
     s_->staged = std::make_unique<StagedPath>(path);
@@ -300,6 +391,11 @@ void EncoderSink::write(const Frame& f) {
   }
   s.sws = sws_getCachedContext(s.sws, px.width, px.height, avFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt,
                                SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
+  if (s.sws != s.swsConfigured && isYuv(s.encoder->pix_fmt)) {  // RGB -> YUV with the output's matrix and range
+    const int* table = sws_getCoefficients(s.colour.swsTable);
+    sws_setColorspaceDetails(s.sws, table, 1, table, s.colour.range == AVCOL_RANGE_JPEG ? 1 : 0, 0, 1 << 16, 1 << 16);
+    s.swsConfigured = s.sws;
+  }
   av_frame_make_writable(s.frame);
   const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
   const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
@@ -385,7 +481,7 @@ std::string RawSink::describe() const {
   return path_.target() + " (raw frames, no header)";
 }
 
-std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkTiming& timing) {
+std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& timing) {
   if (output == "null" || output.empty()) return std::make_unique<NullSink>();
   if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4));
   if (codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray"))

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "liveconv/frame.hpp"
 #include "media/stream_copy.hpp"
@@ -49,15 +51,21 @@ class StagedPath {
 // frame without one follows the last at 1/rate. Without (the windows'
 // recorder, whose playback loops), frames are numbered at 1/rate.
 // Every packet carries its duration, so MP4/MOV play their last frame.
-struct SinkTiming {
+//
+// Encoder options (--crf, --preset, -b:v, --codec-opt KEY=VALUE) go to the
+// encoder as FFmpeg's own options; one it does not know is refused
+// (UnknownEncoderOption) before any frame. H.264 defaults: preset veryfast, crf 18.
+struct SinkOptions {
   int rateNum = 25, rateDen = 1;  // nominal frames per second
   int timeBaseNum = 0, timeBaseDen = 0;  // the source's time base; 0 = 1/rate
   bool sourceTimestamps = false;
+  std::vector<std::pair<std::string, std::string>> encoderOptions;  // in the order given; later wins
+  std::string pixelFormat;  // the encoder's input format (--pix-fmt), e.g. yuv444p; empty: its default
 };
 
 class EncoderSink : public FrameSink {
  public:
-  EncoderSink(const std::string& path, const std::string& codecName, const SinkTiming& timing);
+  EncoderSink(const std::string& path, const std::string& codecName, const SinkOptions& timing);
   ~EncoderSink() override;
   // Carry the input's other streams and metadata (before the first frame). A
   // stream the container cannot hold is left out, said in one line on stderr.
@@ -90,6 +98,6 @@ class RawSink : public FrameSink {
 };
 
 // "null" -> NullSink; "raw:PATH" or *.raw/*.rgba/*.gray -> RawSink; else EncoderSink.
-std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkTiming& timing);
+std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& timing);
 
 }  // namespace liveconv::app

@@ -57,11 +57,13 @@ YuvLayout layoutOf(int format) {
 }
 
 // The matrix both conversion paths use; Invalid for one the device path lacks.
+// An untagged frame is read as players read it: BT.709 when HD, else BT.601.
 YuvMatrix matrixOf(const AVFrame* f) {
   switch (f->colorspace) {
     case AVCOL_SPC_BT709:
       return YuvMatrix::Bt709;
-    case AVCOL_SPC_UNSPECIFIED:  // swscale's default, and what FFmpeg's own encoders assume
+    case AVCOL_SPC_UNSPECIFIED:
+      return untaggedMatrixIsBt709(f->width, f->height) ? YuvMatrix::Bt709 : YuvMatrix::Bt601;
     case AVCOL_SPC_BT470BG:
     case AVCOL_SPC_SMPTE170M:
     case AVCOL_SPC_FCC:
@@ -82,6 +84,8 @@ int swsColorspace(const AVFrame* f) {
   switch (f->colorspace) {
     case AVCOL_SPC_BT709:
       return SWS_CS_ITU709;
+    case AVCOL_SPC_UNSPECIFIED:
+      return untaggedMatrixIsBt709(f->width, f->height) ? SWS_CS_ITU709 : SWS_CS_ITU601;
     case AVCOL_SPC_FCC:
       return SWS_CS_FCC;
     case AVCOL_SPC_SMPTE240M:
@@ -100,6 +104,10 @@ void copyPlane(std::uint8_t* to, const std::uint8_t* from, int fromStride, int r
 }
 
 }  // namespace
+
+bool untaggedMatrixIsBt709(int width, int height) {
+  return width >= 1280 || height > 576;
+}
 
 ConvertMode parseConvertMode(const std::string& text) {
   if (text == "cpu") return ConvertMode::Cpu;
@@ -294,6 +302,10 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
   const AVRational sar = av_guess_sample_aspect_ratio(s_->input, const_cast<AVStream*>(video), nullptr);
   copy->sampleAspectNum = sar.num;
   copy->sampleAspectDen = sar.den > 0 ? sar.den : 1;
+  copy->colorSpace = video->codecpar->color_space;
+  copy->colorRange = video->codecpar->color_range;
+  copy->colorPrimaries = video->codecpar->color_primaries;
+  copy->colorTransfer = video->codecpar->color_trc;
   size_t size = 0;
   if (const uint8_t* matrix = av_stream_get_side_data(video, AV_PKT_DATA_DISPLAYMATRIX, &size); matrix && size >= 36)
     copy->displayMatrix.assign(matrix, matrix + 36);

@@ -42,6 +42,11 @@ enum class ConvertMode {
 ConvertMode parseConvertMode(const std::string& text);  // "cpu" / "gpu" / "auto"; Invalid otherwise
 const char* toString(ConvertMode mode);
 
+// The matrix of a frame that does not say (no colour tags), as players guess
+// it: BT.709 for HD (1280 wide or more, or taller than 576), else BT.601. Both
+// conversions from the decoder and the encoder's conversion follow it.
+bool untaggedMatrixIsBt709(int width, int height);
+
 // True when this build can open cameras (libavdevice linked in).
 bool hasCameraSupport();
 

@@ -37,6 +37,13 @@ class OutputError : public Error {
   using Error::Error;
 };
 
+// An encoder, or an encoder option, this FFmpeg does not have: a mistake on
+// the command line (exit 2), found before any frame is filtered.
+class EncoderChoiceError : public OutputError {
+ public:
+  using OutputError::OutputError;
+};
+
 // FFmpeg's text for an error code, e.g. "No such file or directory".
 inline std::string avError(int code) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};

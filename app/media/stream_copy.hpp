@@ -44,6 +44,9 @@ class StreamCopy {
   AVDictionary* videoMetadata = nullptr;      // owned
   int sampleAspectNum = 0, sampleAspectDen = 1;
   std::vector<std::uint8_t> displayMatrix;  // the video's rotation (9 int32), when it has one
+  // The video's colour tags (FFmpeg's AVColorSpace, AVColorRange, AVColorPrimaries,
+  // AVColorTransferCharacteristic values; 0 / 2 = unspecified).
+  int colorSpace = 2, colorRange = 0, colorPrimaries = 2, colorTransfer = 2;
 
   bool copies(int inputIndex) const;
   // Decode thread: a packet of a copied stream (referenced, not taken). Bounded:

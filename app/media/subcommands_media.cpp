@@ -34,6 +34,9 @@ void printRunUsage() {
          "          (frames back to back), null (nothing; for measuring); default null\n"
          "  --convert     where decoded frames become rgba/gray: gpu (yuv420p and nv12 go up as planes and the\n"
          "                device converts them; swscale for other formats), cpu (swscale always); auto = gpu\n"
+         "  --crf N, --preset NAME, -b:v RATE, --codec-opt KEY=VALUE (repeatable), --pix-fmt NAME\n"
+         "                encoder settings, as FFmpeg names them; H.264 defaults to preset veryfast, crf 18.\n"
+         "                An encoder or option FFmpeg does not have is a bad command line (exit 2)\n"
          "  -an, -sn      leave the input's audio / subtitles out (by default they are copied into a\n"
          "                container output when it can hold their codec; the run says which)\n"
          "  -y, -n        overwrite an existing output / never overwrite it; without either, a terminal is\n"
@@ -80,7 +83,8 @@ int runCommand(const std::vector<std::string>& argv) {
   const Args args(
       argv,
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
-       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect"},
+       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf",
+       "--preset", "-b:v", "--codec-opt", "--pix-fmt"},
       {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn"},
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}});
   if (args.has("--help")) {
@@ -148,10 +152,20 @@ int runCommand(const std::vector<std::string>& argv) {
         source = std::move(ff);
       }
     }
-    SinkTiming timing;  // frames keep their source timestamps (variable rates, gaps, live drops)
+    SinkOptions timing;  // frames keep their source timestamps (variable rates, gaps, live drops)
     timing.rateNum = rateNum;
     timing.rateDen = rateDen;
     timing.sourceTimestamps = true;
+    if (args.has("--crf")) timing.encoderOptions.emplace_back("crf", args.get("--crf"));
+    if (args.has("--preset")) timing.encoderOptions.emplace_back("preset", args.get("--preset"));
+    if (args.has("-b:v")) timing.encoderOptions.emplace_back("b", args.get("-b:v"));
+    for (const std::string& kv : args.getAll("--codec-opt")) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError("--codec-opt takes KEY=VALUE (for example --codec-opt tune=film), not '" + kv + "'.");
+      timing.encoderOptions.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    timing.pixelFormat = args.get("--pix-fmt");
     if (decoder) decoder->timeBase(&timing.timeBaseNum, &timing.timeBaseDen);
     std::unique_ptr<FrameSink> sink = openSink(output, args.get("--codec"), timing);
     // The input's audio and subtitles are copied into a container output (-an, -sn leave them out).
@@ -221,6 +235,9 @@ int runCommand(const std::vector<std::string>& argv) {
       std::cerr << "liveconv: " << e.what() << "\n";
     }
     return kExitInputFailed;
+  } catch (const EncoderChoiceError& e) {
+    std::cerr << "liveconv: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const OutputError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return kExitOutputFailed;

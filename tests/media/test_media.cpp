@@ -159,7 +159,7 @@ TEST(Media, LosslessFileToFfv1KeepsEveryFrameAndEachEqualsTheReference) {
     const std::string out = tempDir() + "/out_" + toString(format) + ".mkv";
     {
       FfmpegSource source(parseSourceSpec(clip, ""), format);
-      EncoderSink sink(out, "ffv1", SinkTiming{});
+      EncoderSink sink(out, "ffv1", SinkOptions{});
       PipelineOptions opt;
       opt.format = format;
       Pipeline pipeline(ctx, testParams(), opt);
@@ -193,7 +193,7 @@ TEST(Media, DeviceConversionLosslessToFfv1EqualsItsReferenceFrameByFrame) {
       const std::string out = tempDir() + "/gpu_out_" + toString(format) + ".mkv";
       {
         FfmpegSource source(parseSourceSpec(clip, ""), format, ConvertMode::Gpu);
-        EncoderSink sink(out, "ffv1", SinkTiming{});
+        EncoderSink sink(out, "ffv1", SinkOptions{});
         PipelineOptions opt;
         opt.format = format;
         opt.prepareYuvConversion = true;
@@ -321,13 +321,26 @@ TEST(Media, CliFiltersAFileEndToEnd) {
   EXPECT_EQ(decodeAll(tempDir() + "/cli_out.nut", PixelFormat::RGBA8).size(), 8u);
 }
 
+// Starts `liveconv ARGS`, waits until frames are flowing (its first progress
+// line), then sends SIGNAL and waits for it to end: its exit code and output.
+Result signalWhileRunning(const std::string& args, const std::string& signal) {
+  const std::string log = tempDir() + "/signal_" + signal + ".log";
+  const Result r = shell(std::string(LIVECONV_BIN) + " " + args + " >" + log + " 2>&1 & pid=$!; n=0; " +
+                         "until grep -q '^frames [1-9]' " + log + " || [ $n -ge 600 ]; do sleep 0.1; n=$((n+1)); done; " +
+                         "kill -" + signal + " $pid; wait $pid; echo \"exit $?\"; cat " + log);
+  Result out;
+  out.output = r.output;
+  const auto at = r.output.find("exit ");
+  out.exitCode = at == std::string::npos ? -1 : std::atoi(r.output.c_str() + at + 5);
+  return out;
+}
+
 TEST(Media, CtrlCFinishesTheFileAndExits130) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string out = tempDir() + "/interrupted.mkv";
-  // A fixed variant: `auto` would race first, and an interrupt during the race
-  // leaves nothing to finish. 4 s leaves room for kernel builds on a loaded machine.
-  const Result r = shell("timeout --preserve-status -s INT 4 " + std::string(LIVECONV_BIN) +
-                         " run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out + " --mask box:3 --variant local");
+  // A fixed variant: `auto` would race first.
+  const Result r = signalWhileRunning("run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out +
+                                      " --mask box:3 --variant local", "INT");
   EXPECT_EQ(r.exitCode, 130) << r.output;
   EXPECT_TRUE(has(r.output, "interrupted")) << r.output;
   EXPECT_GT(decodeAll(out, PixelFormat::RGBA8).size(), 0u);  // the trailer is there: the file decodes
@@ -335,12 +348,13 @@ TEST(Media, CtrlCFinishesTheFileAndExits130) {
 
 // SIGTERM (a service manager, `kill`) and SIGHUP (the terminal closed) finish
 // the file as Ctrl-C does: an MP4 gets its index (moov) and plays; exit 128 + N.
+// `timeout` delivers its signal twice (to the process, then to its group): still one clean finish.
 TEST(Media, TermAndHupFinishTheFileWithTheirExitCodes) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   for (const auto& [signal, code] : {std::pair<const char*, int>{"TERM", 143}, {"HUP", 129}}) {
     const std::string out = tempDir() + "/signal_" + signal + ".mp4";
-    const Result r = shell("timeout --preserve-status -s " + std::string(signal) + " 4 " + LIVECONV_BIN +
-                           " run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out + " --mask box:3 --variant local");
+    const Result r = signalWhileRunning("run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out +
+                                        " --mask box:3 --variant local", signal);
     EXPECT_EQ(r.exitCode, code) << signal << ": " << r.output;
     EXPECT_TRUE(has(r.output, "finished properly")) << r.output;
     const std::size_t frames = decodeAll(out, PixelFormat::RGBA8).size();
@@ -349,6 +363,11 @@ TEST(Media, TermAndHupFinishTheFileWithTheirExitCodes) {
                                "stream=nb_read_frames -of csv=p=0 " + out);
     EXPECT_EQ(probe.exitCode, 0) << probe.output;
   }
+  const std::string out = tempDir() + "/signal_timeout.mp4";
+  const Result twice = shell("timeout --preserve-status -s TERM 3 " + std::string(LIVECONV_BIN) +
+                             " run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out + " --mask box:3 --variant local");
+  EXPECT_EQ(twice.exitCode, 143) << twice.output;
+  EXPECT_TRUE(has(twice.output, "interrupted by SIGTERM")) << "the second delivery killed the run:\n" << twice.output;
 }
 
 // `liveconv run ... | head -1`: the reader leaves after one line; the run goes
@@ -539,6 +558,57 @@ TEST(Media, SubtitlesAndSampleAspectRatioAreCarried) {
   EXPECT_FALSE(has(probe(tempDir() + "/subbed_sn.mkv", "stream=codec_type"), "subtitle"));
 }
 
+double psnrAverage(const std::string& a, const std::string& b) {
+  const std::string out = shell("ffmpeg -hide_banner -i " + a + " -i " + b + " -lavfi psnr -f null -").output;
+  const auto at = out.rfind("average:");
+  return at == std::string::npos ? 0 : std::atof(out.c_str() + at + 8);
+}
+
+// H.264 output is converted with the input's matrix and range and tagged:
+// BT.709 for HD that says so or says nothing (as players assume), BT.601 for
+// untagged SD. The identity mask's round trip stays above 40 dB at the default quality.
+TEST(Media, ColourFollowsTheInputAndTheOutputIsTagged) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string hd = "-f lavfi -i testsrc2=size=1280x720:rate=25 -frames:v 6 -vf hue=s=0.5 -c:v libx264 -pix_fmt yuv420p";
+  REQUIRE_CLIP(tagged, "hd709.mp4", hd + " -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv");
+  REQUIRE_CLIP(untagged, "hd_untagged.mp4", hd);
+  REQUIRE_CLIP(sd, "sd_untagged.mp4", "-f lavfi -i testsrc2=size=640x480:rate=25 -frames:v 6 -vf hue=s=0.5 -c:v libx264 -pix_fmt yuv420p");
+  const struct {
+    std::string input, tags;
+  } cases[] = {
+      {tagged, "color_range=tv|color_space=bt709|color_transfer=bt709|color_primaries=bt709"},
+      {untagged, "color_range=tv|color_space=bt709|color_transfer=bt709|color_primaries=bt709"},
+      {sd, "color_range=tv|color_space=smpte170m"},
+  };
+  for (const auto& c : cases) {
+    const std::string out = c.input + ".identity.mp4";
+    const Result r = liveconv("run -i " + c.input + " -o " + out + " --mask identity --variant naive -y");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::string tags = probe(out, "stream=color_space,color_primaries,color_transfer,color_range", "-select_streams v");
+    EXPECT_TRUE(has(tags, c.tags)) << c.input << ": " << tags;
+    EXPECT_GE(psnrAverage(out, c.input), 40.0) << c.input;
+  }
+}
+
+// --crf, --preset, -b:v, --codec-opt and --pix-fmt reach the encoder; what the
+// encoder does not have is a bad command line (exit 2) before any frame.
+TEST(Media, EncoderSettingsReachTheEncoder) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "settings.mp4", "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 -c:v libx264 -pix_fmt yuv420p");
+  const std::string base = "run -i " + clip + " --mask identity --variant naive -y -o " + tempDir() + "/settings_";
+  ASSERT_EQ(liveconv(base + "fine.mp4 --crf 8 --preset medium").exitCode, 0);
+  ASSERT_EQ(liveconv(base + "coarse.mp4 --crf 45 --codec-opt tune=film --codec-opt tune=grain").exitCode, 0);
+  EXPECT_GT(fs::file_size(tempDir() + "/settings_fine.mp4"), 2 * fs::file_size(tempDir() + "/settings_coarse.mp4"));
+  ASSERT_EQ(liveconv(base + "444.mp4 --pix-fmt yuv444p").exitCode, 0);
+  EXPECT_TRUE(has(probe(tempDir() + "/settings_444.mp4", "stream=pix_fmt", "-select_streams v"), "yuv444p"));
+  ASSERT_EQ(liveconv(base + "rate.mp4 -b:v 50k").exitCode, 0);
+  for (const char* bad : {"--codec-opt nope=1", "--codec-opt novalue", "--pix-fmt rgb24", "--preset nosuch", "--codec nosuchcodec"}) {
+    const Result r = liveconv(base + "bad.mp4 " + bad);
+    EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
+    EXPECT_FALSE(fs::exists(tempDir() + "/settings_bad.mp4")) << bad;
+  }
+}
+
 TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(clip, "conv.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -c:v mpeg4");
@@ -611,7 +681,7 @@ TEST(Media, BadInputGetsOneSentenceAndItsExitCode) {
   EXPECT_TRUE(has(r.output, "Cannot write /nonexistent/dir/out.mkv")) << r.output;
 
   r = liveconv("run -i lavfi:testsrc2 -o " + tempDir() + "/x.mkv --codec nosuchcodec");
-  EXPECT_EQ(r.exitCode, 8) << r.output;
+  EXPECT_EQ(r.exitCode, 2) << r.output;
   EXPECT_TRUE(has(r.output, "Unknown video encoder 'nosuchcodec'")) << r.output;
 
   r = liveconv("run --mask 3x3:1,2");

@@ -190,7 +190,7 @@ TEST(Reconnect, CameraThatNeverComesBackEndsTheRunAfterTheBudgetWithTheFileFinis
           throw InputError("Camera camera:0 (/dev/video0) cannot be opened: No such file or directory.");
         },
         quickPolicy(0.4), reports.reporter(), nullptr);
-    EncoderSink sink(out, "ffv1", SinkTiming{});
+    EncoderSink sink(out, "ffv1", SinkOptions{});
     PassThrough channel(QueuePolicy::Lossless, 3);
     try {
       runStream(source, sink, channel, quiet());

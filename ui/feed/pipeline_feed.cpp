@@ -193,7 +193,7 @@ class PipelineFeed final : public FrameFeed {
 
   std::string startRecording(const std::string& path) override {
     try {
-      app::SinkTiming timing;  // numbered at the playback rate: playback loops, so source times repeat
+      app::SinkOptions timing;  // numbered at the playback rate: playback loops, so source times repeat
       timing.rateNum = rateNum_.load();
       timing.rateDen = rateDen_.load();
       auto sink = app::openSink(path, "", timing);
