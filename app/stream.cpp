@@ -52,6 +52,13 @@ extern "C" void onInterruptSignal(int signal) {
   std::raise(signal);
 }
 
+// {"a":1} + "\"b\":2" -> {"a":1,"b":2}
+std::string withExtra(std::string json, const std::string& extra) {
+  if (extra.empty() || json.empty() || json.back() != '}') return json;
+  json.pop_back();
+  return json + "," + extra + "}";
+}
+
 double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
@@ -66,7 +73,7 @@ std::string clock(double seconds) {
 class Progress {
  public:
   Progress(ProgressStyle style, long long expected) : expected_(expected) {
-    style_ = style == ProgressStyle::Auto ? (isatty(STDOUT_FILENO) ? ProgressStyle::Bar : ProgressStyle::Lines) : style;
+    style_ = style == ProgressStyle::Auto ? (isatty(STDERR_FILENO) ? ProgressStyle::Bar : ProgressStyle::Lines) : style;
   }
 
   void update(const StatsSnapshot& s, bool final) {
@@ -81,15 +88,15 @@ class Progress {
         const int filled = static_cast<int>(30.0 * std::min<long long>(s.framesOut, expected_) / expected_);
         bar = "[" + std::string(filled, '#') + std::string(30 - filled, '.') + "] ";
       }
-      std::printf("\r%s%lld%s frames  %.1f fps", bar.c_str(), s.framesOut,
+      std::fprintf(stderr, "\r%s%lld%s frames  %.1f fps", bar.c_str(), s.framesOut,
                   expected_ > 0 ? ("/" + std::to_string(expected_)).c_str() : "", fps);
-      if (expected_ > 0 && fps > 0) std::printf("  eta %s", clock((expected_ - s.framesOut) / fps).c_str());
-      std::printf("   %s", final ? "\n" : "");
+      if (expected_ > 0 && fps > 0) std::fprintf(stderr, "  eta %s", clock((expected_ - s.framesOut) / fps).c_str());
+      std::fprintf(stderr, "   %s", final ? "\n" : "");
     } else if (!final) {
-      std::printf("frames %lld%s, %.1f fps, dropped %lld\n", s.framesOut,
+      std::fprintf(stderr, "frames %lld%s, %.1f fps, dropped %lld\n", s.framesOut,
                   expected_ > 0 ? ("/" + std::to_string(expected_)).c_str() : "", fps, s.droppedTotal());
     }
-    std::fflush(stdout);
+    std::fflush(stderr);
   }
 
  private:
@@ -186,7 +193,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
       const StatsSnapshot s = stats.snapshot();
       progress.update(s, false);
       if (jsonLog.is_open() && std::chrono::duration<double>(Clock::now() - lastLog).count() >= 1.0) {
-        jsonLog << toJson(s) << "\n";
+        jsonLog << withExtra(toJson(s), options.jsonExtra) << "\n";
         lastLog = Clock::now();
       }
     }
@@ -206,7 +213,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
   result.stats = stats.snapshot();
   result.interrupted = gInterrupted;
   progress.update(result.stats, true);
-  if (jsonLog.is_open()) jsonLog << toJson(result.stats) << "\n";
+  if (jsonLog.is_open()) jsonLog << withExtra(toJson(result.stats), options.jsonExtra) << "\n";
   if (sourceError) std::rethrow_exception(sourceError);
   if (streamError) std::rethrow_exception(streamError);
   return result;

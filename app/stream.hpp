@@ -33,6 +33,8 @@ struct StreamOptions {
   ProgressStyle progress = ProgressStyle::Auto;
   bool realtime = false;       // pace a file to its timestamps, as a player would
   LiveClockOptions liveClock;  // when a clocked source's frame is late (live policy: dropped as decode late)
+  // Added to every --json-log line, e.g. {"variant":"separable"}: what filtered the frames.
+  std::string jsonExtra;  // `"key":value` pairs, comma-separated, or empty
 };
 
 struct StreamResult {

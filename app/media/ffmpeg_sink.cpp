@@ -323,7 +323,13 @@ struct EncoderSink::State {
     stream->time_base = encoder->time_base;
     stream->avg_frame_rate = rate;
     addCopiedStreams();
-    if ((err = avformat_write_header(output, nullptr)) < 0)
+    AVDictionary* muxerOptions = nullptr;
+    const std::string muxer = output->oformat->name;
+    if (path.rfind("pipe:", 0) == 0 && (muxer == "mp4" || muxer == "mov"))  // a pipe cannot seek back to the index
+      av_dict_set(&muxerOptions, "movflags", "frag_keyframe+empty_moov", 0);
+    err = avformat_write_header(output, &muxerOptions);
+    av_dict_free(&muxerOptions);
+    if (err < 0)
       throw OutputError("Writing the header of " + path + " failed: " + avError(err) + ".");
     headerWritten = true;
     frame = av_frame_alloc();
@@ -342,11 +348,15 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   if (timing.rateNum > 0 && timing.rateDen > 0) s_->rate = AVRational{timing.rateNum, timing.rateDen};
   s_->sourceTimeBase = AVRational{timing.timeBaseNum, timing.timeBaseDen > 0 ? timing.timeBaseDen : 1};
   s_->sourceTimestamps = timing.sourceTimestamps;
-  int err = avformat_alloc_output_context2(&s_->output, nullptr, nullptr, path.c_str());
+  const char* container = options.container.empty() ? nullptr : options.container.c_str();
+  int err = avformat_alloc_output_context2(&s_->output, nullptr, container, path.c_str());
+  if ((err < 0 || !s_->output) && container)
+    throw EncoderChoiceError("Unknown container '" + options.container + "'; 'ffmpeg -muxers' lists them (try matroska or nut).");
   if (err < 0 || !s_->output)
     throw OutputError("Cannot tell the container of " + path + " from its name; end it in .mkv, .mp4, .nut or .avi.");
   std::string name = codecName;
-  if (name.empty()) name = endsWith(path, ".mp4") || endsWith(path, ".mov") || endsWith(path, ".m4v") ? "h264" : "ffv1";
+  const std::string muxer = s_->output->oformat->name;
+  if (name.empty()) name = muxer == "mp4" || muxer == "mov" || muxer == "ipod" ? "h264" : "ffv1";
   if (name == "h264" || name == "x264") {
     s_->codec = avcodec_find_encoder_by_name("libx264");
     if (!s_->codec)
@@ -443,13 +453,13 @@ std::string EncoderSink::describe() const {
   return s_->path + " (" + s_->codec->name + " in " + s_->output->oformat->name + ")";
 }
 
-RawSink::RawSink(const std::string& path) : path_(path) {
-  file_ = std::fopen(path_.writePath().c_str(), "wb");
+RawSink::RawSink(const std::string& path) : path_(path), stdout_(path == "-") {
+  file_ = stdout_ ? stdout : std::fopen(path_.writePath().c_str(), "wb");
   if (!file_) throw OutputError("Cannot write " + path + ": " + std::strerror(errno) + ".");
 }
 
 RawSink::~RawSink() {
-  if (file_) std::fclose(file_);  // not finished: the staged path removes the temporary
+  if (file_ && !stdout_) std::fclose(file_);  // not finished: the staged path removes the temporary
 }
 
 void RawSink::write(const Frame& f) {
@@ -459,12 +469,13 @@ void RawSink::write(const Frame& f) {
       throw OutputError("Writing " + path_.target() + " failed: " + std::strerror(errno) + ".");
   width_ = px.width;
   height_ = px.height;
+  format_ = px.format;
   ++frames_;
 }
 
 void RawSink::finish() {
   if (!file_) return;
-  const bool ok = std::fclose(file_) == 0;
+  const bool ok = stdout_ ? std::fflush(file_) == 0 : std::fclose(file_) == 0;
   file_ = nullptr;
   if (!ok) {
     path_.discard();
@@ -477,12 +488,23 @@ void RawSink::finish() {
   path_.commit();
 }
 
+std::string RawSink::layout() const {
+  const char* name = format_ == PixelFormat::GRAY8 ? "gray" : "rgba";
+  const std::string size = std::to_string(width_) + "x" + std::to_string(height_);
+  return std::string(name) + " " + size + ", " + std::to_string(frames_) + " frames (read back with: ffplay -f rawvideo " +
+         "-pixel_format " + name + " -video_size " + size + " " + path_.target() + ")";
+}
+
 std::string RawSink::describe() const {
   return path_.target() + " (raw frames, no header)";
 }
 
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& timing) {
   if (output == "null" || output.empty()) return std::make_unique<NullSink>();
+  if (output == "-" && timing.container.empty())
+    throw EncoderChoiceError("-o - writes to standard output: name the container with --container (e.g. matroska "
+                             "or nut), or use raw:- for frames back to back.");
+  if (output == "-") return std::make_unique<EncoderSink>("pipe:1", codecName, timing);
   if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4));
   if (codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray"))
     return std::make_unique<RawSink>(output);

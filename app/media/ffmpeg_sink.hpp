@@ -61,6 +61,7 @@ struct SinkOptions {
   bool sourceTimestamps = false;
   std::vector<std::pair<std::string, std::string>> encoderOptions;  // in the order given; later wins
   std::string pixelFormat;  // the encoder's input format (--pix-fmt), e.g. yuv444p; empty: its default
+  std::string container;    // FFmpeg's muxer name (--container); empty: from the file name
 };
 
 class EncoderSink : public FrameSink {
@@ -81,10 +82,13 @@ class EncoderSink : public FrameSink {
   std::unique_ptr<State> s_;
 };
 
-// Frames back to back with no header (rgba: 4 bytes a pixel; gray: 1).
+// Frames back to back with no header (rgba: 4 bytes a pixel; gray: 1); "-"
+// is standard output.
 class RawSink : public FrameSink {
  public:
   explicit RawSink(const std::string& path);
+  // How to read it back, e.g. "rgba 1280x720, 100 frames (ffplay -f rawvideo -pixel_format rgba -video_size 1280x720 FILE)".
+  std::string layout() const;
   ~RawSink() override;
   void write(const Frame& frame) override;
   void finish() override;
@@ -95,9 +99,12 @@ class RawSink : public FrameSink {
   std::FILE* file_ = nullptr;
   long long frames_ = 0;
   int width_ = 0, height_ = 0;
+  PixelFormat format_ = PixelFormat::Invalid;
+  bool stdout_ = false;
 };
 
-// "null" -> NullSink; "raw:PATH" or *.raw/*.rgba/*.gray -> RawSink; else EncoderSink.
+// "null" -> NullSink; "raw:PATH" or *.raw/*.rgba/*.gray -> RawSink; "-" -> the
+// container named by options.container on standard output; else EncoderSink.
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& timing);
 
 }  // namespace liveconv::app

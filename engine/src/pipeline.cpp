@@ -107,6 +107,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   convolver_->setParams(params);
   // Errors surface here, before any thread starts.
   convolver_->prepare(options_.format, options_.expectedWidth, options_.expectedHeight);
+  prepared_ = convolver_->lastRun();
   convolver_->setBuildPolicy(BuildPolicy::Background);  // the engine thread never races nor compiles
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <regex>
 #include <cctype>
 #include <sstream>
 #include <utility>
@@ -607,6 +608,52 @@ TEST(Media, EncoderSettingsReachTheEncoder) {
     EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
     EXPECT_FALSE(fs::exists(tempDir() + "/settings_bad.mp4")) << bad;
   }
+}
+
+// Standard output is the output's alone: messages, progress and summary go to
+// stderr, --quiet leaves only errors; - is standard input and output; a lone
+// argument is the input; .gray names the raw format, and --format may not contradict it.
+TEST(Media, RunTalksOnStderrAndTakesPipesAndPositionalInput) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "pipes.mkv", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 7 -c:v ffv1");
+  const std::string bin = LIVECONV_BIN, dir = tempDir();
+  Result r = shell("(" + bin + " run " + clip + " -o " + dir + "/pos.mkv -y --mask box:3 --variant naive 2>/dev/null)");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.output, "") << "stdout is not the output's";
+  EXPECT_EQ(decodeAll(dir + "/pos.mkv", PixelFormat::RGBA8).size(), 7u);
+  r = shell(bin + " run -i " + clip + " -o " + dir + "/quiet.mkv -y --quiet --mask box:3 --variant naive");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.output, "") << "--quiet printed:\n" << r.output;
+  EXPECT_EQ(liveconv("run " + clip + " " + clip).exitCode, 2);
+
+  r = shell("cat " + clip + " | " + bin + " run -i - -o - --container nut --quiet --mask box:3 --variant naive >" + dir +
+            "/piped.nut");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(decodeAll(dir + "/piped.nut", PixelFormat::RGBA8).size(), 7u);
+  EXPECT_EQ(liveconv("run -i " + clip + " -o - --mask box:3").exitCode, 2) << "-o - needs --container";
+
+  r = shell(bin + " run -i " + clip + " -o raw:- --format gray --quiet --mask box:3 --variant naive | wc -c");
+  EXPECT_EQ(std::atol(r.output.c_str()), 7L * 96 * 64);
+  r = liveconv("run -i " + clip + " -o " + dir + "/frames.gray -y --mask box:3 --variant naive");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(fs::file_size(dir + "/frames.gray"), 7u * 96 * 64) << "a .gray file holds gray frames";
+  EXPECT_TRUE(has(r.output, "wrote gray 96x64, 7 frames")) << r.output;
+  EXPECT_EQ(liveconv("run -i " + clip + " -o " + dir + "/x.gray --format rgba -y").exitCode, 2);
+}
+
+// With auto, the run says it measures, and the run line and --json-log name the variant chosen.
+TEST(Media, AutoSaysWhatItChose) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "auto.mkv", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 4 -c:v ffv1");
+  const std::string log = tempDir() + "/auto.jsonl";
+  const Result r = liveconv("run -i " + clip + " --mask box:3 --variant auto --json-log " + log);
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "auto: finding the fastest variant for 96x64 rgba frames")) << r.output;
+  std::smatch chosen;
+  ASSERT_TRUE(std::regex_search(r.output, chosen, std::regex("-> auto -> ([a-z_0-9]+) \\(workgroup"))) << r.output;
+  std::ifstream in(log);
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_TRUE(has(json, "\"variant\":\"" + chosen[1].str() + "\"")) << json;
 }
 
 TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {

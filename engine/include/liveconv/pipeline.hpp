@@ -139,6 +139,8 @@ class Pipeline : public FrameChannel {
   // The concrete variant that filtered the last frame (what `auto` chose);
   // Invalid before the first frame.
   VariantId lastVariant() const { return static_cast<VariantId>(lastVariant_.load()); }
+  // The kernel the constructor prepared for the announced size: for `auto`, what its race chose.
+  const ActiveKernel& prepared() const { return prepared_; }
 
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
@@ -199,6 +201,7 @@ class Pipeline : public FrameChannel {
   bool stopBuilder_ = false;
   std::atomic<int> currentFormat_{0};
   std::atomic<int> lastVariant_{0};
+  ActiveKernel prepared_;
   std::atomic<int> frameWidth_{0}, frameHeight_{0};  // of the slots: what the builder prepares (and `auto` races) for
   std::uint64_t appliedGeneration_ = 1;               // under paramsMutex_: what the engine runs
   struct RaceKey {

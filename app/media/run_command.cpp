@@ -1,0 +1,305 @@
+// `liveconv run`: filter a source into an output through the pipeline, as
+// ffmpeg's command line would: every message on stderr (stdout may be the
+// output), nothing the user keeps lost or overwritten unasked, one sentence and
+// a defined exit code for everything that goes wrong.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "exit_codes.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/pipeline.hpp"
+#include "media/default_clip.hpp"
+#include "media/ffmpeg_sink.hpp"
+#include "media/ffmpeg_source.hpp"
+#include "media/media_errors.hpp"
+#include "media/reconnecting_source.hpp"
+#include "media/run_command.hpp"
+#include "stream.hpp"
+
+namespace liveconv::app {
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Everything `run` was asked, checked before a device or a file is touched.
+struct RunRequest {
+  FilterParams params;
+  PixelFormat format = PixelFormat::RGBA8;
+  std::string input;   // as the user wrote it ("" = the bundled clip, "-" = standard input)
+  std::string output;  // "-" = standard output
+  StreamOptions stream;
+  ConvertMode convert = ConvertMode::Auto;
+  bool decodeOnly = false, quiet = false, copyAudio = true, copySubtitles = true;
+  ReconnectPolicy reconnect;
+  std::string policy;  // "", "live" or "lossless"
+  SinkOptions sink;    // encoder settings; the timing is filled in once the source is open
+  std::string codec, device;
+  int slots = 2, queue = 3;
+};
+
+// A raw output's extension names its pixel format; --format may only agree with it.
+PixelFormat outputFormat(const Args& args, const std::string& output) {
+  const std::string given = args.get("--format");
+  PixelFormat format = parsePixelFormat(given.empty() ? "rgba" : given);
+  if (format == PixelFormat::Invalid) throw UsageError("Unknown format '" + given + "'; use rgba or gray.");
+  for (const auto& [ext, implied] : {std::pair<const char*, PixelFormat>{".gray", PixelFormat::GRAY8},
+                                     {".rgba", PixelFormat::RGBA8}}) {
+    if (!endsWith(output, ext)) continue;
+    if (!given.empty() && format != implied)
+      throw UsageError(output + " holds " + std::string(ext + 1) + " frames, but --format is " + given +
+                       "; drop --format or give the file a ." + given + " name.");
+    format = implied;
+  }
+  return format;
+}
+
+void readEncoderSettings(const Args& args, SinkOptions& sink) {
+  if (args.has("--crf")) sink.encoderOptions.emplace_back("crf", args.get("--crf"));
+  if (args.has("--preset")) sink.encoderOptions.emplace_back("preset", args.get("--preset"));
+  if (args.has("-b:v")) sink.encoderOptions.emplace_back("b", args.get("-b:v"));
+  for (const std::string& kv : args.getAll("--codec-opt")) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--codec-opt takes KEY=VALUE (for example --codec-opt tune=film), not '" + kv + "'.");
+    sink.encoderOptions.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  sink.pixelFormat = args.get("--pix-fmt");
+  sink.container = args.get("--container");
+}
+
+std::string inputOf(const Args& args) {
+  const auto& rest = args.positional();
+  if (rest.size() > 1 || (rest.size() == 1 && args.has("--input")))
+    throw UsageError("Unexpected argument '" + rest.back() + "'; run takes one input, as -i SOURCE or just SOURCE.");
+  return rest.empty() ? args.get("--input") : rest.front();
+}
+
+RunRequest parseRunRequest(const Args& args) {
+  RunRequest r;
+  r.params = filterParamsFromArgs(args);
+  r.input = inputOf(args);
+  r.output = args.get("--output", "null");
+  r.format = outputFormat(args, r.output);
+  r.stream.maxFrames = args.has("--frames") ? args.getInt("--frames", 0, 1, 1 << 30) : -1;
+  r.stream.jsonLogPath = args.get("--json-log");
+  r.stream.realtime = args.has("--realtime");
+  r.quiet = args.has("--quiet");
+  if (r.quiet) r.stream.progress = ProgressStyle::Quiet;
+  r.convert = parseConvertMode(args.get("--convert", "auto"));
+  if (r.convert == ConvertMode::Invalid)
+    throw UsageError("Unknown conversion '" + args.get("--convert") + "'; use gpu, cpu or auto.");
+  r.decodeOnly = args.has("--decode-only");
+  if (r.decodeOnly && r.output != "null")
+    throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
+  r.reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
+  r.policy = args.get("--policy");
+  if (!r.policy.empty() && r.policy != "live" && r.policy != "lossless")
+    throw UsageError("Unknown policy '" + r.policy + "'; use live or lossless.");
+  r.copyAudio = !args.has("-an");
+  r.copySubtitles = !args.has("-sn");
+  readEncoderSettings(args, r.sink);
+  r.codec = args.get("--codec");
+  r.device = args.get("--device");
+  r.slots = args.getInt("--slots", 2, 2, 4);
+  r.queue = args.getInt("--queue", 3, 2, 4);
+  checkOutputPath(r.output, r.input.empty() ? defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
+  return r;
+}
+
+struct OpenedSource {
+  std::unique_ptr<FrameSource> source;
+  FfmpegSource* decoder = nullptr;  // the FFmpeg source behind it, if any
+  int rateNum = 25, rateDen = 1;
+};
+
+OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceContext>& device) {
+  OpenedSource o;
+  if (r.input.rfind("synthetic:", 0) == 0) {
+    int w = 0, h = 0;
+    parseFrameSize(r.input.substr(10), "synthetic size", &w, &h);
+    o.source = std::make_unique<SyntheticSource>(w, h, r.format, r.stream.maxFrames < 0 ? 300 : r.stream.maxFrames,
+                                                 device);
+    o.rateNum = 60;
+    return o;
+  }
+  SourceSpec spec = parseSourceSpec(r.input == "-" ? "pipe:0" : r.input, defaultClipPath());
+  if (r.input == "-") spec.text = "standard input";
+  const PixelFormat format = r.format;
+  const ConvertMode convert = r.convert;
+  if (spec.live) {  // cameras and streams: a busy camera is waited for, a lost one reopened
+    auto open = [spec, format, convert] { return std::make_unique<FfmpegSource>(spec, format, convert); };
+    auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
+    auto rs = std::make_unique<ReconnectingSource>(open, r.reconnect, report, interruptRequested);
+    o.decoder = dynamic_cast<FfmpegSource*>(&rs->current());
+    o.source = std::move(rs);
+  } else {
+    auto ff = std::make_unique<FfmpegSource>(spec, format, convert);
+    o.decoder = ff.get();
+    o.source = std::move(ff);
+  }
+  o.decoder->frameRate(&o.rateNum, &o.rateDen);
+  return o;
+}
+
+// Frames keep their source timestamps; the input's audio and subtitles and its
+// tags are carried into a container output (-an, -sn leave streams out).
+std::unique_ptr<FrameSink> openRunSink(RunRequest& r, const OpenedSource& in) {
+  r.sink.rateNum = in.rateNum;
+  r.sink.rateDen = in.rateDen;
+  r.sink.sourceTimestamps = true;
+  if (in.decoder) in.decoder->timeBase(&r.sink.timeBaseNum, &r.sink.timeBaseDen);
+  std::unique_ptr<FrameSink> sink = openSink(r.output, r.codec, r.sink);
+  if (auto* encoder = dynamic_cast<EncoderSink*>(sink.get()); encoder && in.decoder) {
+    auto copy = std::make_shared<StreamCopy>();
+    in.decoder->copyStreamsInto(copy, r.copyAudio, r.copySubtitles);
+    encoder->carry(copy);
+  }
+  return sink;
+}
+
+std::string kernelText(const ActiveKernel& k) {
+  std::ostringstream out;
+  out << variantInfo(k.variant).name << " (workgroup " << k.workgroup.x << "x" << k.workgroup.y;
+  if (k.packet > 0) out << ", packet " << k.packet;
+  out << ")";
+  return out.str();
+}
+
+// The pipeline, or for --decode-only a pass-through; says what filters what.
+std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSource& in, const FrameSink& sink,
+                                          const std::shared_ptr<DeviceContext>& device, StreamOptions& stream) {
+  const std::string policy = !r.policy.empty() ? r.policy : in.source->isLive() || r.stream.realtime ? "live" : "lossless";
+  PipelineOptions options;
+  options.policy = policy == "live" ? QueuePolicy::Live : QueuePolicy::Lossless;
+  options.format = r.format;
+  options.deviceSlots = r.slots;
+  options.queueCapacity = r.queue;
+  options.deliverPixels = r.output != "null";
+  options.prepareYuvConversion = in.decoder && r.convert != ConvertMode::Cpu;
+  in.source->frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the first frame
+  const std::string how = policy == "live" ? "live: late frames are dropped" : "every frame";
+  std::ostringstream line;
+  line << "run: " << in.source->describe() << " -> ";
+  std::unique_ptr<FrameChannel> channel;
+  if (r.decodeOnly) {
+    channel = std::make_unique<PassThrough>(options.policy, options.queueCapacity);
+    line << "decode only (no OpenCL)";
+  } else {
+    const bool tuning = r.params.variant == VariantId::Auto && options.expectedWidth > 0;
+    if (tuning && !r.quiet)
+      std::cerr << "liveconv: auto: finding the fastest variant for " << options.expectedWidth << "x"
+                << options.expectedHeight << " " << toString(r.format) << " frames on " << device->info.name
+                << " (measured once, then cached)...\n";
+    auto pipeline = std::make_unique<Pipeline>(device, r.params, options);
+    const ActiveKernel& k = pipeline->prepared();
+    line << variantInfo(r.params.variant).name;
+    if (r.params.variant == VariantId::Auto && k.variant != VariantId::Invalid) line << " -> " << kernelText(k);
+    line << ", mask " << describe(r.params.mask) << ", border " << toString(r.params.border) << ", on "
+         << device->info.name;
+    if (k.variant != VariantId::Invalid)
+      stream.jsonExtra = "\"variant\":\"" + std::string(variantInfo(k.variant).name) + "\"";
+    channel = std::move(pipeline);
+  }
+  line << " -> " << sink.describe() << " (" << how << ", convert " << toString(r.convert) << ")\n";
+  if (!r.quiet) std::cerr << line.str();
+  if (const std::string note = saturationNote(r.params.mask); !note.empty() && !r.decodeOnly && !r.quiet)
+    std::cerr << "liveconv: note: " << note << "\n";
+  return channel;
+}
+
+// The summary and the exit code of a stream that ran.
+int reportRun(const RunRequest& r, const StreamResult& result, const OpenedSource& in, const FrameSink& sink) {
+  // The source may have been reopened: ask the one in use.
+  FfmpegSource* decoder = in.decoder;
+  if (auto* rs = dynamic_cast<ReconnectingSource*>(in.source.get())) decoder = dynamic_cast<FfmpegSource*>(&rs->current());
+  if (!r.quiet && decoder && !decoder->conversionUsed().empty()) {
+    if (r.decodeOnly && decoder->conversionUsed().rfind("on the device", 0) == 0)
+      std::cerr << "converted: not at all (decode only; `run` would convert " << decoder->conversionUsed() << ")\n";
+    else
+      std::cerr << "converted " << decoder->conversionUsed() << "\n";
+  }
+  if (!r.quiet) std::cerr << summaryText(result.stats);
+  if (result.stats.framesIn == 0 && !result.interrupted) {
+    std::cerr << "liveconv: " << in.source->describe() << " gave no video frame to filter; nothing was written.\n";
+    return kExitInputFailed;
+  }
+  if (result.stats.framesOut == 0 && r.output != "null")
+    std::cerr << "liveconv: no filtered frame reached " << r.output << ", so it was not written.\n";
+  else if (const auto* raw = dynamic_cast<const RawSink*>(&sink); raw && !r.quiet)
+    std::cerr << "wrote " << raw->layout() << "\n";
+  if (result.interrupted) {
+    const int signal = interruptSignal();
+    std::cerr << "liveconv: interrupted by " << signalName(signal) << "; " << result.stats.framesOut
+              << " frames were written and the output was finished properly.\n";
+    return signal > 0 ? 128 + signal : kExitInterrupted;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void checkOutputPath(const std::string& output, const std::string& input, bool overwrite, bool keep) {
+  namespace fs = std::filesystem;
+  if (overwrite && keep) throw UsageError("-y (overwrite) and -n (never overwrite) contradict each other; give one.");
+  std::string path = output.rfind("raw:", 0) == 0 ? output.substr(4) : output;
+  if (path.rfind("file:", 0) == 0) path = path.substr(5);
+  std::error_code ec;
+  if (path.empty() || path == "-" || output == "null" || path.find("://") != std::string::npos || !fs::exists(path, ec))
+    return;
+  std::string in = input.rfind("file:", 0) == 0 ? input.substr(5) : input;
+  if (!in.empty() && fs::exists(in, ec) && fs::equivalent(in, path, ec))
+    throw UsageError("The output " + output + " is the input " + input + "; write the filtered video to another file.");
+  if (!fs::is_regular_file(path, ec)) return;  // a device or a FIFO is written to, not replaced
+  if (overwrite) return;
+  if (keep) throw UsageError(output + " exists and -n keeps it; nothing was written.");
+  if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO)) {
+    std::cerr << "File '" << output << "' exists. Overwrite? [y/N] " << std::flush;
+    std::string answer;
+    std::getline(std::cin, answer);
+    if (answer == "y" || answer == "Y" || answer == "yes") return;
+    throw UsageError("Not overwriting " + output + "; nothing was written.");
+  }
+  throw UsageError(output + " exists; pass -y to overwrite it, or -n to keep it.");
+}
+
+int runCommand(const Args& args) {
+  RunRequest r = parseRunRequest(args);
+  InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
+  std::unique_ptr<FrameChannel> channel;
+  try {
+    std::shared_ptr<DeviceContext> device;
+    if (!r.decodeOnly) device = DeviceContext::create(selectDevice(r.device));
+    const OpenedSource in = openRunSource(r, device);
+    const std::unique_ptr<FrameSink> sink = openRunSink(r, in);
+    channel = openChannel(r, in, *sink, device, r.stream);
+    const StreamResult result = runStream(*in.source, *sink, *channel, r.stream);
+    return reportRun(r, result, in, *sink);
+  } catch (const Interrupted& e) {
+    std::cerr << "liveconv: " << e.what() << "\n";
+    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+  } catch (const InputError& e) {
+    if (channel) {  // the stream had started: the output was finished all the same
+      const StatsSnapshot stats = channel->stats().snapshot();
+      if (!r.quiet) std::cerr << summaryText(stats);
+      std::cerr << "liveconv: " << e.what() << " " << stats.framesOut
+                << " frames were written and the output was finished properly.\n";
+    } else {
+      std::cerr << "liveconv: " << e.what() << "\n";
+    }
+    return kExitInputFailed;
+  } catch (const EncoderChoiceError& e) {
+    std::cerr << "liveconv: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const OutputError& e) {
+    std::cerr << "liveconv: " << e.what() << "\n";
+    return kExitOutputFailed;
+  }
+}
+
+}  // namespace liveconv::app
