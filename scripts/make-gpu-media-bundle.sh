@@ -87,7 +87,7 @@ measure() {
   local name="$1" best=0 fps
   shift
   for pass in 1 2; do
-    out=$("$bin" run -i "$clip" -o null --quiet "${frames[@]}" "$@" 2>&1)
+    out=$("$bin" run -i "$clip" -o null "${frames[@]}" "$@" 2>&1)  # the summary is on stderr
     rc=$?
     if [ $rc -ne 0 ]; then
       echo "$name: exit $rc"
@@ -99,7 +99,7 @@ measure() {
     best=$(echo "$fps $best" | awk '{ print ($1 > $2) ? $1 : $2 }')
   done
   echo "== $name: best $best frames/s"
-  echo "$out" | grep -E '^(run|converted|frames|stage)'
+  echo "$out" | grep -E "^(run|converted|frames:|stage)"
   echo "$name $best" >>"$results"
 }
 results=$(mktemp)
