@@ -10,7 +10,9 @@
 
 #include "cli.hpp"
 #include "exit_codes.hpp"
+#include "liveconv/autotune.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
 #include "liveconv/pipeline.hpp"
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
@@ -271,6 +273,10 @@ void checkOutputPath(const std::string& output, const std::string& input, bool o
 int runCommand(const Args& args) {
   RunRequest r = parseRunRequest(args);
   InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
+  AutoTuner::shared()->setStopRequest(interruptRequested);
+  struct StopRequestReset {
+    ~StopRequestReset() { AutoTuner::shared()->setStopRequest(nullptr); }
+  } stopRequestReset;
   std::unique_ptr<FrameChannel> channel;
   try {
     std::shared_ptr<DeviceContext> device;
@@ -282,6 +288,10 @@ int runCommand(const Args& args) {
     return reportRun(r, result, in, *sink);
   } catch (const Interrupted& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
+    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+  } catch (const Cancelled&) {  // a signal while auto was measuring, before any frame
+    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal())
+              << " while auto was measuring; nothing was written.\n";
     return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
   } catch (const InputError& e) {
     if (channel) {  // the stream had started: the output was finished all the same

@@ -175,6 +175,7 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
   double bestMs = 0;
   bool found = false;
   for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU)) {
+    if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
     RaceEntry entry;
     entry.params = candidate;
     try {
@@ -188,7 +189,7 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
           entry.outcome = "skipped: needs padded rows";  // the pipeline's buffers are tightly packed
         } else {
           std::vector<double> ms;
-          for (int r = 0; r < kWarmupRuns + kTimedRuns; ++r) {
+          for (int r = 0; r < kWarmupRuns + kTimedRuns && !stopRequested(); ++r) {
             cl::Event first, done;
             conv.enqueue(src, dst, nullptr, &done, &first);
             done.wait();
@@ -213,6 +214,7 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
     }
     race.push_back(entry);
   }
+  if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
   std::lock_guard<std::mutex> lock(mutex_);
   ++races_;
   lastRace_ = std::move(race);
@@ -222,6 +224,20 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, co
   choices_[k] = Choice{best.variant, best.workgroup, best.packet};
   append(k, best, bestMs);
   return best;
+}
+
+void AutoTuner::setStopRequest(std::function<bool()> stop) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stop_ = std::move(stop);
+}
+
+bool AutoTuner::stopRequested() const {
+  std::function<bool()> stop;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop = stop_;
+  }
+  return stop && stop();
 }
 
 std::vector<RaceEntry> AutoTuner::lastRace() const {

@@ -112,6 +112,24 @@ TEST(AutoTune, ChoicesPersistOnDiskPerDeviceAndFrameSize) {
   EXPECT_EQ(tuner->racesRun(), 1);
 }
 
+// A race asked to stop (run's Ctrl-C) throws Cancelled and remembers nothing.
+TEST(AutoTune, ARaceAskedToStopThrowsCancelledAndRemembersNothing) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string path = tempCache("stopped.tsv");
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 3);
+  auto tuner = std::make_shared<AutoTuner>(path);
+  int asked = 0;
+  tuner->setStopRequest([&asked] { return ++asked > 2; });  // after two candidates
+  EXPECT_THROW(tuner->resolve(ctx, std::make_shared<ProgramCache>(), p, PixelFormat::GRAY8, 64, 48), Cancelled);
+  EXPECT_EQ(tuner->racesRun(), 0);
+  EXPECT_FALSE(tuner->lookup(ctx->info, p, PixelFormat::GRAY8, 64, 48).has_value());
+  tuner->setStopRequest(nullptr);
+  EXPECT_NO_THROW(tuner->resolve(ctx, std::make_shared<ProgramCache>(), p, PixelFormat::GRAY8, 64, 48));
+  EXPECT_EQ(tuner->racesRun(), 1);
+}
+
 TEST(BackgroundBuild, PreviousProgramServesUntilTheNewOneIsReady) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   Convolver conv(ctx);

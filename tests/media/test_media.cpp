@@ -322,12 +322,14 @@ TEST(Media, CliFiltersAFileEndToEnd) {
   EXPECT_EQ(decodeAll(tempDir() + "/cli_out.nut", PixelFormat::RGBA8).size(), 8u);
 }
 
-// Starts `liveconv ARGS`, waits until frames are flowing (its first progress
-// line), then sends SIGNAL and waits for it to end: its exit code and output.
-Result signalWhileRunning(const std::string& args, const std::string& signal) {
+// Starts `liveconv ARGS`, waits until a line of its output matches `waitFor`
+// (by default its first progress line: frames are flowing), then sends SIGNAL
+// and waits for it to end: its exit code and output.
+Result signalWhileRunning(const std::string& args, const std::string& signal,
+                          const std::string& waitFor = "^frames [1-9]", const std::string& env = "") {
   const std::string log = tempDir() + "/signal_" + signal + ".log";
-  const Result r = shell(std::string(LIVECONV_BIN) + " " + args + " >" + log + " 2>&1 & pid=$!; n=0; " +
-                         "until grep -q '^frames [1-9]' " + log + " || [ $n -ge 600 ]; do sleep 0.1; n=$((n+1)); done; " +
+  const Result r = shell(env + " " + LIVECONV_BIN + " " + args + " >" + log + " 2>&1 & pid=$!; n=0; " +
+                         "until grep -q '" + waitFor + "' " + log + " || [ $n -ge 600 ]; do sleep 0.1; n=$((n+1)); done; " +
                          "kill -" + signal + " $pid; wait $pid; echo \"exit $?\"; cat " + log);
   Result out;
   out.output = r.output;
@@ -369,6 +371,23 @@ TEST(Media, TermAndHupFinishTheFileWithTheirExitCodes) {
                              " run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out + " --mask box:3 --variant local");
   EXPECT_EQ(twice.exitCode, 143) << twice.output;
   EXPECT_TRUE(has(twice.output, "interrupted by SIGTERM")) << "the second delivery killed the run:\n" << twice.output;
+}
+
+// Ctrl-C while auto measures its candidates (before the first frame) stops the
+// run at once: exit 130, nothing written, nothing remembered.
+TEST(Media, CtrlCWhileAutoMeasuresStopsAtOnce) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "race.mkv", "-f lavfi -i testsrc2=size=1280x720:rate=25 -frames:v 5 -c:v ffv1");
+  const std::string cache = tempDir() + "/race.tsv", out = tempDir() + "/race_out.mkv";
+  const auto start = std::chrono::steady_clock::now();
+  const Result r = signalWhileRunning("run -i " + clip + " -o " + out + " --mask box:17 --variant auto", "INT",
+                                      "finding the fastest variant", "LIVECONV_TUNING_CACHE=" + cache);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exitCode, 130) << r.output;
+  EXPECT_TRUE(has(r.output, "while auto was measuring; nothing was written")) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_LT(seconds, 30.0) << r.output;
+  EXPECT_FALSE(fs::exists(cache) && fs::file_size(cache) > 0) << "an interrupted race was remembered";
 }
 
 // `liveconv run ... | head -1`: the reader leaves after one line; the run goes

@@ -6,6 +6,7 @@
 // fingerprint, so a new driver or device races again.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,6 +42,11 @@ class AutoTuner {
   FilterParams resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
                        const FilterParams& params, PixelFormat format, int width, int height);
 
+  // Asked between the candidates of a race (and between their timed runs):
+  // when it answers true, the race stops and resolve() throws Cancelled
+  // (nothing is remembered). `run` passes its Ctrl-C / SIGTERM flag.
+  void setStopRequest(std::function<bool()> stop);
+
   // The entries of the last race run by this tuner (empty when answers came from the cache).
   std::vector<RaceEntry> lastRace() const;
   // What `auto` runs before a race has answered for a frame size (the size is
@@ -69,6 +75,8 @@ class AutoTuner {
   std::vector<RaceEntry> lastRace_;
   int races_ = 0;
   std::string lastRaceThread_;
+  std::function<bool()> stop_;
+  bool stopRequested() const;
 };
 
 }  // namespace liveconv

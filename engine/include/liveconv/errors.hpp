@@ -25,6 +25,12 @@ class InvalidArgument : public Error {
   using Error::Error;
 };
 
+// Work stopped because its owner asked (for example `auto`'s race, on Ctrl-C).
+class Cancelled : public Error {
+ public:
+  using Error::Error;
+};
+
 // A variant cannot run this mask/image/device combination (too much local
 // memory, radius over its limit, mask not separable, ...).
 class UnsupportedError : public Error {
