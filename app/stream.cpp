@@ -82,19 +82,22 @@ class Progress {
     if (!final && sinceLast < (style_ == ProgressStyle::Bar ? 0.25 : 1.0)) return;
     last_ = Clock::now();
     const double fps = s.windowFps > 0 ? s.windowFps : s.averageFps;
+    // A total only while it is credible: not past it (a header that lies, a
+    // growing stream) and not on the last line, which says what was done.
+    const long long expected = !final && s.framesOut <= expected_ ? expected_ : -1;
     if (style_ == ProgressStyle::Bar) {
       std::string bar;
-      if (expected_ > 0) {
-        const int filled = static_cast<int>(30.0 * std::min<long long>(s.framesOut, expected_) / expected_);
+      if (expected > 0) {
+        const int filled = static_cast<int>(30.0 * std::min<long long>(s.framesOut, expected) / expected);
         bar = "[" + std::string(filled, '#') + std::string(30 - filled, '.') + "] ";
       }
       std::fprintf(stderr, "\r%s%lld%s frames  %.1f fps", bar.c_str(), s.framesOut,
-                  expected_ > 0 ? ("/" + std::to_string(expected_)).c_str() : "", fps);
-      if (expected_ > 0 && fps > 0) std::fprintf(stderr, "  eta %s", clock((expected_ - s.framesOut) / fps).c_str());
+                  expected > 0 ? ("/" + std::to_string(expected)).c_str() : "", fps);
+      if (expected > 0 && fps > 0) std::fprintf(stderr, "  eta %s", clock((expected - s.framesOut) / fps).c_str());
       std::fprintf(stderr, "   %s", final ? "\n" : "");
     } else if (!final) {
       std::fprintf(stderr, "frames %lld%s, %.1f fps, dropped %lld\n", s.framesOut,
-                  expected_ > 0 ? ("/" + std::to_string(expected_)).c_str() : "", fps, s.droppedTotal());
+                   expected > 0 ? ("/" + std::to_string(expected)).c_str() : "", fps, s.droppedTotal());
     }
     std::fflush(stderr);
   }
@@ -180,7 +183,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
     pipeline.endOfInput();
   });
 
-  long long expected = source.expectedFrames();
+  long long expected = source.isLive() ? -1 : source.expectedFrames();  // a stream has no end to count to
   if (options.maxFrames >= 0 && (expected < 0 || expected > options.maxFrames)) expected = options.maxFrames;
   Progress progress(options.progress, expected);
   std::exception_ptr streamError;

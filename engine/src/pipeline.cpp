@@ -420,7 +420,7 @@ void Pipeline::deliver(Slot& s) {
   stats_.addStageMs(Stage::Readback, frame.timings.readbackMs);
   stats_.frameOut(width, height, s.generation);
   const PushResult r = output_.push(std::move(frame));
-  if (r == PushResult::QueuedDroppedOldest) stats_.dropped(DropCause::OutputLate);
+  if (r == PushResult::QueuedDroppedOldest) stats_.outputDroppedOldest();
 }
 
 void Pipeline::drainInFlight() {

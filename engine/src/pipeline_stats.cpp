@@ -92,6 +92,12 @@ void PipelineStats::dropped(DropCause cause) {
   ++s_.dropped[static_cast<int>(cause)];
 }
 
+void PipelineStats::outputDroppedOldest() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (s_.framesOut > 0) --s_.framesOut;
+  ++s_.dropped[static_cast<int>(DropCause::OutputLate)];
+}
+
 void PipelineStats::decodeLate() {
   frameIn();
   dropped(DropCause::DecodeLate);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "liveconv/live_clock.hpp"
+#include "liveconv/pipeline_stats.hpp"
 
 using namespace liveconv;
 
@@ -72,4 +73,16 @@ TEST(LiveClock, SpeedScalesTheTimestampsAndAChangeRestartsTheClock) {
   EXPECT_NEAR(secondsOf(d.due), 5.1, 1e-6);
   clock.restart();
   EXPECT_EQ(clock.judge(9.0, at(6), 1).verdict, LiveClock::Verdict::OnTime);
+}
+
+// "out" counts what reached the output: a frame the full output queue drops
+// (live policy) moves from out to output late.
+TEST(PipelineStatsCounts, AFrameTheOutputQueueDropsIsNotCountedOut) {
+  liveconv::PipelineStats stats;
+  for (int k = 0; k < 3; ++k) stats.frameOut(16, 8, 0);
+  stats.outputDroppedOldest();
+  const liveconv::StatsSnapshot s = stats.snapshot();
+  EXPECT_EQ(s.framesOut, 2);
+  EXPECT_EQ(s.dropped[static_cast<int>(liveconv::DropCause::OutputLate)], 1);
+  EXPECT_EQ(s.droppedTotal(), 1);
 }

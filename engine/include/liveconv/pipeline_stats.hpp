@@ -59,6 +59,9 @@ class PipelineStats {
   void frameIn();
   void frameOut(int width, int height, std::uint64_t paramsGeneration);
   void dropped(DropCause cause);
+  // A frame counted out that the full output queue then dropped (live policy):
+  // it never reached the output, so it counts as output late instead.
+  void outputDroppedOldest();
   // A frame taken from the source and dropped there, too late to show (counts in framesIn as well).
   void decodeLate();
   void corruptPacket();
