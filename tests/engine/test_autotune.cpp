@@ -130,6 +130,38 @@ TEST(AutoTune, ARaceAskedToStopThrowsCancelledAndRemembersNothing) {
   EXPECT_EQ(tuner->racesRun(), 1);
 }
 
+// An 8K frame (or a header that claims one) races on a bounded sample: seconds, not minutes.
+TEST(AutoTune, AnEightKFrameRacesOnABoundedSample) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 5);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("eightk.tsv"));
+  const auto start = std::chrono::steady_clock::now();
+  const FilterParams chosen = tuner->resolve(ctx, std::make_shared<ProgramCache>(), p, PixelFormat::RGBA8, 7680, 4320);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(chosen.variant, VariantId::Auto);
+  EXPECT_EQ(tuner->racesRun(), 1);
+  std::cout << "[          ] 8K rgba 5x5 race on " << ctx->info.name << ": " << seconds << " s\n";
+  EXPECT_LT(seconds, 120.0);
+  EXPECT_TRUE(tuner->lookup(ctx->info, p, PixelFormat::RGBA8, 7680, 4320).has_value()) << "kept for the real size";
+}
+
+TEST(AutoTune, TheRaceSampleKeepsTheShapeWithin1080pPixels) {
+  EXPECT_EQ(AutoTuner::raceSample(1920, 1080), (std::pair<int, int>{1920, 1080}));
+  EXPECT_EQ(AutoTuner::raceSample(320, 180), (std::pair<int, int>{320, 180}));
+  for (const auto& [w, h] : {std::pair<int, int>{7680, 4320}, {16000, 16000}, {3840, 2160}, {100000, 40}}) {
+    const auto [sw, sh] = AutoTuner::raceSample(w, h);
+    EXPECT_LE(double(sw) * sh, 1920.0 * 1080.0) << w << "x" << h;
+    EXPECT_GE(double(sw) * sh, 0.9 * std::min(1920.0 * 1080.0, double(w) * h)) << w << "x" << h;
+    EXPECT_LE(sw, w);
+    EXPECT_LE(sh, h);
+    if (w < 20000 && h < 20000) {  // the shape is kept unless a side had to stay at its minimum
+      EXPECT_NEAR(double(sw) / sh, double(w) / h, 0.01 * w / h) << w << "x" << h;
+    }
+  }
+}
+
 TEST(BackgroundBuild, PreviousProgramServesUntilTheNewOneIsReady) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   Convolver conv(ctx);

@@ -1,9 +1,11 @@
 // The `auto` variant: for each (device + driver, pixel format, mask size,
 // separability, border, frame size) it races the registered variants and a few
 // workgroup shapes and packet sizes, checks each candidate against the CPU
-// reference on a small frame, and keeps the fastest correct one. Results are
-// remembered in memory and on disk (XDG cache dir), keyed by the device's
-// fingerprint, so a new driver or device races again.
+// reference on a small frame, times them on a frame of the real shape capped
+// at 1080p's pixel count (what depends on the size, row padding and the
+// workgroup that fits, is checked at the real size), and keeps the fastest
+// correct one. Results are remembered in memory and on disk (XDG cache dir),
+// keyed by the device's fingerprint, so a new driver or device races again.
 #pragma once
 
 #include <functional>
@@ -12,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "liveconv/convolver.hpp"
@@ -46,6 +49,10 @@ class AutoTuner {
   // when it answers true, the race stops and resolve() throws Cancelled
   // (nothing is remembered). `run` passes its Ctrl-C / SIGTERM flag.
   void setStopRequest(std::function<bool()> stop);
+
+  // The frame size a race for width x height times its candidates on: the same
+  // size up to 1920x1080's pixel count, else the same shape scaled down to it.
+  static std::pair<int, int> raceSample(int width, int height);
 
   // The entries of the last race run by this tuner (empty when answers came from the cache).
   std::vector<RaceEntry> lastRace() const;
