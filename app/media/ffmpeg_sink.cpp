@@ -17,6 +17,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/mem.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
@@ -196,6 +197,7 @@ struct EncoderSink::State {
     if (copy->displayMatrix.size() == 36)
       if (uint8_t* m = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
         std::memcpy(m, copy->displayMatrix.data(), 36);
+    addChapters();
     for (const StreamCopy::Stream& in : copy->streams) {
       if (avformat_query_codec(output->oformat, in.parameters->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
         std::cerr << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
@@ -211,6 +213,30 @@ struct EncoderSink::State {
       copied[in.inputIndex] = {out, out->time_base};
       std::cerr << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec
                 << ") is copied into " << path << ".\n";
+    }
+  }
+
+  // The input's chapters, shifted by the video's start time (those that end before it are left out).
+  void addChapters() {
+    for (const StreamCopy::Chapter& in : copy->chapters) {
+      const AVRational tb{in.timeBaseNum, in.timeBaseDen};
+      const int64_t shift = llround(firstSeconds / av_q2d(tb));
+      if (in.end <= shift) continue;
+      auto* chapter = static_cast<AVChapter*>(av_mallocz(sizeof(AVChapter)));
+      if (!chapter) continue;
+      chapter->id = in.id;
+      chapter->time_base = tb;
+      chapter->start = std::max<int64_t>(0, in.start - shift);
+      chapter->end = in.end - shift;
+      av_dict_copy(&chapter->metadata, in.metadata, 0);
+      auto** grown = static_cast<AVChapter**>(av_realloc_array(output->chapters, output->nb_chapters + 1, sizeof(AVChapter*)));
+      if (!grown) {
+        av_dict_free(&chapter->metadata);
+        av_free(chapter);
+        continue;
+      }
+      output->chapters = grown;
+      output->chapters[output->nb_chapters++] = chapter;  // freed with the context
     }
   }
 
@@ -316,6 +342,10 @@ struct EncoderSink::State {
     const ImageView px = first.pixels();
     width = px.width;
     height = px.height;
+    if (sourceTimestamps && first.hasPts) {  // the time everything copied is shifted by
+      haveFirst = true;
+      firstSeconds = first.ptsSeconds;
+    }
     openEncoder(first);
     int err = 0;
     stream = avformat_new_stream(output, nullptr);

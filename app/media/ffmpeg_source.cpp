@@ -297,6 +297,17 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
     copy->streams.push_back(out);
   }
   av_dict_copy(&copy->containerMetadata, in->metadata, 0);
+  for (unsigned i = 0; i < in->nb_chapters; ++i) {
+    const AVChapter* c = in->chapters[i];
+    StreamCopy::Chapter out;
+    out.id = c->id;
+    out.start = c->start;
+    out.end = c->end;
+    out.timeBaseNum = c->time_base.num;
+    out.timeBaseDen = c->time_base.den;
+    av_dict_copy(&out.metadata, c->metadata, 0);
+    copy->chapters.push_back(out);
+  }
   const AVStream* video = in->streams[s_->stream];
   av_dict_copy(&copy->videoMetadata, video->metadata, 0);
   const AVRational sar = av_guess_sample_aspect_ratio(s_->input, const_cast<AVStream*>(video), nullptr);

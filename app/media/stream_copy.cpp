@@ -12,6 +12,7 @@ StreamCopy::~StreamCopy() {
     avcodec_parameters_free(&s.parameters);
     av_dict_free(&s.metadata);
   }
+  for (Chapter& c : chapters) av_dict_free(&c.metadata);
   av_dict_free(&containerMetadata);
   av_dict_free(&videoMetadata);
   for (AVPacket* p : queued_) av_packet_free(&p);

@@ -33,6 +33,12 @@ class StreamCopy {
     std::string codec;  // e.g. "aac"
   };
 
+  struct Chapter {
+    std::int64_t id = 0, start = 0, end = 0;
+    int timeBaseNum = 1, timeBaseDen = 1;
+    AVDictionary* metadata = nullptr;  // owned (title)
+  };
+
   StreamCopy() = default;
   ~StreamCopy();
   StreamCopy(const StreamCopy&) = delete;
@@ -40,6 +46,7 @@ class StreamCopy {
 
   // Set up by the source before the stream starts; read by the sink afterwards.
   std::vector<Stream> streams;
+  std::vector<Chapter> chapters;
   AVDictionary* containerMetadata = nullptr;  // owned
   AVDictionary* videoMetadata = nullptr;      // owned
   int sampleAspectNum = 0, sampleAspectDen = 1;

@@ -675,6 +675,25 @@ TEST(Media, AutoSaysWhatItChose) {
   EXPECT_TRUE(has(json, "\"variant\":\"" + chosen[1].str() + "\"")) << json;
 }
 
+// Chapters (titles and times) reach every container that holds them.
+TEST(Media, ChaptersAreCarried) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string meta = tempDir() + "/chapters.txt";
+  std::ofstream(meta) << ";FFMETADATA1\ntitle=With chapters\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=Opening\n"
+                         "[CHAPTER]\nTIMEBASE=1/1000\nSTART=1000\nEND=3000\ntitle=Rest\n";
+  REQUIRE_CLIP(clip, "chapters.mkv",
+               "-f lavfi -i testsrc2=size=96x64:rate=25 -i " + meta +
+               " -t 3 -map 0:v -map_metadata 1 -map_chapters 1 -c:v libx264 -pix_fmt yuv420p");
+  for (const char* container : {"mkv", "mp4"}) {
+    const std::string out = tempDir() + "/chapters_out." + container;
+    ASSERT_EQ(liveconv("run " + clip + " -o " + out + " -y --mask box:3 --variant naive").exitCode, 0);
+    const std::string chapters = shell("ffprobe -v error -show_chapters -of compact " + out).output;
+    EXPECT_TRUE(has(chapters, "end_time=1.000000|tag:title=Opening")) << container << ": " << chapters;
+    EXPECT_TRUE(has(chapters, "start_time=1.000000|") && has(chapters, "end_time=3.000000|tag:title=Rest"))
+        << container << ": " << chapters;
+  }
+}
+
 TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(clip, "conv.avi", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -c:v mpeg4");
