@@ -26,7 +26,7 @@ engine_pkgs=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev ope
 # GLFW (its native header needs Xrandr), ImGui, GL with GLX and EGL, PNG; Qt 6;
 # Xvfb + Mesa for the window tests; file and help2man for the package and its
 # man page (cpack's dpkg-shlibdeps comes with build-essential's dpkg-dev).
-full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libswscale-dev libavutil-dev ffmpeg
+full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev ffmpeg
            libglfw3-dev libxrandr-dev libimgui-dev libgl-dev libegl-dev libgl1-mesa-dri libpng-dev fonts-dejavu-core
            qt6-base-dev libqt6opengl6-dev
            xvfb xauth file help2man)

@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <sstream>
 
+#include "media/audio_transcoder.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
 
@@ -149,6 +151,12 @@ struct EncoderSink::State {
   // The input's other streams: input index -> output stream, and the input time base.
   std::shared_ptr<StreamCopy> copy;
   std::map<int, std::pair<AVStream*, AVRational>> copied;
+  std::map<int, std::unique_ptr<AudioTranscoder>> transcoders;  // copied streams encoded again
+  bool quiet = false;
+  std::ostream& notice() {  // a line for the user, unless --quiet
+    static std::ostream discarded(nullptr);  // no buffer: what is written goes nowhere
+    return quiet ? discarded : std::cerr;
+  }
   double videoEndSeconds = 0;  // source time just after the last frame written
   OutputColour colour;
   std::vector<std::pair<std::string, std::string>> encoderOptions;
@@ -200,8 +208,9 @@ struct EncoderSink::State {
     addChapters();
     for (const StreamCopy::Stream& in : copy->streams) {
       if (avformat_query_codec(output->oformat, in.parameters->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
-        std::cerr << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
-                  << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
+        if (!reencodeAudio(in))
+          notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
+                    << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
         continue;
       }
       AVStream* out = avformat_new_stream(output, nullptr);
@@ -211,8 +220,32 @@ struct EncoderSink::State {
       av_dict_copy(&out->metadata, in.metadata, 0);
       out->disposition = in.disposition;
       copied[in.inputIndex] = {out, out->time_base};
-      std::cerr << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec
-                << ") is copied into " << path << ".\n";
+      notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec
+               << ") is copied into " << path << ".\n";
+    }
+  }
+
+  // An audio stream the container cannot hold, encoded again with its usual
+  // audio codec (AAC for MP4/MOV); false when there is none to encode with.
+  bool reencodeAudio(const StreamCopy::Stream& in) {
+    const AVCodecID target = output->oformat->audio_codec;
+    if (in.kind != "audio" || target == AV_CODEC_ID_NONE || !avcodec_find_encoder(target) ||
+        avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
+      return false;
+    AVStream* out = avformat_new_stream(output, nullptr);
+    try {
+      auto transcoder = std::make_unique<AudioTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target,
+                                                          output, out, path);
+      av_dict_copy(&out->metadata, in.metadata, 0);
+      out->disposition = in.disposition;
+      notice() << "liveconv: the audio stream " << in.inputIndex << " (" << in.codec << ") is re-encoded as "
+                << transcoder->encoderName() << " for " << path << ", which cannot hold " << in.codec << ".\n";
+      copied[in.inputIndex] = {out, AVRational{in.timeBaseNum, in.timeBaseDen}};
+      transcoders[in.inputIndex] = std::move(transcoder);
+      return true;
+    } catch (const OutputError& e) {
+      std::cerr << "liveconv: " << e.what() << "\n";
+      return false;  // the stream stays in the container without packets: harmless, but said
     }
   }
 
@@ -258,6 +291,11 @@ struct EncoderSink::State {
         if (!afterEnd) {
           if (p->pts != AV_NOPTS_VALUE) p->pts -= shift;
           if (p->dts != AV_NOPTS_VALUE) p->dts -= shift;
+          if (auto t = transcoders.find(it->first); t != transcoders.end()) {
+            t->second->push(p);  // in the input's time base; the transcoder writes what it encodes
+            av_packet_free(&p);
+            continue;
+          }
           av_packet_rescale_ts(p, tb, it->second.first->time_base);
           p->stream_index = it->second.first->index;
           p->pos = -1;
@@ -378,6 +416,7 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   if (timing.rateNum > 0 && timing.rateDen > 0) s_->rate = AVRational{timing.rateNum, timing.rateDen};
   s_->sourceTimeBase = AVRational{timing.timeBaseNum, timing.timeBaseDen > 0 ? timing.timeBaseDen : 1};
   s_->sourceTimestamps = timing.sourceTimestamps;
+  s_->quiet = options.quiet;
   const char* container = options.container.empty() ? nullptr : options.container.c_str();
   int err = avformat_alloc_output_context2(&s_->output, nullptr, container, path.c_str());
   if ((err < 0 || !s_->output) && container)
@@ -425,7 +464,7 @@ void EncoderSink::write(const Frame& f) {
   if (!s.encoder) s.open(f);
   const ImageView px = f.pixels();
   if ((px.width != s.width || px.height != s.height) && !s.warnedResize) {
-    std::cerr << "liveconv: the stream changed from " << s.width << "x" << s.height << " to " << px.width << "x"
+    s.notice() << "liveconv: the stream changed from " << s.width << "x" << s.height << " to " << px.width << "x"
               << px.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
     s.warnedResize = true;
   }
@@ -457,6 +496,7 @@ void EncoderSink::finish() {
     if (s.headerWritten) {
       s.encode(nullptr);  // drain the frames the encoder still holds
       s.writeCopied(true);
+      for (auto& [index, transcoder] : s.transcoders) transcoder->finish();
       const int err = av_write_trailer(s.output);
       if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
     }

@@ -62,6 +62,7 @@ struct SinkOptions {
   std::vector<std::pair<std::string, std::string>> encoderOptions;  // in the order given; later wins
   std::string pixelFormat;  // the encoder's input format (--pix-fmt), e.g. yuv444p; empty: its default
   std::string container;    // FFmpeg's muxer name (--container); empty: from the file name
+  bool quiet = false;       // no notices on stderr (which streams are copied, re-encoded, left out)
 };
 
 class EncoderSink : public FrameSink {

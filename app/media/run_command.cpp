@@ -92,6 +92,7 @@ RunRequest parseRunRequest(const Args& args) {
   r.stream.jsonLogPath = args.get("--json-log");
   r.stream.realtime = args.has("--realtime");
   r.quiet = args.has("--quiet");
+  r.sink.quiet = r.quiet;
   if (r.quiet) r.stream.progress = ProgressStyle::Quiet;
   r.convert = parseConvertMode(args.get("--convert", "auto"));
   if (r.convert == ConvertMode::Invalid)

@@ -675,6 +675,33 @@ TEST(Media, AutoSaysWhatItChose) {
   EXPECT_TRUE(has(json, "\"variant\":\"" + chosen[1].str() + "\"")) << json;
 }
 
+// Audio the container cannot hold (PCM into MP4) is encoded again as its
+// usual codec (AAC), with the input's duration and loudness; --quiet keeps the run silent.
+TEST(Media, AudioTheContainerCannotHoldIsReencoded) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(pcm, "pcm.mov",
+               "-f lavfi -i testsrc2=size=96x64:rate=25 -f lavfi -i sine=frequency=440:sample_rate=44100 -t 3 "
+               "-c:v libx264 -pix_fmt yuv420p -c:a pcm_s16le -shortest");
+  const std::string out = tempDir() + "/pcm_out.mp4";
+  Result r = liveconv("run " + pcm + " -o " + out + " -y --mask box:3 --variant naive");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "the audio stream 1 (pcm_s16le) is re-encoded as aac")) << r.output;
+  const std::string audio = probe(out, "stream=codec_name,sample_rate,duration", "-select_streams a");
+  EXPECT_TRUE(has(audio, "codec_name=aac|sample_rate=44100")) << audio;
+  const auto at = audio.find("duration=");
+  ASSERT_NE(at, std::string::npos) << audio;
+  EXPECT_NEAR(std::atof(audio.c_str() + at + 9), 3.0, 0.05) << audio;
+  auto loudness = [](const std::string& file) {
+    const std::string text = shell("ffmpeg -hide_banner -i " + file + " -map 0:a -af volumedetect -f null -").output;
+    const auto m = text.find("mean_volume: ");
+    return m == std::string::npos ? 0.0 : std::atof(text.c_str() + m + 13);
+  };
+  EXPECT_NEAR(loudness(out), loudness(pcm), 0.5);
+  EXPECT_LT(loudness(out), -1.0) << "no audio measured";
+  r = shell("(" + std::string(LIVECONV_BIN) + " run " + pcm + " -o " + out + " -y --quiet --mask box:3 --variant naive 2>&1)");
+  EXPECT_EQ(r.output, "") << "--quiet printed:\n" << r.output;
+}
+
 // Chapters (titles and times) reach every container that holds them.
 TEST(Media, ChaptersAreCarried) {
   LIVECONV_REQUIRE_DEVICE(ctx);
