@@ -196,6 +196,18 @@ struct EncoderSink::State {
     return pts;
   }
 
+  // The input's pixel format, when an RGBA run goes to an encoder that takes
+  // it (yuv420p in, yuv420p out: an .mkv of a typical clip is not 8 times its
+  // size); --pix-fmt bgra keeps the filtered pixels exactly. None otherwise.
+  AVPixelFormat inputPixelFormat(PixelFormat frames) const {
+    if (!copy || copy->pixelFormat < 0 || frames != PixelFormat::RGBA8 || !codec->pix_fmts) return AV_PIX_FMT_NONE;
+    const auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
+    if (!isYuv(in)) return AV_PIX_FMT_NONE;  // an RGB input keeps the encoder's RGB choice
+    for (const AVPixelFormat* f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)
+      if (*f == in) return in;
+    return AV_PIX_FMT_NONE;
+  }
+
   // The copied streams the container takes, and the input's metadata, before the header.
   void addCopiedStreams() {
     if (!copy) return;
@@ -353,6 +365,7 @@ struct EncoderSink::State {
         encoder->pix_fmt = codec->pix_fmts ? avcodec_find_best_pix_fmt_of_list(codec->pix_fmts, src, 1, nullptr) : src;
       }
       if (pixelFormat != AV_PIX_FMT_NONE) encoder->pix_fmt = pixelFormat;
+      else if (const AVPixelFormat in = inputPixelFormat(px.format); in != AV_PIX_FMT_NONE) encoder->pix_fmt = in;
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
       colour = outputColour(copy.get(), width, height);
       encoder->color_primaries = colour.primaries;

@@ -313,6 +313,7 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
   const AVRational sar = av_guess_sample_aspect_ratio(s_->input, const_cast<AVStream*>(video), nullptr);
   copy->sampleAspectNum = sar.num;
   copy->sampleAspectDen = sar.den > 0 ? sar.den : 1;
+  copy->pixelFormat = video->codecpar->format;
   copy->colorSpace = video->codecpar->color_space;
   copy->colorRange = video->codecpar->color_range;
   copy->colorPrimaries = video->codecpar->color_primaries;

@@ -54,6 +54,7 @@ class StreamCopy {
   // The video's colour tags (FFmpeg's AVColorSpace, AVColorRange, AVColorPrimaries,
   // AVColorTransferCharacteristic values; 0 / 2 = unspecified).
   int colorSpace = 2, colorRange = 0, colorPrimaries = 2, colorTransfer = 2;
+  int pixelFormat = -1;  // the decoded video's AVPixelFormat (-1: unknown)
 
   bool copies(int inputIndex) const;
   // Decode thread: a packet of a copied stream (referenced, not taken). Bounded:

@@ -702,6 +702,27 @@ TEST(Media, AudioTheContainerCannotHoldIsReencoded) {
   EXPECT_EQ(r.output, "") << "--quiet printed:\n" << r.output;
 }
 
+// The output's pixel format follows the input's where the encoder takes it
+// (yuv420p in, yuv420p out, also for FFV1; yuv444p into H.264), a gray run
+// stays gray, and --pix-fmt bgra keeps the filtered pixels exactly.
+TEST(Media, TheOutputPixelFormatFollowsTheInput) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(yuv420, "pf420.mp4", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 5 -c:v libx264 -pix_fmt yuv420p");
+  REQUIRE_CLIP(yuv444, "pf444.mp4", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 5 -c:v libx264 -pix_fmt yuv444p");
+  const std::string dir = tempDir() + "/";
+  auto pixFmt = [](const std::string& file) { return probe(file, "stream=pix_fmt", "-select_streams v"); };
+  const std::string run = " -y --quiet --mask box:3 --variant naive";
+  ASSERT_EQ(liveconv("run " + yuv420 + " -o " + dir + "pf420.mkv" + run).exitCode, 0);
+  EXPECT_TRUE(has(pixFmt(dir + "pf420.mkv"), "pix_fmt=yuv420p")) << pixFmt(dir + "pf420.mkv");
+  ASSERT_EQ(liveconv("run " + yuv420 + " -o " + dir + "pfbgra.mkv --pix-fmt bgra" + run).exitCode, 0);
+  EXPECT_TRUE(has(pixFmt(dir + "pfbgra.mkv"), "pix_fmt=bgra"));
+  EXPECT_GT(fs::file_size(dir + "pfbgra.mkv"), fs::file_size(dir + "pf420.mkv"));
+  ASSERT_EQ(liveconv("run " + yuv444 + " -o " + dir + "pf444_out.mp4" + run).exitCode, 0);
+  EXPECT_TRUE(has(pixFmt(dir + "pf444_out.mp4"), "pix_fmt=yuv444p")) << pixFmt(dir + "pf444_out.mp4");
+  ASSERT_EQ(liveconv("run " + yuv420 + " -o " + dir + "pfgray.mkv --format gray" + run).exitCode, 0);
+  EXPECT_TRUE(has(pixFmt(dir + "pfgray.mkv"), "pix_fmt=gray")) << pixFmt(dir + "pfgray.mkv");
+}
+
 // Chapters (titles and times) reach every container that holds them.
 TEST(Media, ChaptersAreCarried) {
   LIVECONV_REQUIRE_DEVICE(ctx);
