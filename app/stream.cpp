@@ -76,7 +76,9 @@ class Progress {
     style_ = style == ProgressStyle::Auto ? (isatty(STDERR_FILENO) ? ProgressStyle::Bar : ProgressStyle::Lines) : style;
   }
 
-  void update(const StatsSnapshot& s, bool final) {
+  // `mediaSeconds`: the position of the last frame out in the source (from its
+  // first frame), or < 0 when unknown; shown when there is no credible total.
+  void update(const StatsSnapshot& s, bool final, double mediaSeconds = -1) {
     if (style_ == ProgressStyle::Quiet) return;
     const double sinceLast = std::chrono::duration<double>(Clock::now() - last_).count();
     if (!final && sinceLast < (style_ == ProgressStyle::Bar ? 0.25 : 1.0)) return;
@@ -93,11 +95,13 @@ class Progress {
       }
       std::fprintf(stderr, "\r%s%lld%s frames  %.1f fps", bar.c_str(), s.framesOut,
                   expected > 0 ? ("/" + std::to_string(expected)).c_str() : "", fps);
+      if (expected <= 0 && mediaSeconds >= 0) std::fprintf(stderr, "  at %s", clock(mediaSeconds).c_str());
       if (expected > 0 && fps > 0) std::fprintf(stderr, "  eta %s", clock((expected - s.framesOut) / fps).c_str());
       std::fprintf(stderr, "   %s", final ? "\n" : "");
     } else if (!final) {
-      std::fprintf(stderr, "frames %lld%s, %.1f fps, dropped %lld\n", s.framesOut,
-                   expected > 0 ? ("/" + std::to_string(expected)).c_str() : "", fps, s.droppedTotal());
+      std::fprintf(stderr, "frames %lld%s, %.1f fps, dropped %lld%s\n", s.framesOut,
+                   expected > 0 ? ("/" + std::to_string(expected)).c_str() : "", fps, s.droppedTotal(),
+                   expected <= 0 && mediaSeconds >= 0 ? (", at " + clock(mediaSeconds)).c_str() : "");
     }
     std::fflush(stderr);
   }
@@ -188,13 +192,16 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
   Progress progress(options.progress, expected);
   std::exception_ptr streamError;
   auto lastLog = Clock::now();
+  double firstPts = -1;
   try {
     while (std::optional<Frame> frame = pipeline.pop()) {
+      if (frame->hasPts && firstPts < 0) firstPts = frame->ptsSeconds;
+      const double position = frame->hasPts && firstPts >= 0 ? frame->ptsSeconds - firstPts : -1;
       const auto start = Clock::now();
       sink.write(*frame);
       stats.addStageMs(Stage::Output, msSince(start));
       const StatsSnapshot s = stats.snapshot();
-      progress.update(s, false);
+      progress.update(s, false, position);
       if (jsonLog.is_open() && std::chrono::duration<double>(Clock::now() - lastLog).count() >= 1.0) {
         jsonLog << withExtra(toJson(s), options.jsonExtra) << "\n";
         lastLog = Clock::now();

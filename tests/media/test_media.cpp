@@ -723,6 +723,26 @@ TEST(Media, TheOutputPixelFormatFollowsTheInput) {
   EXPECT_TRUE(has(pixFmt(dir + "pfgray.mkv"), "pix_fmt=gray")) << pixFmt(dir + "pfgray.mkv");
 }
 
+// Opus audio reaches MP4 and Matroska outputs (copied, or encoded again where
+// the container would not take it), and a one-frame input gives a one-frame output.
+TEST(Media, OpusAudioAndASingleFrameComeThrough) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(opus, "opus.mkv",
+               "-f lavfi -i testsrc2=size=96x64:rate=25 -f lavfi -i sine=frequency=330:sample_rate=48000 -t 2 "
+               "-c:v libx264 -pix_fmt yuv420p -c:a libopus -shortest");
+  for (const char* container : {"mp4", "mkv"}) {
+    const std::string out = tempDir() + "/opus_out." + container;
+    const Result r = liveconv("run " + opus + " -o " + out + " -y --mask box:3 --variant naive");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::string audio = probe(out, "stream=codec_type,duration", "-select_streams a");
+    EXPECT_TRUE(has(audio, "codec_type=audio")) << container << ": " << r.output;
+  }
+  REQUIRE_CLIP(one, "one_frame.mkv", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 1 -c:v ffv1");
+  const std::string out = tempDir() + "/one_out.mp4";
+  ASSERT_EQ(liveconv("run " + one + " -o " + out + " -y --quiet --mask box:3 --variant naive").exitCode, 0);
+  EXPECT_EQ(frameTimes(out).size(), 1u);
+}
+
 // Chapters (titles and times) reach every container that holds them.
 TEST(Media, ChaptersAreCarried) {
   LIVECONV_REQUIRE_DEVICE(ctx);
