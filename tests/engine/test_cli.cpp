@@ -102,6 +102,11 @@ TEST(Cli, RefusedMasksExitWith2InOneSentence) {
                                " bench --mask @-", "LIVECONV_DEVICE=no-such-device");
   EXPECT_EQ(stdinMask.exitCode, 2) << stdinMask.output;
   EXPECT_TRUE(has(stdinMask.output, "Mask width 4 is even")) << stdinMask.output;
+  // @/dev/stdin on a pipe is not a file: the sentence says to write @-.
+  const Result devStdin = run("presets >/dev/null && echo '{}' | " LIVECONV_BIN " bench --mask @/dev/stdin",
+                              "LIVECONV_DEVICE=no-such-device");
+  EXPECT_EQ(devStdin.exitCode, 2) << devStdin.output;
+  EXPECT_TRUE(has(devStdin.output, "use @- to read a mask from standard input")) << devStdin.output;
 }
 
 TEST(Cli, UsageErrorsExitWith2) {
