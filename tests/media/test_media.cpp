@@ -3,6 +3,7 @@
 // and compared with the CPU reference frame by frame. Plus the CLI's answers
 // to bad input. Frames are small and few, so the suite stays quick.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <array>
 #include <regex>
@@ -388,6 +389,18 @@ TEST(Media, CtrlCWhileAutoMeasuresStopsAtOnce) {
   EXPECT_FALSE(fs::exists(out));
   EXPECT_LT(seconds, 30.0) << r.output;
   EXPECT_FALSE(fs::exists(cache) && fs::file_size(cache) > 0) << "an interrupted race was remembered";
+}
+
+// A second Ctrl-C ends the run at once, even where the first cannot be acted
+// on (opening a FIFO no one writes to blocks in the kernel): the run is gone.
+TEST(Media, ASecondCtrlCEndsTheRunAtOnce) {
+  const std::string fifo = tempDir() + "/never_written.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const Result r = shell(std::string(LIVECONV_BIN) + " run -i " + fifo + " -o null --decode-only >/dev/null 2>&1 & pid=$!; " +
+                         "sleep 1; kill -INT $pid; sleep 1; kill -0 $pid && echo alive-after-first; kill -INT $pid; " +
+                         "sleep 1; kill -0 $pid 2>/dev/null && echo still-alive && kill -KILL $pid; wait $pid; echo done");
+  EXPECT_TRUE(has(r.output, "alive-after-first")) << r.output;
+  EXPECT_FALSE(has(r.output, "still-alive")) << "a second Ctrl-C did not end the run:\n" << r.output;
 }
 
 // `liveconv run ... | head -1`: the reader leaves after one line; the run goes
