@@ -449,6 +449,24 @@ TEST(Media, ExistingFilesAndTheInputAreNeverOverwrittenUnasked) {
   EXPECT_EQ(decodeAll(clip, PixelFormat::RGBA8).size(), 6u);
 }
 
+// At a terminal, an existing output is asked about: "n" keeps it, "y" replaces it.
+TEST(Media, AtATerminalAnExistingOutputIsAskedAbout) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  if (shell("command -v script").exitCode != 0) GTEST_SKIP() << "SKIP: no script(1) to give the run a terminal";
+  REQUIRE_CLIP(clip, "ask_in.mkv", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 4 -c:v ffv1");
+  const std::string out = tempDir() + "/ask_out.mkv";
+  std::ofstream(out) << "keep me";
+  const std::string run = "script -qec \"" + std::string(LIVECONV_BIN) + " run -i " + clip + " -o " + out +
+                          " --quiet --mask box:3 --variant naive\" /dev/null";
+  Result r = shell("printf 'n\\n' | " + run);
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "exists. Overwrite? [y/N]")) << r.output;
+  EXPECT_EQ(fs::file_size(out), 7u);
+  r = shell("(sleep 2; printf 'y\\n') | " + run);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 4u);
+}
+
 // A run that fails leaves nothing under the output's name (and no temporary
 // beside it); an input with no video frame is exit 7 with no file.
 TEST(Media, FailedRunsLeaveNoFile) {
