@@ -1,13 +1,9 @@
 // Outputs of `liveconv run -o`: an FFmpeg encoder into a container, raw
 // frames back to back, or nothing.
 //
-// A file output is written under a hidden temporary name in the target's
-// folder (.NAME.liveconv-part-PID) and renamed to NAME when it is finished with
-// at least one frame, so a failed run never leaves a 0-byte or half-written
-// file under the user's name, and an interrupted one (finished properly)
-// leaves its playable part. Targets that are not plain files (pipe:, URLs,
-// devices, FIFOs) are written in place. A sink that received no frame leaves
-// no file (the caller says so).
+// A file output is written under a hidden temporary name and renamed when it
+// is finished with at least one frame (staged_path.hpp): a failed run leaves
+// no file, and a sink that received no frame leaves none either (the caller says so).
 #pragma once
 
 #include <cstdio>
@@ -17,32 +13,10 @@
 #include <vector>
 
 #include "liveconv/frame.hpp"
+#include "media/staged_path.hpp"
 #include "media/stream_copy.hpp"
 
 namespace liveconv::app {
-
-// Opens the file and finds the encoder at once, so an unwritable path or an
-// unknown encoder is reported before any frame is filtered (OutputError). The
-// encoder itself opens on the first frame, when the size is known. A frame of
-// another size later is scaled to the first size (said once on stderr).
-//   codecName: "" picks from the extension (.mp4/.mov: H.264 via libx264;
-//   .mkv/.nut/.avi: FFV1, lossless); "h264" means libx264; any other name is
-//   an FFmpeg encoder name.
-class StagedPath {
- public:
-  explicit StagedPath(std::string target);
-  ~StagedPath();  // removes the temporary unless committed
-  StagedPath(const StagedPath&) = delete;
-  StagedPath& operator=(const StagedPath&) = delete;
-  const std::string& target() const { return target_; }
-  const std::string& writePath() const { return write_; }  // where the bytes go now
-  void commit();   // renames the temporary to the target (throws OutputError)
-  void discard();  // removes the temporary (nothing under the target's name)
-
- private:
-  std::string target_, write_;
-  bool staged_ = false, done_ = false;
-};
 
 // How output frames are timed. With sourceTimestamps (liveconv run), a frame
 // keeps its source timestamp (less the first frame's, as ffmpeg starts outputs
@@ -54,7 +28,7 @@ class StagedPath {
 //
 // Encoder options (--crf, --preset, -b:v, --codec-opt KEY=VALUE) go to the
 // encoder as FFmpeg's own options; one it does not know is refused
-// (UnknownEncoderOption) before any frame. H.264 defaults: preset veryfast, crf 18.
+// (EncoderChoiceError, exit 2) before any frame. H.264 defaults: preset veryfast, crf 18.
 struct SinkOptions {
   int rateNum = 25, rateDen = 1;  // nominal frames per second
   int timeBaseNum = 0, timeBaseDen = 0;  // the source's time base; 0 = 1/rate
@@ -65,6 +39,13 @@ struct SinkOptions {
   bool quiet = false;       // no notices on stderr (which streams are copied, re-encoded, left out)
 };
 
+// Opens the file and finds the encoder at once, so an unwritable path or an
+// unknown encoder is reported before any frame is filtered (OutputError). The
+// encoder itself opens on the first frame, when the size is known. A frame of
+// another size later is scaled to the first size (said once on stderr).
+//   codecName: "" picks from the extension (.mp4/.mov: H.264 via libx264;
+//   .mkv/.nut/.avi: FFV1, lossless); "h264" means libx264; any other name is
+//   an FFmpeg encoder name.
 class EncoderSink : public FrameSink {
  public:
   EncoderSink(const std::string& path, const std::string& codecName, const SinkOptions& timing);
