@@ -4,6 +4,10 @@
 // settings round-trip, and bad input leaves the window up with a message.
 // Without an OpenCL device the window tests are a visible SKIP.
 #include <gtest/gtest.h>
+#include <QStatusBar>
+#include <QDir>
+#include "liveconv/compare.hpp"
+#include "png/png_io.hpp"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -140,6 +144,28 @@ TEST_F(QtShell, RunsTheTestSourceForFrames) {
   EXPECT_EQ(w->loop().stats().frameWidth, 320);
   EXPECT_TRUE(w->loop().stats().error.empty()) << w->loop().stats().error;
   EXPECT_TRUE(w->viewport()->glError().isEmpty()) << w->viewport()->glError().toStdString();
+}
+
+// S / File > Save Frame: the filtered frame at its own size, exactly the
+// reference filter of the frame shown (no overlay, no letterbox).
+TEST_F(QtShell, SaveFrameWritesTheFilteredFrameAtItsOwnSize) {
+  auto w = openWindow();
+  w->model().applySpec("sharpen", nullptr);
+  for (int i = 0; i < 5; ++i) w->tick();
+  const FeedFrame& frame = w->loop().frame();
+  ASSERT_NE(frame.source.data, nullptr);
+  const QString path = QDir::temp().filePath("liveconv-qt-saved-frame.png");
+  QFile::remove(path);
+  ASSERT_TRUE(w->saveFrame(path));
+  Image saved;
+  ASSERT_EQ(readPng(path.toStdString(), &saved), "");
+  ASSERT_EQ(saved.width(), frame.source.width);
+  ASSERT_EQ(saved.height(), frame.source.height);
+  Image want(frame.source.width, frame.source.height, frame.source.format);
+  convolveReference(frame.source, want.view(), w->model().mask(), w->model().border(), w->model().alpha());
+  const auto mismatch = compareImages(saved.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch.has_value()) << (mismatch ? mismatch->toString() : "");
+  EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("Saved the frame")) << w->statusBar()->currentMessage().toStdString();
 }
 
 // The frame shown pixel for pixel (native zoom) against the CPU reference of the source frame.

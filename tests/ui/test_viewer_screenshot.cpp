@@ -14,6 +14,7 @@
 #include "feed/test_pattern.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/compare.hpp"
 #include "liveconv/reference.hpp"
 #include "png/png_io.hpp"
 
@@ -54,7 +55,7 @@ int runViewer(const std::string& args, const std::string& png, std::string* skip
     *skip = "no xvfb-run and no $DISPLAY: cannot open a window";
     return -1;
   }
-  const std::string cmd = "LIBGL_ALWAYS_SOFTWARE=1 " + prefix + LIVECONV_VIEWER_BIN + " " + args +
+  const std::string cmd = "LIBGL_ALWAYS_SOFTWARE=1 LIVECONV_SCREENSHOT_LAYOUT=1 " + prefix + LIVECONV_VIEWER_BIN + " " + args +
                           " --size 960x720 --zoom native --frames 4 --quit --screenshot " + png + " > " + png +
                           ".log 2>&1";
   std::printf("running: %s\n", cmd.c_str());
@@ -192,6 +193,30 @@ TEST_F(ViewerScreenshot, PictureIsTheReferenceFilterAndOverlayIsDrawn) {
       shot, l, want, [](int, int) { return true; }, "filtered picture");
 
   expectOverlayDrawn(shot, l, want);
+}
+
+// What S saves: the filtered frame at its own size (no window, overlay or
+// letterbox), exactly the reference filter of the frame on screen, one file.
+TEST_F(ViewerScreenshot, SaveFrameWritesTheFilteredFrameAtItsOwnSize) {
+  const std::string frame = shotPath("frame_only");
+  std::remove(frame.c_str());
+  Image shot;
+  Layout l;
+  if (!shoot("with_frame", "--source testpattern:480x320 --mask sharpen --border mirror --save-frame " + frame, &shot, &l)) {
+    if (!skipReason_.empty()) GTEST_SKIP() << skipReason_;
+    return;
+  }
+  Image saved;
+  ASSERT_EQ(readPng(frame, &saved), "");
+  ASSERT_EQ(saved.width(), kFrameW);
+  ASSERT_EQ(saved.height(), kFrameH);
+  const Image source = makeTestPattern(kFrameW, kFrameH, PixelFormat::RGBA8, l.frame);
+  Image want(kFrameW, kFrameH, PixelFormat::RGBA8);
+  convolveReference(source.view(), want.view(), parseMaskSpec("sharpen"), BorderMode::Mirror, AlphaMode::PassThrough);
+  const auto mismatch = compareImages(saved.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch.has_value()) << (mismatch ? mismatch->toString() : "");
+  std::ifstream sidecar(frame + ".layout");
+  EXPECT_FALSE(sidecar.good()) << "a saved frame comes alone";
 }
 
 #ifdef LIVECONV_WITH_MEDIA

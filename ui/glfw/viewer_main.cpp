@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "feed/feed_switcher.hpp"
 #include "feed/frame_feed.hpp"
 #include "gl/gl.hpp"
+#include "gl/frame_capture.hpp"
 #include "gl/gl_interop.hpp"
 #include "gl/picture_renderer.hpp"
 #include "glfw/native_context.hpp"
@@ -47,8 +49,9 @@ std::string glfwLastError() {
 
 // Keys arrive in the GLFW callback; they are acted on in the loop, where the model lives.
 std::vector<int> g_keys;
-void onKey(GLFWwindow*, int key, int, int action, int) {
-  if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput) g_keys.push_back(key);
+constexpr int kShift = 1 << 20;  // or-ed into a key held with Shift
+void onKey(GLFWwindow*, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput) g_keys.push_back(key | (mods & GLFW_MOD_SHIFT ? kShift : 0));
 }
 
 struct Layout {
@@ -80,8 +83,8 @@ struct ShotInfo {
   long framesWhileOpening = 0;
 };
 
-// The framebuffer as PNG, plus a sidecar FILE.layout naming the picture and
-// overlay rectangles in framebuffer pixels and the display path, for the screenshot test.
+// The framebuffer as PNG; for the window tests, also a sidecar FILE.layout naming
+// the picture and overlay rectangles in framebuffer pixels and the display path.
 bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* window) {
   int fbW = 0, fbH = 0, winW = 0, winH = 0;
   glfwGetFramebufferSize(window, &fbW, &fbH);
@@ -101,6 +104,9 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
     std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
     return false;
   }
+  // The sidecar files are for the window tests alone ($LIVECONV_SCREENSHOT_LAYOUT=1).
+  if (const char* layoutWanted = std::getenv("LIVECONV_SCREENSHOT_LAYOUT"); !layoutWanted || std::string(layoutWanted) != "1")
+    return true;
   const float sx = winW ? static_cast<float>(fbW) / winW : 1, sy = winH ? static_cast<float>(fbH) / winH : 1;
   std::ofstream out(path + ".layout");
   const PixelRect& p = shot.layout->pictureFb;
@@ -132,12 +138,21 @@ double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string timestampedName() {
-  char name[64];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(name, sizeof name, "liveconv-%Y%m%d-%H%M%S.png", std::localtime(&now));
-  return name;
-}
+// A confirmation shown for a few seconds at the bottom of the picture.
+class Notice {
+ public:
+  void show(std::string text) {
+    text_ = std::move(text);
+    until_ = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  }
+  void draw(const ScreenRect& area) const {
+    if (!text_.empty() && std::chrono::steady_clock::now() < until_) drawNotice(text_, area);
+  }
+
+ private:
+  std::string text_;
+  std::chrono::steady_clock::time_point until_;
+};
 
 class Fullscreen {
  public:
@@ -324,15 +339,18 @@ int run(const ViewerOptions& opt) {
   long framesWhileOpening = 0;  // drawn while a source or device opened in the background
   bool switchAsked = false, switched = opt.switchTo.empty();
   bool step = false;
+  Notice notice;
   const auto started = std::chrono::steady_clock::now();
   double displayMs = 0;  // upload + draw of the previous frame, host clock
   auto last = std::chrono::steady_clock::now();
   while (renderer && !glfwWindowShouldClose(win)) {
     glfwPollEvents();
     ShellRequests requests;
+    bool saveFrame = false;
     ViewState& view = model.view();
-    for (int key : g_keys) {
-      switch (key) {
+    for (int pressed : g_keys) {
+      const bool shift = pressed & kShift;
+      switch (pressed & ~kShift) {
         case GLFW_KEY_SPACE:
           view.paused = !view.paused;
           break;
@@ -345,8 +363,8 @@ int run(const ViewerOptions& opt) {
         case GLFW_KEY_H:
           view.panelsVisible = !view.panelsVisible;
           break;
-        case GLFW_KEY_S:
-          requests.screenshot = true;
+        case GLFW_KEY_S:  // the filtered frame at its own size; with Shift the whole window
+          (shift ? requests.screenshot : saveFrame) = true;
           break;
         case GLFW_KEY_C:
           view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
@@ -426,6 +444,7 @@ int run(const ViewerOptions& opt) {
     const std::string& message = !switcher.error().empty() ? switcher.error() : stats.sourceMessage;
     if (!message.empty()) drawSourceMessage(message, layout.areaWin);
     if (switcher.pending()) drawPendingBanner(switcher.pendingMessage(), layout.areaWin);
+    notice.draw(layout.areaWin);
     inputs.recordingPath = stats.recordingPath;
     inputs.recordedFrames = stats.recordedFrames;
     ImGui::Render();
@@ -447,7 +466,23 @@ int run(const ViewerOptions& opt) {
     const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads(), framesWhileOpening};
     if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, shot, win))
       exitCode = app::kExitOutputFailed;
-    if (requests.screenshot) saveScreenshot(timestampedName(), shot, win);
+    if (requests.screenshot) {
+      const std::string name = timestampedPngName("liveconv-window");
+      notice.show(saveScreenshot(name, shot, win) ? "Saved the window as " + name : "Could not write " + name);
+    }
+    if (saveFrame) {
+      const std::string name = timestampedPngName("liveconv-frame");
+      const std::string error = saveFilteredFrame(frame, name);
+      notice.show(error.empty() ? "Saved the frame (" + std::to_string(frame.filtered.width) + "x" +
+                                      std::to_string(frame.filtered.height) + ") as " + name
+                                : error);
+    }
+    if (lastFrame && !opt.saveFrame.empty()) {
+      if (const std::string error = saveFilteredFrame(frame, opt.saveFrame); !error.empty()) {
+        std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
+        exitCode = app::kExitOutputFailed;
+      }
+    }
     if (requests.toggleFullscreen) fullscreen.toggle(win);
     step = requests.stepFrame;
     if (requests.startRecording) panelState.recordError = feed.startRecording(panelState.recordPath);

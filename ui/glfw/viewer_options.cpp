@@ -25,12 +25,14 @@ const char* kUsageTail =
     "  --compare           start in the before/after split view\n"
     "  --no-overlay, --no-panels\n"
     "  --screenshot FILE   write the window as PNG after --frames frames\n"
+    "  --save-frame FILE   write the filtered frame at its own size as PNG after --frames frames\n"
     "  --frames N          frames to show before the screenshot\n"
     "  --quit              exit after --frames frames\n"
     "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
     "                      counts from when it plays (tests the background open)\n"
     "  --help, --version\n"
-    "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S screenshot, Esc quit\n";
+    "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S save the frame,\n"
+    "      Shift+S save the window, Esc quit\n";
 
 }  // namespace
 
@@ -86,6 +88,8 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     } else if (arg == "--frames") {
       char* end = nullptr;
       if (!value(&v) || (o->frames = std::strtol(v.c_str(), &end, 10)) < 1 || *end) return "--frames needs N >= 1.";
+    } else if (arg == "--save-frame") {
+      if (!value(&o->saveFrame)) return "--save-frame needs a file name.";
     } else if (arg == "--switch-to") {
       if (!value(&o->switchTo)) return "--switch-to needs a source.";
     } else if (arg == "--quit") {
@@ -94,7 +98,7 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
       return "Unknown option " + arg + " (see --help).";
     }
   }
-  if ((!o->screenshot.empty() || o->quit) && o->frames == 0) o->frames = 1;
+  if ((!o->screenshot.empty() || !o->saveFrame.empty() || o->quit) && o->frames == 0) o->frames = 1;
   return {};
 }
 

@@ -25,6 +25,7 @@ struct ViewerOptions {
   std::string screenshot;  // written after `frames` frames
   long frames = 0;         // 0: run until closed
   bool quit = false;       // exit after `frames` frames
+  std::string saveFrame;   // write the filtered frame at its own size after --frames frames
   std::string switchTo;    // test hook: after the first frame, open this source as the panel would
   bool help = false;
   bool version = false;

@@ -58,6 +58,9 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area);
 // What the shell is doing in the background ("opening ...", "switching device ..."),
 // a small banner at the top left of the picture area while the old picture plays on.
 void drawPendingBanner(const std::string& text, const ScreenRect& area);
+// A short confirmation ("Saved frame liveconv-frame-....png (1280x720)") at the
+// bottom left of the picture area; the shell decides how long it stays.
+void drawNotice(const std::string& text, const ScreenRect& area);
 // The performance overlay in the top-right corner of the picture area; returns where it went.
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, double fps, float areaRight,
                        float areaTop);

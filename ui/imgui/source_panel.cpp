@@ -145,4 +145,18 @@ void drawPendingBanner(const std::string& text, const ScreenRect& area) {
   ImGui::End();
 }
 
+void drawNotice(const std::string& text, const ScreenRect& area) {
+  const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+  const ImVec2 textSize = ImGui::CalcTextSize(text.c_str());
+  const ImVec2 size(textSize.x + 2 * padding.x, textSize.y + 2 * padding.y);
+  ImGui::SetNextWindowPos(ImVec2(area.x + 12, area.y + area.height - size.y - 12), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+  ImGui::Begin("##notice", nullptr, flags);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::End();
+}
+
 }  // namespace liveconv::ui

@@ -9,13 +9,14 @@
 namespace liveconv::ui {
 
 std::string writePng(const std::string& path, const ImageView& rgba) {
-  if (rgba.format != PixelFormat::RGBA8) return "Screenshots are written from RGBA8 pixels.";
+  if (rgba.format != PixelFormat::RGBA8 && rgba.format != PixelFormat::GRAY8)
+    return "Screenshots are written from RGBA8 or GRAY8 pixels.";
   png_image png;
   std::memset(&png, 0, sizeof png);
   png.version = PNG_IMAGE_VERSION;
   png.width = static_cast<png_uint_32>(rgba.width);
   png.height = static_cast<png_uint_32>(rgba.height);
-  png.format = PNG_FORMAT_RGBA;
+  png.format = rgba.format == PixelFormat::GRAY8 ? PNG_FORMAT_GRAY : PNG_FORMAT_RGBA;
   if (!png_image_write_to_file(&png, path.c_str(), 0, rgba.data, static_cast<png_int_32>(rgba.strideBytes), nullptr))
     return "Cannot write " + path + ": " + png.message;
   return {};

@@ -7,7 +7,7 @@
 
 namespace liveconv::ui {
 
-// Writes an RGBA8 image (rows top first). Returns an empty string, or why it failed.
+// Writes an RGBA8 or GRAY8 image (rows top first). Returns an empty string, or why it failed.
 std::string writePng(const std::string& path, const ImageView& rgba);
 
 // Reads any 8-bit PNG as RGBA8. Returns an empty string, or why it failed.

@@ -1,5 +1,7 @@
 #include "qt/main_window.hpp"
 
+#include "gl/frame_capture.hpp"
+
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDragEnterEvent>
@@ -213,7 +215,20 @@ bool MainWindow::saveScreenshot(const QString& path) {
     showError("Cannot save screenshot", "Could not write " + path + ".");
     return false;
   }
-  statusBar()->showMessage("Saved screenshot " + path, 4000);
+  statusBar()->showMessage("Saved the window as " + path, 4000);
+  return true;
+}
+
+bool MainWindow::saveFrame(const QString& path) {
+  viewport_->makeCurrent();  // a zero-copy frame is read from the GL pixel buffer
+  const std::string error = saveFilteredFrame(loop_.frame(), path.toStdString());
+  viewport_->doneCurrent();
+  if (!error.empty()) {
+    showError("Cannot save the frame", QString::fromStdString(error));
+    return false;
+  }
+  const ImageView& f = loop_.frame().filtered;
+  statusBar()->showMessage(QString("Saved the frame (%1x%2) as %3").arg(f.width).arg(f.height).arg(path), 4000);
   return true;
 }
 

@@ -54,7 +54,8 @@ class MainWindow : public QMainWindow {
   void stepOneFrame();   // while paused: the next source frame, then hold
   bool loadMask(const QString& path);
   bool saveMask(const QString& path);
-  bool saveScreenshot(const QString& path);
+  bool saveScreenshot(const QString& path);  // the picture widget, overlay included
+  bool saveFrame(const QString& path);       // the filtered frame at its own size
   void tick();           // one frame: model -> feed -> viewport -> status bar
   void syncFromModel();  // after the model changed from outside the docks
   void saveSettings();

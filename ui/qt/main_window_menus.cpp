@@ -17,6 +17,8 @@
 #include "qt/about.hpp"
 #include "qt/engine_dock.hpp"
 #include "qt/main_window.hpp"
+
+#include "gl/frame_capture.hpp"
 #include "qt/mask_dock.hpp"
 #include "qt/viewport.hpp"
 
@@ -85,16 +87,26 @@ void MainWindow::buildFileMenu() {
       startRecording(dialog.selectedFiles().front());
   });
   recordAct_->setShortcut(QKeySequence("Ctrl+R"));
-  QAction* shot = file->addAction("Save &Screenshot…", this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", "liveconv.png", "PNG (*.png)");
+  QAction* frameAct = file->addAction("Save &Frame…", this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, "Save the filtered frame", "liveconv-frame.png", "PNG (*.png)");
+    if (!path.isEmpty()) saveFrame(path);
+  });
+  frameAct->setShortcut(QKeySequence("Ctrl+Shift+S"));
+  file->addAction("Save &Screenshot of the Window…", this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, "Save the picture as shown", "liveconv-window.png", "PNG (*.png)");
     if (!path.isEmpty()) saveScreenshot(path);
   });
-  shot->setShortcut(QKeySequence("Ctrl+Shift+S"));
-  // S (as in the viewer): no dialog, a time-stamped file in the working directory.
-  QAction* quickShot = new QAction("Quick Screenshot", this);
-  quickShot->setShortcut(QKeySequence(Qt::Key_S));
+  // S (as in the viewer): the filtered frame at its own size, no dialog, a
+  // time-stamped file in the working directory; Shift+S the picture as shown.
+  QAction* quickFrame = new QAction("Quick Save Frame", this);
+  quickFrame->setShortcut(QKeySequence(Qt::Key_S));
+  connect(quickFrame, &QAction::triggered, this,
+          [this] { saveFrame(QString::fromStdString(timestampedPngName("liveconv-frame"))); });
+  file->addAction(quickFrame);
+  QAction* quickShot = new QAction("Quick Screenshot of the Window", this);
+  quickShot->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_S));
   connect(quickShot, &QAction::triggered, this,
-          [this] { saveScreenshot(QDateTime::currentDateTime().toString("'liveconv-'yyyyMMdd-hhmmss'.png'")); });
+          [this] { saveScreenshot(QString::fromStdString(timestampedPngName("liveconv-window"))); });
   file->addAction(quickShot);
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
