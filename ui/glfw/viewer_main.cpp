@@ -224,6 +224,8 @@ class Window {
     ImGui::CreateContext();
     imgui_ = true;
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; no imgui.ini next to the user's files
+    // Click a number (a mask cell, the divisor) and type, as in GIMP's matrix; drag still scrubs.
+    ImGui::GetIO().ConfigDragClickToInputText = true;
     applyViewerStyle();
     float scaleX = 1, scaleY = 1;
     glfwGetWindowContentScale(window_, &scaleX, &scaleY);

@@ -28,17 +28,20 @@ void drawVariants(ViewerModel& model) {
 
 void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs) {
   const float labelled = -110;
-  ImGui::SetNextItemWidth(labelled);
   const std::string current =
       model.deviceIndex() < 0 || model.deviceIndex() >= static_cast<int>(inputs.deviceNames.size())
           ? "default: " + inputs.activeDevice
           : inputs.deviceNames[model.deviceIndex()];
-  if (ImGui::BeginCombo("device", current.c_str())) {
+  // Device names are long: the label goes above so the box has the panel's width, and the whole name is a hover away.
+  ImGui::TextUnformatted("device");
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##device", current.c_str())) {
     if (ImGui::Selectable("default (first GPU, else CPU)", model.deviceIndex() < 0)) model.setDevice(-1);
     for (int i = 0; i < static_cast<int>(inputs.deviceNames.size()); ++i)
       if (ImGui::Selectable(inputs.deviceNames[i].c_str(), model.deviceIndex() == i)) model.setDevice(i);
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current.c_str());
   ImGui::SetNextItemWidth(labelled);
   if (ImGui::BeginCombo("border", toString(model.border()))) {
     for (BorderMode b : allBorderModes())

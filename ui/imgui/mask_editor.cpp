@@ -24,6 +24,13 @@ ImVec4 cellColour(float value, float largest) {
   return ImVec4(base.x + (tint.x - base.x) * k, base.y + (tint.y - base.y) * k, base.z + (tint.z - base.z) * k, 1.0f);
 }
 
+// A refusal in red, wrapped at the panel's edge so no word of it is cut off.
+void errorText(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 void drawPresets(ViewerModel& model, PanelState& state) {
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##preset", "Apply a preset...")) {
@@ -32,7 +39,8 @@ void drawPresets(ViewerModel& model, PanelState& state) {
       // Sized presets open at the current width so switching keeps the scale of the edit.
       if (std::string(p.parameters).rfind(":SIZE", 0) == 0)
         spec += ":" + std::to_string(std::max(3, model.mask().width));
-      if (ImGui::Selectable(spec.c_str())) model.applySpec(spec, &state.specError);
+      if (ImGui::Selectable(spec.c_str()) && model.applySpec(spec, &state.specError))
+        std::snprintf(state.spec, sizeof state.spec, "%s", spec.c_str());  // the field shows what now runs
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description);
     }
     ImGui::EndCombo();
@@ -42,7 +50,7 @@ void drawPresets(ViewerModel& model, PanelState& state) {
                                                 sizeof state.spec, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if (ImGui::Button("Apply", ImVec2(-1, 0)) || entered) model.applySpec(state.spec, &state.specError);
-  if (!state.specError.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.specError.c_str());
+  if (!state.specError.empty()) errorText(state.specError);
 }
 
 constexpr float kCellPaddingX = 3;  // the numbers need the width more than the frame does
@@ -102,7 +110,7 @@ void drawGrid(ViewerModel& model) {
         const bool centre = x == m.width / 2 && y == m.height / 2;
         if (centre) ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1, 0.85f, 0.3f, 1));
         if (centre) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
-        // Drag to scrub, double-click or Ctrl+click to type.
+        // Click to type (ConfigDragClickToInputText), drag to scrub.
         if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat)) model.setCell(x, y, value);
         if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %.7g", x, y, value);
         if (centre) ImGui::PopStyleVar();
@@ -133,7 +141,7 @@ void drawMaskFile(ViewerModel& model, PanelState& state) {
   if (state.maskFileMessage.empty()) return;
   ImGui::PushTextWrapPos(0);
   if (state.maskFileFailed)
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.maskFileMessage.c_str());
+    errorText(state.maskFileMessage);
   else
     ImGui::TextDisabled("%s", state.maskFileMessage.c_str());
   ImGui::PopTextWrapPos();
@@ -191,7 +199,7 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
 
   const std::string error = model.maskError();
   if (!error.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s The last valid mask keeps running.", error.c_str());
+    errorText(error + " The last valid mask keeps running.");
     return;
   }
   ImGui::TextDisabled("sum %g, scale %g, offset %g", m.sum(), m.scale(), m.offset());
