@@ -3,6 +3,7 @@
 // with the media library's source and compared, frame by frame, with what the
 // window showed. FFV1 in Matroska is lossless, so the comparison is exact.
 #include <gtest/gtest.h>
+#include <QAction>
 
 #include <QFileInfo>
 #include <QLabel>
@@ -143,10 +144,16 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   w->stopRecording();
   EXPECT_FALSE(QFileInfo::exists(dir_.filePath("two.mkv")));
 
-  // The generated test pattern has no recorder: the feed says so.
+  EXPECT_TRUE(w->recordAction()->isEnabled()) << "a decoded source can be recorded";
+
+  // The generated test pattern has no recorder: the feed says so, and File >
+  // Record is greyed with the reason before anyone names a file.
   ASSERT_TRUE(openAndPlay(*w, "testpattern:64x64")) << w->lastError().toStdString();
   EXPECT_FALSE(w->startRecording(dir_.filePath("pattern.mkv")));
   EXPECT_TRUE(w->lastError().contains("cannot be recorded")) << w->lastError().toStdString();
+  w->tick();
+  EXPECT_FALSE(w->recordAction()->isEnabled());
+  EXPECT_TRUE(w->recordAction()->statusTip().contains("cannot be recorded")) << w->recordAction()->statusTip().toStdString();
 }
 
 }  // namespace

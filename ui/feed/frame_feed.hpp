@@ -62,7 +62,13 @@ class FrameFeed {
   // container, as `liveconv run -o`); returns "" or the sentence why not.
   virtual std::string startRecording(const std::string& path) {
     (void)path;
-    return "This source cannot be recorded: recording needs a decoded source and the media build.";
+    return whyNoRecording();
+  }
+  // "" when startRecording() can work, else the sentence why not (asked before
+  // a window offers to record, so nobody names a file for nothing).
+  virtual std::string whyNoRecording() const {
+    return "This source cannot be recorded: recording needs a decoded source (a file, camera or stream) and the "
+           "media build; open lavfi:testsrc2 for a generated one.";
   }
   virtual void stopRecording() {}
 };

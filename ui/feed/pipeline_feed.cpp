@@ -191,6 +191,8 @@ class PipelineFeed final : public FrameFeed {
     playback_ = playback;
   }
 
+  std::string whyNoRecording() const override { return {}; }
+
   std::string startRecording(const std::string& path) override {
     try {
       app::SinkOptions timing;  // numbered at the playback rate: playback loops, so source times repeat

@@ -131,6 +131,11 @@ void FrameLoop::fail(const std::string& why) {
   }
 }
 
+std::string FrameLoop::whyNoRecording() const {
+  if (!running()) return "No source is open, so there is nothing to record.";
+  return switcher_.feed()->whyNoRecording();
+}
+
 std::string FrameLoop::startRecording(const std::string& path) {
   if (!running()) return "No source is open, so there is nothing to record.";
   if (recording()) return "Already recording to " + recordingPath_ + "; stop that recording first.";

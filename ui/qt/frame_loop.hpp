@@ -100,6 +100,8 @@ class FrameLoop {
   // says what was recorded. Does nothing when not recording.
   void stopRecording();
   bool recording() const { return !recordingPath_.empty(); }
+  // "" when the source playing can be recorded, else why not.
+  std::string whyNoRecording() const;
   const std::string& recordingPath() const { return recordingPath_; }
   double recordingSeconds() const;
   // The recording finished last (by stopRecording(), a source change, or the

@@ -287,7 +287,13 @@ void MainWindow::updateRecording() {
   } else {
     recordLabel_->hide();
   }
-  if (recordAct_) recordAct_->setText(loop_.recording() ? "Stop &Recording" : "&Record Output…");
+  if (recordAct_) {
+    recordAct_->setText(loop_.recording() ? "Stop &Recording" : "&Record Output…");
+    const std::string why = loop_.recording() ? std::string() : loop_.whyNoRecording();
+    recordAct_->setEnabled(why.empty());  // greyed, with the reason, where recording cannot work
+    recordAct_->setStatusTip(QString::fromStdString(why));
+    recordAct_->setToolTip(why.empty() ? recordAct_->text() : QString::fromStdString(why));
+  }
   if (loop_.recordingsFinished() == reportedRecordings_) return;
   reportedRecordings_ = loop_.recordingsFinished();
   const FrameLoop::Recording& r = loop_.lastRecording();

@@ -73,6 +73,7 @@ class MainWindow : public QMainWindow {
   EngineDock* engineDock() const { return engineDock_; }
   const QString& lastError() const { return lastError_; }
   QLabel* recordingLabel() const { return recordLabel_; }
+  QAction* recordAction() const { return recordAct_; }
   const QStringList& recentFiles() const { return shell_.recentFiles; }
   // The Device menu's ticked entry: -1 for the default, else the device index; -2 when none is.
   int checkedDeviceEntry() const;

@@ -80,11 +80,19 @@ void MainWindow::buildFileMenu() {
       stopRecording();
       return;
     }
-    QFileDialog dialog(this, "Record the filtered output", QDir::homePath() + "/liveconv-recording.mkv", kRecordFilter);
+    if (const std::string why = loop_.whyNoRecording(); !why.empty()) {  // say so before asking for a name
+      showError("Cannot record", QString::fromStdString(why));
+      return;
+    }
+    // The folder of the last recording, else the working directory.
+    const QString folder = settings_.value("recordFolder", QDir::currentPath()).toString();
+    QFileDialog dialog(this, "Record the filtered output", folder + "/liveconv-recording.mkv", kRecordFilter);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix("mkv");
-    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty())
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedFiles().isEmpty()) {
+      settings_.setValue("recordFolder", QFileInfo(dialog.selectedFiles().front()).absolutePath());
       startRecording(dialog.selectedFiles().front());
+    }
   });
   recordAct_->setShortcut(QKeySequence("Ctrl+R"));
   QAction* frameAct = file->addAction("Save &Frame…", this, [this] {
