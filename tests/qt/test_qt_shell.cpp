@@ -275,6 +275,21 @@ TEST_F(QtShell, MaskDockGridShowsWholeRowsWithTheControlsUnderIt) {
   saveForReview(*w, "liveconv-qt-window-15x15.png");
 }
 
+// The Preset box names what runs: the preset applied, then the inline spec
+// once a cell is edited, never a stale preset name.
+TEST_F(QtShell, ThePresetBoxNamesTheMaskThatRuns) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  ASSERT_TRUE(w->model().applySpec("box:5", nullptr));
+  w->syncFromModel();
+  EXPECT_EQ(dock->specBox()->currentText().toStdString(), "box:5");
+  w->model().setCell(0, 0, 3.0f);
+  w->syncFromModel();
+  const std::string shown = dock->specBox()->currentText().toStdString();
+  EXPECT_EQ(shown.rfind("5x5:3,1,1,", 0), 0u) << shown;
+  EXPECT_EQ(parseMaskSpec(shown), w->model().mask()) << shown;
+}
+
 // Every field of the mask dock edits the model, and every model change shows in the dock.
 TEST_F(QtShell, MaskDockFieldsBothWays) {
   auto w = openWindow();

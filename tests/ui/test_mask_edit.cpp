@@ -102,3 +102,21 @@ TEST(MaskEdit, TransposeAndFlips) {
   transpose(r);
   EXPECT_EQ(r.coefficients, (std::vector<float>{1, 4, 7, 2, 5, 8, 3, 6, 9}));
 }
+
+// The spec field names what runs: what was typed while it still describes the
+// mask, else the preset that makes it, else the inline spec, else nothing.
+TEST(MaskEdit, TheSpecFieldNamesTheMaskThatRuns) {
+  Mask m = parseMaskSpec("gaussian:9:sigma=2");
+  EXPECT_EQ(specForMask(m, "gaussian:9:sigma=2"), "gaussian:9:sigma=2");
+  EXPECT_EQ(specForMask(parseMaskSpec("box:5"), "motion45:7"), "box:5") << "a stale preset name is replaced";
+  EXPECT_EQ(specForMask(parseMaskSpec("sharpen"), ""), "sharpen");
+  Mask edited = parseMaskSpec("sharpen");
+  setCell(edited, 0, 0, 2.0f, Symmetry::None);
+  const std::string inlineSpec = specForMask(edited, "sharpen");
+  EXPECT_EQ(inlineSpec.rfind("3x3:2,-1,0,", 0), 0u) << inlineSpec;
+  EXPECT_EQ(parseMaskSpec(inlineSpec), edited) << inlineSpec;
+  Mask big = parseMaskSpec("box:15");
+  setCell(big, 0, 0, 3.0f, Symmetry::None);
+  EXPECT_EQ(specForMask(big, "box:15"), "") << "225 numbers are not spelled out";
+}
+

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "imgui/panels.hpp"
+#include "model/mask_edit.hpp"
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
@@ -48,6 +49,10 @@ void drawPresets(ViewerModel& model, PanelState& state) {
   ImGui::SetNextItemWidth(-60);
   const bool entered = ImGui::InputTextWithHint("##spec", "spec: 3x3:1,2,1,... (divided by its sum)", state.spec,
                                                 sizeof state.spec, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (!ImGui::IsItemActive() && !entered && state.specError.empty()) {  // the field names what runs, unless being typed in
+    const std::string spec = specForMask(model.mask(), state.spec);
+    if (spec != state.spec) std::snprintf(state.spec, sizeof state.spec, "%s", spec.c_str());
+  }
   ImGui::SameLine();
   if (ImGui::Button("Apply", ImVec2(-1, 0)) || entered) model.applySpec(state.spec, &state.specError);
   if (!state.specError.empty()) errorText(state.specError);

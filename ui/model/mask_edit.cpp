@@ -1,6 +1,7 @@
 #include "model/mask_edit.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <utility>
 
 namespace liveconv::ui {
@@ -76,6 +77,38 @@ void flipVertical(Mask& mask) {
     for (int x = 0; x < mask.width; ++x)
       std::swap(mask.coefficients[static_cast<size_t>(y) * mask.width + x],
                 mask.coefficients[static_cast<size_t>(mask.height - 1 - y) * mask.width + x]);
+}
+
+namespace {
+
+bool describes(const std::string& spec, const Mask& mask) {
+  if (spec.empty()) return false;
+  try {
+    return parseMaskSpec(spec) == mask;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string specForMask(const Mask& mask, const std::string& current) {
+  if (describes(current, mask)) return current;
+  for (const PresetInfo& p : maskPresets()) {
+    const bool sized = std::string(p.parameters).rfind(":SIZE", 0) == 0;
+    const std::string spec = sized ? std::string(p.name) + ":" + std::to_string(mask.width) : p.name;
+    if (describes(spec, mask)) return spec;
+  }
+  if (mask.coefficients.size() > 49) return {};
+  std::ostringstream out;
+  out.precision(9);
+  out << mask.width << "x" << mask.height << ":";
+  for (std::size_t k = 0; k < mask.coefficients.size(); ++k) out << (k ? "," : "") << mask.coefficients[k];
+  if (mask.normalize == Normalize::None) out << ";divisor=" << mask.divisor;
+  else out << ";normalize=auto";
+  if (mask.bias != 0) out << ";bias=" << mask.bias;
+  const std::string spec = out.str();
+  return describes(spec, mask) ? spec : std::string();
 }
 
 }  // namespace liveconv::ui

@@ -3,6 +3,8 @@
 // plain data out, so the ImGui panels, the Qt docks and the tests share them.
 #pragma once
 
+#include <string>
+
 #include "liveconv/mask.hpp"
 
 namespace liveconv::ui {
@@ -29,5 +31,11 @@ void flipVertical(Mask& mask);
 
 // Nearest odd value in [1, kMaxMaskSide]; rounds even values up.
 int clampOddSide(int side);
+
+// The spec a mask field should show for `mask`: `current` when it still
+// describes the mask (what the user typed), else the preset that gives exactly
+// this mask ("sharpen", "box:5"), else the inline spec when it is short
+// ("3x3:1,2,1,...;normalize=none"), else "" (an edited mask too large to spell out).
+std::string specForMask(const Mask& mask, const std::string& current);
 
 }  // namespace liveconv::ui

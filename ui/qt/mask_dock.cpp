@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "liveconv/variants.hpp"
+#include "model/mask_edit.hpp"
 
 namespace liveconv::ui {
 
@@ -230,6 +231,11 @@ void MaskDock::refresh() {
     bias_->setValue(m.bias);
     normalize_->setCurrentIndex(normalize_->findData(static_cast<int>(m.normalize)));
     symmetry_->setCurrentIndex(symmetry_->findData(static_cast<int>(model_.symmetry())));
+  }
+  if (!spec_->lineEdit()->hasFocus()) {  // the field names what runs (never while being typed in)
+    const std::string spec = specForMask(m, spec_->currentText().toStdString());
+    const QString shown = spec.empty() ? QString("custom %1x%2").arg(m.width).arg(m.height) : QString::fromStdString(spec);
+    if (spec_->currentText() != shown) spec_->setCurrentText(shown);
   }
   const std::string asked = variantInfo(model_.variant()).name;
   const bool current = runningVariant_ == asked || runningVariant_.rfind(asked + " -> ", 0) == 0;
