@@ -92,6 +92,7 @@ TEST(ViewerModel, InvalidMaskPublishesNoSnapshot) {
 
 TEST(ViewerModel, NextVariantCyclesThroughUsableOnes) {
   ViewerModel m;
+  ASSERT_TRUE(m.applySpec("gaussian:5", nullptr));  // rank 1: every variant can run it
   const auto& reg = variantRegistry();
   ASSERT_GE(reg.size(), 2u);
   std::vector<VariantId> seen{m.variant()};
@@ -109,6 +110,26 @@ TEST(ViewerModel, NextVariantCyclesThroughUsableOnes) {
   EXPECT_NE(m.variant(), refused);
   m.resize(3, 3);
   EXPECT_TRUE(m.variantUnusableReason(refused).empty());
+}
+
+// separable is greyed, with the reason, for a mask that is not rank 1, before
+// anyone picks it, and usable again as soon as the mask is.
+TEST(ViewerModel, SeparableIsGreyedForAMaskThatIsNotRankOneAndBackWhenItIs) {
+  ViewerModel m;
+  ASSERT_TRUE(m.applySpec("sharpen", nullptr));
+  EXPECT_NE(m.variantUnusableReason(VariantId::Separable).find("separable (rank-1)"), std::string::npos);
+  m.setVariant(VariantId::Local);
+  m.nextVariant();
+  for (int i = 0; i < 20; ++i, m.nextVariant()) EXPECT_NE(m.variant(), VariantId::Separable);
+  ASSERT_TRUE(m.applySpec("box:3", nullptr));
+  EXPECT_EQ(m.variantUnusableReason(VariantId::Separable), "");
+  // A refusal the frame side reported for the old mask does not outlive it.
+  m.noteVariantFailure(VariantId::Separable, "the engine refused it for the mask of that moment");
+  EXPECT_NE(m.variantUnusableReason(VariantId::Separable), "");
+  m.setCell(0, 0, 2.0f);  // not rank 1: greyed by the rank rule
+  EXPECT_NE(m.variantUnusableReason(VariantId::Separable).find("rank-1"), std::string::npos);
+  m.setCell(0, 0, 1.0f);  // box:3 again: usable
+  EXPECT_EQ(m.variantUnusableReason(VariantId::Separable), "");
 }
 
 TEST(ViewerModel, SnapshotIsImmutableAndCachedPerVersion) {

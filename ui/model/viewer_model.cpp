@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <iterator>
 
 #include "liveconv/mask_file.hpp"
 #include "liveconv/variants.hpp"
@@ -28,6 +29,12 @@ bool ViewerModel::setMask(const Mask& mask) {
   if (mask == params_.mask) return false;
   const bool resized = mask.width != params_.mask.width || mask.height != params_.mask.height;
   params_.mask = mask;
+  // A refusal that depended on the old mask (separable's rank-1 need, a baked
+  // build) is asked again for the new one.
+  for (auto it = failures_.begin(); it != failures_.end();)
+    it = variantInfo(it->first).needsSeparableMask || variantInfo(it->first).binding == MaskBinding::Baked
+             ? failures_.erase(it)
+             : std::next(it);
   return changed(resized);
 }
 
@@ -122,6 +129,8 @@ std::string ViewerModel::variantUnusableReason(VariantId id) const {
   const Mask& m = params_.mask;
   if (m.width > v.maxMaskSide || m.height > v.maxMaskSide)
     return "takes masks up to " + std::to_string(v.maxMaskSide) + "x" + std::to_string(v.maxMaskSide);
+  // From the registry and the mask, before anyone clicks: separable needs a rank-1 mask.
+  if (v.needsSeparableMask && !separable()) return "needs a separable (rank-1) mask; this one is not";
   auto failed = failures_.find(id);
   return failed == failures_.end() ? std::string() : failed->second;
 }
