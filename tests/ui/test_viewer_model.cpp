@@ -132,6 +132,22 @@ TEST(ViewerModel, SeparableIsGreyedForAMaskThatIsNotRankOneAndBackWhenItIs) {
   EXPECT_EQ(m.variantUnusableReason(VariantId::Separable), "");
 }
 
+// A choice the frame side refuses leaves the model asking for what runs, so
+// every widget shows it; the refused snapshot is not sent again.
+TEST(ViewerModel, ARefusedVariantGivesWayToTheOneThatRuns) {
+  ViewerModel m;
+  m.setVariant(VariantId::Local);
+  m.setVariant(VariantId::Baked);
+  const auto version = m.version();
+  m.noteVariantFailure(VariantId::Baked, "needs too much local memory");
+  EXPECT_EQ(m.variant(), VariantId::Local);
+  EXPECT_EQ(m.version(), version);
+  EXPECT_EQ(m.variantUnusableReason(VariantId::Baked), "needs too much local memory");
+  // A failure of a variant no longer asked for changes nothing else.
+  m.noteVariantFailure(VariantId::Naive, "build failed");
+  EXPECT_EQ(m.variant(), VariantId::Local);
+}
+
 TEST(ViewerModel, SnapshotIsImmutableAndCachedPerVersion) {
   ViewerModel m;
   auto a = m.snapshot();

@@ -109,8 +109,17 @@ bool ViewerModel::setNormalize(Normalize mode) {
 
 bool ViewerModel::setVariant(VariantId id) {
   if (id == params_.variant || id == VariantId::Invalid) return false;
+  previousVariant_ = params_.variant;
   params_.variant = id;
   return changed(false);
+}
+
+void ViewerModel::noteVariantFailure(VariantId id, const std::string& reason) {
+  failures_[id] = reason;
+  if (id == params_.variant && previousVariant_ != VariantId::Invalid && previousVariant_ != id) {
+    params_.variant = previousVariant_;
+    previousVariant_ = VariantId::Invalid;
+  }
 }
 
 bool ViewerModel::nextVariant() {

@@ -68,7 +68,11 @@ class ViewerModel {
   // Empty when `id` can run the current mask, else why not (registry limits,
   // or a failure the frame side reported for this mask size and format).
   std::string variantUnusableReason(VariantId id) const;
-  void noteVariantFailure(VariantId id, const std::string& reason) { failures_[id] = reason; }
+  // The frame side refused `id` (and runs the previous set). The variant the
+  // model asks for goes back to the one that runs, without a new version (the
+  // refused snapshot is not sent again), so every widget shows what runs and
+  // the reason stays on screen until the next edit.
+  void noteVariantFailure(VariantId id, const std::string& reason);
 
   bool setDevice(int index);
   bool setBorder(BorderMode mode);
@@ -111,6 +115,7 @@ class ViewerModel {
   ViewState view_;
   std::uint64_t version_ = 1;
   std::map<VariantId, std::string> failures_;
+  VariantId previousVariant_ = VariantId::Invalid;  // before the last setVariant()
   std::vector<std::string> recent_;
   mutable std::uint64_t separableVersion_ = 0;
   mutable bool separable_ = false;
