@@ -24,6 +24,17 @@ using namespace liveconv::ui::qttest;
 
 namespace {
 
+#ifdef LIVECONV_WITH_MEDIA
+// A stream that cannot be reached says why on the picture (not only in the
+// status bar over a black frame), within a few seconds.
+TEST_F(QtShell, AnUnreachableStreamSaysWhyOnThePicture) {
+  auto w = openWindow();
+  ASSERT_TRUE(w->openSource("rtsp://127.0.0.1:9/nothing"));
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->message().empty(); })) << "no message on the picture";
+  EXPECT_NE(w->viewport()->message().find("cannot be opened"), std::string::npos) << w->viewport()->message();
+}
+#endif
+
 // Under Xvfb the GL context is Mesa's, which no OpenCL driver shares: the
 // readback path is what runs here; where zero-copy runs, the line says so.
 TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {

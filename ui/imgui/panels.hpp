@@ -54,7 +54,9 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
 // The source section: open a file or a test source, playback, recording.
 void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests);
 // Why nothing plays (the source failed to open, or ended), centred on the picture area.
-void drawSourceMessage(const std::string& message, const ScreenRect& area);
+// `hint` says where to open another (each shell has its own place for it).
+void drawSourceMessage(const std::string& message, const ScreenRect& area,
+                       const char* hint = "Open another source in the panel on the left.");
 // What the shell is doing in the background ("opening ...", "switching device ..."),
 // a small banner at the top left of the picture area while the old picture plays on.
 void drawPendingBanner(const std::string& text, const ScreenRect& area);

@@ -112,7 +112,7 @@ void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs
   if (inputs.decodedSources) drawRecording(state, inputs, requests);
 }
 
-void drawSourceMessage(const std::string& message, const ScreenRect& area) {
+void drawSourceMessage(const std::string& message, const ScreenRect& area, const char* hint) {
   ImGui::SetNextWindowPos(ImVec2(area.x + area.width / 2, area.y + area.height / 2), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(560.0f, area.width - 40), 0));
@@ -123,7 +123,7 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area) {
   ImGui::TextColored(kError, "Source");
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(message.c_str());
-  ImGui::TextDisabled("Open another source in the panel on the left.");
+  ImGui::TextDisabled("%s", hint);
   ImGui::PopTextWrapPos();
   ImGui::End();
 }

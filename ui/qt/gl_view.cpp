@@ -95,7 +95,7 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_DEPTH_TEST);
   impl_->renderer->draw(pic, p.framebufferHeight, view);
-  if (!view.overlayVisible && p.pending.empty()) return out;
+  if (!view.overlayVisible && p.pending.empty() && p.message.empty()) return out;
 
   ImGuiIO& io = ImGui::GetIO();
   const float dpr = p.devicePixelRatio > 0 ? p.devicePixelRatio : 1;
@@ -106,6 +106,8 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   ImGui::NewFrame();
   ScreenRect o;
   if (view.overlayVisible) o = drawOverlay(stats, history, p.fps, io.DisplaySize.x, 0);
+  if (!p.message.empty())
+    drawSourceMessage(p.message, {0, 0, io.DisplaySize.x, io.DisplaySize.y}, "Open another source from the File menu.");
   if (!p.pending.empty()) drawPendingBanner(p.pending, {0, 0, io.DisplaySize.x, io.DisplaySize.y});
   ImGui::Render();
   glViewport(0, 0, p.framebufferWidth, p.framebufferHeight);

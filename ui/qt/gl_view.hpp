@@ -38,6 +38,7 @@ struct GlPaint {
   double fps = 0;
   double deltaSeconds = 1.0 / 60;
   std::string pending;  // "opening ..." while a source or device opens in the background; "" otherwise
+  std::string message;  // why nothing plays (the source failed or ended), centred on the picture; "" otherwise
 };
 
 struct GlPainted {

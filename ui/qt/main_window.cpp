@@ -349,6 +349,7 @@ void MainWindow::updateStatus() {
   // What the decoder or the pipeline said: the end of a clip, a file that
   // turned out not to decode, a device that stopped answering.
   const QString sourceMessage = QString::fromStdString(s.sourceMessage);
+  viewport_->setMessage(s.sourceMessage);  // on the picture too, where the user looks (the viewer does the same)
   if (sourceMessage != shownSourceMessage_) {
     shownSourceMessage_ = sourceMessage;
     if (!sourceMessage.isEmpty()) statusBar()->showMessage(sourceMessage, 30000);

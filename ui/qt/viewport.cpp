@@ -80,9 +80,16 @@ void Viewport::paintGL() {
   p.fps = fps_;
   p.deltaSeconds = dt;
   p.pending = pending_;
+  p.message = message_;
   painted_ = gl_->paint(p, view_, stats_, history_);
   const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
   displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
+}
+
+void Viewport::setMessage(const std::string& text) {
+  if (text == message_) return;
+  message_ = text;
+  update();
 }
 
 void Viewport::setPending(const std::string& text) {

@@ -39,6 +39,8 @@ class Viewport : public QOpenGLWidget {
   bool glContextReady() const { return contextReady_; }
   // The banner at the top left of the picture ("opening ..."); "" hides it.
   void setPending(const std::string& text);
+  void setMessage(const std::string& text);  // why nothing plays, on the picture (as the viewer shows it)
+  const std::string& message() const { return message_; }
 
  signals:
   void glFailed(const QString& message);
@@ -64,6 +66,7 @@ class Viewport : public QOpenGLWidget {
   qint64 lastPaintNs_ = 0;
   std::uint64_t paints_ = 0;
   std::string pending_;
+  std::string message_;
   bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false, contextReady_ = false;
 };
 
