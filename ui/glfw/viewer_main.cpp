@@ -371,6 +371,13 @@ int run(const ViewerOptions& opt) {
         case GLFW_KEY_C:
           view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
           break;
+        case GLFW_KEY_O:  // as in the Qt shell
+          view.overlayVisible = !view.overlayVisible;
+          break;
+        case GLFW_KEY_PERIOD:  // one frame, then hold (as in the Qt shell)
+          view.paused = true;
+          requests.stepFrame = true;
+          break;
         case GLFW_KEY_ESCAPE:
           glfwSetWindowShouldClose(win, GLFW_TRUE);
           break;

@@ -31,8 +31,8 @@ const char* kUsageTail =
     "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
     "                      counts from when it plays (tests the background open)\n"
     "  --help, --version\n"
-    "keys: Space pause, V next variant, C compare, F fullscreen, H hide panels, S save the frame,\n"
-    "      Shift+S save the window, Esc quit\n";
+    "keys: Space pause, . step one frame, V next variant, C compare, F fullscreen, H hide panels,\n"
+    "      O overlay, S save the frame, Shift+S save the window, Esc quit\n";
 
 }  // namespace
 

@@ -144,7 +144,9 @@ int main(int argc, char** argv) {
   liveconv::ui::MainWindow window(settings);
   window.setDisplayPath(displayPath);
   if (!args.isEmpty()) window.openSource(args.front());
-  window.show();
+  // The first run fills the screen it opens on; later runs come back where they were left.
+  if (window.restoredGeometry()) window.show();
+  else window.showMaximized();
   window.setRunning(true);
   if (run.quit || !run.screenshot.empty()) finishAfterFrames(window, run);
   return app.exec();

@@ -74,6 +74,7 @@ class MainWindow : public QMainWindow {
   const QString& lastError() const { return lastError_; }
   QLabel* recordingLabel() const { return recordLabel_; }
   QAction* recordAction() const { return recordAct_; }
+  bool restoredGeometry() const { return !shell_.geometry.isEmpty(); }  // a saved window placement was applied
   const QStringList& recentFiles() const { return shell_.recentFiles; }
   // The Device menu's ticked entry: -1 for the default, else the device index; -2 when none is.
   int checkedDeviceEntry() const;
