@@ -59,3 +59,13 @@ TEST(TestPattern, DeterministicAndMoving) {
   EXPECT_FALSE(parseTestPatternSpec("testpattern:320", &w, &h));
   EXPECT_FALSE(parseTestPatternSpec("clip.mp4", &w, &h));
 }
+
+// The overlay's headline: new source frames per second, not redraws.
+TEST(VideoRate, CountsTheFreshFramesOfTheLastSecond) {
+  liveconv::ui::VideoRate rate;
+  EXPECT_EQ(rate.perSecond(0), 0);
+  for (int k = 0; k < 25; ++k) rate.shown(10.0 + k * 0.04);  // a 25 fps clip
+  EXPECT_EQ(rate.perSecond(10.97), 25);
+  EXPECT_EQ(rate.perSecond(11.5), 12) << "half a second after, half of them";
+  EXPECT_EQ(rate.perSecond(13.0), 0) << "paused: nothing new";
+}

@@ -134,6 +134,10 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   return true;
 }
 
+double secondsNow() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -335,6 +339,7 @@ int run(const ViewerOptions& opt) {
   FrameTimeHistory history(240);
   Fullscreen fullscreen;
   double fps = 0;
+  VideoRate videoRate;  // new source frames on screen per second
   bool vsync = model.view().vsync, sourceShown = false, dragging = false;
   std::uint64_t handedVersion = 0, notedRejection = 0;
   long framesDrawn = 0;         // with a picture: the test hooks count these
@@ -421,6 +426,7 @@ int run(const ViewerOptions& opt) {
     }
     const bool comparing = view.compare == CompareMode::Split;
     const auto uploadStart = std::chrono::steady_clock::now();
+    if (frame.fresh) videoRate.shown(secondsNow());
     if (frame.fresh || (comparing && !sourceShown)) {
       renderer->upload(frame, comparing);
       sourceShown = comparing;
@@ -449,7 +455,8 @@ int run(const ViewerOptions& opt) {
     ScreenRect overlay;
     stats.stages.displayMs = displayMs;
     if (view.overlayVisible)
-      overlay = drawOverlay(stats, history, fps, layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
+      overlay = drawOverlay(stats, history, OverlayRates{videoRate.perSecond(secondsNow()), fps, view.paused},
+                            layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
     const std::string& message = !switcher.error().empty() ? switcher.error() : stats.sourceMessage;
     if (!message.empty()) drawSourceMessage(message, layout.areaWin);
     if (switcher.pending()) drawPendingBanner(switcher.pendingMessage(), layout.areaWin);

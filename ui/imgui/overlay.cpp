@@ -50,8 +50,8 @@ void drawStageBar(const Stage* stages, int count, double totalMs) {
 
 }  // namespace
 
-ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, double fps, float areaRight,
-                       float areaTop) {
+ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, const OverlayRates& rates,
+                       float areaRight, float areaTop) {
   const float pad = 10;
   ImGui::SetNextWindowPos(ImVec2(areaRight - pad, areaTop + pad), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowSize(ImVec2(370, 0));
@@ -62,9 +62,14 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, kPadding);
   ImGui::Begin("##overlay", nullptr, flags);
 
-  ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1), "%5.1f fps", fps);
+  // The video's rate (new source frames shown per second) leads; the UI's redraw rate is secondary.
+  if (rates.paused)
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1), "PAUSED");
+  else
+    ImGui::TextColored(ImVec4(0.5f, 1.0f, 0.6f, 1), "%5.1f fps", rates.videoFps);
   ImGui::SameLine();
-  secondaryText("%.2f ms/frame   %dx%d", fps > 0 ? 1000.0 / fps : 0.0, stats.frameWidth, stats.frameHeight);
+  secondaryText("%dx%d   UI %.0f fps, %.1f ms", stats.frameWidth, stats.frameHeight, rates.uiFps,
+                rates.uiFps > 0 ? 1000.0 / rates.uiFps : 0.0);
   ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
               stats.gigabytesPerSecond);
 

@@ -64,8 +64,8 @@ void drawPendingBanner(const std::string& text, const ScreenRect& area);
 // bottom left of the picture area; the shell decides how long it stays.
 void drawNotice(const std::string& text, const ScreenRect& area);
 // The performance overlay in the top-right corner of the picture area; returns where it went.
-ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, double fps, float areaRight,
-                       float areaTop);
+ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, const OverlayRates& rates,
+                       float areaRight, float areaTop);
 
 // Colours and spacing for a tool that is looked at for hours.
 void applyViewerStyle();

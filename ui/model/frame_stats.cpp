@@ -56,4 +56,13 @@ StageTimes smooth(const StageTimes& a, const StageTimes& s, double w) {
           mix(a.readbackMs, s.readbackMs), mix(a.displayMs, s.displayMs)};
 }
 
+void VideoRate::shown(double nowSeconds) {
+  times_.push_back(nowSeconds);
+  times_.erase(times_.begin(), std::lower_bound(times_.begin(), times_.end(), nowSeconds - 1.0));
+}
+
+double VideoRate::perSecond(double nowSeconds) const {
+  return static_cast<double>(times_.end() - std::lower_bound(times_.begin(), times_.end(), nowSeconds - 1.0));
+}
+
 }  // namespace liveconv::ui

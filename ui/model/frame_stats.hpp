@@ -78,6 +78,25 @@ class FrameTimeHistory {
   std::vector<float> ring_;
 };
 
+// New source frames shown per second (not redraws): the frames whose arrival
+// times fall in the last second. A paused picture counts 0.
+class VideoRate {
+ public:
+  void shown(double nowSeconds);           // a fresh frame reached the screen
+  double perSecond(double nowSeconds) const;
+
+ private:
+  std::vector<double> times_;  // arrival times within the last second
+};
+
+// What the overlay's first line says: video fps and the UI's redraw rate apart,
+// and PAUSED while the picture holds.
+struct OverlayRates {
+  double videoFps = 0;
+  double uiFps = 0;
+  bool paused = false;
+};
+
 // Smooths per-frame stage times into a moving average (exponential, ~1 s at 60 fps).
 StageTimes smooth(const StageTimes& average, const StageTimes& sample, double weight = 1.0 / 30.0);
 

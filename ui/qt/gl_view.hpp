@@ -35,7 +35,9 @@ struct GlPaint {
   int framebufferWidth = 0, framebufferHeight = 0;
   float devicePixelRatio = 1;  // framebuffer pixels per logical pixel
   bool nativeZoom = false;     // one frame pixel per framebuffer pixel (tests)
-  double fps = 0;
+  double fps = 0;        // redraws per second (the UI's rate)
+  double videoFps = 0;   // new source frames shown per second
+  bool paused = false;
   double deltaSeconds = 1.0 / 60;
   std::string pending;  // "opening ..." while a source or device opens in the background; "" otherwise
   std::string message;  // why nothing plays (the source failed or ended), centred on the picture; "" otherwise

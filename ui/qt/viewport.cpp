@@ -46,6 +46,7 @@ void Viewport::initializeGL() {
 
 void Viewport::present(const FeedFrame& frame, const FrameStats& stats) {
   stats_ = stats;
+  if (frame.fresh && frame.hasPicture()) videoRate_.shown(clock_.nsecsElapsed() / 1e9);
   const bool comparing = view_.compare == CompareMode::Split;
   if (frame.hasPicture() && (frame.fresh || (comparing && !sourceShown_) || !gl_)) {
     makeCurrent();  // also runs initializeGL() the first time
@@ -79,11 +80,17 @@ void Viewport::paintGL() {
   p.nativeZoom = nativeZoom_;
   p.fps = fps_;
   p.deltaSeconds = dt;
+  p.videoFps = videoFps();
+  p.paused = view_.paused;
   p.pending = pending_;
   p.message = message_;
   painted_ = gl_->paint(p, view_, stats_, history_);
   const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
   displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
+}
+
+double Viewport::videoFps() const {
+  return videoRate_.perSecond(clock_.nsecsElapsed() / 1e9);
 }
 
 void Viewport::setMessage(const std::string& text) {

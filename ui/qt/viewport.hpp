@@ -30,6 +30,7 @@ class Viewport : public QOpenGLWidget {
   // Host frames uploaded through the renderer's pixel buffers (the readback path); 0 before GL.
   std::uint64_t pixelBufferUploads() const { return gl_ ? gl_->pixelBufferUploads() : 0; }
   double fps() const { return fps_; }
+  double videoFps() const;  // new source frames presented per second
   // Upload + draw time of the last frame, host clock, for the overlay's display stage.
   double displayMs() const { return displayMs_; }
   // Empty while the GL side works; else why it could not start (shown in the status bar).
@@ -58,6 +59,7 @@ class Viewport : public QOpenGLWidget {
   ViewState& view_;
   std::unique_ptr<GlView> gl_;
   FrameStats stats_;
+  VideoRate videoRate_;
   FrameTimeHistory history_{240};
   GlPainted painted_;
   QString glError_;
