@@ -50,8 +50,10 @@ std::string glfwLastError() {
 // Keys arrive in the GLFW callback; they are acted on in the loop, where the model lives.
 std::vector<int> g_keys;
 constexpr int kShift = 1 << 20;  // or-ed into a key held with Shift
+constexpr int kAlt = 1 << 21;  // or-ed into a key held with Alt
 void onKey(GLFWwindow*, int key, int, int action, int mods) {
-  if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput) g_keys.push_back(key | (mods & GLFW_MOD_SHIFT ? kShift : 0));
+  if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput)
+    g_keys.push_back(key | (mods & GLFW_MOD_SHIFT ? kShift : 0) | (mods & GLFW_MOD_ALT ? kAlt : 0));
 }
 
 struct Layout {
@@ -356,8 +358,8 @@ int run(const ViewerOptions& opt) {
     bool saveFrame = false;
     ViewState& view = model.view();
     for (int pressed : g_keys) {
-      const bool shift = pressed & kShift;
-      switch (pressed & ~kShift) {
+      const bool shift = pressed & kShift, alt = pressed & kAlt;
+      switch (pressed & ~(kShift | kAlt)) {
         case GLFW_KEY_SPACE:
           view.paused = !view.paused;
           break;
@@ -376,8 +378,10 @@ int run(const ViewerOptions& opt) {
         case GLFW_KEY_C:
           view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
           break;
-        case GLFW_KEY_O:  // as in the Qt shell
-          view.overlayVisible = !view.overlayVisible;
+        case GLFW_KEY_O:  // as in the Qt shell: O shows/hides, Shift+O moves it a corner on, Alt+O compact
+          if (shift) view.overlayCorner = nextCorner(view.overlayCorner);
+          else if (alt) view.overlayCompact = !view.overlayCompact;
+          else view.overlayVisible = !view.overlayVisible;
           break;
         case GLFW_KEY_PERIOD:  // one frame, then hold (as in the Qt shell)
           view.paused = true;
@@ -455,8 +459,8 @@ int run(const ViewerOptions& opt) {
     ScreenRect overlay;
     stats.stages.displayMs = displayMs;
     if (view.overlayVisible)
-      overlay = drawOverlay(stats, history, OverlayRates{videoRate.perSecond(secondsNow()), fps, view.paused},
-                            layout.areaWin.x + layout.areaWin.width, layout.areaWin.y);
+      overlay = drawOverlay(stats, history, OverlayRates{videoRate.perSecond(secondsNow()), fps, view.paused}, view,
+                            layout.areaWin);
     const std::string& message = !switcher.error().empty() ? switcher.error() : stats.sourceMessage;
     if (!message.empty()) drawSourceMessage(message, layout.areaWin);
     if (switcher.pending()) drawPendingBanner(switcher.pendingMessage(), layout.areaWin);

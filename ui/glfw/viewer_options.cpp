@@ -32,7 +32,7 @@ const char* kUsageTail =
     "                      counts from when it plays (tests the background open)\n"
     "  --help, --version\n"
     "keys: Space pause, . step one frame, V next variant, C compare, F fullscreen, H hide panels,\n"
-    "      O overlay, S save the frame, Shift+S save the window, Esc quit\n";
+    "      O overlay (Shift+O next corner, Alt+O compact), S save the frame, Shift+S save the window, Esc quit\n";
 
 }  // namespace
 

@@ -51,10 +51,14 @@ void drawStageBar(const Stage* stages, int count, double totalMs) {
 }  // namespace
 
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, const OverlayRates& rates,
-                       float areaRight, float areaTop) {
+                       const ViewState& view, const ScreenRect& area) {
   const float pad = 10;
-  ImGui::SetNextWindowPos(ImVec2(areaRight - pad, areaTop + pad), ImGuiCond_Always, ImVec2(1, 0));
-  ImGui::SetNextWindowSize(ImVec2(370, 0));
+  const bool right = view.overlayCorner == OverlayCorner::TopRight || view.overlayCorner == OverlayCorner::BottomRight;
+  const bool bottom = view.overlayCorner == OverlayCorner::BottomRight || view.overlayCorner == OverlayCorner::BottomLeft;
+  ImGui::SetNextWindowPos(ImVec2(right ? area.x + area.width - pad : area.x + pad,
+                                 bottom ? area.y + area.height - pad : area.y + pad),
+                          ImGuiCond_Always, ImVec2(right ? 1.0f : 0.0f, bottom ? 1.0f : 0.0f));
+  ImGui::SetNextWindowSize(ImVec2(view.overlayCompact ? 330 : 370, 0));
   ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings;
@@ -72,6 +76,13 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
                 rates.uiFps > 0 ? 1000.0 / rates.uiFps : 0.0);
   ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
               stats.gigabytesPerSecond);
+  if (view.overlayCompact) {  // the two lines that matter, out of the picture's way
+    if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "refused (full overlay: Alt+O)");
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    ImGui::End();
+    ImGui::PopStyleVar(2);
+    return {pos.x, pos.y, size.x, size.y};
+  }
 
   const Stage stages[] = {
       {"decode", stats.stages.decodeMs, IM_COL32(150, 150, 160, 255)},

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/frame_stats.hpp"
+#include "model/view_state.hpp"
 #include "model/viewer_model.hpp"
 
 namespace liveconv::ui {
@@ -64,8 +65,9 @@ void drawPendingBanner(const std::string& text, const ScreenRect& area);
 // bottom left of the picture area; the shell decides how long it stays.
 void drawNotice(const std::string& text, const ScreenRect& area);
 // The performance overlay in the top-right corner of the picture area; returns where it went.
+// In the corner of `area` that view.overlayCorner names; view.overlayCompact keeps the first two lines.
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, const OverlayRates& rates,
-                       float areaRight, float areaTop);
+                       const ViewState& view, const ScreenRect& area);
 
 // Colours and spacing for a tool that is looked at for hours.
 void applyViewerStyle();

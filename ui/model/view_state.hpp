@@ -16,11 +16,31 @@ enum class SplitOrientation {
   Horizontal,  // a horizontal divider: source above, filtered below
 };
 
+// Where the performance overlay sits on the picture area.
+enum class OverlayCorner {
+  Invalid = 0,
+  TopRight,
+  BottomRight,
+  BottomLeft,
+  TopLeft,
+};
+// The next corner, clockwise (Shift+O in both windows).
+inline OverlayCorner nextCorner(OverlayCorner c) {
+  switch (c) {
+    case OverlayCorner::TopRight: return OverlayCorner::BottomRight;
+    case OverlayCorner::BottomRight: return OverlayCorner::BottomLeft;
+    case OverlayCorner::BottomLeft: return OverlayCorner::TopLeft;
+    default: return OverlayCorner::TopRight;
+  }
+}
+
 struct ViewState {
   CompareMode compare = CompareMode::Off;
   SplitOrientation orientation = SplitOrientation::Vertical;
   float splitPosition = 0.5f;  // 0..1 across the picture
   bool overlayVisible = true;
+  bool overlayCompact = false;  // the first two lines only (Alt+O)
+  OverlayCorner overlayCorner = OverlayCorner::TopRight;
   bool panelsVisible = true;
   bool paused = false;
   bool loop = true;           // a file starts again at its end

@@ -105,7 +105,9 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   ScreenRect o;
-  if (view.overlayVisible) o = drawOverlay(stats, history, OverlayRates{p.videoFps, p.fps, view.paused}, io.DisplaySize.x, 0);
+  if (view.overlayVisible)
+    o = drawOverlay(stats, history, OverlayRates{p.videoFps, p.fps, view.paused}, view,
+                    {0, 0, io.DisplaySize.x, io.DisplaySize.y});
   if (!p.message.empty())
     drawSourceMessage(p.message, {0, 0, io.DisplaySize.x, io.DisplaySize.y}, "Open another source from the File menu.");
   if (!p.pending.empty()) drawPendingBanner(p.pending, {0, 0, io.DisplaySize.x, io.DisplaySize.y});

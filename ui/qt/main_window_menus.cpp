@@ -157,6 +157,18 @@ void MainWindow::buildViewMenu() {
     model_.view().overlayVisible = on;
     viewport_->update();
   });
+  // As in the viewer: Shift+O moves the overlay a corner on (clockwise), Alt+O makes it compact.
+  view->addAction("Move the Overlay to the Next Corner", this, [this] {
+    model_.view().overlayCorner = nextCorner(model_.view().overlayCorner);
+    viewport_->update();
+  })->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_O));
+  QAction* compact = view->addAction("&Compact Overlay");
+  compact->setCheckable(true);
+  compact->setShortcut(QKeySequence(Qt::ALT | Qt::Key_O));
+  connect(compact, &QAction::toggled, this, [this](bool on) {
+    model_.view().overlayCompact = on;
+    viewport_->update();
+  });
   panelsAct_ = view->addAction("&Panels");
   panelsAct_->setCheckable(true);
   panelsAct_->setShortcut(QKeySequence(Qt::Key_H));
