@@ -78,6 +78,10 @@ class PipelineFeed final : public FrameFeed {
         selector_(std::move(selector)),
         display_(display) {
     if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
+    // Opened here, on the thread that opens feeds (FeedSwitcher's), not on the
+    // decode thread: a source that cannot be opened (a stream that refuses, a
+    // file that is not video) fails the open, and the source playing stays.
+    if (opener_ || sourceText_.rfind("synthetic:", 0) != 0) firstSource_ = openSource(initial->format);
     start(initial);
   }
   ~PipelineFeed() override {
@@ -337,15 +341,15 @@ class PipelineFeed final : public FrameFeed {
     requestedGeneration_ = 0;
   }
 
-  std::unique_ptr<FrameSource> openSource() {
-    if (opener_) return opener_(applied_->format);
+  std::unique_ptr<FrameSource> openSource() { return openSource(applied_->format); }
+  std::unique_ptr<FrameSource> openSource(PixelFormat format) {
+    if (opener_) return opener_(format);
     if (sourceText_.rfind("synthetic:", 0) == 0) {
       int w = 0, h = 0;
       app::parseFrameSize(sourceText_.substr(10), "synthetic size", &w, &h);
-      return std::make_unique<SyntheticSource>(w, h, applied_->format, -1, device_);
+      return std::make_unique<SyntheticSource>(w, h, format, -1, device_);
     }
-    auto source =
-        std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, app::defaultClipPath()), applied_->format);
+    auto source = std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, app::defaultClipPath()), format);
     int num = 0, den = 0;
     source->frameRate(&num, &den);
     if (num > 0 && den > 0) rateNum_ = num, rateDen_ = den;
@@ -355,7 +359,7 @@ class PipelineFeed final : public FrameFeed {
   void decodeLoop() {
     setThreadName("lc-decode");
     try {
-      std::unique_ptr<FrameSource> source = openSource();
+      std::unique_ptr<FrameSource> source = firstSource_ ? std::move(firstSource_) : openSource();
       {
         std::lock_guard<std::mutex> lock(mutex_);
         sourceDescription_ = source->describe();
@@ -528,6 +532,7 @@ class PipelineFeed final : public FrameFeed {
   std::string error_, sourceDescription_, sourceMessage_;
   std::uint64_t rejectedVersion_ = 0;
   VariantId rejectedVariant_ = VariantId::Invalid;
+  std::unique_ptr<FrameSource> firstSource_;  // opened by the constructor, taken by the first decode loop
 
   Shown shown_;  // UI thread
 

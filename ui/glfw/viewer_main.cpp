@@ -300,8 +300,22 @@ int run(const ViewerOptions& opt) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
   });
   std::unique_ptr<FrameFeed> first;
+  std::string firstSource = initialSource;
   try {
-    first = makeFrameFeed(initialSource, opt.device, model.snapshot(), &link);
+    try {
+      first = makeFrameFeed(initialSource, opt.device, model.snapshot(), &link);
+    } catch (const NoDeviceError&) {
+      throw;
+    } catch (const BuildError&) {
+      throw;
+    } catch (const std::exception& e) {
+      // The source cannot be opened: the window comes up on the test pattern, and
+      // the switcher's own try at the asked source says why on the picture.
+      if (initialSource.rfind("testpattern", 0) == 0) throw;
+      std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+      firstSource = "testpattern";
+      first = makeFrameFeed(firstSource, opt.device, model.snapshot(), &link);
+    }
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return app::kExitNoDevice;
@@ -318,7 +332,7 @@ int run(const ViewerOptions& opt) {
         return makeFrameFeed(source, selector, std::move(initial), &link);
       },
       opt.device);
-  switcher.adopt(std::move(first), initialSource, model.deviceIndex());
+  switcher.adopt(std::move(first), firstSource, model.deviceIndex());
 
   PanelInputs inputs;
   for (const DeviceInfo& d : enumerateDevices())
