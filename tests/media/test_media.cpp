@@ -283,6 +283,15 @@ TEST(Media, ResolutionChangeMidStreamIsFilteredAtEachSize) {
   runStream(source, sink, pipeline, quiet());
   EXPECT_TRUE(sink.finished);
   expectEachFrameIsTheReference(inputs, sink.frames, testParams());
+
+  // Through `run` into a file: every frame is kept, the later ones scaled to the first size (said once).
+  const std::string out = tempDir() + "/joined_out.mkv";
+  const Result r = liveconv("run " + joined + " -o " + out + " -y --mask box:3 --variant naive");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "frames are scaled to 160x120")) << r.output;
+  const std::vector<Image> written = decodeAll(out, PixelFormat::RGBA8);
+  EXPECT_EQ(written.size(), inputs.size());
+  for (const Image& f : written) EXPECT_EQ(f.width(), 160);
 }
 
 TEST(Media, TruncatedAndCorruptFileDecodesToTheEndCountingBadPackets) {
