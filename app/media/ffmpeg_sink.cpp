@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "media/audio_transcoder.hpp"
 #include "media/ffmpeg_source.hpp"

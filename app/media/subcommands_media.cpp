@@ -1,20 +1,10 @@
-// The media build's subcommands: `run` (filter a source to an output through
-// the pipeline) and `cameras`. Media errors are turned into exit codes here;
-// engine errors go on to main().
-#include <unistd.h>
-
-#include <filesystem>
+// The media build's subcommands: `run` (its options and help here, the work in
+// run_command.cpp) and `cameras`.
 #include <iostream>
 
 #include "cli.hpp"
 #include "exit_codes.hpp"
-#include "liveconv/device.hpp"
-#include "liveconv/pipeline.hpp"
-#include "media/default_clip.hpp"
-#include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
-#include "media/media_errors.hpp"
-#include "media/reconnecting_source.hpp"
 #include "media/run_command.hpp"
 #include "media/versions.hpp"
 #include "stream.hpp"
