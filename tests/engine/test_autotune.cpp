@@ -143,7 +143,8 @@ TEST(AutoTune, AnEightKFrameRacesOnABoundedSample) {
   EXPECT_NE(chosen.variant, VariantId::Auto);
   EXPECT_EQ(tuner->racesRun(), 1);
   std::cout << "[          ] 8K rgba 5x5 race on " << ctx->info.name << ": " << seconds << " s\n";
-  EXPECT_LT(seconds, 120.0);
+  // 4.5 s here (PoCL, 2 cores, CI beside it); timing every candidate at the full 8K size took over ten times that.
+  EXPECT_LT(seconds, 30.0);
   EXPECT_TRUE(tuner->lookup(ctx->info, p, PixelFormat::RGBA8, 7680, 4320).has_value()) << "kept for the real size";
 }
 
