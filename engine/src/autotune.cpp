@@ -170,10 +170,15 @@ FilterParams AutoTuner::provisional(const FilterParams& params) {
   return p;
 }
 
-FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
-                                const FilterParams& params, PixelFormat format, int width, int height) {
-  if (std::optional<FilterParams> known = lookup(device->info, params, format, width, height)) return *known;
-  const std::string k = key(device->info, params, format, width, height);
+FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, const std::shared_ptr<ProgramCache>& cache,
+                                const FilterParams& params, PixelFormat format, int width, int height,
+                                const std::function<bool()>& interrupted) {
+  if (std::optional<FilterParams> known = lookup(shared->info, params, format, width, height)) return *known;
+  const std::string k = key(shared->info, params, format, width, height);
+  const auto stopRequested = [&] { return this->stopRequested() || (interrupted && interrupted()); };
+  // The race's own command queue: the stream on the device's queue goes on beside it.
+  auto device = std::make_shared<DeviceContext>(*shared);
+  device->queue = cl::CommandQueue(shared->context, shared->info.device, CL_QUEUE_PROFILING_ENABLE);
 
   // The race, without the lock (lookup() answers other threads meanwhile):
   // correctness on a small odd-sized frame first, then the median kernel time

@@ -93,9 +93,7 @@ Convolver::Convolver(std::shared_ptr<DeviceContext> device, std::shared_ptr<Prog
                      std::shared_ptr<AutoTuner> tuner)
     : device_(std::move(device)), cache_(std::move(cache)), tuner_(tuner ? std::move(tuner) : AutoTuner::shared()) {}
 
-Convolver::~Convolver() {
-  if (pending_.valid()) pending_.wait();
-}
+Convolver::~Convolver() = default;
 
 void Convolver::setParams(const FilterParams& params) {
   params.mask.validate();
@@ -118,19 +116,34 @@ void Convolver::setParams(const FilterParams& params) {
 FilterParams Convolver::concreteParams(PixelFormat format, int width, int height) {
   if (params_.variant != VariantId::Auto) return params_;
   const bool sizeKnown = width > 0 && height > 0;
-  if (sizeKnown && policy_ == BuildPolicy::Blocking) return tuner_->resolve(device_, cache_, params_, format, width, height);
-  // No race here: the size is not known yet, or this is a frame path (Background).
+  if (sizeKnown && policy_ == BuildPolicy::Blocking)
+    return tuner_->resolve(device_, cache_, params_, format, width, height, interrupt_);
+  // No race here: the size is not known yet, or this is a frame path.
   if (sizeKnown)
     if (std::optional<FilterParams> known = tuner_->lookup(device_->info, params_, format, width, height)) return *known;
   // What runs keeps running (any concrete kernel is right at any size), until a
-  // race elsewhere (Pipeline's builder) has answered for this size.
+  // race on a KernelBuilder has answered for this size.
   if (current_ && current_->format == format && current_->autoParams == params_) return current_->params;
   return AutoTuner::provisional(params_);
+}
+
+bool Convolver::hasFormat(PixelFormat format) const {
+  for (const auto& p : prepared_)
+    if (p->format == format) return true;
+  return false;
 }
 
 bool Convolver::awaitsRace(PixelFormat format, int width, int height) {
   return params_.variant == VariantId::Auto && width > 0 && height > 0 &&
          !tuner_->lookup(device_->info, params_, format, width, height);
+}
+
+bool Convolver::readyFor(PixelFormat format, int width, int height) {
+  if (awaitsRace(format, width, height)) return false;
+  const FilterParams concrete = concreteParams(format, width, height);
+  for (const auto& p : prepared_)
+    if (p->format == format && p->params == concrete) return true;
+  return false;
 }
 
 std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format) const {
@@ -286,16 +299,6 @@ Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int h
   if (bytesPerPixel(format) == 0) throw InvalidArgument("No pixel format given.");
   const FilterParams concrete = concreteParams(format, width, height);
 
-  // Collect a finished background build.
-  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    try {
-      prepared_.push_back(pending_.get());
-    } catch (const BuildError& e) {
-      buildError_ = e;
-    } catch (const Error& e) {
-      buildError_ = BuildError(e.what(), "");
-    }
-  }
   FilterParams chosenFor = params_;  // the Auto set behind `concrete`, if any
   if (chosenFor.variant != VariantId::Auto) chosenFor.variant = VariantId::Invalid;
   for (auto& p : prepared_)
@@ -304,16 +307,14 @@ Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int h
       return *(current_ = p.get());
     }
 
-  if (mayServeStale && policy_ == BuildPolicy::Background && current_ && current_->format == format) {
-    if (!pending_.valid() && !buildError_)
-      pending_ = std::async(std::launch::async, [this, concrete, format, chosenFor] {
-        auto p = build(concrete, format);
-        p->autoParams = chosenFor;
-        return p;
-      });
-    return *current_;
+  if (policy_ == BuildPolicy::FramePath) {
+    // A frame path never compiles: what ran serves until a KernelBuilder hands over a newer Convolver.
+    if (mayServeStale && current_ && current_->format == format) return *current_;
+    for (auto& p : prepared_)
+      if (p->format == format) return *(current_ = p.get());
+    throw Error(std::string("No kernel was prepared for ") + toString(format) +
+                " frames before they reached the frame path.");
   }
-  if (pending_.valid()) pending_.wait();  // one build at a time
   if (prepared_.size() >= 32) {  // a long session of edits: keep only what is in use
     std::unique_ptr<Prepared> keep;
     for (auto& p : prepared_)
@@ -348,12 +349,6 @@ ActiveKernel Convolver::describe(const Prepared& p) {
   a.columnWorkgroup = {p.colWx, p.colWy};
   a.columnPacket = p.colPacket;
   return a;
-}
-
-std::optional<BuildError> Convolver::takeBuildError() {
-  std::optional<BuildError> e;
-  e.swap(buildError_);
-  return e;
 }
 
 std::size_t Convolver::devicePitchBytes(PixelFormat format, int width, int height) {

@@ -109,7 +109,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   // Errors surface here, before any thread starts.
   convolver_->prepare(options_.format, options_.expectedWidth, options_.expectedHeight);
   prepared_ = convolver_->lastRun();
-  convolver_->setBuildPolicy(BuildPolicy::Background);  // the engine thread never races nor compiles
+  convolver_->setBuildPolicy(BuildPolicy::FramePath);  // the engine thread never races nor compiles
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
   currentFormat_ = static_cast<int>(options_.format);
@@ -118,14 +118,14 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
+  builder_ = std::make_unique<KernelBuilder>(device_, cache_, options_.tuner);
   engine_ = std::thread([this] { engineLoop(); });
-  builder_ = std::thread([this] { builderLoop(); });
 }
 
 Pipeline::~Pipeline() {
   cancel();
   if (engine_.joinable()) engine_.join();
-  if (builder_.joinable()) builder_.join();
+  builder_.reset();  // joins lc-build
 }
 
 bool Pipeline::push(Frame frame) {
@@ -141,7 +141,13 @@ void Pipeline::endOfInput() {
 
 std::optional<Frame> Pipeline::pop() {
   std::optional<Frame> frame = output_.pop();
-  if (!frame && engineError_) std::rethrow_exception(engineError_);
+  if (frame) return frame;
+  std::exception_ptr error;
+  {
+    std::lock_guard<std::mutex> lock(paramsMutex_);  // the engine thread may be writing it while cancel() ended pop()
+    error = engineError_;
+  }
+  if (error) std::rethrow_exception(error);
   return frame;
 }
 
@@ -153,35 +159,32 @@ void Pipeline::cancel() {
     lending_->cancelled = true;
     lending_->returned.notify_all();
   }
-  std::lock_guard<std::mutex> lock(paramsMutex_);
-  stopBuilder_ = true;
-  paramsChanged_.notify_all();
+  builder_->stop();
 }
 
 std::uint64_t Pipeline::setParams(const FilterParams& params) {
   Convolver(device_, cache_).setParams(params);  // validates now, in the caller's thread
-  std::lock_guard<std::mutex> lock(paramsMutex_);
-  const std::uint64_t generation = nextGeneration_++;
-  requested_ = Pending{generation, params};  // a newer request replaces one not yet started
-  paramsChanged_.notify_all();
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard<std::mutex> lock(paramsMutex_);
+    generation = nextGeneration_++;
+  }
+  // Built for the format and size that stream: `auto` races there, off the frame path.
+  builder_->request(generation, params, static_cast<PixelFormat>(currentFormat_.load()), frameWidth_.load(),
+                    frameHeight_.load());
   return generation;
 }
 
 bool Pipeline::waitParamsBuilt(std::uint64_t generation, int timeoutMs) {
-  std::unique_lock<std::mutex> lock(paramsMutex_);
-  paramsChanged_.wait_for(lock, std::chrono::milliseconds(timeoutMs),
-                          [&] { return lastBuiltOrFailed_ >= generation || stopBuilder_; });
-  return lastBuiltOrFailed_ >= generation && failedGeneration_ != generation;
+  return builder_->wait(generation, timeoutMs);
 }
 
 std::string Pipeline::paramsError() const {
-  std::lock_guard<std::mutex> lock(paramsMutex_);
-  return paramsError_;
+  return builder_->error();
 }
 
 bool Pipeline::paramsFailed(std::uint64_t generation) const {
-  std::lock_guard<std::mutex> lock(paramsMutex_);
-  return failedGeneration_ == generation;
+  return builder_->failed(generation);
 }
 
 FilterParams Pipeline::currentParams() const {
@@ -189,81 +192,49 @@ FilterParams Pipeline::currentParams() const {
   return current_;
 }
 
-void Pipeline::builderLoop() {
-  setThreadName("lc-build");
-  for (;;) {
-    Pending job;
-    {
-      std::unique_lock<std::mutex> lock(paramsMutex_);
-      paramsChanged_.wait(lock, [&] { return stopBuilder_ || requested_; });
-      if (stopBuilder_) return;
-      job = *requested_;
-      requested_.reset();
-    }
-    // A second Convolver sharing the program cache: the compile happens here,
-    // while the engine goes on with the one it has.
-    std::unique_ptr<Convolver> next;
-    std::string error;
-    try {
-      next = std::make_unique<Convolver>(device_, cache_, options_.tuner);
-      next->setParams(job.params);
-      // For the frame size that streams: `auto` races here, off the frame path.
-      next->prepare(static_cast<PixelFormat>(currentFormat_.load()), frameWidth_.load(), frameHeight_.load());
-      next->setBuildPolicy(BuildPolicy::Background);
-    } catch (const BuildError& e) {
-      error = std::string(e.what()) + "\n" + e.buildLog();
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    std::lock_guard<std::mutex> lock(paramsMutex_);
-    if (job.raceOnly) {
-      // An answer for the set that runs; dropped when a newer set came meanwhile.
-      // A race that failed leaves the provisional kernel running.
-      if (error.empty() && job.generation >= appliedGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
-        built_ = std::move(next);
-        builtGeneration_ = job.generation;
-      }
-      continue;
-    }
-    if (error.empty()) {
-      built_ = std::move(next);
-      builtGeneration_ = job.generation;
-      paramsError_.clear();
-    } else {
-      failedGeneration_ = job.generation;
-      paramsError_ = error;
-    }
-    lastBuiltOrFailed_ = job.generation;
-    paramsChanged_.notify_all();
-  }
-}
-
 void Pipeline::applyBuiltParams() {
-  std::lock_guard<std::mutex> lock(paramsMutex_);
-  if (!built_) return;
+  std::uint64_t generation = 0;
+  std::unique_ptr<Convolver> next = builder_->take(&generation);
+  if (!next) return;
   // Kernels already queued keep their own kernel and mask objects alive, so
   // the old Convolver can go now.
-  convolver_ = std::move(built_);
-  activeGeneration_ = builtGeneration_;
-  appliedGeneration_ = activeGeneration_;
+  convolver_ = std::move(next);
+  activeGeneration_ = generation;
+  std::lock_guard<std::mutex> lock(paramsMutex_);
   current_ = convolver_->params();
 }
 
-// `auto` without an answer for this frame size: the builder races for it
-// (once per set and size) while the engine goes on with what it runs.
+// A frame in a format no kernel was built for (the source changed format):
+// nothing can filter it until the builder has, so this one frame waits for
+// the builder (the engine thread itself still compiles nothing). False when
+// the pipeline was cancelled meanwhile; throws the build's sentence.
+bool Pipeline::awaitFormat(PixelFormat format, int width, int height) {
+  while (!convolver_->hasFormat(format)) {
+    std::uint64_t generation = 0;
+    {
+      std::lock_guard<std::mutex> lock(paramsMutex_);
+      generation = nextGeneration_++;
+    }
+    builder_->request(generation, convolver_->params(), format, width, height);
+    while (!builder_->wait(generation, 100)) {
+      if (builder_->failed(generation)) throw Error(builder_->error());
+      if (builder_->stopped()) return false;
+    }
+    applyBuiltParams();
+  }
+  return true;
+}
+
+// A frame size the kernel that runs was not chosen for, under
+// `auto`: the builder races for it (once per set and size) while the engine
+// goes on with what it runs.
 void Pipeline::askForRace(PixelFormat format, int width, int height) {
   // Looked at once per set, format and size, not per frame.
   const RaceKey key{activeGeneration_, static_cast<int>(format), width, height};
   if (key == raceChecked_) return;
-  if (!convolver_->awaitsRace(format, width, height)) {
-    raceChecked_ = key;
-    return;
-  }
-  std::lock_guard<std::mutex> lock(paramsMutex_);
-  if (requested_) return;  // a newer set is on its way; it is prepared for this size (checked again after)
   raceChecked_ = key;
-  requested_ = Pending{activeGeneration_, convolver_->params(), true};
-  paramsChanged_.notify_all();
+  if (!convolver_->readyFor(format, width, height))
+    builder_->request(activeGeneration_, convolver_->params(), format, width, height, true);
 }
 
 void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
@@ -446,6 +417,7 @@ void Pipeline::engineLoop() {
       if (!frame) break;
       applyBuiltParams();  // the frame boundary: parameters change only here
       ensureSlots(frame->width(), frame->height(), frame->engineFormat());
+      if (!awaitFormat(frame->engineFormat(), frame->width(), frame->height())) break;
       askForRace(frame->engineFormat(), frame->width(), frame->height());
       Slot& s = *slots_[nextSlot_];
       if (s.busy) deliver(s);  // the oldest frame in flight; its slot takes the new one
@@ -457,7 +429,10 @@ void Pipeline::engineLoop() {
     drainInFlight();
     releaseSlots();
   } catch (...) {
-    engineError_ = std::current_exception();
+    {
+      std::lock_guard<std::mutex> lock(paramsMutex_);
+      engineError_ = std::current_exception();
+    }
     input_.cancel();
     try {
       device_->queue.finish();

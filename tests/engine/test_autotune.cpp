@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <thread>
 
 #include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
+#include "liveconv/kernel_builder.hpp"
 #include "liveconv/reference.hpp"
 #include "test_support.hpp"
 
@@ -163,10 +165,13 @@ TEST(AutoTune, TheRaceSampleKeepsTheShapeWithin1080pPixels) {
   }
 }
 
-TEST(BackgroundBuild, PreviousProgramServesUntilTheNewOneIsReady) {
+// The frame path's Convolver never compiles: an edit goes to the KernelBuilder,
+// the old kernel serves every frame until the new Convolver is taken, and no
+// frame is torn between the two.
+TEST(KernelBuilder, ThePreviousKernelServesUntilTheNewOneIsTaken) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  Convolver conv(ctx);
-  conv.setBuildPolicy(BuildPolicy::Background);
+  auto cache = std::make_shared<ProgramCache>();
+  Convolver conv(ctx, cache);
   FilterParams p;
   p.variant = VariantId::Baked;
   p.mask = test::integerMask(3, 3);
@@ -174,48 +179,79 @@ TEST(BackgroundBuild, PreviousProgramServesUntilTheNewOneIsReady) {
   const Image src = test::randomImage(40, 30, PixelFormat::GRAY8, 4);
   Image out(40, 30, PixelFormat::GRAY8), before(40, 30, PixelFormat::GRAY8), after(40, 30, PixelFormat::GRAY8);
   conv.prepare(PixelFormat::GRAY8, 40, 30);  // the first program is built before streaming
+  conv.setBuildPolicy(BuildPolicy::FramePath);
   convolveReference(src.view(), before.view(), p.mask, p.border, p.alpha);
 
   FilterParams edited = p;
   edited.mask.coefficients[0] += 2;  // a baked mask edit needs a new program
-  conv.setParams(edited);
   convolveReference(src.view(), after.view(), edited.mask, p.border, p.alpha);
-  // Frames keep flowing: each one is either all-old or all-new, never torn,
-  // and the new mask arrives once its program is built.
-  bool sawNew = false;
+  conv.setParams(edited);  // on the frame path itself: still served by the old program
+  conv.process(src.view(), out.view());
+  EXPECT_FALSE(compareImages(out.view(), before.view(), 0).has_value()) << "a FramePath Convolver compiled";
+
+  KernelBuilder builder(ctx, cache);
+  builder.request(2, edited, PixelFormat::GRAY8, 40, 30);
+  std::unique_ptr<Convolver> next;
+  std::uint64_t generation = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  for (int frame = 0; std::chrono::steady_clock::now() < deadline && !sawNew; ++frame) {
+  for (int frame = 0; std::chrono::steady_clock::now() < deadline && !next; ++frame) {
     conv.process(src.view(), out.view());
-    const bool isOld = !compareImages(out.view(), before.view(), 0).has_value();
-    const bool isNew = !compareImages(out.view(), after.view(), 0).has_value();
-    ASSERT_TRUE(isOld || isNew) << "frame " << frame << " is neither the old nor the new result";
-    sawNew = isNew;
+    ASSERT_FALSE(compareImages(out.view(), before.view(), 0).has_value()) << "frame " << frame << " is not the old result";
+    next = builder.take(&generation);
   }
-  EXPECT_TRUE(sawNew);
-  EXPECT_TRUE(conv.activeKernel(PixelFormat::GRAY8, 40, 30).upToDate);
+  ASSERT_TRUE(next) << "the builder never finished";
+  EXPECT_EQ(generation, 2u);
+  next->process(src.view(), out.view());
+  EXPECT_FALSE(compareImages(out.view(), after.view(), 0).has_value());
+  EXPECT_TRUE(builder.wait(2, 0));
 }
 
-TEST(BackgroundBuild, AFailedBuildKeepsThePreviousKernelAndReportsTheLog) {
+TEST(KernelBuilder, AFailedBuildIsReportedWithItsSentenceAndNothingIsHandedOver) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  Convolver conv(ctx);
-  conv.setBuildPolicy(BuildPolicy::Background);
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
   FilterParams p;
   p.variant = VariantId::Local;
   p.mask = test::integerMask(3, 3);
-  conv.setParams(p);
-  const Image src = test::randomImage(20, 20, PixelFormat::RGBA8, 4);
-  Image out(20, 20, PixelFormat::RGBA8);
-  conv.process(src.view(), out.view());
   p.workgroup = {4096, 4096};  // cannot fit: the build fails
-  conv.setParams(p);
-  std::optional<BuildError> error;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline && !error) {
-    conv.process(src.view(), out.view());  // keeps running on the old kernel
-    error = conv.takeBuildError();
+  builder.request(7, p, PixelFormat::RGBA8, 20, 20);
+  EXPECT_FALSE(builder.wait(7, 60000));
+  EXPECT_TRUE(builder.failed(7));
+  EXPECT_NE(builder.error().find("Workgroup 4096x4096"), std::string::npos) << builder.error();
+  std::uint64_t generation = 0;
+  EXPECT_EQ(builder.take(&generation), nullptr);
+}
+
+// A new `auto` set is handed over at once on its provisional kernel; the race
+// follows on the builder's thread (never the caller's) and its winner is
+// handed over after it, for the same generation.
+TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("builder.tsv"));
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 5);
+  builder.request(3, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(builder.wait(3, 120000)) << builder.error();
+  std::uint64_t generation = 0;
+  std::unique_ptr<Convolver> first = builder.take(&generation);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(generation, 3u);
+  EXPECT_EQ(first->lastRun().variant, AutoTuner::provisional(p).variant);
+  std::unique_ptr<Convolver> winner;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!winner && std::chrono::steady_clock::now() < deadline) {
+    winner = builder.take(&generation);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  ASSERT_TRUE(error.has_value());
-  EXPECT_NE(std::string(error->what()).find("Workgroup 4096x4096"), std::string::npos) << error->what();
+  ASSERT_TRUE(winner) << "the race's winner never came";
+  EXPECT_EQ(generation, 3u);
+  EXPECT_EQ(tuner->racesRun(), 1);
+  EXPECT_EQ(tuner->lastRaceThread(), "lc-build");
+  const std::optional<FilterParams> answer = tuner->lookup(ctx->info, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(winner->lastRun().variant, answer->variant);
+  EXPECT_TRUE(winner->readyFor(PixelFormat::RGBA8, 64, 48));
 }
 
 }  // namespace

@@ -63,6 +63,14 @@ inline bool QtShell::waitForFirstFrame(MainWindow& w) {
   return tickUntil(w, [&] { return w.loop().running() && w.loop().frame().hasPicture(); });
 }
 
+// Ticks until the frame on screen was filtered with the model's newest
+// parameters (edits are built off the UI thread, so they land a few ticks later).
+inline bool tickUntilShown(MainWindow& w, int timeoutMs = 60000) {
+  const std::uint64_t version = w.model().version();
+  return tickUntil(
+      w, [&] { return w.loop().frame().paramsVersion >= version; }, timeoutMs);
+}
+
 // Opens `spec` and ticks until its feed has taken over and shows a frame.
 // False when it did not (the open failed: lastError() says why, or it timed out).
 inline bool openAndPlay(MainWindow& w, const QString& spec, int timeoutMs = 20000) {

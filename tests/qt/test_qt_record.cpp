@@ -65,6 +65,7 @@ TEST_F(QtRecording, RecordsExactlyTheFramesItShows) {
   auto w = pausedOnLavfi();
   w->model().applySpec("sobel-x", nullptr);  // an edit, so the recording is not the source itself
   w->syncFromModel();
+  ASSERT_TRUE(tickUntilShown(*w));
   tickUntilQuiet(*w);
   const QString path = dir_.filePath("recording.mkv");
   ASSERT_TRUE(w->startRecording(path)) << w->lastError().toStdString();

@@ -151,7 +151,7 @@ TEST_F(QtShell, RunsTheTestSourceForFrames) {
 TEST_F(QtShell, SaveFrameWritesTheFilteredFrameAtItsOwnSize) {
   auto w = openWindow();
   w->model().applySpec("sharpen", nullptr);
-  for (int i = 0; i < 5; ++i) w->tick();
+  ASSERT_TRUE(tickUntilShown(*w)) << "the edit never reached the picture";
   const FeedFrame& frame = w->loop().frame();
   ASSERT_NE(frame.source.data, nullptr);
   const QString path = QDir::temp().filePath("liveconv-qt-saved-frame.png");
@@ -469,17 +469,24 @@ TEST_F(QtShell, DroppedMaskFileLoads) {
 // reported in the status line; the last good parameters keep filtering.
 TEST_F(QtShell, RefusedParametersKeepTheLastGoodOnes) {
   auto w = openWindow();
-  w->tick();
+  w->model().setVariant(VariantId::Local);  // takes the workgroup as asked (auto picks its own)
+  ASSERT_TRUE(tickUntilShown(*w));
   const VariantId variant = w->model().variant();
   w->model().setWorkgroup({1024, 1024});
-  for (int i = 0; i < 3; ++i) w->tick();
+  const std::uint64_t refused = w->model().version();
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().stats().rejectedVersion >= refused; }));
+  w->tick();
   EXPECT_FALSE(w->loop().stats().error.empty());
   EXPECT_FALSE(w->lastError().isEmpty());
   EXPECT_NE(w->loop().frame().filtered.data, nullptr);
   EXPECT_FALSE(w->model().variantUnusableReason(variant).empty()) << "the refused variant is greyed";
+  // The list shows what runs (the variant before the refused one) and greys the refused one.
   QListWidgetItem* item = w->engineDock()->variantList()->currentItem();
   ASSERT_NE(item, nullptr);
-  EXPECT_FALSE(item->flags() & Qt::ItemIsEnabled);
+  EXPECT_EQ(item->text().toStdString().rfind(variantInfo(w->model().variant()).name, 0), 0u) << item->text().toStdString();
+  const auto refusedItems = w->engineDock()->variantList()->findItems(variantInfo(variant).name, Qt::MatchStartsWith);
+  ASSERT_FALSE(refusedItems.isEmpty());
+  EXPECT_FALSE(refusedItems.front()->flags() & Qt::ItemIsEnabled);
 }
 
 }  // namespace

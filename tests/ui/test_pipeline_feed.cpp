@@ -151,7 +151,10 @@ TEST_F(PipelineFeedTest, AutoSaysWhatItRuns) {
 }
 
 TEST_F(PipelineFeedTest, ASetThatCannotRunIsReportedAndThePreviousKeepsRunning) {
-  advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
+  model_.setVariant(VariantId::Local);  // a variant that takes the workgroup as asked (auto picks its own)
+  const auto local = model_.version();
+  feed_->setParams(model_.snapshot());
+  advanceUntil(*feed_, Advance::Play, [local](const FeedFrame& f) { return f.paramsVersion >= local; });
   const FilterParams good = model_.filter();
   model_.setWorkgroup({128, 128});  // more work-items than any device allows: refused on the build thread
   const auto bad = model_.version();

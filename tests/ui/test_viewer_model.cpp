@@ -141,11 +141,37 @@ TEST(ViewerModel, ARefusedVariantGivesWayToTheOneThatRuns) {
   const auto version = m.version();
   m.noteVariantFailure(VariantId::Baked, "needs too much local memory");
   EXPECT_EQ(m.variant(), VariantId::Local);
-  EXPECT_EQ(m.version(), version);
+  // A new version: a mask edit sent with the refused set goes again with the variant that runs.
+  EXPECT_EQ(m.version(), version + 1);
+  EXPECT_EQ(m.snapshot()->filter.variant, VariantId::Local);
   EXPECT_EQ(m.variantUnusableReason(VariantId::Baked), "needs too much local memory");
   // A failure of a variant no longer asked for changes nothing else.
   m.noteVariantFailure(VariantId::Naive, "build failed");
   EXPECT_EQ(m.variant(), VariantId::Local);
+}
+
+// The edit lands at once: a variant the new mask rules out gives way to auto, and the model says so.
+TEST(ViewerModel, AMaskEditThatRulesOutTheVariantSwitchesToAutoAndSaysSo) {
+  ViewerModel m;
+  std::string error;
+  ASSERT_TRUE(m.applySpec("box:5", &error)) << error;
+  ASSERT_TRUE(m.setVariant(VariantId::Separable));
+  const auto notices = m.notices();
+  ASSERT_TRUE(m.applySpec("3x3:1,2,3,4,5,6,7,8,10", &error)) << error;
+  EXPECT_EQ(m.variant(), VariantId::Auto);
+  EXPECT_EQ(m.snapshot()->filter.variant, VariantId::Auto);
+  EXPECT_EQ(m.notices(), notices + 1);
+  EXPECT_NE(m.notice().find("separable"), std::string::npos) << m.notice();
+  EXPECT_NE(m.notice().find("auto runs it instead"), std::string::npos) << m.notice();
+  // A mask the variant can run changes nothing of the kind.
+  ASSERT_TRUE(m.setVariant(VariantId::Naive));
+  ASSERT_TRUE(m.applySpec("gaussian:5", &error)) << error;
+  EXPECT_EQ(m.variant(), VariantId::Naive);
+  EXPECT_EQ(m.notices(), notices + 1);
+}
+
+TEST(ViewerModel, TheWindowsStartOnAutoAsTheCommandLineDoes) {
+  EXPECT_EQ(ViewerModel().variant(), VariantId::Auto);
 }
 
 TEST(ViewerModel, SnapshotIsImmutableAndCachedPerVersion) {

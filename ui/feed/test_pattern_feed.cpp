@@ -1,5 +1,7 @@
 // The built-in feed: the test pattern filtered by the engine's Convolver on
-// the UI thread, so it can write straight into display memory. Where the
+// the UI thread, so it can write straight into display memory. Parameter
+// edits are built by a KernelBuilder ("lc-build"); the UI thread only takes a
+// finished Convolver at a frame boundary and never waits for a compile. Where the
 // display link opened the device for zero-copy (cl_khr_gl_sharing, see
 // ui/gl/gl_interop.hpp) the kernel's output is the display's GL pixel buffer,
 // acquired and released around it; otherwise the result is read back
@@ -7,12 +9,14 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <map>
 
 #include "feed/feeds.hpp"
 #include "feed/test_pattern.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/kernel_builder.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -26,16 +30,18 @@ class TestPatternFeed final : public FrameFeed {
     open(initial->deviceIndex < 0 ? selector_ : std::to_string(initial->deviceIndex));
     applied_ = initial;
     convolver_->setParams(initial->filter);
-    // `auto` races here, on the opening thread, for the pattern's size; on the
-    // UI thread it never races (Background): a set no race has answered runs
-    // what ran, or the provisional choice, and the overlay says which.
-    convolver_->setBuildPolicy(BuildPolicy::Blocking);
+    // `auto` races here, on the opening thread, for the pattern's size; later
+    // sets are built and raced on the builder, never on the UI thread.
     convolver_->prepare(initial->format, width_, height_);
-    convolver_->setBuildPolicy(BuildPolicy::Background);
+    convolver_->setBuildPolicy(BuildPolicy::FramePath);
+    builder_ = std::make_unique<KernelBuilder>(device_, convolver_->programCache());
     pending_ = initial;
   }
 
-  ~TestPatternFeed() override { unmap(); }
+  ~TestPatternFeed() override {
+    builder_.reset();  // joins lc-build before the device goes
+    unmap();
+  }
 
   void setParams(std::shared_ptr<const ParamsSnapshot> snapshot) override {
     if (snapshot) pending_ = std::move(snapshot);
@@ -83,7 +89,6 @@ class TestPatternFeed final : public FrameFeed {
   void open(const std::string& selector) {
     OpenedDevice opened = openDevice(display_, selector);
     auto convolver = std::make_unique<Convolver>(opened.device);
-    convolver->setBuildPolicy(BuildPolicy::Background);  // never races on the UI thread
     unmap();
     target_.reset();  // its GL buffer goes before the context it was shared with
     device_ = std::move(opened.device);
@@ -95,24 +100,29 @@ class TestPatternFeed final : public FrameFeed {
     displayPath_ = std::move(opened.displayPath);
   }
 
-  // Applies the newest snapshot at this frame boundary; on failure the
-  // previous parameters stay in force and the reason is kept for the overlay.
+  // At this frame boundary: the newest snapshot goes to the builder, and a
+  // Convolver the builder finished takes over. A set that failed to build
+  // leaves the previous one in force, with the reason kept for the overlay.
   bool applyPending() {
-    if (!pending_ || pending_->version <= applied_->version || pending_->version == rejectedVersion_) return false;
-    const auto next = pending_;
-    try {
-      if (next->deviceIndex != applied_->deviceIndex) {
-        open(next->deviceIndex < 0 ? selector_ : std::to_string(next->deviceIndex));
+    if (pending_ && pending_->version > applied_->version && pending_->version != requested_) {
+      requested_ = pending_->version;
+      waiting_[requested_] = pending_;
+      builder_->request(requested_, pending_->filter, pending_->format, width_, height_);
+    }
+    std::uint64_t generation = 0;
+    if (std::unique_ptr<Convolver> next = builder_->take(&generation)) {
+      auto built = waiting_.find(generation);
+      if (built != waiting_.end()) {
+        convolver_ = std::move(next);
+        applied_ = built->second;
+        error_.clear();
+        waiting_.erase(waiting_.begin(), built);  // the set itself stays: its race winner may follow
+        return true;
       }
-      convolver_->setParams(next->filter);
-      convolver_->prepare(next->format);
-      applied_ = next;
-      error_.clear();
-      return true;
-    } catch (const BuildError& e) {
-      reject(*next, std::string(e.what()) + "\n" + e.buildLog());
-    } catch (const std::exception& e) {
-      reject(*next, e.what());
+    }
+    if (requested_ != rejectedVersion_ && builder_->failed(requested_)) {
+      const auto failed = waiting_.find(requested_);
+      if (failed != waiting_.end()) reject(*failed->second, builder_->error());
     }
     return false;
   }
@@ -121,10 +131,6 @@ class TestPatternFeed final : public FrameFeed {
     error_ = std::move(why);
     rejectedVersion_ = next.version;
     rejectedVariant_ = next.filter.variant;
-    try {
-      convolver_->setParams(applied_->filter);  // the last good set keeps running
-    } catch (const std::exception&) {
-    }
   }
 
   void filterSource(StageTimes* t) {
@@ -193,8 +199,11 @@ class TestPatternFeed final : public FrameFeed {
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<DisplayTarget> target_;  // zero-copy path; null when reading back
   std::uint32_t pixelBuffer_ = 0;          // the GL buffer the last frame went to
-  std::unique_ptr<Convolver> convolver_;
+  std::unique_ptr<Convolver> convolver_;  // FramePath: only enqueues
+  std::unique_ptr<KernelBuilder> builder_;
   std::shared_ptr<const ParamsSnapshot> applied_, pending_;
+  std::uint64_t requested_ = 0;  // the newest version handed to the builder
+  std::map<std::uint64_t, std::shared_ptr<const ParamsSnapshot>> waiting_;  // handed to the builder, by version
   DeviceImage srcDev_, dstDev_;
   std::uint8_t* mapped_ = nullptr;
   Image source_;

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "exit_codes.hpp"
-#include "feed/feed_switcher.hpp"
 #include "feed/frame_feed.hpp"
+#include "feed/frame_loop.hpp"
 #include "gl/gl.hpp"
 #include "gl/frame_capture.hpp"
 #include "gl/gl_interop.hpp"
@@ -30,6 +30,7 @@
 #include "imgui/panels.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "model/commands.hpp"
 #include "png/png_io.hpp"
 
 namespace liveconv::ui {
@@ -134,10 +135,6 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   out << "frames_while_opening " << shot.framesWhileOpening << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
-}
-
-double secondsNow() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 double msSince(std::chrono::steady_clock::time_point start) {
@@ -248,8 +245,8 @@ class Window {
   GLFWwindow* window_ = nullptr;
 };
 
-int run(const ViewerOptions& opt) {
-  ViewerModel model;
+// The command line into the model; kExitOk, or the exit code of a bad option.
+int setUpModel(const ViewerOptions& opt, ViewerModel& model) {
   std::string error;
   if (!opt.mask.empty() && !model.applySpec(opt.mask, &error) && !error.empty()) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
@@ -272,49 +269,31 @@ int run(const ViewerOptions& opt) {
   }
   model.setFormat(format);
   model.setBorder(border);
-  const std::string initialSource = opt.source.empty() ? defaultSourceSpec() : opt.source;
-  model.setSource(initialSource);
+  model.setSource(opt.source.empty() ? defaultSourceSpec() : opt.source);
   model.view().compare = opt.compare ? CompareMode::Split : CompareMode::Off;
   model.view().overlayVisible = opt.overlay;
   model.view().panelsVisible = opt.panels;
-  const Zoom zoom = opt.zoomNative ? Zoom::Native : Zoom::Fit;
+  return app::kExitOk;
+}
 
-  // Without a device there is nothing to show, and saying so needs no window.
-  try {
-    (void)selectDevice(opt.device);
-  } catch (const NoDeviceError& e) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return app::kExitNoDevice;
-  }
-
-  Window window;
-  if (const std::string why = window.open(opt, model.view().vsync); !why.empty()) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
-    return kExitNoDisplay;
-  }
-
-  // The engine opens its device through the display link, which shares the
-  // window's GL context with OpenCL where the device can (zero-copy), and
-  // falls back to readback + PBO where it cannot.
-  const GlInteropLink link(glfwContextHandles(window.get()), opt.displayPath, [](const std::string& sentence) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
-  });
-  std::unique_ptr<FrameFeed> first;
-  std::string firstSource = initialSource;
+// The first feed, opened before the window draws: the asked source, else the
+// test pattern (the loop then tries the asked source again in the background
+// and says why it fails on the picture). kExitOk, or the exit code.
+int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& loop) {
+  ViewerModel& model = loop.model();
+  const std::string asked = model.source();
   try {
     try {
-      first = makeFrameFeed(initialSource, opt.device, model.snapshot(), &link);
+      loop.adopt(makeFrameFeed(asked, opt.device, model.snapshot(), &link), asked);
     } catch (const NoDeviceError&) {
       throw;
     } catch (const BuildError&) {
       throw;
     } catch (const std::exception& e) {
-      // The source cannot be opened: the window comes up on the test pattern, and
-      // the switcher's own try at the asked source says why on the picture.
-      if (initialSource.rfind("testpattern", 0) == 0) throw;
+      if (asked.rfind("testpattern", 0) == 0) throw;
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-      firstSource = "testpattern";
-      first = makeFrameFeed(firstSource, opt.device, model.snapshot(), &link);
+      loop.adopt(makeFrameFeed("testpattern", opt.device, model.snapshot(), &link), "testpattern");
+      model.setSource(asked);
     }
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
@@ -326,21 +305,75 @@ int run(const ViewerOptions& opt) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return app::kExitInputFailed;
   }
-  // Later sources and device switches open on "lc-open" while the window draws on.
-  FeedSwitcher switcher(
-      [&link](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial) {
-        return makeFrameFeed(source, selector, std::move(initial), &link);
-      },
-      opt.device);
-  switcher.adopt(std::move(first), firstSource, model.deviceIndex());
+  return app::kExitOk;
+}
+
+// GLFW's key codes are ASCII for letters, digits, space and punctuation.
+int keyFromGlfw(int key) {
+  switch (key) {
+    case GLFW_KEY_ESCAPE: return kKeyEscape;
+    case GLFW_KEY_LEFT: return kKeyLeft;
+    case GLFW_KEY_RIGHT: return kKeyRight;
+    case GLFW_KEY_HOME: return kKeyHome;
+    case GLFW_KEY_END: return kKeyEnd;
+    default: return key < 256 ? key : 0;
+  }
+}
+
+// The keys pressed since the last pass, as commands; those the frame loop
+// does not take itself are left for the shell.
+void takeKeys(FrameLoop& loop, std::vector<FrameLoop::ShellRequest>* requests) {
+  for (int pressed : g_keys) {
+    const int mods = (pressed & kShift ? kModShift : 0) | (pressed & kAlt ? kModAlt : 0);
+    const Command c = commandForKey(keyFromGlfw(pressed & ~(kShift | kAlt)), mods);
+    if (c != Command::Invalid && !loop.command(c)) requests->push_back({c, {}});
+  }
+  g_keys.clear();
+}
+
+// The panel's buttons, as the keys' requests.
+void addPanelRequests(const ShellRequests& panel, std::vector<FrameLoop::ShellRequest>* requests) {
+  if (panel.screenshot) requests->push_back({Command::SaveWindow, {}});
+  if (panel.toggleFullscreen) requests->push_back({Command::ToggleFullscreen, {}});
+}
+
+int run(const ViewerOptions& opt) {
+  ViewerModel model;
+  if (const int code = setUpModel(opt, model); code != app::kExitOk) return code;
+  const Zoom zoom = opt.zoomNative ? Zoom::Native : Zoom::Fit;
+  // Without a device there is nothing to show, and saying so needs no window.
+  try {
+    (void)selectDevice(opt.device);
+  } catch (const NoDeviceError& e) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+    return app::kExitNoDevice;
+  }
+  FrameLoop loop(model, {}, opt.device);
+  if (!opt.script.empty())
+    if (const std::string why = loop.loadScript(opt.script); !why.empty()) {
+      std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
+      return app::kExitUsage;
+    }
+
+  Window window;
+  if (const std::string why = window.open(opt, model.view().vsync); !why.empty()) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
+    return kExitNoDisplay;
+  }
+  // The engine opens its device through the display link, which shares the
+  // window's GL context with OpenCL where the device can (zero-copy), and
+  // falls back to readback + PBO where it cannot.
+  const GlInteropLink link(glfwContextHandles(window.get()), opt.displayPath, [](const std::string& sentence) {
+    std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
+  });
+  loop.setDisplayLink(&link);
+  if (const int code = openFirstFeed(opt, link, loop); code != app::kExitOk) return code;
 
   PanelInputs inputs;
   for (const DeviceInfo& d : enumerateDevices())
     inputs.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
   inputs.cameras = listCameraSources();
   inputs.decodedSources = decodedSourcesAvailable();
-  Playback playback;
-  switcher.feed()->setPlayback(playback);
 
   int exitCode = app::kExitOk;
   std::unique_ptr<PictureRenderer> renderer;
@@ -354,97 +387,43 @@ int run(const ViewerOptions& opt) {
   PanelState panelState;
   FrameTimeHistory history(240);
   Fullscreen fullscreen;
+  Notice notice;
   double fps = 0;
-  VideoRate videoRate;  // new source frames on screen per second
-  bool vsync = model.view().vsync, sourceShown = false, dragging = false;
-  std::uint64_t handedVersion = 0, notedRejection = 0;
-  long framesDrawn = 0;         // with a picture: the test hooks count these
+  bool vsync = model.view().vsync, sourceShown = false, dragging = false, quit = false;
+  long framesDrawn = 0;         // with a picture: --frames counts these
   long framesWhileOpening = 0;  // drawn while a source or device opened in the background
   bool switchAsked = false, switched = opt.switchTo.empty();
-  bool step = false;
-  Notice notice;
+  double displayMs = 0;  // upload + draw, host clock, smoothed
+  std::uint64_t shownNotices = 0;
   const auto started = std::chrono::steady_clock::now();
-  double displayMs = 0;  // upload + draw of the previous frame, host clock
-  auto last = std::chrono::steady_clock::now();
-  while (renderer && !glfwWindowShouldClose(win)) {
+  auto last = started;
+  while (renderer && !glfwWindowShouldClose(win) && !quit) {
     glfwPollEvents();
-    ShellRequests requests;
-    bool saveFrame = false;
+    std::vector<FrameLoop::ShellRequest> requests = loop.runScript();
+    takeKeys(loop, &requests);
     ViewState& view = model.view();
-    for (int pressed : g_keys) {
-      const bool shift = pressed & kShift, alt = pressed & kAlt;
-      switch (pressed & ~(kShift | kAlt)) {
-        case GLFW_KEY_SPACE:
-          view.paused = !view.paused;
-          break;
-        case GLFW_KEY_V:
-          model.nextVariant();
-          break;
-        case GLFW_KEY_F:
-          requests.toggleFullscreen = true;
-          break;
-        case GLFW_KEY_H:
-          view.panelsVisible = !view.panelsVisible;
-          break;
-        case GLFW_KEY_S:  // the filtered frame at its own size; with Shift the whole window
-          (shift ? requests.screenshot : saveFrame) = true;
-          break;
-        case GLFW_KEY_C:
-          view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
-          break;
-        case GLFW_KEY_O:  // as in the Qt shell: O shows/hides, Shift+O moves it a corner on, Alt+O compact
-          if (shift) view.overlayCorner = nextCorner(view.overlayCorner);
-          else if (alt) view.overlayCompact = !view.overlayCompact;
-          else view.overlayVisible = !view.overlayVisible;
-          break;
-        case GLFW_KEY_PERIOD:  // one frame, then hold (as in the Qt shell)
-          view.paused = true;
-          requests.stepFrame = true;
-          break;
-        case GLFW_KEY_ESCAPE:
-          glfwSetWindowShouldClose(win, GLFW_TRUE);
-          break;
-        default:
-          break;
-      }
-    }
-    g_keys.clear();
     if (view.vsync != vsync) glfwSwapInterval((vsync = view.vsync) ? 1 : 0);
-
-    // The frame boundary: a feed opened in the background replaces the old one here.
     if (!switchAsked && !switched && framesDrawn >= 1) {  // --switch-to: as if picked in the panel
       model.setSource(opt.switchTo);
       switchAsked = true;
     }
-    if (switcher.sync(model)) {
-      switcher.feed()->setPlayback(playback);
-      handedVersion = 0;
+
+    // The frame boundary: a feed opened in the background replaces the old one in tick().
+    const std::uint64_t installs = loop.feedsInstalled();
+    const FeedFrame& frame = loop.tick();
+    if (loop.feedsInstalled() != installs) {
       sourceShown = false;
       if (switchAsked && !switched) {
         switched = true;
         framesDrawn = 0;  // --frames counts from here
       }
     }
-    if (switcher.pending()) ++framesWhileOpening;
-    FrameFeed& feed = *switcher.feed();
-    if (model.version() != handedVersion) {
-      if (auto snapshot = model.snapshot()) feed.setParams(switcher.forFeed(snapshot));
-      handedVersion = model.version();
-    }
-    if (view.loop != playback.loop || view.playbackSpeed != playback.speed) {
-      playback = {view.loop, view.playbackSpeed};
-      feed.setPlayback(playback);
-    }
-    const FeedFrame frame = feed.advance(step ? Advance::Step : view.paused ? Advance::Hold : Advance::Play);
-    step = false;
-    FrameStats stats = feed.stats();
-    if (stats.rejectedVersion > notedRejection) {
-      notedRejection = stats.rejectedVersion;
-      model.noteVariantFailure(stats.rejectedVariant, stats.error.substr(0, stats.error.find('\n')));
-    }
+    if (!loop.openingMessage().empty()) ++framesWhileOpening;
+    if (model.notices() != shownNotices) notice.show(model.notice());
+    shownNotices = model.notices();
+    FrameStats stats = loop.stats();
     const bool comparing = view.compare == CompareMode::Split;
     const auto uploadStart = std::chrono::steady_clock::now();
-    if (frame.fresh) videoRate.shown(secondsNow());
     if (frame.fresh || (comparing && !sourceShown)) {
       renderer->upload(frame, comparing);
       sourceShown = comparing;
@@ -467,17 +446,20 @@ int run(const ViewerOptions& opt) {
                                                                        : (io.MousePos.x - pw.x) / pw.width;
       view.splitPosition = std::clamp(t, 0.0f, 1.0f);
     }
-    if (view.panelsVisible) drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &requests);
+    ShellRequests panel;
+    if (view.panelsVisible) drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &panel);
+    addPanelRequests(panel, &requests);
+    if (panel.stepFrame) loop.command(Command::StepFrame);
     inputs.activeDevice = stats.device;
     inputs.activeVariant = stats.variant;
     ScreenRect overlay;
-    stats.stages.displayMs = displayMs;
     if (view.overlayVisible)
-      overlay = drawOverlay(stats, history, OverlayRates{videoRate.perSecond(secondsNow()), fps, view.paused}, view,
-                            layout.areaWin);
-    const std::string& message = !switcher.error().empty() ? switcher.error() : stats.sourceMessage;
+      overlay = drawOverlay(stats, history, OverlayRates{loop.videoFps(), fps, view.paused}, view, layout.areaWin);
+    const std::string& message = !loop.openError().empty() ? loop.openError()
+                                 : !loop.failure().empty() ? loop.failure()
+                                                           : stats.sourceMessage;
     if (!message.empty()) drawSourceMessage(message, layout.areaWin);
-    if (switcher.pending()) drawPendingBanner(switcher.pendingMessage(), layout.areaWin);
+    if (!loop.openingMessage().empty()) drawPendingBanner(loop.openingMessage(), layout.areaWin);
     notice.draw(layout.areaWin);
     inputs.recordingPath = stats.recordingPath;
     inputs.recordedFrames = stats.recordedFrames;
@@ -494,33 +476,44 @@ int run(const ViewerOptions& opt) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     const double sample = uploadMs + msSince(drawStart);
     displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
+    loop.setDisplayMs(displayMs);  // shown with the next frame's stats
     if (frame.hasPicture() || !message.empty()) ++framesDrawn;
     // A source that never delivers still ends a test run, with whatever the window shows.
     const bool lastFrame = opt.frames > 0 && ((switched && framesDrawn >= opt.frames) || msSince(started) > 30000);
     const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads(), framesWhileOpening};
     if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, shot, win))
       exitCode = app::kExitOutputFailed;
-    if (requests.screenshot) {
-      const std::string name = timestampedPngName("liveconv-window");
-      notice.show(saveScreenshot(name, shot, win) ? "Saved the window as " + name : "Could not write " + name);
-    }
-    if (saveFrame) {
-      const std::string name = timestampedPngName("liveconv-frame");
-      const std::string error = saveFilteredFrame(frame, name);
-      notice.show(error.empty() ? "Saved the frame (" + std::to_string(frame.filtered.width) + "x" +
-                                      std::to_string(frame.filtered.height) + ") as " + name
-                                : error);
-    }
     if (lastFrame && !opt.saveFrame.empty()) {
       if (const std::string error = saveFilteredFrame(frame, opt.saveFrame); !error.empty()) {
         std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
         exitCode = app::kExitOutputFailed;
       }
     }
-    if (requests.toggleFullscreen) fullscreen.toggle(win);
-    step = requests.stepFrame;
-    if (requests.startRecording) panelState.recordError = feed.startRecording(panelState.recordPath);
-    if (requests.stopRecording) feed.stopRecording();
+    for (const FrameLoop::ShellRequest& r : requests) {
+      std::string said;
+      if (r.command == Command::SaveWindow) {
+        const std::string name = r.path.empty() ? timestampedPngName("liveconv-window") : r.path;
+        said = saveScreenshot(name, shot, win) ? "Saved the window as " + name : "Could not write " + name;
+        if (said[0] == 'S') loop.log().wrote(name);
+      } else if (r.command == Command::SaveFrame) {
+        const std::string name = r.path.empty() ? timestampedPngName("liveconv-frame") : r.path;
+        const std::string error = saveFilteredFrame(frame, name);
+        said = error.empty() ? "Saved the frame (" + std::to_string(frame.filtered.width) + "x" +
+                                   std::to_string(frame.filtered.height) + ") as " + name
+                             : error;
+        if (error.empty()) loop.log().wrote(name);
+      } else if (r.command == Command::ToggleFullscreen) {
+        fullscreen.toggle(win);
+      } else if (r.command == Command::Quit) {
+        quit = true;
+      }
+      if (!said.empty()) {
+        notice.show(said);
+        loop.log().message("notice", said, loop.framesShown());
+      }
+    }
+    if (panel.startRecording) panelState.recordError = loop.startRecording(panelState.recordPath);
+    if (panel.stopRecording) loop.stopRecording();
     glfwSwapBuffers(win);
 
     const auto now = std::chrono::steady_clock::now();
@@ -530,8 +523,13 @@ int run(const ViewerOptions& opt) {
     fps = fps == 0 ? 1000.0 / frameMs : fps + (1000.0 / frameMs - fps) / 20.0;
     if (lastFrame && opt.quit) break;
   }
+  if (!opt.statsJson.empty())
+    if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
+      std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
+      exitCode = app::kExitOutputFailed;
+    }
   // The feed's GL objects and the renderer go while the context is still there.
-  switcher.reset();
+  loop.shutdown();
   renderer.reset();
   return exitCode;
 }

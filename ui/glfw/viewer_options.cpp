@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+
+#include "model/commands.hpp"
 
 namespace liveconv::ui {
 
@@ -30,14 +33,16 @@ const char* kUsageTail =
     "  --quit              exit after --frames frames\n"
     "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
     "                      counts from when it plays (tests the background open)\n"
-    "  --help, --version\n"
-    "keys: Space pause, . step one frame, V next variant, C compare, F fullscreen, H hide panels,\n"
-    "      O overlay (Shift+O next corner, Alt+O compact), S save the frame, Shift+S save the window, Esc quit\n";
+    "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
+    "                      border, format, device, source, save-frame, screenshot, record, quit)\n"
+    "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
+    "                      with the frame it was asked on and the frame that first showed it\n"
+    "  --help, --version\n";
 
 }  // namespace
 
 const char* viewerUsage() {
-  static const std::string usage = std::string(kUsageHead) + displayPathOptionHelp() + kUsageTail;
+  static const std::string usage = std::string(kUsageHead) + displayPathOptionHelp() + kUsageTail + keyHelp();
   return usage.c_str();
 }
 
@@ -88,6 +93,10 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     } else if (arg == "--frames") {
       char* end = nullptr;
       if (!value(&v) || (o->frames = std::strtol(v.c_str(), &end, 10)) < 1 || *end) return "--frames needs N >= 1.";
+    } else if (arg == "--script") {
+      if (!value(&o->script)) return "--script needs a file name.";
+    } else if (arg == "--stats-json") {
+      if (!value(&o->statsJson)) return "--stats-json needs a file name.";
     } else if (arg == "--save-frame") {
       if (!value(&o->saveFrame)) return "--save-frame needs a file name.";
     } else if (arg == "--switch-to") {

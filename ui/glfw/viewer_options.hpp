@@ -26,6 +26,8 @@ struct ViewerOptions {
   long frames = 0;         // 0: run until closed
   bool quit = false;       // exit after `frames` frames
   std::string saveFrame;   // write the filtered frame at its own size after --frames frames
+  std::string script;     // --script FILE: timed commands (feed/script.hpp)
+  std::string statsJson;  // --stats-json FILE: written on exit
   std::string switchTo;    // test hook: after the first frame, open this source as the panel would
   bool help = false;
   bool version = false;

@@ -35,7 +35,21 @@ bool ViewerModel::setMask(const Mask& mask) {
     it = variantInfo(it->first).needsSeparableMask || variantInfo(it->first).binding == MaskBinding::Baked
              ? failures_.erase(it)
              : std::next(it);
-  return changed(resized);
+  // A variant that cannot run the new mask (separable after the mask stops
+  // being rank-1, a size beyond its limit) gives way to `auto`, and says so:
+  // the edit lands at once instead of being refused by the frame side.
+  changed(resized);  // first: separable() answers for the new version
+  if (const std::string why = variantUnusableReason(params_.variant); !why.empty()) {
+    say(std::string(variantInfo(params_.variant).name) + " " + why + "; auto runs it instead.");
+    previousVariant_ = params_.variant;
+    params_.variant = VariantId::Auto;
+  }
+  return true;
+}
+
+void ViewerModel::say(std::string notice) {
+  notice_ = std::move(notice);
+  ++notices_;
 }
 
 bool ViewerModel::applySpec(const std::string& spec, std::string* error) {
@@ -119,6 +133,9 @@ void ViewerModel::noteVariantFailure(VariantId id, const std::string& reason) {
   if (id == params_.variant && previousVariant_ != VariantId::Invalid && previousVariant_ != id) {
     params_.variant = previousVariant_;
     previousVariant_ = VariantId::Invalid;
+    // The refused set may have carried a mask edit too: the next snapshot
+    // sends that edit with the variant that runs, so it still lands.
+    ++version_;
   }
 }
 

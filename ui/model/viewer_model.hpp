@@ -69,10 +69,15 @@ class ViewerModel {
   // or a failure the frame side reported for this mask size and format).
   std::string variantUnusableReason(VariantId id) const;
   // The frame side refused `id` (and runs the previous set). The variant the
-  // model asks for goes back to the one that runs, without a new version (the
-  // refused snapshot is not sent again), so every widget shows what runs and
-  // the reason stays on screen until the next edit.
+  // model asks for goes back to the one that runs, so every widget shows what
+  // runs and the reason stays on screen until the next edit; the version grows
+  // so that a mask edit that came with the refused set is sent again with it.
   void noteVariantFailure(VariantId id, const std::string& reason);
+
+  // The last thing the model decided by itself that the user should read (a
+  // variant that gave way to auto); notices() grows by one each time.
+  const std::string& notice() const { return notice_; }
+  std::uint64_t notices() const { return notices_; }
 
   bool setDevice(int index);
   bool setBorder(BorderMode mode);
@@ -101,11 +106,14 @@ class ViewerModel {
     Mask mask;
     BorderMode border = BorderMode::Clamp;
     AlphaMode alpha = AlphaMode::PassThrough;
-    VariantId variant = VariantId::Local;
+    VariantId variant = VariantId::Auto;  // as `liveconv run`
     WorkgroupShape workgroup;
     FilterParams filter() const { return {mask, border, alpha, variant, workgroup}; }
   };
   bool changed(bool structural);  // bumps the version; structural edits forget reported failures
+  void say(std::string notice);
+  std::string notice_;
+  std::uint64_t notices_ = 0;
 
   Params params_;
   PixelFormat format_ = PixelFormat::RGBA8;

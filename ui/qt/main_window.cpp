@@ -334,6 +334,12 @@ void MainWindow::updateStatus() {
       statusBar()->setToolTip({});
     }
   }
+  // The model decided something by itself (a variant gave way to auto): the status line says it.
+  if (model_.notices() != shownNotices_) {
+    shownNotices_ = model_.notices();
+    statusBar()->showMessage(QString::fromStdString(model_.notice()), 10000);
+    syncFromModel();
+  }
   // The feed itself failed (a device lost): once, in a box; the window stays and keeps the last picture.
   const QString failure = QString::fromStdString(loop_.failure());
   if (failure != shownFailure_) {

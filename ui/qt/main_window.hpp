@@ -10,7 +10,7 @@
 
 #include "gl/interop_policy.hpp"
 #include "model/viewer_model.hpp"
-#include "qt/frame_loop.hpp"
+#include "feed/frame_loop.hpp"
 #include "qt/shell_settings.hpp"
 
 class QAction;
@@ -128,6 +128,7 @@ class MainWindow : public QMainWindow {
   QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_, shownOpening_, shownOpenError_;
   std::uint64_t shownInstalls_ = 0;
   std::uint64_t reportedRecordings_ = 0;
+  std::uint64_t shownNotices_ = 0;
   bool step_ = false;
 };
 

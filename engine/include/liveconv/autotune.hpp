@@ -41,9 +41,13 @@ class AutoTuner {
   // (in memory or on disk); never races, never waits for a race. Thread-safe.
   std::optional<FilterParams> lookup(const DeviceInfo& device, const FilterParams& params, PixelFormat format,
                                      int width, int height);
-  // Concrete parameters for `params` (variant Auto) on this frame; races when unknown. Thread-safe.
+  // Concrete parameters for `params` (variant Auto) on this frame; races when
+  // unknown, on a command queue of its own (frames on the device's queue never
+  // wait behind race kernels). `interrupted` is asked with the stop request
+  // below; either stops the race (Cancelled). Thread-safe.
   FilterParams resolve(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
-                       const FilterParams& params, PixelFormat format, int width, int height);
+                       const FilterParams& params, PixelFormat format, int width, int height,
+                       const std::function<bool()>& interrupted = {});
 
   // Asked between the candidates of a race (and between their timed runs):
   // when it answers true, the race stops and resolve() throws Cancelled

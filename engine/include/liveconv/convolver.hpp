@@ -1,13 +1,15 @@
 // Runs one variant on one device: host frame in, host frame out, or device
 // buffers already resident. Each call returns its timings from CL profiling
 // events. The kernels for a parameter set are built on first use through the
-// ProgramCache. Under BuildPolicy::Background a parameter change that needs a
-// new program (a baked mask edit, a new mask size for a compiled-in variant)
-// is built on a worker thread while the previous program keeps serving, so no
-// frame waits on a compiler. A Convolver is used from one thread at a time.
+// ProgramCache (BuildPolicy::Blocking: tests, bench, batch, and the
+// KernelBuilder's thread). A Convolver handed to a frame path is switched to
+// BuildPolicy::FramePath: from then on it never compiles and never races; it
+// runs what it has prepared, and a change of parameters or of the frame size
+// `auto` answered for is built by a KernelBuilder into a new Convolver that
+// replaces it at a frame boundary. A Convolver is used from one thread at a time.
 #pragma once
 
-#include <future>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,8 +50,8 @@ struct FilterParams {
 
 enum class BuildPolicy {
   Invalid = 0,
-  Blocking,    // a call that needs a new program builds it before returning (tests, bench, batch)
-  Background,  // the previous program serves while the new one builds (live display)
+  Blocking,   // a call that needs a new program builds it before returning (tests, bench, batch, KernelBuilder)
+  FramePath,  // never builds nor races: runs what was prepared (live display, the Pipeline's engine)
 };
 
 struct FrameTimings {
@@ -82,7 +84,7 @@ struct ActiveKernel {
   // `separable`'s column pass (the fields above describe its row pass); 0x0 for other variants.
   WorkgroupShape columnWorkgroup;
   int columnPacket = 0;
-  bool upToDate = true;  // false while a Background build for newer parameters is running
+  bool upToDate = true;  // false when `auto` has a newer answer for this size than the kernel that runs
 };
 
 class Convolver {
@@ -101,17 +103,23 @@ class Convolver {
 
   // Builds (or finds) the kernels for the current parameters, this format and
   // frame size (the size matters to `auto` only: without one, `auto` builds
-  // AutoTuner::provisional(); with one it races, under BuildPolicy::Blocking,
-  // when no answer is known). Blocks, whatever the policy.
-  // Throws BuildError / UnsupportedError with a sentence.
+  // AutoTuner::provisional(); with one it races when no answer is known).
+  // Blocks. Under FramePath it only finds: a format never prepared throws.
+  // Throws BuildError / UnsupportedError with a sentence, Cancelled when the
+  // interrupt (below) asked a race to stop.
   void prepare(PixelFormat format, int width = 0, int height = 0);
+  // Asked between the candidates of a race; true stops it (KernelBuilder: a newer request came).
+  void setInterrupt(std::function<bool()> interrupt) { interrupt_ = std::move(interrupt); }
 
   // True when the parameters are `auto` and no race has answered for this
-  // format and frame size yet. Under BuildPolicy::Background the Convolver
-  // never races (a frame path must not compile): it runs what it ran, or
-  // AutoTuner::provisional(), and the owner races elsewhere (Pipeline: on its
-  // builder thread) and hands over a Convolver built for the answer.
+  // format and frame size yet (not even on disk).
   bool awaitsRace(PixelFormat format, int width, int height);
+  // False when the next frame of this format and size would run a kernel
+  // other than the one `auto` would pick now (no race has answered for the
+  // size yet, or the answer is not built): the owner asks a KernelBuilder.
+  bool readyFor(PixelFormat format, int width, int height);
+  // True when a kernel for this format was prepared (a FramePath Convolver runs only those formats).
+  bool hasFormat(PixelFormat format) const;
 
   // The kernel the last frame ran (variant Invalid before the first); builds
   // nothing, races nothing.
@@ -119,8 +127,6 @@ class Convolver {
 
   // The kernel the next frame of this format and size will use.
   ActiveKernel activeKernel(PixelFormat format, int width = 0, int height = 0);
-  // Under BuildPolicy::Background: the failure of the last background build, once.
-  std::optional<BuildError> takeBuildError();
 
   // Row pitch the variant wants for its device buffers (padded for local_aligned).
   std::size_t devicePitchBytes(PixelFormat format, int width, int height);
@@ -152,8 +158,7 @@ class Convolver {
   BuildPolicy policy_ = BuildPolicy::Blocking;
   std::vector<std::unique_ptr<Prepared>> prepared_;  // one per parameter set seen, bounded
   Prepared* current_ = nullptr;                      // what the last frame ran
-  std::future<std::unique_ptr<Prepared>> pending_;   // Background build in flight
-  std::optional<BuildError> buildError_;
+  std::function<bool()> interrupt_;
   // Per-size resources, reallocated when the frame size changes.
   DeviceImage src_, dst_;  // staging for process()
   cl::Buffer intermediate_;

@@ -9,12 +9,13 @@
 // N+1 overlaps the kernel of N and the readback of N-1; the engine waits only
 // for the readback of the frame whose slot it is about to reuse.
 //
-// Parameter changes are messages: setParams() validates, a builder thread
-// "lc-build" compiles the kernel with a second Convolver sharing the program
-// cache, and the engine swaps it in between two frames. The stream never waits
-// for a compile and no frame is filtered half with one set, half with another.
-// `auto` races on the builder thread too: until the race for the frame size
-// has answered, the engine runs what it ran (at first AutoTuner::provisional()).
+// Parameter changes are messages: setParams() validates, the KernelBuilder's
+// thread "lc-build" prepares a new Convolver sharing the program cache, and
+// the engine swaps it in between two frames. The stream never waits for a
+// compile and no frame is filtered half with one set, half with another.
+// `auto` races on the builder too, on its own command queue: until the race
+// for the frame size has answered, the engine runs what it ran (at first
+// AutoTuner::provisional()).
 //
 // A consumer that shows frames on the same device (the viewer's CL/GL interop)
 // asks for keepOnDevice: each output frame then lends the slot's output buffer
@@ -42,6 +43,7 @@
 #include "liveconv/convolver.hpp"
 #include "liveconv/frame.hpp"
 #include "liveconv/frame_queue.hpp"
+#include "liveconv/kernel_builder.hpp"
 #include "liveconv/pipeline_stats.hpp"
 #include "liveconv/thread_name.hpp"
 
@@ -164,9 +166,9 @@ class Pipeline : public FrameChannel {
   };
 
   void engineLoop();
-  void builderLoop();
   void applyBuiltParams();
   void askForRace(PixelFormat format, int width, int height);
+  bool awaitFormat(PixelFormat format, int width, int height);
   void ensureSlots(int width, int height, PixelFormat format);
   void releaseSlots();
   bool waitUntilReturned(const Slot& slot, cl::Event* lastUse);
@@ -190,20 +192,15 @@ class Pipeline : public FrameChannel {
   std::vector<std::unique_ptr<Slot>> slots_;
   std::size_t nextSlot_ = 0;
 
-  // Parameter messages between setParams(), the builder and the engine.
-  mutable std::mutex paramsMutex_;
-  std::condition_variable paramsChanged_;
-  std::optional<Pending> requested_;  // waiting for the builder
-  std::unique_ptr<Convolver> built_;  // waiting for the engine
-  std::uint64_t builtGeneration_ = 0, lastBuiltOrFailed_ = 1, failedGeneration_ = 0, nextGeneration_ = 2;
+  // Parameter messages: setParams() -> builder_ -> the engine (applyBuiltParams).
+  std::unique_ptr<KernelBuilder> builder_;
+  mutable std::mutex paramsMutex_;  // current_, nextGeneration_, engineError_
+  std::uint64_t nextGeneration_ = 2;
   FilterParams current_;
-  std::string paramsError_;
-  bool stopBuilder_ = false;
   std::atomic<int> currentFormat_{0};
   std::atomic<int> lastVariant_{0};
   ActiveKernel prepared_;
   std::atomic<int> frameWidth_{0}, frameHeight_{0};  // of the slots: what the builder prepares (and `auto` races) for
-  std::uint64_t appliedGeneration_ = 1;               // under paramsMutex_: what the engine runs
   struct RaceKey {
     std::uint64_t generation = 0;
     int format = 0, width = 0, height = 0;
@@ -214,7 +211,7 @@ class Pipeline : public FrameChannel {
   RaceKey raceChecked_;  // engine thread: the last set, format and size looked at for `auto`
 
   std::exception_ptr engineError_;
-  std::thread engine_, builder_;
+  std::thread engine_;
 };
 
 

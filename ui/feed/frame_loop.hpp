@@ -1,11 +1,14 @@
-// One step of the shell's frame side, without Qt: hand the model's newest
-// snapshot to the feed, take a frame, and tell the model which variant the
-// feed refused. The Qt window calls tick() from a timer; the tests call it
-// directly. Sources and devices open through the shared FeedSwitcher, as in
-// the GLFW viewer: on its "lc-open" thread, through the window's display link,
-// while the old feed plays on; the new feed takes over in tick(), and a source
-// that fails to open leaves the old one playing, so a bad file never leaves
-// the window without a picture.
+// The frame side of both windows, without a toolkit: hand the model's newest
+// snapshot and playback settings to the feed, take a frame, and tell the model
+// which variant the feed refused. The Qt window calls tick() from a timer, the
+// GLFW viewer once per pass of its loop; the tests call it directly. Keys of
+// both windows arrive as Commands (model/commands.hpp) through command();
+// `--script` lines through runScript(); what happened goes into log() for
+// `--stats-json`. Sources and devices open through the FeedSwitcher on its
+// "lc-open" thread, through the window's display link, while the old feed
+// plays on; the new feed takes over in tick(), and a source that fails to open
+// leaves the old one playing, so a bad file never leaves the window without a
+// picture.
 //
 // Recording goes to the feed's own recorder (FrameFeed::startRecording, the
 // sink of `liveconv run -o`), as in the GLFW viewer; this class only keeps the
@@ -20,6 +23,9 @@
 
 #include "feed/feed_switcher.hpp"
 #include "feed/frame_feed.hpp"
+#include "feed/script.hpp"
+#include "feed/session_log.hpp"
+#include "model/commands.hpp"
 #include "model/frame_stats.hpp"
 #include "model/viewer_model.hpp"
 
@@ -32,7 +38,9 @@ class FrameLoop {
   using Opener = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
                                                           std::shared_ptr<const ParamsSnapshot> initial,
                                                           const DisplayLink* display)>;
-  explicit FrameLoop(ViewerModel& model, Opener opener = {});
+  // `defaultSelector` names the device when the model names none ("": $LIVECONV_DEVICE, else the default).
+  explicit FrameLoop(ViewerModel& model, Opener opener = {}, std::string defaultSelector = {});
+  ViewerModel& model() { return model_; }
 
   // The display the feeds open their device through (the viewport's GL
   // context), so the display path is chosen for it; set once, before the
@@ -78,13 +86,39 @@ class FrameLoop {
   // picked in the model; the last picture stays on screen. With a display
   // link, the display's GL context must be current (zero-copy acquires GL
   // buffers here).
-  const FeedFrame& tick(bool step);
+  const FeedFrame& tick(bool step = false);
   const std::string& failure() const { return failure_; }
   const FeedFrame& frame() const { return frame_; }
   // The feed's stats with displayMs filled in by the caller through setDisplayMs().
   const FrameStats& stats() const { return stats_; }
   void setDisplayMs(double ms) { displayMs_ = ms; }
   std::uint64_t framesTicked() const { return ticks_; }
+  // Ticks that had a picture to show: what `--frames` and script lines count.
+  std::uint64_t framesShown() const { return framesShown_; }
+  // New source frames shown per second (not redraws); 0 while paused.
+  double videoFps() const;
+
+  // ---- keys and scripts
+  // Acts on a key's command where it concerns the model, the playback or the
+  // counters (true); the shell's own (full screen, screenshots, quit) are left
+  // to it (false).
+  bool command(Command command);
+  // What a script line or key asks of the shell itself.
+  struct ShellRequest {
+    Command command = Command::Invalid;  // SaveFrame, SaveWindow, ToggleFullscreen or Quit
+    std::string path;                    // for SaveFrame / SaveWindow from a script
+  };
+  // `--script FILE`: "" or the sentence why it cannot run.
+  std::string loadScript(const std::string& path) { return script_.load(path); }
+  // Runs the script lines now due (call once per pass, before tick()); a line
+  // that fails says why in log() and on the shell's notice line.
+  std::vector<ShellRequest> runScript();
+  bool scriptFinished() const { return script_.finished(); }
+  // The overlay's frame and drop counters start again from here (R).
+  void resetCounters();
+  SessionLog& log() { return log_; }
+  // `--stats-json FILE`: the log and the final stats; "" or why it could not be written.
+  std::string writeStatsJson(const std::string& path) const;
 
   // ---- recording the filtered output
   struct Recording {
@@ -114,9 +148,13 @@ class FrameLoop {
   void fail(const std::string& why);
   void installed(const std::string& source);
   bool deviceSwitchFailed() const;
+  void advance(bool step);
+  void runScriptLine(const ScriptLine& line, std::vector<ShellRequest>* requests);
+  void logTick();
 
   ViewerModel& model_;
   Opener opener_;
+  std::string defaultSelector_;
   std::atomic<const DisplayLink*> link_{nullptr};
   FeedSwitcher switcher_;
   std::string askedSource_, playingSource_;
@@ -134,6 +172,16 @@ class FrameLoop {
   std::uint64_t recordingsFinished_ = 0;
   std::string failure_;
   bool firstFrameWanted_ = false;
+  bool stepWanted_ = false;
+  Playback playback_;
+  bool playbackHanded_ = false;
+  std::uint64_t framesShown_ = 0;
+  std::uint64_t loggedVersion_ = 0;
+  std::uint64_t loggedNotices_ = 0;  // the model version the log has seen (0: none yet)
+  VideoRate videoRate_;
+  FrameStats baseline_;  // the counters at the last resetCounters()
+  Script script_;
+  SessionLog log_;
 };
 
 }  // namespace liveconv::ui

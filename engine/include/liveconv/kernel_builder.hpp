@@ -1,0 +1,82 @@
+// The one place where parameter sets become ready kernels, off the frame
+// path. A KernelBuilder owns a thread "lc-build" and a one-slot mailbox of
+// requests: a request carries a generation number, the parameters and the
+// format and frame size it is for; a newer request replaces one not yet
+// started and interrupts a race in flight. For each request the thread makes a
+// fresh Convolver and prepares it (compiling through the shared ProgramCache;
+// for `auto`, racing the candidates on a bounded sample of the frame size, on
+// a command queue of its own), then leaves it in the "built" slot. The frame
+// path (the Pipeline's engine thread, the test-pattern feed on the UI thread)
+// takes a built Convolver at a frame boundary and only ever enqueues on it:
+// a Convolver in FramePath mode never compiles and never races.
+//
+//   request(gen, params, format, w, h) -> [requested] -> lc-build -> [built / failed] -> take()
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "liveconv/convolver.hpp"
+
+namespace liveconv {
+
+class KernelBuilder {
+ public:
+  KernelBuilder(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache,
+                std::shared_ptr<AutoTuner> tuner = nullptr);
+  ~KernelBuilder();  // interrupts a race, joins the thread
+  KernelBuilder(const KernelBuilder&) = delete;
+  KernelBuilder& operator=(const KernelBuilder&) = delete;
+
+  // Asks for `params` built for this format and frame size (0x0: not known
+  // yet; `auto` then builds its provisional choice). Replaces a request not yet
+  // started. `raceOnly`: the same set as `generation` already running, asked
+  // again for a new frame size; its answer is dropped once a newer set was taken.
+  void request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width, int height,
+               bool raceOnly = false);
+  // The newest Convolver built (in FramePath mode), with its generation; null
+  // when none is waiting. Called at a frame boundary.
+  std::unique_ptr<Convolver> take(std::uint64_t* generation);
+  // Waits until `generation` is built (true) or has failed (false), at most timeoutMs.
+  bool wait(std::uint64_t generation, int timeoutMs);
+  // True once `generation` failed; error() is then its sentence (with the build log after a newline).
+  bool failed(std::uint64_t generation) const;
+  std::string error() const;
+  // The last generation built or failed.
+  std::uint64_t finished() const;
+  // True while a request waits or builds.
+  bool busy() const;
+  // Stops the thread (a race in flight is interrupted); requests are then ignored.
+  void stop();
+  bool stopped() const;
+
+ private:
+  struct Job {
+    std::uint64_t generation = 0;
+    FilterParams params;
+    PixelFormat format = PixelFormat::Invalid;
+    int width = 0, height = 0;
+    bool raceOnly = false;
+  };
+  void loop();
+
+  std::shared_ptr<DeviceContext> device_;
+  std::shared_ptr<ProgramCache> cache_;
+  std::shared_ptr<AutoTuner> tuner_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<Job> requested_;
+  bool building_ = false;
+  std::unique_ptr<Convolver> built_;
+  std::uint64_t builtGeneration_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
+  std::string error_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace liveconv

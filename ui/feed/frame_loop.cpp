@@ -1,0 +1,315 @@
+#include "feed/frame_loop.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <sstream>
+
+#include "feed/display_link.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/errors.hpp"
+#include "liveconv/variants.hpp"
+
+namespace liveconv::ui {
+
+namespace {
+std::string defaultSelector() {
+  const char* env = std::getenv(kDeviceEnvVar);
+  return env ? env : "";
+}
+
+double secondsNow() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// The counters of `now` since `base` was taken (a feed's counters only grow).
+void subtractCounters(FrameStats& now, const FrameStats& base) {
+  now.framesShown -= std::min(now.framesShown, base.framesShown);
+  now.framesTotal -= std::min(now.framesTotal, base.framesTotal);
+  for (DropCause& d : now.drops)
+    for (const DropCause& b : base.drops)
+      if (b.cause == d.cause) d.count -= std::min(d.count, b.count);
+}
+}  // namespace
+
+FrameLoop::FrameLoop(ViewerModel& model, Opener opener, std::string selector)
+    : model_(model),
+      opener_(opener ? std::move(opener) : Opener(makeFrameFeed)),
+      defaultSelector_(selector.empty() ? defaultSelector() : std::move(selector)),
+      switcher_(
+          [this](const std::string& source, const std::string& selector,
+                 std::shared_ptr<const ParamsSnapshot> initial) {
+            return opener_(source, selector, std::move(initial), link_.load());
+          },
+          defaultSelector_) {}
+
+std::string FrameLoop::deviceSelector() const {
+  if (model_.deviceIndex() >= 0) return std::to_string(model_.deviceIndex());
+  return defaultSelector_;
+}
+
+void FrameLoop::open(const std::string& source) {
+  stopRecording();  // the recording of the playing source ends with the request
+  // A device switch that failed is not asked for again with the next source.
+  if (deviceSwitchFailed()) model_.setDevice(playingDevice_);
+  // The same source again (the playing one, or one whose feed failed) opens again.
+  if (!model_.setSource(source) || source == playingSource_) switcher_.reopen();
+  askedAny_ = false;  // tick() finishes the recording of the playing source
+}
+
+bool FrameLoop::deviceSwitchFailed() const {
+  return running() && openingMessage().empty() && !openError().empty() && model_.deviceIndex() != playingDevice_;
+}
+
+int FrameLoop::deviceToKeep() const {
+  return deviceSwitchFailed() ? playingDevice_ : model_.deviceIndex();
+}
+
+void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source) {
+  stopRecording();
+  model_.setSource(source);
+  switcher_.adopt(std::move(feed), source, model_.deviceIndex());
+  askedSource_ = source;
+  askedDevice_ = model_.deviceIndex();
+  askedAny_ = true;
+  installed(source);
+}
+
+void FrameLoop::shutdown() {
+  stopRecording();
+  switcher_.reset();
+  frame_ = FeedFrame{};
+}
+
+// A new feed took over: only now is the old one (and the frame it owns) gone.
+void FrameLoop::installed(const std::string& source) {
+  frame_ = FeedFrame{};
+  playingSource_ = source;
+  playingDevice_ = askedDevice_;  // what the switcher opened the installed feed on
+  handedVersion_ = 0;
+  notedRejection_ = 0;
+  failure_.clear();
+  firstFrameWanted_ = true;
+  playbackHanded_ = false;
+  baseline_ = FrameStats{};
+  ++installs_;
+}
+
+const FeedFrame& FrameLoop::tick(bool step) {
+  advance(step || stepWanted_);
+  stepWanted_ = false;
+  logTick();
+  return frame_;
+}
+
+void FrameLoop::advance(bool step) {
+  // A request for another source or device (or the same one again): the
+  // recording of what plays now ends here, before its feed is replaced.
+  if (!askedAny_ || model_.source() != askedSource_ || model_.deviceIndex() != askedDevice_) {
+    if (askedAny_ || running()) stopRecording();
+    askedSource_ = model_.source();
+    askedDevice_ = model_.deviceIndex();
+    askedAny_ = true;
+  }
+  if (switcher_.sync(model_)) installed(askedSource_);
+  FrameFeed* feed = switcher_.feed();
+  if (!feed || !failure_.empty()) return;
+  try {
+    if (model_.version() != handedVersion_) {
+      // nullptr: an invalid mask, keep the last good one. The feed keeps its
+      // own device; a device change makes a new feed through the switcher.
+      if (auto snapshot = model_.snapshot()) feed->setParams(switcher_.forFeed(snapshot));
+      handedVersion_ = model_.version();
+    }
+    const Playback wanted{model_.view().loop, model_.view().playbackSpeed};
+    if (!playbackHanded_ || wanted.loop != playback_.loop || wanted.speed != playback_.speed) {
+      feed->setPlayback(wanted);
+      playback_ = wanted;
+      playbackHanded_ = true;
+    }
+    // A source opened while paused shows its first frame: one step, then hold.
+    const bool stepNow = step || (firstFrameWanted_ && model_.view().paused);
+    firstFrameWanted_ = false;
+    frame_ = feed->advance(stepNow ? Advance::Step : model_.view().paused ? Advance::Hold : Advance::Play);
+    stats_ = feed->stats();
+    subtractCounters(stats_, baseline_);
+  } catch (const cl::Error& e) {
+    fail(std::string("The OpenCL device stopped working: ") + e.what() + " failed with " + clErrorName(e.err()) + ".");
+    return;
+  } catch (const std::exception& e) {
+    fail(std::string("Filtering stopped: ") + e.what());
+    return;
+  }
+  stats_.stages.displayMs = displayMs_;
+  // The feed drops its recorder on a write error (a full disk) and says why in sourceMessage.
+  if (recording() && stats_.recordingPath.empty())
+    finishRecording(stats_.sourceMessage.empty() ? "The recorder stopped." : stats_.sourceMessage);
+  if (stats_.rejectedVersion > notedRejection_) {
+    notedRejection_ = stats_.rejectedVersion;
+    model_.noteVariantFailure(stats_.rejectedVariant, stats_.error.substr(0, stats_.error.find('\n')));
+  }
+  if (frame_.fresh) videoRate_.shown(secondsNow());
+  if (frame_.hasPicture()) ++framesShown_;
+  ++ticks_;
+}
+
+void FrameLoop::fail(const std::string& why) {
+  failure_ = why;
+  frame_ = FeedFrame{};  // its pixels belong to the failed feed; the viewport keeps the last upload
+  if (recording()) {
+    try {
+      switcher_.feed()->stopRecording();  // the frames written so far stay a playable file
+    } catch (const std::exception&) {
+    }
+    finishRecording(why);
+  }
+}
+
+std::string FrameLoop::whyNoRecording() const {
+  if (!running()) return "No source is open, so there is nothing to record.";
+  return switcher_.feed()->whyNoRecording();
+}
+
+std::string FrameLoop::startRecording(const std::string& path) {
+  if (!running()) return "No source is open, so there is nothing to record.";
+  if (recording()) return "Already recording to " + recordingPath_ + "; stop that recording first.";
+  const std::string error = switcher_.feed()->startRecording(path);
+  if (!error.empty()) return error;
+  recordingPath_ = path;
+  recordingStart_ = std::chrono::steady_clock::now();
+  stats_.recordedFrames = 0;  // until the next tick brings the feed's count
+  return {};
+}
+
+void FrameLoop::stopRecording() {
+  if (!recording()) return;
+  switcher_.feed()->stopRecording();
+  finishRecording({});
+}
+
+double FrameLoop::recordingSeconds() const {
+  if (!recording()) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - recordingStart_).count();
+}
+
+void FrameLoop::finishRecording(const std::string& stoppedBy) {
+  lastRecording_ = {recordingPath_, switcher_.feed()->stats().recordedFrames, recordingSeconds(), stoppedBy};
+  ++recordingsFinished_;
+  recordingPath_.clear();
+}
+
+// ---- the log, keys and scripts
+
+void FrameLoop::logTick() {
+  if (loggedVersion_ == 0) loggedVersion_ = model_.version();  // the state the window started in is no edit
+  if (model_.version() > loggedVersion_) {
+    loggedVersion_ = model_.version();
+    log_.edited(loggedVersion_, {}, framesShown_);
+  }
+  if (frame_.hasPicture() && frame_.paramsVersion) log_.shown(frame_.paramsVersion, stats_.variant, framesShown_);
+  if (stats_.rejectedVersion) log_.refused(stats_.rejectedVersion, framesShown_);
+  log_.message("open", switcher_.error(), framesShown_);
+  log_.message("source", stats_.sourceMessage, framesShown_);
+  log_.message("filter", firstLine(stats_.error), framesShown_);
+  log_.message("failure", failure_, framesShown_);
+  if (model_.notices() != loggedNotices_) {
+    loggedNotices_ = model_.notices();
+    log_.message("notice", model_.notice(), framesShown_);
+  }
+}
+
+double FrameLoop::videoFps() const {
+  return model_.view().paused ? 0 : videoRate_.perSecond(secondsNow());
+}
+
+void FrameLoop::resetCounters() {
+  if (FrameFeed* feed = switcher_.feed()) baseline_ = feed->stats();
+  subtractCounters(stats_, stats_);
+}
+
+bool FrameLoop::command(Command command) {
+  ViewState& view = model_.view();
+  switch (command) {
+    case Command::TogglePause: view.paused = !view.paused; return true;
+    case Command::StepFrame:
+      view.paused = true;
+      stepWanted_ = true;
+      return true;
+    case Command::NextVariant: model_.nextVariant(); return true;
+    case Command::ToggleCompare:
+      view.compare = view.compare == CompareMode::Split ? CompareMode::Off : CompareMode::Split;
+      return true;
+    case Command::TogglePanels: view.panelsVisible = !view.panelsVisible; return true;
+    case Command::ToggleOverlay: view.overlayVisible = !view.overlayVisible; return true;
+    case Command::NextOverlayCorner: view.overlayCorner = nextCorner(view.overlayCorner); return true;
+    case Command::ToggleOverlayCompact: view.overlayCompact = !view.overlayCompact; return true;
+    case Command::ResetCounters: resetCounters(); return true;
+    default: return false;  // the shell's: full screen, screenshots, quit
+  }
+}
+
+std::vector<FrameLoop::ShellRequest> FrameLoop::runScript() {
+  std::vector<ShellRequest> requests;
+  for (const ScriptLine& line : script_.takeDue(framesShown_)) runScriptLine(line, &requests);
+  return requests;
+}
+
+void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>* requests) {
+  const std::string& verb = line.verb;
+  const std::string& arg = line.argument;
+  std::string error;
+  if (verb == "key") {
+    const Command c = commandForKeyText(arg);
+    if (!command(c)) requests->push_back({c, {}});
+  } else if (verb == "mask") {
+    model_.applySpec(arg, &error);
+  } else if (verb == "cell") {
+    std::istringstream in(arg);
+    int x = 0, y = 0;
+    float value = 0;
+    in >> x >> y >> value;
+    const Mask& m = model_.mask();
+    if (x < 0 || y < 0 || x >= m.width || y >= m.height)
+      error = "the mask is " + std::to_string(m.width) + "x" + std::to_string(m.height) + "; there is no cell " +
+              std::to_string(x) + " " + std::to_string(y) + ".";
+    else
+      model_.setCell(x, y, value);
+  } else if (verb == "variant") {
+    const VariantId id = findVariant(arg)->id;
+    error = model_.variantUnusableReason(id);  // greyed in both windows: a script cannot pick it either
+    if (error.empty()) model_.setVariant(id);
+  } else if (verb == "border") {
+    model_.setBorder(parseBorderMode(arg));
+  } else if (verb == "format") {
+    model_.setFormat(parsePixelFormat(arg));
+  } else if (verb == "device") {
+    model_.setDevice(std::stoi(arg));
+  } else if (verb == "source") {
+    open(arg);
+  } else if (verb == "save-frame" || verb == "screenshot") {
+    requests->push_back({verb == "save-frame" ? Command::SaveFrame : Command::SaveWindow, arg});
+  } else if (verb == "record") {
+    error = startRecording(arg);
+  } else if (verb == "stop-record") {
+    stopRecording();
+  } else if (verb == "quit") {
+    requests->push_back({Command::Quit, {}});
+  }
+  if (!error.empty()) log_.message("script", "line " + std::to_string(line.lineNumber) + ": " + error, framesShown_);
+  if (model_.version() > loggedVersion_ && loggedVersion_ != 0) {
+    loggedVersion_ = model_.version();
+    log_.edited(loggedVersion_, line.text, framesShown_);
+  }
+}
+
+std::string FrameLoop::writeStatsJson(const std::string& path) const {
+  std::ofstream out(path, std::ios::trunc);
+  if (out) out << log_.toJson(stats_, framesShown_, videoFps());
+  if (!out) return "cannot write " + path + ".";
+  return {};
+}
+
+}  // namespace liveconv::ui

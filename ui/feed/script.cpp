@@ -1,0 +1,95 @@
+#include "feed/script.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "liveconv/image.hpp"
+#include "liveconv/variants.hpp"
+#include "model/commands.hpp"
+
+namespace liveconv::ui {
+
+namespace {
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+bool isNumber(const std::string& s, bool integer) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  if (integer) (void)std::strtol(s.c_str(), &end, 10);
+  else (void)std::strtod(s.c_str(), &end);
+  return errno == 0 && end && *end == '\0';
+}
+}  // namespace
+
+std::string Script::check(const ScriptLine& l) {
+  const std::string& v = l.verb;
+  const std::string& a = l.argument;
+  const bool noArgument = v == "stop-record" || v == "quit";
+  if (noArgument) return a.empty() ? "" : v + " takes no argument.";
+  if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
+                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell"))
+    return v + " needs an argument.";
+  if (v == "key") return commandForKeyText(a) == Command::Invalid ? "no key " + a + " (see --help for the keys)." : "";
+  if (v == "variant") return findVariant(a) ? "" : "unknown variant " + a + "; known: " + variantNames() + ".";
+  if (v == "border")
+    return parseBorderMode(a) == BorderMode::Invalid ? "border takes clamp, mirror, wrap or zero." : "";
+  if (v == "format") return parsePixelFormat(a) == PixelFormat::Invalid ? "format takes rgba or gray." : "";
+  if (v == "device") return isNumber(a, true) ? "" : "device takes a device index (see liveconv devices).";
+  if (v == "cell") {
+    std::istringstream in(a);
+    std::string x, y, value, extra;
+    in >> x >> y >> value >> extra;
+    return isNumber(x, true) && isNumber(y, true) && isNumber(value, false) && extra.empty()
+               ? ""
+               : "cell takes X Y VALUE (column and row from 0, then the coefficient).";
+  }
+  if (v == "mask" || v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
+  return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
+         "screenshot, record, stop-record, quit).";
+}
+
+std::string Script::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return "cannot read the script " + path + ".";
+  lines_.clear();
+  next_ = 0;
+  std::string raw;
+  std::uint64_t lastFrame = 0;
+  for (int n = 1; std::getline(in, raw); ++n) {
+    std::string text = trim(raw.substr(0, raw.find('#')));
+    if (text.empty()) continue;
+    std::istringstream words(text);
+    ScriptLine line;
+    std::string frame;
+    words >> frame >> line.verb;
+    std::getline(words, line.argument);
+    line.argument = trim(line.argument);
+    line.lineNumber = n;
+    line.text = text;
+    const std::string where = path + " line " + std::to_string(n) + ": ";
+    if (!isNumber(frame, true) || std::strtol(frame.c_str(), nullptr, 10) < 0)
+      return where + "a line starts with the frame number it runs at (0 or more), then a command.";
+    line.frame = std::strtoull(frame.c_str(), nullptr, 10);
+    if (line.frame < lastFrame) return where + "frame " + frame + " comes before the line above it.";
+    lastFrame = line.frame;
+    if (const std::string why = check(line); !why.empty()) return where + why;
+    lines_.push_back(std::move(line));
+  }
+  if (lines_.empty()) return "the script " + path + " has no commands.";
+  return {};
+}
+
+std::vector<ScriptLine> Script::takeDue(std::uint64_t framesShown) {
+  std::vector<ScriptLine> due;
+  while (next_ < lines_.size() && lines_[next_].frame <= framesShown) due.push_back(lines_[next_++]);
+  return due;
+}
+
+}  // namespace liveconv::ui

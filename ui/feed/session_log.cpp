@@ -1,0 +1,99 @@
+#include "feed/session_log.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace liveconv::ui {
+
+std::string jsonQuote(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+SessionLog::SessionLog() : start_(std::chrono::steady_clock::now()) {}
+
+double SessionLog::nowMs() const {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void SessionLog::message(const std::string& kind, const std::string& text, std::uint64_t frame) {
+  if (text.empty()) return;
+  for (auto it = messages_.rbegin(); it != messages_.rend(); ++it)
+    if (it->kind == kind) {
+      if (it->text == text) return;
+      break;
+    }
+  messages_.push_back({frame, nowMs(), kind, text});
+}
+
+void SessionLog::edited(std::uint64_t version, const std::string& what, std::uint64_t frame) {
+  if (!edits_.empty() && edits_.back().version >= version) return;
+  Edit e;
+  e.version = version;
+  e.what = what;
+  e.askedFrame = frame;
+  e.askedMs = nowMs();
+  edits_.push_back(e);
+}
+
+void SessionLog::shown(std::uint64_t version, const std::string& variant, std::uint64_t frame) {
+  for (Edit& e : edits_)
+    if (e.version <= version && e.shownFrame == 0 && !e.refused) {
+      e.shownFrame = frame;
+      e.shownMs = nowMs();
+      e.variant = variant;
+    }
+}
+
+void SessionLog::refused(std::uint64_t version, std::uint64_t frame) {
+  (void)frame;
+  for (Edit& e : edits_)
+    if (e.version <= version && e.shownFrame == 0) e.refused = true;
+}
+
+std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps) const {
+  std::ostringstream out;
+  out << "{\n  \"frames_shown\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
+      << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variant)
+      << ",\n  \"display_path\": " << jsonQuote(s.displayPath) << ",\n  \"width\": " << s.frameWidth
+      << ",\n  \"height\": " << s.frameHeight << ",\n  \"video_fps\": " << videoFps
+      << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal
+      << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"messages\": [";
+  for (std::size_t i = 0; i < messages_.size(); ++i) {
+    const Message& m = messages_[i];
+    out << (i ? "," : "") << "\n    {\"frame\": " << m.frame << ", \"ms\": " << static_cast<long long>(m.ms)
+        << ", \"kind\": " << jsonQuote(m.kind) << ", \"text\": " << jsonQuote(m.text) << "}";
+  }
+  out << (messages_.empty() ? "" : "\n  ") << "],\n  \"edits\": [";
+  for (std::size_t i = 0; i < edits_.size(); ++i) {
+    const Edit& e = edits_[i];
+    out << (i ? "," : "") << "\n    {\"version\": " << e.version << ", \"what\": " << jsonQuote(e.what)
+        << ", \"asked_frame\": " << e.askedFrame << ", \"shown_frame\": " << e.shownFrame
+        << ", \"frames_to_show\": " << (e.shownFrame ? static_cast<long long>(e.shownFrame - e.askedFrame) : -1)
+        << ", \"ms_to_show\": " << (e.shownFrame ? static_cast<long long>(e.shownMs - e.askedMs + 0.5) : -1)
+        << ", \"variant\": " << jsonQuote(e.variant) << ", \"refused\": " << (e.refused ? "true" : "false") << "}";
+  }
+  out << (edits_.empty() ? "" : "\n  ") << "],\n  \"files\": [";
+  for (std::size_t i = 0; i < files_.size(); ++i) out << (i ? ", " : "") << jsonQuote(files_[i]);
+  out << "]\n}\n";
+  return out.str();
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,65 @@
+// What a window's run did, for `--stats-json`: every message the user was
+// shown (errors, refusals, notices), every parameter edit with the frame it
+// was asked on and the first frame that showed it (or that it was refused),
+// and the files the window wrote. The frame loop fills it in each tick; the
+// shells add their notices. Toolkit-free, so both windows write the same file.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/frame_stats.hpp"
+
+namespace liveconv::ui {
+
+class SessionLog {
+ public:
+  struct Message {
+    std::uint64_t frame = 0;  // frames shown when it appeared
+    double ms = 0;            // since the log started
+    std::string kind;         // "open", "source", "filter", "failure", "notice", "script"
+    std::string text;
+  };
+  struct Edit {
+    std::uint64_t version = 0;  // the model version the edit made
+    std::string what;           // the script line, or "" for an edit made in the window
+    std::uint64_t askedFrame = 0;
+    double askedMs = 0;
+    std::uint64_t shownFrame = 0;  // the first frame filtered with it (0: not yet)
+    double shownMs = 0;
+    std::string variant;  // what filtered that frame
+    bool refused = false;  // the frame side refused it; the previous parameters run on
+  };
+
+  SessionLog();
+
+  // A message shown now; the same text of the same kind twice in a row is logged once.
+  void message(const std::string& kind, const std::string& text, std::uint64_t frame);
+  // The model's version went from an older one to `version`, by `what` ("" for the window).
+  void edited(std::uint64_t version, const std::string& what, std::uint64_t frame);
+  // A frame filtered with parameters `version` is on screen (or that version, and
+  // those before it, were refused).
+  void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame);
+  void refused(std::uint64_t version, std::uint64_t frame);
+  void wrote(const std::string& path) { files_.push_back(path); }
+
+  const std::vector<Message>& messages() const { return messages_; }
+  const std::vector<Edit>& edits() const { return edits_; }
+
+  // The whole log and the final stats as one JSON object.
+  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, double videoFps) const;
+
+ private:
+  double nowMs() const;
+  std::chrono::steady_clock::time_point start_;
+  std::vector<Message> messages_;
+  std::vector<Edit> edits_;
+  std::vector<std::string> files_;
+};
+
+// `text` as a JSON string literal, quotes included.
+std::string jsonQuote(const std::string& text);
+
+}  // namespace liveconv::ui

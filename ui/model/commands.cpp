@@ -1,0 +1,82 @@
+#include "model/commands.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace liveconv::ui {
+
+const std::vector<KeyBinding>& keyBindings() {
+  static const std::vector<KeyBinding> table = {
+      {kKeySpace, kModNone, Command::TogglePause, "pause / play"},
+      {kKeyPeriod, kModNone, Command::StepFrame, "one frame on, then hold"},
+      {'V', kModNone, Command::NextVariant, "next variant"},
+      {'C', kModNone, Command::ToggleCompare, "compare: source | filtered, drag the divider"},
+      {'F', kModNone, Command::ToggleFullscreen, "full screen"},
+      {'H', kModNone, Command::TogglePanels, "hide / show the panels"},
+      {'S', kModNone, Command::SaveFrame, "save the filtered frame as PNG (its own size)"},
+      {'S', kModShift, Command::SaveWindow, "save the window as PNG"},
+      {'O', kModNone, Command::ToggleOverlay, "performance overlay on / off"},
+      {'O', kModShift, Command::NextOverlayCorner, "overlay to the next corner"},
+      {'O', kModAlt, Command::ToggleOverlayCompact, "overlay compact / full"},
+      {'R', kModNone, Command::ResetCounters, "reset the overlay's counters"},
+      {kKeyEscape, kModNone, Command::Quit, "quit"},
+  };
+  return table;
+}
+
+Command commandForKey(int key, int modifiers) {
+  if (key >= 'a' && key <= 'z') key = key - 'a' + 'A';
+  for (const KeyBinding& b : keyBindings())
+    if (b.key == key && b.modifiers == modifiers) return b.command;
+  return Command::Invalid;
+}
+
+namespace {
+std::string keyName(int key) {
+  switch (key) {
+    case kKeySpace: return "Space";
+    case kKeyEscape: return "Esc";
+    case kKeyLeft: return "Left";
+    case kKeyRight: return "Right";
+    case kKeyHome: return "Home";
+    case kKeyEnd: return "End";
+    default: return std::string(1, static_cast<char>(key));
+  }
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+}  // namespace
+
+std::string keyText(const KeyBinding& binding) {
+  std::string text;
+  if (binding.modifiers & kModShift) text += "Shift+";
+  if (binding.modifiers & kModAlt) text += "Alt+";
+  return text + keyName(binding.key);
+}
+
+const KeyBinding* bindingFor(Command command) {
+  for (const KeyBinding& b : keyBindings())
+    if (b.command == command) return &b;
+  return nullptr;
+}
+
+Command commandForKeyText(const std::string& text) {
+  for (const KeyBinding& b : keyBindings())
+    if (lower(keyText(b)) == lower(text)) return b.command;
+  return Command::Invalid;
+}
+
+std::string keyHelp() {
+  std::string out = "Keys (both windows):\n";
+  for (const KeyBinding& b : keyBindings()) {
+    std::string key = keyText(b);
+    key.resize(std::max<std::size_t>(key.size(), 10), ' ');
+    out += "  " + key + "  " + b.help + "\n";
+  }
+  return out;
+}
+
+}  // namespace liveconv::ui
