@@ -2,7 +2,7 @@
 // one ctest entry per line, so a README command that breaks turns CI red.
 //
 // Each line runs through /bin/sh, word for word, in a fresh folder that holds
-// the files the README names as placeholders (clip.mp4, edge.json). The only
+// the files the README names as placeholders (clip.mp4, edge.json, script.txt). The only
 // changes, each printed with the command:
 //  - `liveconv` is this build's (a PATH entry); `build/...` is this build tree;
 //  - `run` without --frames gets `--frames 12`; `bench` gets small sizes and one
@@ -11,7 +11,7 @@
 //    with `--frames 5 --quit`, and a settings folder of their own.
 // The exit code expected is 0, or the one the README documents for what this
 // machine lacks: 3 for `--device gpu` without a GPU, 7 for a camera that is
-// not there. Files a command names with -o or --json must exist afterwards.
+// not there. Files a command names with -o, --json or --stats-json must exist afterwards.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -124,6 +124,7 @@ class ReadmeCommandTest : public ::testing::TestWithParam<ReadmeCommand> {
         "-c:v libx264 -pix_fmt yuv420p -c:a aac -shortest clip.mp4",
         dir_);
     ASSERT_EQ(clip.exitCode, 0) << "could not make clip.mp4 with ffmpeg:\n" << clip.output;
+    std::ofstream(dir_ / "script.txt") << "# script.txt\n10 mask box:5\n10 wait\n20 variant separable\n30 save-frame f.png\n40 quit\n";
     std::ofstream(dir_ / "edge.json")
         << R"({"width":3,"height":3,"coefficients":[-1,-1,-1,-1,8,-1,-1,-1,-1],"divisor":1,"bias":0,"normalize":"none"})";
   }
@@ -165,7 +166,7 @@ TEST_P(ReadmeCommandTest, RunsAsDocumented) {
   const Outcome o = runShell(env + command, dir_);
   EXPECT_EQ(o.exitCode, expected) << "README.md line " << c.line << ": " << c.text << "\n" << o.output;
   if (expected != 0) return;
-  for (const char* option : {"-o", "--output", "--json", "--json-log"}) {
+  for (const char* option : {"-o", "--output", "--json", "--json-log", "--stats-json"}) {
     const std::string file = optionValue(c.text, option);
     if (file.empty() || file == "null") continue;
     std::error_code ec;

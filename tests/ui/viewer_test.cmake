@@ -13,3 +13,17 @@ liveconv_add_test(ui_display_tests
   ${CMAKE_CURRENT_LIST_DIR}/test_interop_policy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_feed_switcher.cpp)
 target_link_libraries(ui_display_tests PRIVATE liveconv_ui_interop_policy liveconv_ui_feed)
+
+# Both windows driven by one --script, read back through --stats-json.
+add_executable(ui_window_script_tests ${CMAKE_CURRENT_LIST_DIR}/test_window_scripts.cpp)
+target_link_libraries(ui_window_script_tests PRIVATE GTest::gtest GTest::gtest_main liveconv_engine liveconv_ui_png)
+gtest_discover_tests(ui_window_script_tests DISCOVERY_MODE PRE_TEST
+  PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 300
+  RESOURCE_LOCK xvfb  # one virtual server at a time: xvfb-run -a can race for a display number
+  ENVIRONMENT "LIVECONV_TUNING_CACHE=${CMAKE_CURRENT_BINARY_DIR}/autotune-tests.tsv")
+target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>")
+add_dependencies(ui_window_script_tests liveconv-viewer)
+if(TARGET liveconv-qt)
+  target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_QT_BIN="$<TARGET_FILE:liveconv-qt>")
+  add_dependencies(ui_window_script_tests liveconv-qt)
+endif()

@@ -253,7 +253,17 @@ bool FrameLoop::command(Command command) {
 
 std::vector<FrameLoop::ShellRequest> FrameLoop::runScript() {
   std::vector<ShellRequest> requests;
-  for (const ScriptLine& line : script_.takeDue(framesShown_)) runScriptLine(line, &requests);
+  if (waitingSince_) {
+    const bool settled = log_.settled() && !switcher_.pending();
+    const double waitedSeconds = secondsNow() - waitingSince_;
+    if (!settled && waitedSeconds < 30) return requests;
+    if (!settled) log_.message("script", "line " + std::to_string(waitLine_) + ": still waiting after 30 s; going on.", framesShown_);
+    waitingSince_ = 0;
+  }
+  for (const ScriptLine& line : script_.takeDue(framesShown_)) {
+    runScriptLine(line, &requests);
+    ++scriptLinesRun_;
+  }
   return requests;
 }
 
@@ -297,6 +307,9 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
     stopRecording();
   } else if (verb == "quit") {
     requests->push_back({Command::Quit, {}});
+  } else if (verb == "wait") {
+    waitingSince_ = secondsNow();
+    waitLine_ = line.lineNumber;
   }
   if (!error.empty()) log_.message("script", "line " + std::to_string(line.lineNumber) + ": " + error, framesShown_);
   if (model_.version() > loggedVersion_ && loggedVersion_ != 0) {
@@ -307,7 +320,9 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
 
 std::string FrameLoop::writeStatsJson(const std::string& path) const {
   std::ofstream out(path, std::ios::trunc);
-  if (out) out << log_.toJson(stats_, framesShown_, videoFps());
+  FrameStats s = stats_;
+  if (s.source.empty()) s.source = playingSource_;
+  if (out) out << log_.toJson(s, framesShown_, videoFps());
   if (!out) return "cannot write " + path + ".";
   return {};
 }

@@ -114,6 +114,7 @@ class FrameLoop {
   // that fails says why in log() and on the shell's notice line.
   std::vector<ShellRequest> runScript();
   bool scriptFinished() const { return script_.finished(); }
+  std::uint64_t scriptLinesRun() const { return scriptLinesRun_; }
   // The overlay's frame and drop counters start again from here (R).
   void resetCounters();
   SessionLog& log() { return log_; }
@@ -177,7 +178,10 @@ class FrameLoop {
   bool playbackHanded_ = false;
   std::uint64_t framesShown_ = 0;
   std::uint64_t loggedVersion_ = 0;
-  std::uint64_t loggedNotices_ = 0;  // the model version the log has seen (0: none yet)
+  std::uint64_t loggedNotices_ = 0;
+  std::uint64_t scriptLinesRun_ = 0;
+  double waitingSince_ = 0;  // a script `wait` holds the lines after it (seconds on the steady clock; 0: none)
+  int waitLine_ = 0;  // the model version the log has seen (0: none yet)
   VideoRate videoRate_;
   FrameStats baseline_;  // the counters at the last resetCounters()
   Script script_;

@@ -168,6 +168,13 @@ class PipelineFeed final : public FrameFeed {
     out.gigabytesPerSecond =
         gigabytesPerSecond(s.width, s.height, bytesPerPixel(applied_->format), out.stages.kernelMs);
     auto dropped = [&](liveconv::DropCause c) { return static_cast<std::uint64_t>(s.dropped[static_cast<int>(c)]); };
+    {
+      // One lock order everywhere: recordMutex_ before mutex_ (record() and
+      // stopRecording() on other threads take them so), never both here.
+      std::lock_guard<std::mutex> recLock(recordMutex_);
+      if (sink_) out.recordingPath = recordingPath_;
+      out.recordedFrames = recordedFrames_;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     out.drops = {{"decoder late", dropped(liveconv::DropCause::DecodeLate)},
                  {"engine busy", dropped(liveconv::DropCause::EngineLate)},
@@ -184,9 +191,6 @@ class PipelineFeed final : public FrameFeed {
     out.rejectedVariant = rejectedVariant_;
     out.source = sourceDescription_;
     out.sourceMessage = sourceMessage_;
-    std::lock_guard<std::mutex> recLock(recordMutex_);
-    if (sink_) out.recordingPath = recordingPath_;
-    out.recordedFrames = recordedFrames_;
     return out;
   }
 
@@ -252,6 +256,7 @@ class PipelineFeed final : public FrameFeed {
     pipeline_ = std::move(pipeline);
     device_ = std::move(device);
     applied_ = requested_ = params;
+    streamFormat_ = params->format;  // fixed while the threads run: a format change restarts them
     requestedVersion_ = params->version;
     stop_ = false;
     {
@@ -341,7 +346,8 @@ class PipelineFeed final : public FrameFeed {
     requestedGeneration_ = 0;
   }
 
-  std::unique_ptr<FrameSource> openSource() { return openSource(applied_->format); }
+  // On lc-decode: the format the threads were started for (applied_ belongs to the UI thread).
+  std::unique_ptr<FrameSource> openSource() { return openSource(streamFormat_); }
   std::unique_ptr<FrameSource> openSource(PixelFormat format) {
     if (opener_) return opener_(format);
     if (sourceText_.rfind("synthetic:", 0) == 0) {
@@ -513,6 +519,7 @@ class PipelineFeed final : public FrameFeed {
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
+  PixelFormat streamFormat_ = PixelFormat::Invalid;  // written by start() before the threads, then read-only
   std::uint64_t requestedVersion_ = 0;
   std::atomic<int> rateNum_{30}, rateDen_{1};
 
@@ -536,7 +543,7 @@ class PipelineFeed final : public FrameFeed {
 
   Shown shown_;  // UI thread
 
-  mutable std::mutex recordMutex_;
+  mutable std::mutex recordMutex_;  // taken before mutex_ where both are needed
   std::unique_ptr<FrameSink> sink_;
   std::string recordingPath_;
   long long recordedFrames_ = 0;

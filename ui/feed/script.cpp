@@ -31,7 +31,7 @@ bool isNumber(const std::string& s, bool integer) {
 std::string Script::check(const ScriptLine& l) {
   const std::string& v = l.verb;
   const std::string& a = l.argument;
-  const bool noArgument = v == "stop-record" || v == "quit";
+  const bool noArgument = v == "stop-record" || v == "quit" || v == "wait";
   if (noArgument) return a.empty() ? "" : v + " takes no argument.";
   if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
                     v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell"))
@@ -52,7 +52,7 @@ std::string Script::check(const ScriptLine& l) {
   }
   if (v == "mask" || v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
   return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
-         "screenshot, record, stop-record, quit).";
+         "screenshot, record, stop-record, wait, quit).";
 }
 
 std::string Script::load(const std::string& path) {
@@ -88,7 +88,10 @@ std::string Script::load(const std::string& path) {
 
 std::vector<ScriptLine> Script::takeDue(std::uint64_t framesShown) {
   std::vector<ScriptLine> due;
-  while (next_ < lines_.size() && lines_[next_].frame <= framesShown) due.push_back(lines_[next_++]);
+  while (next_ < lines_.size() && lines_[next_].frame <= framesShown) {
+    due.push_back(lines_[next_++]);
+    if (due.back().verb == "wait") break;  // the lines after it wait for the edits before it
+  }
   return due;
 }
 

@@ -13,6 +13,8 @@
 //   source SPEC        open another source (in the background, as the menus do)
 //   save-frame FILE    screenshot FILE   (the filtered frame / the window, as PNG)
 //   record FILE        stop-record       quit
+//   wait               the lines after it wait until every edit so far has
+//                      reached the picture (or was refused), at most 30 s
 #pragma once
 
 #include <cstdint>
@@ -35,7 +37,8 @@ class Script {
   std::string load(const std::string& path);
   // Checks one line's verb and argument; "" or why not. (load() uses it.)
   static std::string check(const ScriptLine& line);
-  // The lines due once `framesShown` frames have been shown, each once.
+  // The lines due once `framesShown` frames have been shown, each once; a
+  // `wait` line is the last one handed out by a call.
   std::vector<ScriptLine> takeDue(std::uint64_t framesShown);
   bool loaded() const { return !lines_.empty(); }
   bool finished() const { return next_ >= lines_.size(); }

@@ -68,6 +68,12 @@ void SessionLog::refused(std::uint64_t version, std::uint64_t frame) {
     if (e.version <= version && e.shownFrame == 0) e.refused = true;
 }
 
+bool SessionLog::settled() const {
+  for (const Edit& e : edits_)
+    if (e.shownFrame == 0 && !e.refused) return false;
+  return true;
+}
+
 std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps) const {
   std::ostringstream out;
   out << "{\n  \"frames_shown\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)

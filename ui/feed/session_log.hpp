@@ -45,6 +45,8 @@ class SessionLog {
   void refused(std::uint64_t version, std::uint64_t frame);
   void wrote(const std::string& path) { files_.push_back(path); }
 
+  // Every edit so far reached the picture or was refused.
+  bool settled() const;
   const std::vector<Message>& messages() const { return messages_; }
   const std::vector<Edit>& edits() const { return edits_; }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gl/interop_policy.hpp"
+#include "model/commands.hpp"
 #include "qt/main_window.hpp"
 
 namespace {
@@ -27,6 +28,10 @@ const char* kUsageRun =
     "  --frames N          with --quit or --screenshot: frames to show first (default 1)\n"
     "  --screenshot FILE   save the window as PNG after --frames frames\n"
     "  --quit              close the window after --frames frames (and the screenshot)\n"
+    "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
+    "                      border, format, device, source, save-frame, screenshot, record, wait, quit)\n"
+    "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
+    "                      with the frame it was asked on and the frame that first showed it\n"
     "  --help, --version\n";
 
 const char* kUsageSettings =
@@ -39,6 +44,8 @@ struct RunOptions {
   long frames = 0;
   std::string screenshot;
   bool quit = false;
+  std::string script;     // --script FILE
+  std::string statsJson;  // --stats-json FILE
 };
 
 bool takeRunOption(int argc, char** argv, int* i, RunOptions* run, std::string* why) {
@@ -52,6 +59,12 @@ bool takeRunOption(int argc, char** argv, int* i, RunOptions* run, std::string* 
     char* end = nullptr;
     run->frames = value ? std::strtol(value, &end, 10) : 0;
     if (!value || run->frames < 1 || *end) *why = "--frames needs N >= 1.";
+    ++*i;
+    return true;
+  }
+  if (!std::strcmp(arg, "--script") || !std::strcmp(arg, "--stats-json")) {
+    if (!value) *why = std::string(arg) + " needs a file name.";
+    (!std::strcmp(arg, "--script") ? run->script : run->statsJson) = value ? value : "";
     ++*i;
     return true;
   }
@@ -92,7 +105,8 @@ int main(int argc, char** argv) {
   using liveconv::ui::DisplayPathRequest;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageRun << kUsageSettings;
+      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageRun << liveconv::ui::keyHelp()
+                << kUsageSettings;
       return 0;
     }
     if (!std::strcmp(argv[i], "--version")) {
@@ -141,13 +155,26 @@ int main(int argc, char** argv) {
     return 2;
   }
   QSettings settings;
-  liveconv::ui::MainWindow window(settings);
+  // A scripted run reports in the status line and the stats file: no dialog waits for a click.
+  liveconv::ui::MainWindow window(settings, run.script.empty() ? liveconv::ui::ErrorStyle::Dialog
+                                                               : liveconv::ui::ErrorStyle::StatusBar);
   window.setDisplayPath(displayPath);
+  if (!run.script.empty())
+    if (const std::string why = window.loop().loadScript(run.script); !why.empty()) {
+      std::cerr << "liveconv-qt: " << why << "\n";
+      return 2;
+    }
   if (!args.isEmpty()) window.openSource(args.front());
   // The first run fills the screen it opens on; later runs come back where they were left.
   if (window.restoredGeometry()) window.show();
   else window.showMaximized();
   window.setRunning(true);
   if (run.quit || !run.screenshot.empty()) finishAfterFrames(window, run);
-  return app.exec();
+  int code = app.exec();
+  if (!run.statsJson.empty())
+    if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
+      std::cerr << "liveconv-qt: " << why << "\n";
+      code = code ? code : 1;
+    }
+  return code;
 }

@@ -93,12 +93,14 @@ void MainWindow::setRunning(bool running) {
 
 void MainWindow::showError(const QString& title, const QString& message) {
   lastError_ = message;
+  loop_.log().message("error", (title + ": " + message.section('\n', 0, 0)).toStdString(), loop_.framesShown());
   statusBar()->showMessage(title + ": " + message.section('\n', 0, 0), 15000);
   if (errors_ == ErrorStyle::Dialog) QMessageBox::warning(this, title, message);
 }
 
 void MainWindow::notify(const QString& title, const QString& message, const QString& detail) {
   lastError_ = detail.isEmpty() ? message : message + "\n" + detail;
+  loop_.log().message("error", (title + ": " + message.section('\n', 0, 0)).toStdString(), loop_.framesShown());
   statusBar()->showMessage(title + ": " + message.section('\n', 0, 0), 20000);
   if (errors_ != ErrorStyle::Dialog) return;
   auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
@@ -216,6 +218,8 @@ bool MainWindow::saveScreenshot(const QString& path) {
     return false;
   }
   statusBar()->showMessage("Saved the window as " + path, 4000);
+  loop_.log().message("notice", ("Saved the window as " + path).toStdString(), loop_.framesShown());
+  loop_.log().wrote(path.toStdString());
   return true;
 }
 
@@ -228,7 +232,10 @@ bool MainWindow::saveFrame(const QString& path) {
     return false;
   }
   const ImageView& f = loop_.frame().filtered;
-  statusBar()->showMessage(QString("Saved the frame (%1x%2) as %3").arg(f.width).arg(f.height).arg(path), 4000);
+  const QString said = QString("Saved the frame (%1x%2) as %3").arg(f.width).arg(f.height).arg(path);
+  statusBar()->showMessage(said, 4000);
+  loop_.log().message("notice", said.toStdString(), loop_.framesShown());
+  loop_.log().wrote(path.toStdString());
   return true;
 }
 
@@ -254,11 +261,18 @@ void MainWindow::stopRecording() {
 }
 
 void MainWindow::stepOneFrame() {
-  step_ = true;
+  runCommand(Command::StepFrame);
 }
 
 void MainWindow::tick() {
   if (!ensureDisplayLink()) return;
+  // `--script` lines due now: the model's part goes through the loop, the shell's is done after the frame.
+  const std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
+  if (loop_.scriptLinesRun() != scriptLines_) {
+    scriptLines_ = loop_.scriptLinesRun();
+    syncFromModel();
+    applyPanelsVisible();
+  }
   loop_.setDisplayMs(viewport_->displayMs());
   // The viewport's context is current while the feed runs: a zero-copy feed
   // acquires and releases GL buffers in advance(), and a replaced feed frees them.
@@ -270,6 +284,32 @@ void MainWindow::tick() {
   updateOpening();
   updateRecording();
   updateStatus();  // after updateRecording(): a failure's message box also says what was recorded
+  for (const FrameLoop::ShellRequest& r : requests) runShellRequest(r);
+}
+
+// A key's or script line's command that belongs to the window itself.
+void MainWindow::runShellRequest(const FrameLoop::ShellRequest& r) {
+  const QString path = QString::fromStdString(r.path);
+  switch (r.command) {
+    case Command::SaveFrame: saveFrame(path.isEmpty() ? QString::fromStdString(timestampedPngName("liveconv-frame")) : path); break;
+    case Command::SaveWindow:
+      saveScreenshot(path.isEmpty() ? QString::fromStdString(timestampedPngName("liveconv-window")) : path);
+      break;
+    case Command::ToggleFullscreen: fullscreenAct_->toggle(); break;
+    case Command::Quit: close(); break;
+    default: break;
+  }
+}
+
+// A key of the table (model/commands.hpp): the loop takes the model's part, the window the rest.
+void MainWindow::runCommand(Command command) {
+  if (command == Command::Quit && isFullScreen()) command = Command::ToggleFullscreen;  // Esc leaves full screen first
+  if (loop_.command(command)) {
+    syncFromModel();
+    applyPanelsVisible();
+    return;
+  }
+  runShellRequest({command, {}});
 }
 
 // The indicator while recording; once a recording is finished (by the user, a

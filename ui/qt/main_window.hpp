@@ -104,6 +104,11 @@ class MainWindow : public QMainWindow {
   bool ensureDisplayLink();
   void updateOpening();
   void updateDeviceMenu();
+  void runShellRequest(const FrameLoop::ShellRequest& request);
+ public:
+  // Runs a command of the key table, as its key does (the menus' shortcuts come from the same table).
+  void runCommand(Command command);
+ private:
 
   QSettings& settings_;
   ErrorStyle errors_;
@@ -129,6 +134,7 @@ class MainWindow : public QMainWindow {
   std::uint64_t shownInstalls_ = 0;
   std::uint64_t reportedRecordings_ = 0;
   std::uint64_t shownNotices_ = 0;
+  std::uint64_t scriptLines_ = 0;
   bool step_ = false;
 };
 

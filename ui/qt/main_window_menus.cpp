@@ -17,12 +17,22 @@
 #include "qt/about.hpp"
 #include "qt/engine_dock.hpp"
 #include "qt/main_window.hpp"
+#include "model/commands.hpp"
 
 #include "gl/frame_capture.hpp"
 #include "qt/mask_dock.hpp"
 #include "qt/viewport.hpp"
 
 namespace liveconv::ui {
+
+namespace {
+// A menu's shortcut, from the key table both windows share (model/commands.hpp).
+QKeySequence shortcutOf(Command command) {
+  const KeyBinding* b = bindingFor(command);
+  return b ? QKeySequence(QString::fromStdString(keyText(*b))) : QKeySequence();
+}
+}  // namespace
+
 
 namespace {
 
@@ -107,14 +117,12 @@ void MainWindow::buildFileMenu() {
   // S (as in the viewer): the filtered frame at its own size, no dialog, a
   // time-stamped file in the working directory; Shift+S the picture as shown.
   QAction* quickFrame = new QAction("Quick Save Frame", this);
-  quickFrame->setShortcut(QKeySequence(Qt::Key_S));
-  connect(quickFrame, &QAction::triggered, this,
-          [this] { saveFrame(QString::fromStdString(timestampedPngName("liveconv-frame"))); });
+  quickFrame->setShortcut(shortcutOf(Command::SaveFrame));
+  connect(quickFrame, &QAction::triggered, this, [this] { runCommand(Command::SaveFrame); });
   file->addAction(quickFrame);
   QAction* quickShot = new QAction("Quick Screenshot of the Window", this);
-  quickShot->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_S));
-  connect(quickShot, &QAction::triggered, this,
-          [this] { saveScreenshot(QString::fromStdString(timestampedPngName("liveconv-window"))); });
+  quickShot->setShortcut(shortcutOf(Command::SaveWindow));
+  connect(quickShot, &QAction::triggered, this, [this] { runCommand(Command::SaveWindow); });
   file->addAction(quickShot);
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
@@ -133,13 +141,14 @@ void MainWindow::buildViewMenu() {
   ViewState& v = model_.view();
   pauseAct_ = view->addAction("&Pause");
   pauseAct_->setCheckable(true);
-  pauseAct_->setShortcut(QKeySequence(Qt::Key_Space));
+  pauseAct_->setShortcut(shortcutOf(Command::TogglePause));
   connect(pauseAct_, &QAction::toggled, this, [this](bool on) { model_.view().paused = on; });
-  view->addAction("Step One Frame", this, [this] { stepOneFrame(); })->setShortcut(QKeySequence(Qt::Key_Period));
+  view->addAction("Step One Frame", this, [this] { runCommand(Command::StepFrame); })
+      ->setShortcut(shortcutOf(Command::StepFrame));
   view->addSeparator();
   compareAct_ = view->addAction("&Compare Split");
   compareAct_->setCheckable(true);
-  compareAct_->setShortcut(QKeySequence(Qt::Key_C));
+  compareAct_->setShortcut(shortcutOf(Command::ToggleCompare));
   connect(compareAct_, &QAction::toggled, this, [this](bool on) {
     model_.view().compare = on ? CompareMode::Split : CompareMode::Off;
     viewport_->update();
@@ -152,33 +161,31 @@ void MainWindow::buildViewMenu() {
   });
   overlayAct_ = view->addAction("Performance &Overlay");
   overlayAct_->setCheckable(true);
-  overlayAct_->setShortcut(QKeySequence(Qt::Key_O));
+  overlayAct_->setShortcut(shortcutOf(Command::ToggleOverlay));
   connect(overlayAct_, &QAction::toggled, this, [this](bool on) {
     model_.view().overlayVisible = on;
     viewport_->update();
   });
   // As in the viewer: Shift+O moves the overlay a corner on (clockwise), Alt+O makes it compact.
-  view->addAction("Move the Overlay to the Next Corner", this, [this] {
-    model_.view().overlayCorner = nextCorner(model_.view().overlayCorner);
-    viewport_->update();
-  })->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_O));
+  view->addAction("Move the Overlay to the Next Corner", this, [this] { runCommand(Command::NextOverlayCorner); })
+      ->setShortcut(shortcutOf(Command::NextOverlayCorner));
   QAction* compact = view->addAction("&Compact Overlay");
   compact->setCheckable(true);
-  compact->setShortcut(QKeySequence(Qt::ALT | Qt::Key_O));
+  compact->setShortcut(shortcutOf(Command::ToggleOverlayCompact));
   connect(compact, &QAction::toggled, this, [this](bool on) {
     model_.view().overlayCompact = on;
     viewport_->update();
   });
   panelsAct_ = view->addAction("&Panels");
   panelsAct_->setCheckable(true);
-  panelsAct_->setShortcut(QKeySequence(Qt::Key_H));
+  panelsAct_->setShortcut(shortcutOf(Command::TogglePanels));
   connect(panelsAct_, &QAction::toggled, this, [this](bool on) {
     model_.view().panelsVisible = on;
     applyPanelsVisible();
   });
   fullscreenAct_ = view->addAction("&Fullscreen");
   fullscreenAct_->setCheckable(true);
-  fullscreenAct_->setShortcut(QKeySequence(Qt::Key_F));
+  fullscreenAct_->setShortcut(shortcutOf(Command::ToggleFullscreen));
   connect(fullscreenAct_, &QAction::toggled, this, [this](bool on) {
     model_.view().fullscreen = on;
     if (on)
@@ -186,10 +193,12 @@ void MainWindow::buildViewMenu() {
     else
       showNormal();
   });
-  // Esc leaves fullscreen, as a video player does.
+  view->addAction("&Reset Counters", this, [this] { runCommand(Command::ResetCounters); })
+      ->setShortcut(shortcutOf(Command::ResetCounters));
+  // Esc leaves full screen, and quits otherwise (as in the viewer, and ffplay).
   QAction* leave = new QAction(this);
-  leave->setShortcut(QKeySequence(Qt::Key_Escape));
-  connect(leave, &QAction::triggered, this, [this] { fullscreenAct_->setChecked(false); });
+  leave->setShortcut(shortcutOf(Command::Quit));
+  connect(leave, &QAction::triggered, this, [this] { runCommand(Command::Quit); });
   addAction(leave);
   view->addSeparator();
   view->addAction(maskDock_->toggleViewAction());
@@ -229,11 +238,8 @@ void MainWindow::buildFilterMenu() {
                   })
       ->setShortcut(QKeySequence::Save);
   filter->addSeparator();
-  QAction* next = filter->addAction("&Next Variant", this, [this] {
-    model_.nextVariant();
-    syncFromModel();
-  });
-  next->setShortcut(QKeySequence(Qt::Key_V));
+  QAction* next = filter->addAction("&Next Variant", this, [this] { runCommand(Command::NextVariant); });
+  next->setShortcut(shortcutOf(Command::NextVariant));
 }
 
 void MainWindow::buildDeviceMenu() {
