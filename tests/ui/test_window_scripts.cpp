@@ -85,13 +85,13 @@ class WindowScript : public ::testing::TestWithParam<Window> {
     std::system(("rm -rf " + dir_ + " && mkdir -p " + dir_ + "home").c_str());
   }
 
-  // Runs the window on the test pattern with `script`; returns its exit code.
-  int run(const std::string& script, std::string* output) {
+  // Runs the window on `source` with `script`; returns its exit code.
+  int run(const std::string& script, std::string* output, const std::string& source = "testpattern:320x240") {
     std::ofstream(dir_ + "script.txt") << script;
     const std::string prefix = onPath("xvfb-run") ? "xvfb-run -a -s '-screen 0 1280x1024x24' " : "";
     const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " + prefix +
                             GetParam().binary + " " + GetParam().sourceOption +
-                            "testpattern:320x240 --script script.txt --stats-json stats.json > out.log 2>&1";
+                            source + " --script script.txt --stats-json stats.json > out.log 2>&1";
     std::printf("running: %s\n", cmd.c_str());
     const int status = std::system(cmd.c_str());
     *output = readFile(dir_ + "out.log");
@@ -156,6 +156,38 @@ TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
   ASSERT_EQ(liveconv::ui::readPng(dir_ + "frame.png", &frame), "");
   EXPECT_EQ(frame.width(), 320);
   EXPECT_EQ(frame.height(), 240);
+}
+
+// A decoded stream (the pipeline's engine and builder threads): with `auto`,
+// each new mask is on screen within a fraction of a second, first on the
+// provisional kernel, while the stream plays on.
+TEST_P(WindowScript, OnADecodedStreamEveryEditLandsWhileItPlays) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no decoded sources";
+#else
+  std::string output;
+  const int rc = run(
+      "10 mask box:5\n10 wait\n"
+      "20 mask 3x3:1,2,3,4,5,6,7,8,10\n20 wait\n"
+      "30 mask gaussian:9\n30 wait\n"
+      "40 variant naive\n40 wait\n"
+      "50 cell 0 0 3\n50 wait\n"
+      "60 quit\n",
+      &output, "lavfi:testsrc2=size=640x360:rate=30");
+  ASSERT_EQ(rc, 0) << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  const std::vector<Edit> edits = editsOf(json);
+  ASSERT_EQ(edits.size(), 5u) << json;
+  for (const Edit& e : edits) {
+    EXPECT_FALSE(e.refused) << e.what;
+    EXPECT_GT(e.shownFrame, 0) << e.what << " never reached the picture";
+    EXPECT_LE(e.msToShow, 5000) << e.what;
+  }
+  EXPECT_EQ(edits[2].variant.rfind("auto -> ", 0), 0u) << edits[2].variant;
+  EXPECT_EQ(edits[3].variant, "naive");
+  EXPECT_EQ(json.find("\"kind\": \"filter\""), std::string::npos) << "an edit was refused";
+#endif
 }
 
 TEST_P(WindowScript, ABadScriptLineIsAUsageErrorNamingTheLine) {
