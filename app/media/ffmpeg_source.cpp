@@ -1,5 +1,6 @@
 #include "media/ffmpeg_source.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -173,6 +174,7 @@ struct FfmpegSource::State {
   AVFrame* frame = nullptr;
   int stream = -1;
   bool flushed = false;  // end of input reached, decoder told so
+  int64_t seekTarget = AV_NOPTS_VALUE;  // after seek(): frames before it are decoded and dropped
   std::shared_ptr<StreamCopy> copy;  // the other streams' packets go here
   long long delivered = 0;
   int consecutiveErrors = 0;
@@ -382,6 +384,33 @@ void FfmpegSource::convert(Frame& out) {
   s.conversion = std::string("by swscale (") + (formatName ? formatName : "?") + ")";
 }
 
+double FfmpegSource::startSeconds() const {
+  const AVStream* st = s_->input->streams[s_->stream];
+  return st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time * av_q2d(st->time_base);
+}
+
+double FfmpegSource::durationSeconds() const {
+  if (s_->spec.live) return 0;
+  const AVStream* st = s_->input->streams[s_->stream];
+  if (st->duration > 0) return st->duration * av_q2d(st->time_base);
+  return s_->input->duration > 0 ? s_->input->duration / double(AV_TIME_BASE) : 0;
+}
+
+// Back to the key frame at or before the target, then forward: next() drops
+// the frames before it, so the frame delivered is the one shown at `seconds`.
+bool FfmpegSource::seek(double seconds) {
+  State& s = *s_;
+  if (s.spec.live || !s.input->pb) return false;
+  const AVStream* st = s.input->streams[s.stream];
+  const int64_t start = st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time;
+  const int64_t target = start + static_cast<int64_t>(std::max(0.0, seconds) / av_q2d(st->time_base));
+  if (av_seek_frame(s.input, s.stream, target, AVSEEK_FLAG_BACKWARD) < 0) return false;
+  avcodec_flush_buffers(s.decoder);
+  s.flushed = false;
+  s.seekTarget = target;
+  return true;
+}
+
 std::string FfmpegSource::describe() const {
   std::ostringstream out;
   out << s_->spec.text << " (" << s_->input->iformat->name << ", " << s_->decoder->codec->name << " "
@@ -395,6 +424,14 @@ bool FfmpegSource::next(Frame& out) {
   for (;;) {
     int err = avcodec_receive_frame(s.decoder, s.frame);
     if (err == 0) {
+      if (s.seekTarget != AV_NOPTS_VALUE) {
+        const int64_t at = s.frame->best_effort_timestamp;
+        if (at != AV_NOPTS_VALUE && at < s.seekTarget) {  // between the key frame and the target
+          av_frame_unref(s.frame);
+          continue;
+        }
+        s.seekTarget = AV_NOPTS_VALUE;
+      }
       if (s.frame->flags & AV_FRAME_FLAG_CORRUPT) ++corrupt_;
       const double decodeMs = msSince(start);
       const auto convertStart = Clock::now();

@@ -63,6 +63,9 @@ class FfmpegSource : public FrameSource {
   long long expectedFrames() const override;
   bool frameSize(int* width, int* height) const override;  // the decoder's, as probed
   long long corruptPackets() const override { return corrupt_; }
+  bool seek(double seconds) override;
+  double durationSeconds() const override;
+  double startSeconds() const override;
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;
   // The video stream's time base: the unit its timestamps (Frame::ptsSeconds) come in.

@@ -190,6 +190,35 @@ TEST_P(WindowScript, OnADecodedStreamEveryEditLandsWhileItPlays) {
 #endif
 }
 
+double numberAfter(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9.e+-]+)"))) return -1e9;
+  return std::stod(m[1]);
+}
+
+// A file seeks (the script's seek, then the Left key: 5 s back) to the exact
+// frame, paused; a generated source says it cannot.
+TEST_P(WindowScript, AFileSeeksToTheFrameAskedAndAGeneratedSourceSaysItCannot) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no files";
+#else
+  ASSERT_EQ(std::system(("ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -t 10 -c:v libx264 "
+                         "-pix_fmt yuv420p " + dir_ + "ten.mp4").c_str()), 0) << "ffmpeg could not make the clip";
+  std::string output;
+  ASSERT_EQ(run("5 key Space\n10 seek 7\n20 key Left\n35 quit\n", &output, dir_ + "ten.mp4"), 0) << output;
+  std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  EXPECT_DOUBLE_EQ(numberAfter(json, "duration_seconds"), 10);
+  EXPECT_DOUBLE_EQ(numberAfter(json, "position_seconds"), 2);  // 7 s, then 5 s back: the frame at 2.000
+  EXPECT_EQ(json.find("cannot seek"), std::string::npos);
+
+  ASSERT_EQ(run("5 seek 3\n10 quit\n", &output), 0) << output;
+  json = readFile(dir_ + "stats.json");
+  EXPECT_NE(json.find("line 1: this source cannot seek."), std::string::npos) << json;
+  EXPECT_DOUBLE_EQ(numberAfter(json, "duration_seconds"), 0);
+#endif
+}
+
 TEST_P(WindowScript, ABadScriptLineIsAUsageErrorNamingTheLine) {
   std::string output;
   EXPECT_EQ(run("1 mask box:3\n2 frobnicate now\n", &output), 2);

@@ -58,6 +58,12 @@ class FrameFeed {
 
   // The optional controls of decoded sources; the defaults say they are absent.
   virtual void setPlayback(const Playback&) {}
+  // Files: shows the frame at `seconds` from the start next (paused or not);
+  // false when the source cannot seek (live, generated). See FrameStats::durationSeconds.
+  virtual bool seek(double seconds) {
+    (void)seconds;
+    return false;
+  }
   // Starts writing the filtered frames to `path` (the extension picks the
   // container, as `liveconv run -o`); returns "" or the sentence why not.
   virtual std::string startRecording(const std::string& path) {

@@ -247,8 +247,25 @@ bool FrameLoop::command(Command command) {
     case Command::NextOverlayCorner: view.overlayCorner = nextCorner(view.overlayCorner); return true;
     case Command::ToggleOverlayCompact: view.overlayCompact = !view.overlayCompact; return true;
     case Command::ResetCounters: resetCounters(); return true;
+    case Command::SeekBack: seekTo(stats_.positionSeconds - kSeekStepSeconds); return true;
+    case Command::SeekForward: seekTo(stats_.positionSeconds + kSeekStepSeconds); return true;
+    case Command::SeekStart: seekTo(0); return true;
+    case Command::SeekEnd: seekTo(stats_.durationSeconds); return true;
     default: return false;  // the shell's: full screen, screenshots, quit
   }
+}
+
+bool FrameLoop::seekTo(double seconds) {
+  FrameFeed* feed = switcher_.feed();
+  if (!feed || !failure_.empty()) return false;
+  // Past the end goes to the last half second (a frame is there to show; beyond it the clip would loop).
+  const double last = std::max(0.0, stats_.durationSeconds - 0.5);
+  if (stats_.durationSeconds <= 0 || !feed->seek(std::clamp(seconds, 0.0, last))) {
+    log_.message("notice", "This source cannot seek (a live or generated source).", framesShown_);
+    ++seekRefusals_;
+    return false;
+  }
+  return true;
 }
 
 std::vector<FrameLoop::ShellRequest> FrameLoop::runScript() {
@@ -299,6 +316,8 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
     model_.setDevice(std::stoi(arg));
   } else if (verb == "source") {
     open(arg);
+  } else if (verb == "seek") {
+    if (!seekTo(std::stod(arg))) error = "this source cannot seek.";
   } else if (verb == "save-frame" || verb == "screenshot") {
     requests->push_back({verb == "save-frame" ? Command::SaveFrame : Command::SaveWindow, arg});
   } else if (verb == "record") {

@@ -117,6 +117,12 @@ class FrameLoop {
   std::uint64_t scriptLinesRun() const { return scriptLinesRun_; }
   // The overlay's frame and drop counters start again from here (R).
   void resetCounters();
+  // Files: the frame at `seconds` next (the arrow keys, Home, End, the seek
+  // bars); false, with a notice, where the source cannot seek.
+  bool seekTo(double seconds);
+  // Grows each time a seek was refused (the shells say so where the user looks).
+  std::uint64_t seekRefusals() const { return seekRefusals_; }
+  static constexpr double kSeekStepSeconds = 5;
   SessionLog& log() { return log_; }
   // `--stats-json FILE`: the log and the final stats; "" or why it could not be written.
   std::string writeStatsJson(const std::string& path) const;
@@ -180,6 +186,7 @@ class FrameLoop {
   std::uint64_t loggedVersion_ = 0;
   std::uint64_t loggedNotices_ = 0;
   std::uint64_t scriptLinesRun_ = 0;
+  std::uint64_t seekRefusals_ = 0;
   double waitingSince_ = 0;  // a script `wait` holds the lines after it (seconds on the steady clock; 0: none)
   int waitLine_ = 0;  // the model version the log has seen (0: none yet)
   VideoRate videoRate_;

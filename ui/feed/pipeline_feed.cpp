@@ -191,7 +191,19 @@ class PipelineFeed final : public FrameFeed {
     out.rejectedVariant = rejectedVariant_;
     out.source = sourceDescription_;
     out.sourceMessage = sourceMessage_;
+    out.positionSeconds = position_;
+    out.durationSeconds = durationSeconds_;
     return out;
+  }
+
+  bool seek(double seconds) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (durationSeconds_ <= 0) return false;  // live, or a stream of unknown length
+      seekTo_ = std::clamp(seconds, 0.0, durationSeconds_);
+    }
+    wake_.notify_all();
+    return true;
   }
 
   void setPlayback(const Playback& playback) override {
@@ -366,22 +378,28 @@ class PipelineFeed final : public FrameFeed {
     setThreadName("lc-decode");
     try {
       std::unique_ptr<FrameSource> source = firstSource_ ? std::move(firstSource_) : openSource();
+      const bool live = source->isLive();
       {
         std::lock_guard<std::mutex> lock(mutex_);
         sourceDescription_ = source->describe();
+        durationSeconds_ = live ? 0 : source->durationSeconds();
       }
-      const bool live = source->isLive();
+      const double start = source->startSeconds();
       std::uint64_t index = 0;
       double lastPts = -1;
       LiveClock clock(clock_, LateFrames::Drop);
       for (;;) {
         std::shared_ptr<const Image> again;
         std::uint64_t againIndex = 0;
+        double seekTo = -1;
         {
           std::unique_lock<std::mutex> lock(mutex_);
-          wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_; });
+          wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0; });
           if (stop_) break;
-          if (paused_ && steps_ == 0) {  // a refilter request
+          std::swap(seekTo, seekTo_);
+          if (seekTo >= 0) {
+            // A seek shows the frame at the new place, paused or not.
+          } else if (paused_ && steps_ == 0) {  // a refilter request
             refilter_ = false;
             again = lastSource_;
             againIndex = lastIndex_;
@@ -391,8 +409,16 @@ class PipelineFeed final : public FrameFeed {
           }
         }
         if (again) {
-          pushSource(again, againIndex, 0);
+          pushSource(again, againIndex, 0, -1);
           continue;
+        }
+        if (seekTo >= 0) {
+          if (!source->seek(seekTo)) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            sourceMessage_ = "This source cannot seek.";
+          }
+          lastPts = -1;
+          clock.restart();  // the clip's clock starts again at the new place
         }
         Frame frame;
         const auto t0 = Clock::now();
@@ -426,7 +452,7 @@ class PipelineFeed final : public FrameFeed {
           for (int y = 0; y < frame.external.height; ++y)
             std::copy_n(frame.external.row(y), frame.external.rowBytes(), pixels->view().row(y));
         }
-        if (!pushSource(pixels, index++, frame.decodeMs + frame.convertMs)) break;
+        if (!pushSource(pixels, index++, frame.decodeMs + frame.convertMs, frame.hasPts ? pts - start : -1)) break;
       }
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -450,11 +476,14 @@ class PipelineFeed final : public FrameFeed {
     return stop_ ? LiveClock::Verdict::Invalid : d.verdict;
   }
 
-  bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs) {
+  // `position`: seconds from the clip's first frame (-1: unknown; a refilter keeps the one shown).
+  bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs, double position) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       sources_[index] = pixels;
+      if (position >= 0) positions_[index] = position;
       while (sources_.size() > kSourcesKept) sources_.erase(sources_.begin());
+      while (positions_.size() > kSourcesKept) positions_.erase(positions_.begin());
       lastSource_ = pixels;
       lastIndex_ = index;
     }
@@ -476,6 +505,7 @@ class PipelineFeed final : public FrameFeed {
         if (it == sources_.end()) continue;
         if (latest_.source) ++displayLate_;  // replaced before the UI took it
         latest_.source = it->second;
+        if (const auto at = positions_.find(it->first); at != positions_.end()) position_ = at->second;
         latest_.filtered = std::move(frame->image);
         latest_.onDevice = std::move(frame->onDevice);  // an older one not yet shown goes back to the pipeline
         latest_.width = it->second->width();  // the filtered frame has its source's shape
@@ -528,6 +558,10 @@ class PipelineFeed final : public FrameFeed {
   std::condition_variable wake_;
   bool stop_ = false, paused_ = false, refilter_ = false;
   int steps_ = 0;
+  double seekTo_ = -1;           // asked by seek(), taken by lc-decode
+  double position_ = -1;         // of the frame presented last, seconds from the clip's start
+  double durationSeconds_ = 0;   // 0: live or unknown
+  std::map<std::uint64_t, double> positions_;  // source frame index -> position, as sources_
   Playback playback_;
   std::map<std::uint64_t, std::uint64_t> versionOf_;  // pipeline generation -> snapshot version
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;

@@ -34,7 +34,7 @@ std::string Script::check(const ScriptLine& l) {
   const bool noArgument = v == "stop-record" || v == "quit" || v == "wait";
   if (noArgument) return a.empty() ? "" : v + " takes no argument.";
   if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
-                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell"))
+                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" || v == "seek"))
     return v + " needs an argument.";
   if (v == "key") return commandForKeyText(a) == Command::Invalid ? "no key " + a + " (see --help for the keys)." : "";
   if (v == "variant") return findVariant(a) ? "" : "unknown variant " + a + "; known: " + variantNames() + ".";
@@ -42,6 +42,7 @@ std::string Script::check(const ScriptLine& l) {
     return parseBorderMode(a) == BorderMode::Invalid ? "border takes clamp, mirror, wrap or zero." : "";
   if (v == "format") return parsePixelFormat(a) == PixelFormat::Invalid ? "format takes rgba or gray." : "";
   if (v == "device") return isNumber(a, true) ? "" : "device takes a device index (see liveconv devices).";
+  if (v == "seek") return isNumber(a, false) ? "" : "seek takes a time in seconds from the start.";
   if (v == "cell") {
     std::istringstream in(a);
     std::string x, y, value, extra;
@@ -52,7 +53,7 @@ std::string Script::check(const ScriptLine& l) {
   }
   if (v == "mask" || v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
   return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
-         "screenshot, record, stop-record, wait, quit).";
+         "screenshot, record, stop-record, seek, wait, quit).";
 }
 
 std::string Script::load(const std::string& path) {

@@ -12,7 +12,7 @@
 //   variant NAME       border MODE       format rgba|gray       device N
 //   source SPEC        open another source (in the background, as the menus do)
 //   save-frame FILE    screenshot FILE   (the filtered frame / the window, as PNG)
-//   record FILE        stop-record       quit
+//   record FILE        stop-record       quit       seek SECONDS (files)
 //   wait               the lines after it wait until every edit so far has
 //                      reached the picture (or was refused), at most 30 s
 #pragma once

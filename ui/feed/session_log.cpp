@@ -79,7 +79,8 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, d
   out << "{\n  \"frames_shown\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
       << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variant)
       << ",\n  \"display_path\": " << jsonQuote(s.displayPath) << ",\n  \"width\": " << s.frameWidth
-      << ",\n  \"height\": " << s.frameHeight << ",\n  \"video_fps\": " << videoFps
+      << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
+      << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
       << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal
       << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"messages\": [";
   for (std::size_t i = 0; i < messages_.size(); ++i) {

@@ -394,7 +394,7 @@ int run(const ViewerOptions& opt) {
   long framesWhileOpening = 0;  // drawn while a source or device opened in the background
   bool switchAsked = false, switched = opt.switchTo.empty();
   double displayMs = 0;  // upload + draw, host clock, smoothed
-  std::uint64_t shownNotices = 0;
+  std::uint64_t shownNotices = 0, shownSeekRefusals = 0;
   const auto started = std::chrono::steady_clock::now();
   auto last = started;
   while (renderer && !glfwWindowShouldClose(win) && !quit) {
@@ -450,6 +450,7 @@ int run(const ViewerOptions& opt) {
     if (view.panelsVisible) drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &panel);
     addPanelRequests(panel, &requests);
     if (panel.stepFrame) loop.command(Command::StepFrame);
+    if (panel.seekTo >= 0) loop.seekTo(panel.seekTo);
     inputs.activeDevice = stats.device;
     inputs.activeVariant = stats.variant;
     ScreenRect overlay;
@@ -463,6 +464,10 @@ int run(const ViewerOptions& opt) {
     notice.draw(layout.areaWin);
     inputs.recordingPath = stats.recordingPath;
     inputs.recordedFrames = stats.recordedFrames;
+    inputs.positionSeconds = stats.positionSeconds;
+    inputs.durationSeconds = stats.durationSeconds;
+    if (loop.seekRefusals() != shownSeekRefusals) notice.show("This source cannot seek (a live or generated source).");
+    shownSeekRefusals = loop.seekRefusals();
     ImGui::Render();
 
     const auto drawStart = std::chrono::steady_clock::now();

@@ -74,6 +74,9 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::SameLine();
   secondaryText("%dx%d   UI %.0f fps, %.1f ms", stats.frameWidth, stats.frameHeight, rates.uiFps,
                 rates.uiFps > 0 ? 1000.0 / rates.uiFps : 0.0);
+  // Where the picture is in the clip (a file: of its length).
+  if (const std::string at = positionText(stats.positionSeconds, stats.durationSeconds); !at.empty())
+    secondaryText("at %s", at.c_str());
   ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
               stats.gigabytesPerSecond);
   if (view.overlayCompact) {  // the two lines that matter, out of the picture's way

@@ -22,10 +22,13 @@ struct ShellRequests {
   bool stepFrame = false;
   bool startRecording = false;  // to PanelState::recordPath
   bool stopRecording = false;
+  double seekTo = -1;  // seconds from the start, from the seek bar; -1: none
 };
 
 // Widget-local state the model does not need (text being typed).
 struct PanelState {
+  bool seeking = false;  // the seek bar is held; seekSeconds is where it points
+  float seekSeconds = 0;
   char spec[256] = "";
   std::string specError;
   bool workgroupDefault = true;
@@ -45,6 +48,8 @@ struct PanelInputs {
   bool decodedSources = false;           // the build can open files, lavfi, cameras
   std::string recordingPath;             // non-empty while recording
   long long recordedFrames = 0;
+  double positionSeconds = -1;           // FrameStats: where the picture is in the clip
+  double durationSeconds = 0;            // FrameStats: 0 when the source cannot seek
 };
 
 // The control panel, docked on the left at `width` x `height` window pixels.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "imgui/panels.hpp"
+#include "model/frame_stats.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -82,6 +83,24 @@ void drawPlayback(ViewerModel& model, ShellRequests* requests) {
   }
 }
 
+// The seek bar of a file: drag to a place, let go to go there (ffplay's
+// arrows do the same in steps: Left/Right 5 s, Home, End).
+void drawSeekBar(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
+  if (inputs.durationSeconds <= 0) return;
+  float at = state.seeking ? state.seekSeconds : static_cast<float>(std::max(0.0, inputs.positionSeconds));
+  ImGui::SetNextItemWidth(-1);
+  const std::string label = positionText(at, inputs.durationSeconds);
+  ImGui::SliderFloat("##seek", &at, 0, static_cast<float>(inputs.durationSeconds), label.c_str(),
+                     ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
+  if (ImGui::IsItemActive()) {
+    state.seeking = true;
+    state.seekSeconds = at;
+  } else if (state.seeking) {
+    state.seeking = false;
+    requests->seekTo = state.seekSeconds;
+  }
+}
+
 void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
   const bool recording = !inputs.recordingPath.empty();
   ImGui::SetNextItemWidth(-90);
@@ -109,6 +128,7 @@ void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* 
 void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
   drawOpen(model, state, inputs);
   drawPlayback(model, requests);
+  drawSeekBar(state, inputs, requests);
   if (inputs.decodedSources) drawRecording(state, inputs, requests);
 }
 

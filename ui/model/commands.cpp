@@ -19,6 +19,10 @@ const std::vector<KeyBinding>& keyBindings() {
       {'O', kModShift, Command::NextOverlayCorner, "overlay to the next corner"},
       {'O', kModAlt, Command::ToggleOverlayCompact, "overlay compact / full"},
       {'R', kModNone, Command::ResetCounters, "reset the overlay's counters"},
+      {kKeyLeft, kModNone, Command::SeekBack, "5 s back (files)"},
+      {kKeyRight, kModNone, Command::SeekForward, "5 s on (files)"},
+      {kKeyHome, kModNone, Command::SeekStart, "to the start (files)"},
+      {kKeyEnd, kModNone, Command::SeekEnd, "to the last half second (files)"},
       {kKeyEscape, kModNone, Command::Quit, "quit"},
   };
   return table;

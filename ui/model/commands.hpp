@@ -25,6 +25,10 @@ enum class Command {
   NextOverlayCorner,     // Shift+O
   ToggleOverlayCompact,  // Alt+O
   ResetCounters,         // R  the overlay's frame and drop counters start again
+  SeekBack,              // Left   5 s back (files)
+  SeekForward,           // Right  5 s on
+  SeekStart,             // Home
+  SeekEnd,               // End    the last half second
   Quit,                  // Esc
 };
 

@@ -1,6 +1,8 @@
 #include "model/frame_stats.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace liveconv::ui {
 
@@ -63,6 +65,22 @@ void VideoRate::shown(double nowSeconds) {
 
 double VideoRate::perSecond(double nowSeconds) const {
   return static_cast<double>(times_.end() - std::lower_bound(times_.begin(), times_.end(), nowSeconds - 1.0));
+}
+
+namespace {
+std::string clockText(double seconds) {
+  const long tenths = std::lround(std::max(0.0, seconds) * 10);
+  char buf[32];
+  const long minutes = tenths / 600, rest = tenths % 600;
+  std::snprintf(buf, sizeof buf, "%ld:%02ld.%ld", minutes, rest / 10, rest % 10);
+  return buf;
+}
+}  // namespace
+
+std::string positionText(double positionSeconds, double durationSeconds) {
+  if (positionSeconds < 0) return {};
+  if (durationSeconds <= 0) return clockText(positionSeconds);
+  return clockText(positionSeconds) + " / " + clockText(durationSeconds);
 }
 
 }  // namespace liveconv::ui

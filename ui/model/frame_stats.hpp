@@ -41,6 +41,8 @@ struct FrameStats {
   std::string error;        // last failure, with the build log where a kernel failed to build
   std::string source;         // what plays, as the feed describes it
   std::string sourceMessage;  // the source failed to open or ended; shown over the picture
+  double positionSeconds = -1;  // of the frame on screen, from the clip's start (-1: unknown)
+  double durationSeconds = 0;   // of a file; 0 for live and generated sources (no seeking)
   std::string recordingPath;  // non-empty while the filtered output is being recorded
   long long recordedFrames = 0;
   // The parameter version the frame side refused and the variant it named, so
@@ -96,6 +98,9 @@ struct OverlayRates {
   double uiFps = 0;
   bool paused = false;
 };
+
+// "0:12.3 / 1:03.0" for a file, "0:12.3" when the length is unknown; "" without a position.
+std::string positionText(double positionSeconds, double durationSeconds);
 
 // Smooths per-frame stage times into a moving average (exponential, ~1 s at 60 fps).
 StageTimes smooth(const StageTimes& average, const StageTimes& sample, double weight = 1.0 / 30.0);

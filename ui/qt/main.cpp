@@ -29,7 +29,7 @@ const char* kUsageRun =
     "  --screenshot FILE   save the window as PNG after --frames frames\n"
     "  --quit              close the window after --frames frames (and the screenshot)\n"
     "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
-    "                      border, format, device, source, save-frame, screenshot, record, wait, quit)\n"
+    "                      border, format, device, source, save-frame, screenshot, record, seek, wait, quit)\n"
     "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
     "                      with the frame it was asked on and the frame that first showed it\n"
     "  --help, --version\n";

@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QSlider>
 #include <QStatusBar>
 #include <exception>
 #include <iostream>
@@ -48,6 +49,16 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   connect(engineDock_, &EngineDock::engineEdited, maskDock_, &MaskDock::refresh);
   connect(viewport_, &Viewport::glFailed, this, [this](const QString& m) { showError("No picture", m); });
 
+  // The seek bar of a file, with its position (hidden for live and generated sources).
+  seekSlider_ = new QSlider(Qt::Horizontal);
+  seekSlider_->setMinimumWidth(260);
+  seekSlider_->setToolTip("Drag to a place in the file (Left/Right: 5 s, Home, End)");
+  positionLabel_ = new QLabel;
+  connect(seekSlider_, &QSlider::sliderReleased, this, [this] { loop_.seekTo(seekSlider_->value() / 10.0); });
+  statusBar()->addWidget(seekSlider_);
+  statusBar()->addWidget(positionLabel_);
+  seekSlider_->hide();
+  positionLabel_->hide();
   recordLabel_ = new QLabel;
   recordLabel_->setStyleSheet("QLabel { color: #d03a2f; font-weight: bold; }");
   recordLabel_->hide();
@@ -347,6 +358,18 @@ void MainWindow::updateRecording() {
 
 void MainWindow::updateStatus() {
   const FrameStats& s = loop_.stats();
+  const bool seekable = s.durationSeconds > 0;
+  seekSlider_->setVisible(seekable);
+  positionLabel_->setVisible(s.positionSeconds >= 0);
+  positionLabel_->setText(QString::fromStdString(positionText(s.positionSeconds, s.durationSeconds)));
+  if (seekable && !seekSlider_->isSliderDown()) {
+    seekSlider_->setRange(0, static_cast<int>(s.durationSeconds * 10));
+    seekSlider_->setValue(static_cast<int>(std::max(0.0, s.positionSeconds) * 10));
+  }
+  if (loop_.seekRefusals() != shownSeekRefusals_) {
+    shownSeekRefusals_ = loop_.seekRefusals();
+    statusBar()->showMessage("This source cannot seek (a live or generated source).", 4000);
+  }
   fpsLabel_->setText(QString("%1 fps").arg(viewport_->fps(), 0, 'f', 1));
   throughputLabel_->setText(QString("%1 Mpixel/s").arg(s.megapixelsPerSecond, 0, 'f', 0));
   droppedLabel_->setText(

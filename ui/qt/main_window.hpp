@@ -18,6 +18,7 @@ class QActionGroup;
 class QLabel;
 class QMenu;
 class QSettings;
+class QSlider;
 
 namespace liveconv::ui {
 
@@ -73,6 +74,7 @@ class MainWindow : public QMainWindow {
   EngineDock* engineDock() const { return engineDock_; }
   const QString& lastError() const { return lastError_; }
   QLabel* recordingLabel() const { return recordLabel_; }
+  QSlider* seekSlider() const { return seekSlider_; }
   QAction* recordAction() const { return recordAct_; }
   bool restoredGeometry() const { return !shell_.geometry.isEmpty(); }  // a saved window placement was applied
   const QStringList& recentFiles() const { return shell_.recentFiles; }
@@ -129,11 +131,13 @@ class MainWindow : public QMainWindow {
   QAction *pauseAct_ = nullptr, *compareAct_ = nullptr, *overlayAct_ = nullptr, *panelsAct_ = nullptr,
           *fullscreenAct_ = nullptr;
   QLabel* recordLabel_ = nullptr;
+  QSlider* seekSlider_ = nullptr;
+  QLabel* positionLabel_ = nullptr;
   QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
   QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_, shownOpening_, shownOpenError_;
   std::uint64_t shownInstalls_ = 0;
   std::uint64_t reportedRecordings_ = 0;
-  std::uint64_t shownNotices_ = 0;
+  std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0;
   std::uint64_t scriptLines_ = 0;
   bool step_ = false;
 };

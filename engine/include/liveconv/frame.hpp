@@ -73,6 +73,16 @@ class FrameSource {
   }
   // Packets the decoder refused and skipped so far.
   virtual long long corruptPackets() const { return 0; }
+  // Files: the next next() delivers the frame shown at `seconds` from the start
+  // (the first frame at or after it). False when the source cannot seek (live).
+  virtual bool seek(double seconds) {
+    (void)seconds;
+    return false;
+  }
+  // Seconds from the first frame to the end (0: unknown, or live), and the
+  // timestamp of the first frame (positions are counted from it).
+  virtual double durationSeconds() const { return 0; }
+  virtual double startSeconds() const { return 0; }
 };
 
 class FrameSink {
