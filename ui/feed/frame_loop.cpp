@@ -149,7 +149,9 @@ void FrameLoop::advance(bool step) {
     finishRecording(stats_.sourceMessage.empty() ? "The recorder stopped." : stats_.sourceMessage);
   if (stats_.rejectedVersion > notedRejection_) {
     notedRejection_ = stats_.rejectedVersion;
-    model_.noteVariantFailure(stats_.rejectedVariant, stats_.error.substr(0, stats_.error.find('\n')));
+    model_.noteVariantFailure(stats_.rejectedVariant, firstLine(stats_.error));
+    lastRefusal_ = firstLine(stats_.error);
+    ++refusals_;
   }
   if (frame_.fresh) videoRate_.shown(secondsNow());
   if (frame_.hasPicture()) ++framesShown_;

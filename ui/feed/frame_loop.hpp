@@ -88,6 +88,9 @@ class FrameLoop {
   // buffers here).
   const FeedFrame& tick(bool step = false);
   const std::string& failure() const { return failure_; }
+  // Parameter sets the feed refused (the previous ones run on), and the last one's sentence.
+  std::uint64_t refusals() const { return refusals_; }
+  const std::string& lastRefusal() const { return lastRefusal_; }
   const FeedFrame& frame() const { return frame_; }
   // The feed's stats with displayMs filled in by the caller through setDisplayMs().
   const FrameStats& stats() const { return stats_; }
@@ -186,7 +189,8 @@ class FrameLoop {
   std::uint64_t loggedVersion_ = 0;
   std::uint64_t loggedNotices_ = 0;
   std::uint64_t scriptLinesRun_ = 0;
-  std::uint64_t seekRefusals_ = 0;
+  std::uint64_t seekRefusals_ = 0, refusals_ = 0;
+  std::string lastRefusal_;
   double waitingSince_ = 0;  // a script `wait` holds the lines after it (seconds on the steady clock; 0: none)
   int waitLine_ = 0;  // the model version the log has seen (0: none yet)
   VideoRate videoRate_;

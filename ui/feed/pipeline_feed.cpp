@@ -21,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -34,7 +35,6 @@
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "model/camera_list.hpp"
-#include "stream.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -364,7 +364,9 @@ class PipelineFeed final : public FrameFeed {
     if (opener_) return opener_(format);
     if (sourceText_.rfind("synthetic:", 0) == 0) {
       int w = 0, h = 0;
-      app::parseFrameSize(sourceText_.substr(10), "synthetic size", &w, &h);
+      char extra = 0;
+      if (std::sscanf(sourceText_.c_str() + 10, "%dx%d%c", &w, &h, &extra) != 2 || w <= 0 || h <= 0)
+        throw InvalidArgument("synthetic:WxH needs a frame size such as synthetic:1280x720.");
       return std::make_unique<SyntheticSource>(w, h, format, -1, device_);
     }
     auto source = std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, app::defaultClipPath()), format);
@@ -385,6 +387,7 @@ class PipelineFeed final : public FrameFeed {
         durationSeconds_ = live ? 0 : source->durationSeconds();
       }
       const double start = source->startSeconds();
+      int describedWidth = 0, describedHeight = 0;
       std::uint64_t index = 0;
       double lastPts = -1;
       LiveClock clock(clock_, LateFrames::Drop);
@@ -445,6 +448,13 @@ class PipelineFeed final : public FrameFeed {
           pipeline_->stats().decodeLate();
           ++index;
           continue;
+        }
+        if (frame.width() != describedWidth || frame.height() != describedHeight) {
+          // A stream that changed its size mid-way: the overlay's source line says the new one.
+          describedWidth = frame.width();
+          describedHeight = frame.height();
+          std::lock_guard<std::mutex> lock(mutex_);
+          sourceDescription_ = source->describe();
         }
         auto pixels = std::make_shared<Image>(std::move(frame.image));
         if (frame.external.data) {  // the synthetic source lends its buffers: keep a copy for the compare split

@@ -394,7 +394,7 @@ int run(const ViewerOptions& opt) {
   long framesWhileOpening = 0;  // drawn while a source or device opened in the background
   bool switchAsked = false, switched = opt.switchTo.empty();
   double displayMs = 0;  // upload + draw, host clock, smoothed
-  std::uint64_t shownNotices = 0, shownSeekRefusals = 0;
+  std::uint64_t shownNotices = 0, shownSeekRefusals = 0, shownRefusals = 0;
   const auto started = std::chrono::steady_clock::now();
   auto last = started;
   while (renderer && !glfwWindowShouldClose(win) && !quit) {
@@ -421,6 +421,9 @@ int run(const ViewerOptions& opt) {
     if (!loop.openingMessage().empty()) ++framesWhileOpening;
     if (model.notices() != shownNotices) notice.show(model.notice());
     shownNotices = model.notices();
+    // A refused set: the overlay's red line lasts until the previous set is running again; this stays a while.
+    if (loop.refusals() != shownRefusals) notice.show("Refused: " + loop.lastRefusal() + " The previous settings run on.");
+    shownRefusals = loop.refusals();
     FrameStats stats = loop.stats();
     const bool comparing = view.compare == CompareMode::Split;
     const auto uploadStart = std::chrono::steady_clock::now();

@@ -86,7 +86,13 @@ void drawView(ViewerModel& model, ShellRequests* requests) {
   if (ImGui::RadioButton("top/bottom", &horizontal, 1)) v.orientation = SplitOrientation::Horizontal;
   ImGui::Checkbox("overlay", &v.overlayVisible);
   ImGui::SameLine();
+  ImGui::Checkbox("compact", &v.overlayCompact);
+  ImGui::SameLine();
   ImGui::Checkbox("vsync", &v.vsync);
+  // How much of the picture shows through the overlay.
+  ImGui::SetNextItemWidth(-1);
+  ImGui::SliderFloat("##opacity", &v.overlayOpacity, kMinOverlayOpacity, 1.0f, "overlay opacity %.2f",
+                     ImGuiSliderFlags_AlwaysClamp);
 }
 
 }  // namespace

@@ -14,7 +14,6 @@ namespace {
 // Over a bright picture the default disabled grey and a see-through
 // background leave the lower lines hard to read: a nearly solid background
 // and a secondary text colour well above it.
-constexpr float kBackgroundAlpha = 0.92f;
 const ImVec4 kSecondary(0.74f, 0.76f, 0.80f, 1.0f);
 const ImVec2 kPadding(12, 10);  // window padding, so no line touches an edge
 
@@ -59,7 +58,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
                                  bottom ? area.y + area.height - pad : area.y + pad),
                           ImGuiCond_Always, ImVec2(right ? 1.0f : 0.0f, bottom ? 1.0f : 0.0f));
   ImGui::SetNextWindowSize(ImVec2(view.overlayCompact ? 330 : 370, 0));
-  ImGui::SetNextWindowBgAlpha(kBackgroundAlpha);
+  ImGui::SetNextWindowBgAlpha(std::clamp(view.overlayOpacity, kMinOverlayOpacity, 1.0f));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 6);

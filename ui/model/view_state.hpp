@@ -34,12 +34,15 @@ inline OverlayCorner nextCorner(OverlayCorner c) {
   }
 }
 
+constexpr float kMinOverlayOpacity = 0.2f;
+
 struct ViewState {
   CompareMode compare = CompareMode::Off;
   SplitOrientation orientation = SplitOrientation::Vertical;
   float splitPosition = 0.5f;  // 0..1 across the picture
   bool overlayVisible = true;
   bool overlayCompact = false;  // the first two lines only (Alt+O)
+  float overlayOpacity = 0.92f;  // of its background, kMinOverlayOpacity..1
   OverlayCorner overlayCorner = OverlayCorner::TopRight;
   bool panelsVisible = true;
   bool paused = false;

@@ -11,6 +11,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <cmath>
 
 #include "liveconv/device.hpp"
 #include "liveconv/mask.hpp"
@@ -176,6 +177,19 @@ void MainWindow::buildViewMenu() {
     model_.view().overlayCompact = on;
     viewport_->update();
   });
+  // How much of the picture shows through the overlay.
+  QMenu* opacity = view->addMenu("Overlay &Opacity");
+  auto* opacities = new QActionGroup(this);
+  for (const int percent : {25, 50, 75, 92, 100}) {
+    QAction* a = opacity->addAction(QString("%1%").arg(percent));
+    a->setCheckable(true);
+    a->setChecked(std::abs(model_.view().overlayOpacity * 100 - percent) < 0.5f);
+    opacities->addAction(a);
+    connect(a, &QAction::triggered, this, [this, percent] {
+      model_.view().overlayOpacity = percent / 100.0f;
+      viewport_->update();
+    });
+  }
   panelsAct_ = view->addAction("&Panels");
   panelsAct_->setCheckable(true);
   panelsAct_->setShortcut(shortcutOf(Command::TogglePanels));
