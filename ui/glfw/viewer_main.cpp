@@ -337,10 +337,230 @@ void addPanelRequests(const ShellRequests& panel, std::vector<FrameLoop::ShellRe
   if (panel.toggleFullscreen) requests->push_back({Command::ToggleFullscreen, {}});
 }
 
+// One window's passes: poll -> keys and script -> the frame loop's tick ->
+// upload -> panels and overlay -> draw -> what the pass asked of the shell
+// (screenshots, full screen, quit) -> swap.
+class Viewer {
+ public:
+  Viewer(const ViewerOptions& opt, ViewerModel& model, FrameLoop& loop, GLFWwindow* window)
+      : opt_(opt), model_(model), loop_(loop), win_(window), vsync_(model.view().vsync),
+        switched_(opt.switchTo.empty()), started_(std::chrono::steady_clock::now()), last_(started_) {
+    for (const DeviceInfo& d : enumerateDevices())
+      inputs_.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
+    inputs_.cameras = listCameraSources();
+    inputs_.decodedSources = decodedSourcesAvailable();
+  }
+
+  // Returns the exit code; the renderer goes before the caller lets go of the context.
+  int run() {
+    try {
+      renderer_ = std::make_unique<PictureRenderer>();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+      return kExitNoDisplay;
+    }
+    while (!glfwWindowShouldClose(win_) && !quit_ && !pass()) {
+    }
+    renderer_.reset();
+    return exitCode_;
+  }
+
+ private:
+  // One pass; true when --frames N --quit is done.
+  bool pass() {
+    glfwPollEvents();
+    std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
+    takeKeys(loop_, &requests);
+    if (model_.view().vsync != vsync_) glfwSwapInterval((vsync_ = model_.view().vsync) ? 1 : 0);
+    if (!switchAsked_ && !switched_ && framesDrawn_ >= 1) {  // --switch-to: as if picked in the panel
+      model_.setSource(opt_.switchTo);
+      switchAsked_ = true;
+    }
+    const FeedFrame& frame = advance();
+    const auto uploadStart = std::chrono::steady_clock::now();
+    const bool comparing = model_.view().compare == CompareMode::Split;
+    if (frame.fresh || (comparing && !sourceShown_)) {
+      renderer_->upload(frame, comparing);
+      sourceShown_ = comparing;
+    }
+    const double uploadMs = msSince(uploadStart);
+    const Layout layout = layoutFor(win_, model_.view(), frame.filtered.width, frame.filtered.height, zoom());
+    ShellRequests panel;
+    const ScreenRect overlay = drawUi(layout, &panel);
+    addPanelRequests(panel, &requests);
+    draw(frame, layout, uploadMs);
+    if (frame.hasPicture() || !message().empty()) ++framesDrawn_;
+    // A source that never delivers still ends a test run, with whatever the window shows.
+    const bool lastFrame = opt_.frames > 0 && ((switched_ && framesDrawn_ >= opt_.frames) || msSince(started_) > 30000);
+    const FrameStats stats = loop_.stats();
+    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer_->pixelBufferUploads(), framesWhileOpening_};
+    if (lastFrame) finishTestRun(frame, shot);
+    for (const FrameLoop::ShellRequest& r : requests) runRequest(r, frame, shot);
+    if (panel.stepFrame) loop_.command(Command::StepFrame);
+    if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
+    if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
+    if (panel.stopRecording) loop_.stopRecording();
+    glfwSwapBuffers(win_);
+    timePass();
+    return lastFrame && opt_.quit;
+  }
+
+  Zoom zoom() const { return opt_.zoomNative ? Zoom::Native : Zoom::Fit; }
+
+  // The frame boundary: a feed opened in the background replaces the old one in tick().
+  const FeedFrame& advance() {
+    const std::uint64_t installs = loop_.feedsInstalled();
+    const FeedFrame& frame = loop_.tick();
+    if (loop_.feedsInstalled() != installs) {
+      sourceShown_ = false;
+      if (switchAsked_ && !switched_) {
+        switched_ = true;
+        framesDrawn_ = 0;  // --frames counts from here
+      }
+    }
+    if (!loop_.openingMessage().empty()) ++framesWhileOpening_;
+    if (model_.notices() != shownNotices_) notice_.show(model_.notice());
+    shownNotices_ = model_.notices();
+    // A refused set: the overlay's red line lasts until the previous set runs again; this stays a while.
+    if (loop_.refusals() != shownRefusals_)
+      notice_.show("Refused: " + loop_.lastRefusal() + " The previous settings run on.");
+    shownRefusals_ = loop_.refusals();
+    if (loop_.seekRefusals() != shownSeekRefusals_) notice_.show("This source cannot seek (a live or generated source).");
+    shownSeekRefusals_ = loop_.seekRefusals();
+    return frame;
+  }
+
+  // What is wrong with the source, on the picture: an open that failed, a feed that stopped, the source's own.
+  const std::string& message() const {
+    return !loop_.openError().empty() ? loop_.openError() : !loop_.failure().empty() ? loop_.failure()
+                                                                                     : loop_.stats().sourceMessage;
+  }
+
+  // Panels, overlay and messages; returns the overlay's rectangle.
+  ScreenRect drawUi(const Layout& layout, ShellRequests* panel) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    dragDivider(layout.pictureWin);
+    ViewState& view = model_.view();
+    const FrameStats& stats = loop_.stats();
+    inputs_.activeDevice = stats.device;
+    inputs_.activeVariant = stats.variant;
+    inputs_.recordingPath = stats.recordingPath;
+    inputs_.recordedFrames = stats.recordedFrames;
+    inputs_.positionSeconds = stats.positionSeconds;
+    inputs_.durationSeconds = stats.durationSeconds;
+    if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, kPanelWidth, layout.areaWin.height, panel);
+    ScreenRect overlay;
+    if (view.overlayVisible)
+      overlay = drawOverlay(stats, history_, OverlayRates{loop_.videoFps(), fps_, view.paused}, view, layout.areaWin);
+    if (!message().empty()) drawSourceMessage(message(), layout.areaWin);
+    if (!loop_.openingMessage().empty()) drawPendingBanner(loop_.openingMessage(), layout.areaWin);
+    notice_.draw(layout.areaWin);
+    ImGui::Render();
+    return overlay;
+  }
+
+  // Drag the compare divider with the mouse anywhere on the picture.
+  void dragDivider(const ScreenRect& pw) {
+    ViewState& view = model_.view();
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool onPicture = io.MousePos.x >= pw.x && io.MousePos.y >= pw.y && io.MousePos.x < pw.x + pw.width &&
+                           io.MousePos.y < pw.y + pw.height;
+    if (view.compare == CompareMode::Split && ImGui::IsMouseClicked(0) && onPicture && !io.WantCaptureMouse)
+      dragging_ = true;
+    if (!ImGui::IsMouseDown(0)) dragging_ = false;
+    if (dragging_ && pw.width > 0 && pw.height > 0) {
+      const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
+                                                                       : (io.MousePos.x - pw.x) / pw.width;
+      view.splitPosition = std::clamp(t, 0.0f, 1.0f);
+    }
+  }
+
+  void draw(const FeedFrame& frame, const Layout& layout, double uploadMs) {
+    const auto drawStart = std::chrono::steady_clock::now();
+    int fbW = 0, fbH = 0;
+    glfwGetFramebufferSize(win_, &fbW, &fbH);
+    glViewport(0, 0, fbW, fbH);
+    glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (frame.hasPicture()) renderer_->draw(layout.pictureFb, fbH, model_.view());
+    glViewport(0, 0, fbW, fbH);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    const double sample = uploadMs + msSince(drawStart);
+    displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30.0;
+    loop_.setDisplayMs(displayMs_);  // shown with the next frame's stats
+  }
+
+  // --screenshot / --save-frame after --frames N.
+  void finishTestRun(const FeedFrame& frame, const ShotInfo& shot) {
+    if (!opt_.screenshot.empty() && !saveScreenshot(opt_.screenshot, shot, win_)) exitCode_ = app::kExitOutputFailed;
+    if (opt_.saveFrame.empty()) return;
+    if (const std::string error = saveFilteredFrame(frame, opt_.saveFrame); !error.empty()) {
+      std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
+      exitCode_ = app::kExitOutputFailed;
+    }
+  }
+
+  // A key's or script line's command that belongs to the window.
+  void runRequest(const FrameLoop::ShellRequest& r, const FeedFrame& frame, const ShotInfo& shot) {
+    std::string said;
+    if (r.command == Command::SaveWindow) {
+      const std::string name = r.path.empty() ? timestampedPngName("liveconv-window") : r.path;
+      const bool saved = saveScreenshot(name, shot, win_);
+      said = saved ? "Saved the window as " + name : "Could not write " + name;
+      if (saved) loop_.log().wrote(name);
+    } else if (r.command == Command::SaveFrame) {
+      const std::string name = r.path.empty() ? timestampedPngName("liveconv-frame") : r.path;
+      const std::string error = saveFilteredFrame(frame, name);
+      said = error.empty() ? "Saved the frame (" + std::to_string(frame.filtered.width) + "x" +
+                                 std::to_string(frame.filtered.height) + ") as " + name
+                           : error;
+      if (error.empty()) loop_.log().wrote(name);
+    } else if (r.command == Command::ToggleFullscreen) {
+      fullscreen_.toggle(win_);
+    } else if (r.command == Command::Quit) {
+      if (glfwGetWindowMonitor(win_)) fullscreen_.toggle(win_);  // Esc leaves full screen first
+      else quit_ = true;
+    }
+    if (!said.empty()) {
+      notice_.show(said);
+      loop_.log().message("notice", said, loop_.framesShown());
+    }
+  }
+
+  void timePass() {
+    const auto now = std::chrono::steady_clock::now();
+    const double frameMs = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    if (framesDrawn_ > 2) history_.push(static_cast<float>(frameMs));  // the first frames carry start-up
+    fps_ = fps_ == 0 ? 1000.0 / frameMs : fps_ + (1000.0 / frameMs - fps_) / 20.0;
+  }
+
+  const ViewerOptions& opt_;
+  ViewerModel& model_;
+  FrameLoop& loop_;
+  GLFWwindow* const win_;
+  std::unique_ptr<PictureRenderer> renderer_;
+  PanelInputs inputs_;
+  PanelState panelState_;
+  FrameTimeHistory history_{240};
+  Fullscreen fullscreen_;
+  Notice notice_;
+  int exitCode_ = app::kExitOk;
+  double fps_ = 0, displayMs_ = 0;
+  bool vsync_, sourceShown_ = false, dragging_ = false, quit_ = false;
+  long framesDrawn_ = 0;         // with a picture: --frames counts these
+  long framesWhileOpening_ = 0;  // drawn while a source or device opened in the background
+  bool switchAsked_ = false, switched_;
+  std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0, shownRefusals_ = 0;
+  const std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 int run(const ViewerOptions& opt) {
   ViewerModel model;
   if (const int code = setUpModel(opt, model); code != app::kExitOk) return code;
-  const Zoom zoom = opt.zoomNative ? Zoom::Native : Zoom::Fit;
   // Without a device there is nothing to show, and saying so needs no window.
   try {
     (void)selectDevice(opt.device);
@@ -354,7 +574,6 @@ int run(const ViewerOptions& opt) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
       return app::kExitUsage;
     }
-
   Window window;
   if (const std::string why = window.open(opt, model.view().vsync); !why.empty()) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
@@ -368,177 +587,13 @@ int run(const ViewerOptions& opt) {
   });
   loop.setDisplayLink(&link);
   if (const int code = openFirstFeed(opt, link, loop); code != app::kExitOk) return code;
-
-  PanelInputs inputs;
-  for (const DeviceInfo& d : enumerateDevices())
-    inputs.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
-  inputs.cameras = listCameraSources();
-  inputs.decodedSources = decodedSourcesAvailable();
-
-  int exitCode = app::kExitOk;
-  std::unique_ptr<PictureRenderer> renderer;
-  try {
-    renderer = std::make_unique<PictureRenderer>();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    exitCode = kExitNoDisplay;
-  }
-  GLFWwindow* const win = window.get();
-  PanelState panelState;
-  FrameTimeHistory history(240);
-  Fullscreen fullscreen;
-  Notice notice;
-  double fps = 0;
-  bool vsync = model.view().vsync, sourceShown = false, dragging = false, quit = false;
-  long framesDrawn = 0;         // with a picture: --frames counts these
-  long framesWhileOpening = 0;  // drawn while a source or device opened in the background
-  bool switchAsked = false, switched = opt.switchTo.empty();
-  double displayMs = 0;  // upload + draw, host clock, smoothed
-  std::uint64_t shownNotices = 0, shownSeekRefusals = 0, shownRefusals = 0;
-  const auto started = std::chrono::steady_clock::now();
-  auto last = started;
-  while (renderer && !glfwWindowShouldClose(win) && !quit) {
-    glfwPollEvents();
-    std::vector<FrameLoop::ShellRequest> requests = loop.runScript();
-    takeKeys(loop, &requests);
-    ViewState& view = model.view();
-    if (view.vsync != vsync) glfwSwapInterval((vsync = view.vsync) ? 1 : 0);
-    if (!switchAsked && !switched && framesDrawn >= 1) {  // --switch-to: as if picked in the panel
-      model.setSource(opt.switchTo);
-      switchAsked = true;
-    }
-
-    // The frame boundary: a feed opened in the background replaces the old one in tick().
-    const std::uint64_t installs = loop.feedsInstalled();
-    const FeedFrame& frame = loop.tick();
-    if (loop.feedsInstalled() != installs) {
-      sourceShown = false;
-      if (switchAsked && !switched) {
-        switched = true;
-        framesDrawn = 0;  // --frames counts from here
-      }
-    }
-    if (!loop.openingMessage().empty()) ++framesWhileOpening;
-    if (model.notices() != shownNotices) notice.show(model.notice());
-    shownNotices = model.notices();
-    // A refused set: the overlay's red line lasts until the previous set is running again; this stays a while.
-    if (loop.refusals() != shownRefusals) notice.show("Refused: " + loop.lastRefusal() + " The previous settings run on.");
-    shownRefusals = loop.refusals();
-    FrameStats stats = loop.stats();
-    const bool comparing = view.compare == CompareMode::Split;
-    const auto uploadStart = std::chrono::steady_clock::now();
-    if (frame.fresh || (comparing && !sourceShown)) {
-      renderer->upload(frame, comparing);
-      sourceShown = comparing;
-    }
-    const double uploadMs = msSince(uploadStart);
-
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    const Layout layout = layoutFor(win, view, frame.filtered.width, frame.filtered.height, zoom);
-    // Drag the compare divider with the mouse anywhere on the picture.
-    const ImGuiIO& io = ImGui::GetIO();
-    const ScreenRect& pw = layout.pictureWin;
-    const bool onPicture = io.MousePos.x >= pw.x && io.MousePos.y >= pw.y && io.MousePos.x < pw.x + pw.width &&
-                           io.MousePos.y < pw.y + pw.height;
-    if (comparing && ImGui::IsMouseClicked(0) && onPicture && !io.WantCaptureMouse) dragging = true;
-    if (!ImGui::IsMouseDown(0)) dragging = false;
-    if (dragging && pw.width > 0 && pw.height > 0) {
-      const float t = view.orientation == SplitOrientation::Horizontal ? (io.MousePos.y - pw.y) / pw.height
-                                                                       : (io.MousePos.x - pw.x) / pw.width;
-      view.splitPosition = std::clamp(t, 0.0f, 1.0f);
-    }
-    ShellRequests panel;
-    if (view.panelsVisible) drawControlPanel(model, panelState, inputs, kPanelWidth, layout.areaWin.height, &panel);
-    addPanelRequests(panel, &requests);
-    if (panel.stepFrame) loop.command(Command::StepFrame);
-    if (panel.seekTo >= 0) loop.seekTo(panel.seekTo);
-    inputs.activeDevice = stats.device;
-    inputs.activeVariant = stats.variant;
-    ScreenRect overlay;
-    if (view.overlayVisible)
-      overlay = drawOverlay(stats, history, OverlayRates{loop.videoFps(), fps, view.paused}, view, layout.areaWin);
-    const std::string& message = !loop.openError().empty() ? loop.openError()
-                                 : !loop.failure().empty() ? loop.failure()
-                                                           : stats.sourceMessage;
-    if (!message.empty()) drawSourceMessage(message, layout.areaWin);
-    if (!loop.openingMessage().empty()) drawPendingBanner(loop.openingMessage(), layout.areaWin);
-    notice.draw(layout.areaWin);
-    inputs.recordingPath = stats.recordingPath;
-    inputs.recordedFrames = stats.recordedFrames;
-    inputs.positionSeconds = stats.positionSeconds;
-    inputs.durationSeconds = stats.durationSeconds;
-    if (loop.seekRefusals() != shownSeekRefusals) notice.show("This source cannot seek (a live or generated source).");
-    shownSeekRefusals = loop.seekRefusals();
-    ImGui::Render();
-
-    const auto drawStart = std::chrono::steady_clock::now();
-    int fbW = 0, fbH = 0;
-    glfwGetFramebufferSize(win, &fbW, &fbH);
-    glViewport(0, 0, fbW, fbH);
-    glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    if (frame.hasPicture()) renderer->draw(layout.pictureFb, fbH, view);
-    glViewport(0, 0, fbW, fbH);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    const double sample = uploadMs + msSince(drawStart);
-    displayMs = displayMs == 0 ? sample : displayMs + (sample - displayMs) / 30.0;
-    loop.setDisplayMs(displayMs);  // shown with the next frame's stats
-    if (frame.hasPicture() || !message.empty()) ++framesDrawn;
-    // A source that never delivers still ends a test run, with whatever the window shows.
-    const bool lastFrame = opt.frames > 0 && ((switched && framesDrawn >= opt.frames) || msSince(started) > 30000);
-    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer->pixelBufferUploads(), framesWhileOpening};
-    if (lastFrame && !opt.screenshot.empty() && !saveScreenshot(opt.screenshot, shot, win))
-      exitCode = app::kExitOutputFailed;
-    if (lastFrame && !opt.saveFrame.empty()) {
-      if (const std::string error = saveFilteredFrame(frame, opt.saveFrame); !error.empty()) {
-        std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
-        exitCode = app::kExitOutputFailed;
-      }
-    }
-    for (const FrameLoop::ShellRequest& r : requests) {
-      std::string said;
-      if (r.command == Command::SaveWindow) {
-        const std::string name = r.path.empty() ? timestampedPngName("liveconv-window") : r.path;
-        said = saveScreenshot(name, shot, win) ? "Saved the window as " + name : "Could not write " + name;
-        if (said[0] == 'S') loop.log().wrote(name);
-      } else if (r.command == Command::SaveFrame) {
-        const std::string name = r.path.empty() ? timestampedPngName("liveconv-frame") : r.path;
-        const std::string error = saveFilteredFrame(frame, name);
-        said = error.empty() ? "Saved the frame (" + std::to_string(frame.filtered.width) + "x" +
-                                   std::to_string(frame.filtered.height) + ") as " + name
-                             : error;
-        if (error.empty()) loop.log().wrote(name);
-      } else if (r.command == Command::ToggleFullscreen) {
-        fullscreen.toggle(win);
-      } else if (r.command == Command::Quit) {
-        quit = true;
-      }
-      if (!said.empty()) {
-        notice.show(said);
-        loop.log().message("notice", said, loop.framesShown());
-      }
-    }
-    if (panel.startRecording) panelState.recordError = loop.startRecording(panelState.recordPath);
-    if (panel.stopRecording) loop.stopRecording();
-    glfwSwapBuffers(win);
-
-    const auto now = std::chrono::steady_clock::now();
-    const double frameMs = std::chrono::duration<double, std::milli>(now - last).count();
-    last = now;
-    if (framesDrawn > 2) history.push(static_cast<float>(frameMs));  // the first frames carry start-up
-    fps = fps == 0 ? 1000.0 / frameMs : fps + (1000.0 / frameMs - fps) / 20.0;
-    if (lastFrame && opt.quit) break;
-  }
+  int exitCode = Viewer(opt, model, loop, window.get()).run();
   if (!opt.statsJson.empty())
     if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
       exitCode = app::kExitOutputFailed;
     }
-  // The feed's GL objects and the renderer go while the context is still there.
-  loop.shutdown();
-  renderer.reset();
+  loop.shutdown();  // the feed's GL objects go while the context is still there
   return exitCode;
 }
 
