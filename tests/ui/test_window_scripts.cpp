@@ -212,6 +212,15 @@ TEST_P(WindowScript, AFileSeeksToTheFrameAskedAndAGeneratedSourceSaysItCannot) {
   EXPECT_DOUBLE_EQ(numberAfter(json, "position_seconds"), 2);  // 7 s, then 5 s back: the frame at 2.000
   EXPECT_EQ(json.find("cannot seek"), std::string::npos);
 
+  // Another pixel format opens the file anew (its decoder hands out one format) and goes on where it was.
+  ASSERT_EQ(run("5 key Space\n10 seek 7\n20 format gray\n20 wait\n30 quit\n", &output, dir_ + "ten.mp4"), 0) << output;
+  json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  EXPECT_GE(numberAfter(json, "position_seconds"), 7.0);
+  EXPECT_LE(numberAfter(json, "position_seconds"), 7.1);  // the first frame the new feed shows may come before the seek
+  EXPECT_NE(json.find("\"what\": \"20 format gray\""), std::string::npos);
+  EXPECT_EQ(json.find("\"refused\": true"), std::string::npos);
+
   ASSERT_EQ(run("5 seek 3\n10 quit\n", &output), 0) << output;
   json = readFile(dir_ + "stats.json");
   EXPECT_NE(json.find("line 1: this source cannot seek."), std::string::npos) << json;

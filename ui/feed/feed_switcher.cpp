@@ -20,9 +20,11 @@ FeedSwitcher::~FeedSwitcher() {
   worker_.join();
 }
 
-void FeedSwitcher::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex) {
+void FeedSwitcher::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex,
+                         PixelFormat format) {
   feed_ = std::move(feed);
   feedDevice_ = deviceIndex;
+  feedFormat_ = askedFormat_ = format;
   askedSource_ = source;
   askedDevice_ = deviceIndex;
   askedAny_ = true;
@@ -37,9 +39,12 @@ std::string FeedSwitcher::selectorFor(int deviceIndex) const {
 }
 
 std::shared_ptr<const ParamsSnapshot> FeedSwitcher::forFeed(std::shared_ptr<const ParamsSnapshot> snapshot) const {
-  if (!snapshot || snapshot->deviceIndex == feedDevice_) return snapshot;
+  const bool ownFormat = feed_ && !feed_->changesFormatInPlace();
+  if (!snapshot || (snapshot->deviceIndex == feedDevice_ && (!ownFormat || snapshot->format == feedFormat_)))
+    return snapshot;
   auto own = std::make_shared<ParamsSnapshot>(*snapshot);
   own->deviceIndex = feedDevice_;
+  if (ownFormat) own->format = feedFormat_;
   return own;
 }
 
@@ -48,10 +53,16 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   // A new request: the model names another source or device than the last one asked for.
   const std::string& source = model.source();
   const int device = model.deviceIndex();
-  if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_)) {
+  // A decoded source's frames come from its decoder in one format: another format is a new feed,
+  // opened while this one plays on (the test pattern changes format in place).
+  const PixelFormat format = model.format();
+  const bool formatSwitch = format != askedFormat_ && feed_ && !feed_->changesFormatInPlace();
+  if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_ || formatSwitch)) {
     const bool newSource = !askedAny_ || source != askedSource_;
+    const bool deviceSwitch = device != askedDevice_;
     askedSource_ = source;
     askedDevice_ = device;
+    askedFormat_ = format;
     askedAny_ = true;
     Job job;
     job.ticket = ++lastTicket_;
@@ -61,9 +72,11 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     job.snapshot = lastGood_;
     pendingSource_ = source;
     pendingDevice_ = device;
+    pendingFormat_ = format;
     pendingIsDeviceSwitch_ = !newSource;
-    pendingMessage_ = newSource ? "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ..."
-                                : "switching device ...";
+    pendingMessage_ = newSource      ? "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ..."
+                      : deviceSwitch ? "switching device ..."
+                                     : std::string("switching to ") + toString(format) + " ...";
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = std::move(job);
@@ -91,6 +104,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   error_.clear();
   feed_ = std::move(done->feed);  // the old feed (and the frame it owns) goes only now
   feedDevice_ = pendingDevice_;
+  feedFormat_ = pendingFormat_;
   return true;
 }
 

@@ -36,11 +36,13 @@ class FeedSwitcher {
   FeedSwitcher& operator=(const FeedSwitcher&) = delete;
 
   // The feed the window starts with, opened by the caller (whose errors end the program).
-  void adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex);
+  void adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex,
+             PixelFormat format = PixelFormat::RGBA8);
 
   // Once per frame, on the UI thread; never waits for an open. Starts one when
-  // the model names another source or device than the last one asked for, and
-  // installs a finished one. True when a new feed was installed by this call.
+  // the model names another source, device or (for a decoded source) pixel
+  // format than the last one asked for, and installs a finished one. True
+  // when a new feed was installed by this call.
   bool sync(const ViewerModel& model);
   // The next sync() opens the model's source and device even when they are
   // the ones asked for last: reopening the playing source, or the same
@@ -50,7 +52,8 @@ class FeedSwitcher {
   FrameFeed* feed() const { return feed_.get(); }
   // Lets go of the feed (before its display's GL context goes away).
   void reset();
-  // The model's snapshot for the feed in hand: same parameters, the feed's own device.
+  // The model's snapshot for the feed in hand: same parameters, the feed's own
+  // device (and format, unless the feed changes format in place).
   std::shared_ptr<const ParamsSnapshot> forFeed(std::shared_ptr<const ParamsSnapshot> snapshot) const;
 
   bool pending() const { return !pendingMessage_.empty(); }
@@ -80,6 +83,7 @@ class FeedSwitcher {
   // UI thread.
   std::unique_ptr<FrameFeed> feed_;
   int feedDevice_ = -1;
+  PixelFormat feedFormat_ = PixelFormat::RGBA8, askedFormat_ = PixelFormat::RGBA8, pendingFormat_ = PixelFormat::RGBA8;
   std::string askedSource_;
   int askedDevice_ = -1;
   bool askedAny_ = false;

@@ -56,6 +56,11 @@ class FrameFeed {
   // Everything but displayMs, which the display layer measures itself.
   virtual FrameStats stats() const = 0;
 
+  // True when a snapshot with another pixel format is taken at a frame boundary
+  // like any edit (the test pattern); false when the feed must be opened
+  // anew for it (a decoder that hands out one format).
+  virtual bool changesFormatInPlace() const { return false; }
+
   // The optional controls of decoded sources; the defaults say they are absent.
   virtual void setPlayback(const Playback&) {}
   // Files: shows the frame at `seconds` from the start next (paused or not);

@@ -1,8 +1,10 @@
 #include "feed/frame_loop.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -71,9 +73,10 @@ int FrameLoop::deviceToKeep() const {
 void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source) {
   stopRecording();
   model_.setSource(source);
-  switcher_.adopt(std::move(feed), source, model_.deviceIndex());
+  switcher_.adopt(std::move(feed), source, model_.deviceIndex(), model_.format());
   askedSource_ = source;
   askedDevice_ = model_.deviceIndex();
+  askedFormat_ = model_.format();
   askedAny_ = true;
   installed(source);
 }
@@ -85,7 +88,9 @@ void FrameLoop::shutdown() {
 }
 
 // A new feed took over: only now is the old one (and the frame it owns) gone.
+// The same file on another device or in another format goes on where it was.
 void FrameLoop::installed(const std::string& source) {
+  resumeAt_ = source == playingSource_ && stats_.durationSeconds > 0 ? stats_.positionSeconds : -1;
   frame_ = FeedFrame{};
   playingSource_ = source;
   playingDevice_ = askedDevice_;  // what the switcher opened the installed feed on
@@ -106,12 +111,14 @@ const FeedFrame& FrameLoop::tick(bool step) {
 }
 
 void FrameLoop::advance(bool step) {
-  // A request for another source or device (or the same one again): the
-  // recording of what plays now ends here, before its feed is replaced.
-  if (!askedAny_ || model_.source() != askedSource_ || model_.deviceIndex() != askedDevice_) {
+  // A request for another source, device or format (or the same source again):
+  // the recording of what plays now ends here, before its feed is replaced.
+  if (!askedAny_ || model_.source() != askedSource_ || model_.deviceIndex() != askedDevice_ ||
+      model_.format() != askedFormat_) {
     if (askedAny_ || running()) stopRecording();
     askedSource_ = model_.source();
     askedDevice_ = model_.deviceIndex();
+    askedFormat_ = model_.format();
     askedAny_ = true;
   }
   if (switcher_.sync(model_)) installed(askedSource_);
@@ -136,6 +143,11 @@ void FrameLoop::advance(bool step) {
     frame_ = feed->advance(stepNow ? Advance::Step : model_.view().paused ? Advance::Hold : Advance::Play);
     stats_ = feed->stats();
     subtractCounters(stats_, baseline_);
+    if (awaitedPosition_ >= 0 && std::abs(stats_.positionSeconds - awaitedPosition_) < 0.25) awaitedPosition_ = -1;
+    if (resumeAt_ >= 0 && stats_.durationSeconds > 0) {  // the new feed knows its file now
+      if (feed->seek(resumeAt_)) awaitedPosition_ = resumeAt_;
+      resumeAt_ = -1;
+    }
   } catch (const cl::Error& e) {
     fail(std::string("The OpenCL device stopped working: ") + e.what() + " failed with " + clErrorName(e.err()) + ".");
     return;
@@ -211,7 +223,9 @@ void FrameLoop::logTick() {
     loggedVersion_ = model_.version();
     log_.edited(loggedVersion_, {}, framesShown_);
   }
-  if (frame_.hasPicture() && frame_.paramsVersion) log_.shown(frame_.paramsVersion, stats_.variant, framesShown_);
+  // While another feed opens (a source, device or format switch) the old one's frames do not show the edit.
+  if (frame_.hasPicture() && frame_.paramsVersion && !switcher_.pending())
+    log_.shown(frame_.paramsVersion, stats_.variant, framesShown_);
   if (stats_.rejectedVersion) log_.refused(stats_.rejectedVersion, framesShown_);
   log_.message("open", switcher_.error(), framesShown_);
   log_.message("source", stats_.sourceMessage, framesShown_);
@@ -267,13 +281,15 @@ bool FrameLoop::seekTo(double seconds) {
     ++seekRefusals_;
     return false;
   }
+  awaitedPosition_ = std::clamp(seconds, 0.0, last);
   return true;
 }
 
 std::vector<FrameLoop::ShellRequest> FrameLoop::runScript() {
   std::vector<ShellRequest> requests;
   if (waitingSince_) {
-    const bool settled = log_.settled() && !switcher_.pending();
+    // Edits on screen, no feed opening, no seek on its way (nor a switched file's return to its place).
+    const bool settled = log_.settled() && !switcher_.pending() && resumeAt_ < 0 && awaitedPosition_ < 0;
     const double waitedSeconds = secondsNow() - waitingSince_;
     if (!settled && waitedSeconds < 30) return requests;
     if (!settled) log_.message("script", "line " + std::to_string(waitLine_) + ": still waiting after 30 s; going on.", framesShown_);

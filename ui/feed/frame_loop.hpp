@@ -170,6 +170,7 @@ class FrameLoop {
   std::string askedSource_, playingSource_;
   int playingDevice_ = -1;
   int askedDevice_ = -1;
+  PixelFormat askedFormat_ = PixelFormat::Invalid;
   bool askedAny_ = false;
   std::uint64_t installs_ = 0;
   FeedFrame frame_;
@@ -190,6 +191,8 @@ class FrameLoop {
   std::uint64_t loggedNotices_ = 0;
   std::uint64_t scriptLinesRun_ = 0;
   std::uint64_t seekRefusals_ = 0, refusals_ = 0;
+  double awaitedPosition_ = -1;  // a seek on its way (a script's wait holds for it); -1: none
+  double resumeAt_ = -1;  // where the file was when a device or format switch replaced its feed
   std::string lastRefusal_;
   double waitingSince_ = 0;  // a script `wait` holds the lines after it (seconds on the steady clock; 0: none)
   int waitLine_ = 0;  // the model version the log has seen (0: none yet)

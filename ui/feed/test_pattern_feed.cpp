@@ -43,6 +43,8 @@ class TestPatternFeed final : public FrameFeed {
     unmap();
   }
 
+  bool changesFormatInPlace() const override { return true; }
+
   void setParams(std::shared_ptr<const ParamsSnapshot> snapshot) override {
     if (snapshot) pending_ = std::move(snapshot);
   }
