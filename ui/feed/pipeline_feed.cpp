@@ -523,6 +523,8 @@ class PipelineFeed final : public FrameFeed {
         latest_.format = it->second->format();
         latest_.index = it->first;
         latest_.version = versionOf_.count(frame->paramsGeneration) ? versionOf_[frame->paramsGeneration] : 0;
+        // Frames come out in order and generations only grow: older entries are done with.
+        versionOf_.erase(versionOf_.begin(), versionOf_.lower_bound(frame->paramsGeneration));
       }
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mutex_);
