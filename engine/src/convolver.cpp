@@ -466,6 +466,11 @@ FrameTimings Convolver::process(const ImageView& src, const ImageView& dst) {
   if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
     throw InvalidArgument("Source and destination frames differ in size or format.");
   const std::size_t pitch = devicePitchBytes(src.format, src.width, src.height);
+  if (wrapsHostFrames(src, dst, pitch)) {
+    FrameTimings t = processInHostMemory(src, dst, pitch);
+    t.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return t;
+  }
   if (src_.width != src.width || src_.height != src.height || src_.format != src.format || src_.pitchBytes != pitch) {
     src_ = allocateDeviceImage(device_->context, src.width, src.height, src.format, CL_MEM_READ_ONLY, pitch);
     dst_ = allocateDeviceImage(device_->context, src.width, src.height, src.format, CL_MEM_WRITE_ONLY, pitch);
@@ -491,6 +496,38 @@ FrameTimings Convolver::process(const ImageView& src, const ImageView& dst) {
   t.kernelMs = eventSpanMs(first, filtered);
   t.readbackMs = eventMs(read);
   t.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return t;
+}
+
+// A CPU device (or one that shares host memory) filters the caller's frames
+// where they are: no copy in, no copy out.
+bool Convolver::wrapsHostFrames(const ImageView& src, const ImageView& dst, std::size_t pitch) const {
+  const DeviceInfo& d = device_->info;
+  if (d.kind != DeviceKind::CPU && !d.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>()) return false;
+  const auto alignBytes = static_cast<std::uintptr_t>(std::max<cl_uint>(8, d.device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>()) / 8);
+  const auto aligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % alignBytes == 0; };
+  return src.strideBytes == pitch && dst.strideBytes == pitch && aligned(src.data) && aligned(dst.data) &&
+         src.data != dst.data;
+}
+
+FrameTimings Convolver::processInHostMemory(const ImageView& src, const ImageView& dst, std::size_t pitch) {
+  const std::size_t bytes = pitch * src.height;
+  DeviceImage in{cl::Buffer(device_->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, src.data), src.width,
+                 src.height, pitch, src.format};
+  DeviceImage out{cl::Buffer(device_->context, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, dst.data), dst.width,
+                  dst.height, pitch, dst.format};
+  cl::CommandQueue& q = device_->queue;
+  cl::Event first, filtered, mapped;
+  enqueue(in, out, nullptr, &filtered, &first);
+  // The map makes the result visible in dst (on a CPU device it is already there: a pointer hand-back).
+  void* p = q.enqueueMapBuffer(out.buffer, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, &mapped);
+  cl::Event unmapped;
+  q.enqueueUnmapMemObject(out.buffer, p, nullptr, &unmapped);
+  unmapped.wait();
+  FrameTimings t;
+  t.kernelMs = eventSpanMs(first, filtered);
+  t.readbackMs = eventMs(mapped);
+  t.hostFramesWrapped = true;
   return t;
 }
 

@@ -6,9 +6,11 @@
 // the large masks, which keeps the suite quick on PoCL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 #include "liveconv/compare.hpp"
 #include "liveconv/convolver.hpp"
@@ -101,6 +103,39 @@ INSTANTIATE_TEST_SUITE_P(All, VariantSweep, ::testing::ValuesIn(allSweepParams()
                            return std::get<0>(info.param) + "_" + toString(std::get<1>(info.param)) + "_" +
                                   toString(std::get<2>(info.param));
                          });
+
+// A CPU device filters the caller's frames where they are (no upload, no
+// readback copy) when they are aligned, and copies when they are not; both
+// give the reference's result.
+TEST(Variants, ACpuDeviceFiltersHostFramesInPlaceAndExactly) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  if (ctx->info.kind != DeviceKind::CPU) GTEST_SKIP() << "the device is not a CPU device: " << ctx->info.name;
+  Convolver conv(ctx);
+  FilterParams p;
+  p.variant = VariantId::Local;
+  p.mask = test::integerMask(5, 3);
+  conv.setParams(p);
+  const Image src = test::randomImage(203, 61, PixelFormat::RGBA8, 5);
+  Image want(203, 61, PixelFormat::RGBA8), got(203, 61, PixelFormat::RGBA8);
+  convolveReference(src.view(), want.view(), p.mask, p.border, p.alpha);
+  const FrameTimings wrapped = conv.process(src.view(), got.view());
+  EXPECT_TRUE(wrapped.hostFramesWrapped) << "Image's pixels are page-aligned; the CPU device should use them in place";
+  const auto m = compareImages(got.view(), want.view(), 0);
+  EXPECT_FALSE(m) << m->toString();
+
+  // The same frames one byte off their alignment: copied, and still exact.
+  std::vector<std::uint8_t> inBytes(src.sizeBytes() + 1), outBytes(src.sizeBytes() + 1);
+  std::copy_n(src.data(), src.sizeBytes(), inBytes.data() + 1);
+  ImageView in = src.view(), out = got.view();
+  in.data = inBytes.data() + 1;
+  out.data = outBytes.data() + 1;
+  const FrameTimings copied = conv.process(in, out);
+  EXPECT_FALSE(copied.hostFramesWrapped);
+  Image back(203, 61, PixelFormat::RGBA8);
+  std::copy_n(outBytes.data() + 1, back.sizeBytes(), back.data());
+  const auto m2 = compareImages(back.view(), want.view(), 0);
+  EXPECT_FALSE(m2) << m2->toString();
+}
 
 TEST(Variants, FilterAlphaModeFiltersAlpha) {
   LIVECONV_REQUIRE_DEVICE(ctx);

@@ -59,6 +59,9 @@ struct FrameTimings {
   double kernelMs = 0;    // from the first to the last command of the filter (copies into images, both passes)
   double readbackMs = 0;  // device -> host, from the read event
   double wallMs = 0;      // host steady clock around the whole call
+  // The device used the caller's frames in host memory (a CPU device, aligned
+  // frames): no upload, and "readback" is the map that makes the result visible.
+  bool hostFramesWrapped = false;
 };
 
 // A frame resident on the device: a buffer of rows `pitchBytes` apart.
@@ -132,6 +135,9 @@ class Convolver {
   std::size_t devicePitchBytes(PixelFormat format, int width, int height);
 
   // Host frame in, host frame out (same size and format). Blocks until done.
+  // On a device that works in host memory the frames are wrapped, not copied
+  // (when their rows are the device pitch apart and their base addresses meet
+  // the device's alignment; Image's always do).
   FrameTimings process(const ImageView& src, const ImageView& dst);
 
   // Enqueues the filter on resident buffers; does not wait. `waitFor` orders it
@@ -150,6 +156,8 @@ class Convolver {
   std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format) const;
   FilterParams concreteParams(PixelFormat format, int width, int height);
   static ActiveKernel describe(const Prepared& p);
+  bool wrapsHostFrames(const ImageView& src, const ImageView& dst, std::size_t pitch) const;
+  FrameTimings processInHostMemory(const ImageView& src, const ImageView& dst, std::size_t pitch);
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;

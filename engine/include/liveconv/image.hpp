@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <new>
 #include <vector>
 
 namespace liveconv {
@@ -55,7 +56,27 @@ struct ImageView {
   std::size_t rowBytes() const { return static_cast<std::size_t>(width) * bytesPerPixel(format); }
 };
 
-// A tightly packed image that owns its pixels.
+// Pixel storage aligned to a page: a device that works in host memory (a CPU
+// device) can then use the pixels where they are (CL_MEM_USE_HOST_PTR asks
+// for the device's base-address alignment, up to a page on some drivers).
+template <typename T>
+struct PageAlignedAllocator {
+  using value_type = T;
+  static constexpr std::size_t kAlignment = 4096;
+  PageAlignedAllocator() = default;
+  template <typename U>
+  PageAlignedAllocator(const PageAlignedAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kAlignment}));
+  }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{kAlignment}); }
+  template <typename U>
+  bool operator==(const PageAlignedAllocator<U>&) const { return true; }
+  template <typename U>
+  bool operator!=(const PageAlignedAllocator<U>&) const { return false; }
+};
+
+// A tightly packed image that owns its pixels (page-aligned).
 class Image {
  public:
   Image() = default;
@@ -74,7 +95,7 @@ class Image {
   int width_ = 0;
   int height_ = 0;
   PixelFormat format_ = PixelFormat::Invalid;
-  std::vector<std::uint8_t> pixels_;
+  std::vector<std::uint8_t, PageAlignedAllocator<std::uint8_t>> pixels_;
 };
 
 }  // namespace liveconv
