@@ -31,7 +31,7 @@ full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libswscale-dev libswre
            qt6-base-dev libqt6opengl6-dev
            xvfb xauth file help2man)
 # scripts/plot-bench.sh and scripts/cpu-vs-ffmpeg.sh.
-tools_pkgs=(python3 gnuplot-nox bc)
+tools_pkgs=(python3 python3-opencv gnuplot-nox bc)  # python3-opencv: scripts/cpu-vs-opencv.sh
 
 wanted=("${engine_pkgs[@]}")
 [ "$profile" != engine ] && wanted+=("${full_pkgs[@]}")
