@@ -1,7 +1,7 @@
 // The seam between the viewer and whatever produces filtered frames. The
 // viewer hands in parameter snapshots and asks for the newest frame; it never
-// sees an OpenCL object. Today TestPatternFeed implements it on the engine's
-// Convolver; the decode pipeline (issue 4) implements it the same way.
+// sees an OpenCL object. TestPatternFeed implements it on a Convolver fed by a
+// KernelBuilder; PipelineFeed on the engine's Pipeline behind a decode thread.
 #pragma once
 
 #include <cstdint>

@@ -218,6 +218,7 @@ void FrameLoop::finishRecording(const std::string& stoppedBy) {
 // ---- the log, keys and scripts
 
 void FrameLoop::logTick() {
+  log_.tick();
   if (loggedVersion_ == 0) loggedVersion_ = model_.version();  // the state the window started in is no edit
   if (model_.version() > loggedVersion_) {
     loggedVersion_ = model_.version();
@@ -334,6 +335,10 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
     model_.setDevice(std::stoi(arg));
   } else if (verb == "source") {
     open(arg);
+  } else if (verb == "pause" || verb == "play") {
+    model_.view().paused = verb == "pause";
+  } else if (verb == "step") {
+    command(Command::StepFrame);
   } else if (verb == "seek") {
     if (!seekTo(std::stod(arg))) error = "this source cannot seek.";
   } else if (verb == "save-frame" || verb == "screenshot") {

@@ -31,7 +31,8 @@ bool isNumber(const std::string& s, bool integer) {
 std::string Script::check(const ScriptLine& l) {
   const std::string& v = l.verb;
   const std::string& a = l.argument;
-  const bool noArgument = v == "stop-record" || v == "quit" || v == "wait";
+  const bool noArgument =
+      v == "stop-record" || v == "quit" || v == "wait" || v == "pause" || v == "play" || v == "step";
   if (noArgument) return a.empty() ? "" : v + " takes no argument.";
   if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
                     v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" || v == "seek"))
@@ -53,7 +54,7 @@ std::string Script::check(const ScriptLine& l) {
   }
   if (v == "mask" || v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
   return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
-         "screenshot, record, stop-record, seek, wait, quit).";
+         "screenshot, record, stop-record, pause, play, step, seek, wait, quit).";
 }
 
 std::string Script::load(const std::string& path) {

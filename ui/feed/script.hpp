@@ -13,6 +13,7 @@
 //   source SPEC        open another source (in the background, as the menus do)
 //   save-frame FILE    screenshot FILE   (the filtered frame / the window, as PNG)
 //   record FILE        stop-record       quit       seek SECONDS (files)
+//   pause              play              step       (as Space and .)
 //   wait               the lines after it wait until every edit and seek so far has
 //                      reached the picture (or was refused), at most 30 s
 #pragma once

@@ -1,5 +1,6 @@
 #include "feed/session_log.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -68,6 +69,25 @@ void SessionLog::refused(std::uint64_t version, std::uint64_t frame) {
     if (e.version <= version && e.shownFrame == 0) e.refused = true;
 }
 
+void SessionLog::tick() {
+  const double now = nowMs();
+  if (lastTickMs_ >= 0) frameMs_.push_back(now - lastTickMs_);
+  lastTickMs_ = now;
+}
+
+// The UI thread's frame times: {"median": .., "p99": .., "max": ..} in ms.
+std::string SessionLog::uiFrameMsJson() const {
+  if (frameMs_.empty()) return "{\"median\": 0, \"p99\": 0, \"max\": 0}";
+  std::vector<double> sorted = frameMs_;
+  std::sort(sorted.begin(), sorted.end());
+  const auto at = [&](double q) { return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * sorted.size()))]; };
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(2);
+  out << "{\"median\": " << at(0.5) << ", \"p99\": " << at(0.99) << ", \"max\": " << sorted.back() << "}";
+  return out.str();
+}
+
 bool SessionLog::settled() const {
   for (const Edit& e : edits_)
     if (e.shownFrame == 0 && !e.refused) return false;
@@ -76,13 +96,14 @@ bool SessionLog::settled() const {
 
 std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps) const {
   std::ostringstream out;
-  out << "{\n  \"frames_shown\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
+  out << "{\n  \"frames\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
       << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variant)
       << ",\n  \"display_path\": " << jsonQuote(s.displayPath) << ",\n  \"width\": " << s.frameWidth
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
       << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal
-      << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"messages\": [";
+      << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
+      << ",\n  \"messages\": [";
   for (std::size_t i = 0; i < messages_.size(); ++i) {
     const Message& m = messages_[i];
     out << (i ? "," : "") << "\n    {\"frame\": " << m.frame << ", \"ms\": " << static_cast<long long>(m.ms)
@@ -91,11 +112,11 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, d
   out << (messages_.empty() ? "" : "\n  ") << "],\n  \"edits\": [";
   for (std::size_t i = 0; i < edits_.size(); ++i) {
     const Edit& e = edits_[i];
-    out << (i ? "," : "") << "\n    {\"version\": " << e.version << ", \"what\": " << jsonQuote(e.what)
-        << ", \"asked_frame\": " << e.askedFrame << ", \"shown_frame\": " << e.shownFrame
-        << ", \"frames_to_show\": " << (e.shownFrame ? static_cast<long long>(e.shownFrame - e.askedFrame) : -1)
-        << ", \"ms_to_show\": " << (e.shownFrame ? static_cast<long long>(e.shownMs - e.askedMs + 0.5) : -1)
-        << ", \"variant\": " << jsonQuote(e.variant) << ", \"refused\": " << (e.refused ? "true" : "false") << "}";
+    out << (i ? "," : "") << "\n    {\"version\": " << e.version << ", \"command\": " << jsonQuote(e.what)
+        << ", \"frame\": " << e.askedFrame << ", \"shown_frame\": " << e.shownFrame
+        << ", \"visible_after_frames\": " << (e.shownFrame ? static_cast<long long>(e.shownFrame - e.askedFrame) : -1)
+        << ", \"visible_after_ms\": " << (e.shownFrame ? static_cast<long long>(e.shownMs - e.askedMs + 0.5) : -1)
+        << ", \"variant_ran\": " << jsonQuote(e.variant) << ", \"refused\": " << (e.refused ? "true" : "false") << "}";
   }
   out << (edits_.empty() ? "" : "\n  ") << "],\n  \"files\": [";
   for (std::size_t i = 0; i < files_.size(); ++i) out << (i ? ", " : "") << jsonQuote(files_[i]);

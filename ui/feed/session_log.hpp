@@ -44,6 +44,8 @@ class SessionLog {
   void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame);
   void refused(std::uint64_t version, std::uint64_t frame);
   void wrote(const std::string& path) { files_.push_back(path); }
+  // Once per pass of the UI thread: its frame times go into the file.
+  void tick();
 
   // Every edit so far reached the picture or was refused.
   bool settled() const;
@@ -55,6 +57,9 @@ class SessionLog {
 
  private:
   double nowMs() const;
+  std::string uiFrameMsJson() const;
+  std::vector<double> frameMs_;
+  double lastTickMs_ = -1;
   std::chrono::steady_clock::time_point start_;
   std::vector<Message> messages_;
   std::vector<Edit> edits_;

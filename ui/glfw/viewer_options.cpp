@@ -34,7 +34,8 @@ const char* kUsageTail =
     "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
     "                      counts from when it plays (tests the background open)\n"
     "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
-    "                      border, format, device, source, save-frame, screenshot, record, seek, wait, quit)\n"
+    "                      border, format, device, source, save-frame, screenshot, record,\n"
+    "                      seek, pause, play, step, wait, quit; see the README)\n"
     "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
     "                      with the frame it was asked on and the frame that first showed it\n"
     "  --help, --version\n";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gl/interop_policy.hpp"
+#include "feed/script.hpp"
 #include "model/commands.hpp"
 #include "qt/main_window.hpp"
 
@@ -29,7 +30,8 @@ const char* kUsageRun =
     "  --screenshot FILE   save the window as PNG after --frames frames\n"
     "  --quit              close the window after --frames frames (and the screenshot)\n"
     "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
-    "                      border, format, device, source, save-frame, screenshot, record, seek, wait, quit)\n"
+    "                      border, format, device, source, save-frame, screenshot, record,\n"
+    "                      seek, pause, play, step, wait, quit; see the README)\n"
     "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
     "                      with the frame it was asked on and the frame that first showed it\n"
     "  --help, --version\n";
@@ -134,6 +136,12 @@ int main(int argc, char** argv) {
   argc = static_cast<int>(rest.size());
   rest.push_back(nullptr);
   argv = rest.data();
+  // A bad script is a usage error, said before anything needs a display.
+  if (!run.script.empty())
+    if (const std::string why = liveconv::ui::Script().load(run.script); !why.empty()) {
+      std::cerr << "liveconv-qt: " << why << "\n";
+      return 2;
+    }
   // Qt would abort with its own message; say it in one sentence instead, before QApplication.
   bool platformArg = false;
   for (int i = 1; i < argc; ++i) platformArg = platformArg || !std::strcmp(argv[i], "-platform");
