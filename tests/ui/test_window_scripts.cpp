@@ -221,6 +221,11 @@ TEST_P(WindowScript, AFileSeeksToTheFrameAskedAndAGeneratedSourceSaysItCannot) {
   EXPECT_DOUBLE_EQ(numberAfter(json, "position_seconds"), 2);  // 7 s, then 5 s back: the frame at 2.000
   EXPECT_EQ(json.find("cannot seek"), std::string::npos);
 
+  // Shift+Left: paused, the frame before (25 fps: 6.96 s); Shift+Right one on again.
+  ASSERT_EQ(run("5 pause\n10 seek 7\n20 key Shift+Left\n20 wait\n30 quit\n", &output, dir_ + "ten.mp4"), 0) << output;
+  json = readFile(dir_ + "stats.json");
+  EXPECT_NEAR(numberAfter(json, "position_seconds"), 6.96, 1e-6) << json;
+
   // Another pixel format opens the file anew (its decoder hands out one format) and goes on where it was.
   ASSERT_EQ(run("5 key Space\n10 seek 7\n20 format gray\n20 wait\n30 quit\n", &output, dir_ + "ten.mp4"), 0) << output;
   json = readFile(dir_ + "stats.json");

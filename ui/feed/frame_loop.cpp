@@ -268,6 +268,14 @@ bool FrameLoop::command(Command command) {
     case Command::SeekForward: seekTo(stats_.positionSeconds + kSeekStepSeconds); return true;
     case Command::SeekStart: seekTo(0); return true;
     case Command::SeekEnd: seekTo(stats_.durationSeconds); return true;
+    case Command::FrameBack:  // the frame before the one on screen, found by a seek (decoders only go forward)
+      view.paused = true;
+      if (stats_.positionSeconds >= 0 && stats_.frameSeconds > 0) seekTo(stats_.positionSeconds - stats_.frameSeconds);
+      return true;
+    case Command::FrameForward:
+      view.paused = true;
+      stepWanted_ = true;
+      return true;
     default: return false;  // the shell's: full screen, screenshots, quit
   }
 }

@@ -193,6 +193,7 @@ class PipelineFeed final : public FrameFeed {
     out.sourceMessage = sourceMessage_;
     out.positionSeconds = position_;
     out.durationSeconds = durationSeconds_;
+    out.frameSeconds = static_cast<double>(rateDen_.load()) / std::max(1, rateNum_.load());
     return out;
   }
 

@@ -23,6 +23,8 @@ const std::vector<KeyBinding>& keyBindings() {
       {kKeyRight, kModNone, Command::SeekForward, "5 s on (files)"},
       {kKeyHome, kModNone, Command::SeekStart, "to the start (files)"},
       {kKeyEnd, kModNone, Command::SeekEnd, "to the last half second (files)"},
+      {kKeyLeft, kModShift, Command::FrameBack, "pause, one frame back (files)"},
+      {kKeyRight, kModShift, Command::FrameForward, "pause, one frame on"},
       {kKeyEscape, kModNone, Command::Quit, "quit"},
   };
   return table;

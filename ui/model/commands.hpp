@@ -29,6 +29,8 @@ enum class Command {
   SeekForward,           // Right  5 s on
   SeekStart,             // Home
   SeekEnd,               // End    the last half second
+  FrameBack,             // Shift+Left   paused, one frame back (files)
+  FrameForward,          // Shift+Right  paused, one frame on
   Quit,                  // Esc
 };
 

@@ -43,6 +43,7 @@ struct FrameStats {
   std::string sourceMessage;  // the source failed to open or ended; shown over the picture
   double positionSeconds = -1;  // of the frame on screen, from the clip's start (-1: unknown)
   double durationSeconds = 0;   // of a file; 0 for live and generated sources (no seeking)
+  double frameSeconds = 0;      // one frame's time at the source's rate (0: unknown)
   std::string recordingPath;  // non-empty while the filtered output is being recorded
   long long recordedFrames = 0;
   // The parameter version the frame side refused and the variant it named, so

@@ -212,7 +212,9 @@ void MainWindow::buildViewMenu() {
   view->addSeparator();
   // Seeking in a file, as ffplay's arrows do (the seek bar is in the status bar).
   for (const auto& [text, command] : {std::pair{"Back 5 s", Command::SeekBack}, std::pair{"On 5 s", Command::SeekForward},
-                                      std::pair{"To the Start", Command::SeekStart}, std::pair{"To the End", Command::SeekEnd}})
+                                      std::pair{"To the Start", Command::SeekStart}, std::pair{"To the End", Command::SeekEnd},
+                                      std::pair{"One Frame Back", Command::FrameBack},
+                                      std::pair{"One Frame On", Command::FrameForward}})
     view->addAction(text, this, [this, command = command] { runCommand(command); })->setShortcut(shortcutOf(command));
   // Esc leaves full screen, and quits otherwise (as in the viewer, and ffplay).
   QAction* leave = new QAction(this);
