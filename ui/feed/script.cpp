@@ -28,6 +28,14 @@ bool isNumber(const std::string& s, bool integer) {
 }
 }  // namespace
 
+const char* scriptOptionHelp() {
+  return "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
+         "                      border, format, device, source, save-frame, screenshot, record,\n"
+         "                      seek, pause, play, step, wait, quit; see the README)\n"
+         "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
+         "                      with the frame it was asked on and the frame that first showed it\n";
+}
+
 std::string Script::check(const ScriptLine& l) {
   const std::string& v = l.verb;
   const std::string& a = l.argument;

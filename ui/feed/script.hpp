@@ -32,6 +32,9 @@ struct ScriptLine {
   std::string text;  // the line as written, for the log
 };
 
+// The --script and --stats-json lines of both windows' --help.
+const char* scriptOptionHelp();
+
 class Script {
  public:
   // Reads and checks the whole file; "" or the sentence naming the first bad line.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "feed/script.hpp"
 #include "model/commands.hpp"
 
 namespace liveconv::ui {
@@ -32,18 +33,13 @@ const char* kUsageTail =
     "  --frames N          frames to show before the screenshot\n"
     "  --quit              exit after --frames frames\n"
     "  --switch-to SPEC    after the first frame open SPEC as the panel would; --frames then\n"
-    "                      counts from when it plays (tests the background open)\n"
-    "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
-    "                      border, format, device, source, save-frame, screenshot, record,\n"
-    "                      seek, pause, play, step, wait, quit; see the README)\n"
-    "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
-    "                      with the frame it was asked on and the frame that first showed it\n"
-    "  --help, --version\n";
+    "                      counts from when it plays (tests the background open)\n";
 
 }  // namespace
 
 const char* viewerUsage() {
-  static const std::string usage = std::string(kUsageHead) + displayPathOptionHelp() + kUsageTail + keyHelp();
+  static const std::string usage =
+      std::string(kUsageHead) + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
   return usage.c_str();
 }
 

@@ -25,7 +25,7 @@ const std::vector<KeyBinding>& keyBindings() {
       {kKeyEnd, kModNone, Command::SeekEnd, "to the last half second (files)"},
       {kKeyLeft, kModShift, Command::FrameBack, "pause, one frame back (files)"},
       {kKeyRight, kModShift, Command::FrameForward, "pause, one frame on"},
-      {kKeyEscape, kModNone, Command::Quit, "quit"},
+      {kKeyEscape, kModNone, Command::Quit, "leave full screen, else quit"},
   };
   return table;
 }
@@ -76,10 +76,12 @@ Command commandForKeyText(const std::string& text) {
 }
 
 std::string keyHelp() {
+  std::size_t width = 0;
+  for (const KeyBinding& b : keyBindings()) width = std::max(width, keyText(b).size());
   std::string out = "Keys (both windows):\n";
   for (const KeyBinding& b : keyBindings()) {
     std::string key = keyText(b);
-    key.resize(std::max<std::size_t>(key.size(), 10), ' ');
+    key.resize(width, ' ');
     out += "  " + key + "  " + b.help + "\n";
   }
   return out;

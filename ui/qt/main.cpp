@@ -28,13 +28,7 @@ const char* kUsage =
 const char* kUsageRun =
     "  --frames N          with --quit or --screenshot: frames to show first (default 1)\n"
     "  --screenshot FILE   save the window as PNG after --frames frames\n"
-    "  --quit              close the window after --frames frames (and the screenshot)\n"
-    "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
-    "                      border, format, device, source, save-frame, screenshot, record,\n"
-    "                      seek, pause, play, step, wait, quit; see the README)\n"
-    "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
-    "                      with the frame it was asked on and the frame that first showed it\n"
-    "  --help, --version\n";
+    "  --quit              close the window after --frames frames (and the screenshot)\n";
 
 const char* kUsageSettings =
     "\n"
@@ -107,8 +101,8 @@ int main(int argc, char** argv) {
   using liveconv::ui::DisplayPathRequest;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageRun << liveconv::ui::keyHelp()
-                << kUsageSettings;
+      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageRun << liveconv::ui::scriptOptionHelp()
+                << "  --help, --version\n" << liveconv::ui::keyHelp() << kUsageSettings;
       return 0;
     }
     if (!std::strcmp(argv[i], "--version")) {
