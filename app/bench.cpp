@@ -294,9 +294,9 @@ int runBench(const std::vector<std::string>& argv) {
             row.kernelMpix = pixels / (row.kernelMs * 1e-3) * 1e-6;
             const int channels = bytesPerPixel(format);
             row.fracBandwidth = row.kernelMpix * 1e6 / (copyBytesPerSec / (2.0 * channels));
-            // FMAs one output needs: taps x channels, or (W + H) x channels for two 1-D passes.
-            const double taps = active.variant == VariantId::Separable ? double(mask.width + mask.height)
-                                                                       : double(mask.width) * mask.height;
+            // FMAs one output needs: taps x channels, or (W + H) x channels for a rank-1 variant's 1-D sums.
+            const double taps = variantInfo(active.variant).needsSeparableMask ? double(mask.width + mask.height)
+                                                                               : double(mask.width) * mask.height;
             row.fracFma = row.kernelMpix * 1e6 / (fma.fmaPerSecond / (taps * channels));
             if (transfers) {
               for (int r = 0; r < warmup + runs; ++r) {

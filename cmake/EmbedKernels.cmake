@@ -6,6 +6,7 @@ set(LIVECONV_KERNEL_SOURCES
   ${CMAKE_SOURCE_DIR}/kernels/local.cl
   ${CMAKE_SOURCE_DIR}/kernels/packet.cl
   ${CMAKE_SOURCE_DIR}/kernels/image.cl
+  ${CMAKE_SOURCE_DIR}/kernels/rows.cl
   ${CMAKE_SOURCE_DIR}/kernels/convert.cl
 )
 

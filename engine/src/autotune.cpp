@@ -33,40 +33,22 @@ void makeParentDirs(const std::string& path) {
     if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
 }
 
-// The candidates of a race: every kernel variant that can take this mask, with
-// its default shape, plus the shapes and packets worth trying.
+// The candidates of a race: every kernel variant that can take this mask, in
+// the shapes and packets its race plan names (variants.cpp).
 std::vector<FilterParams> candidates(const FilterParams& base, bool gpu) {
   std::vector<FilterParams> out;
   const bool separable = factorSeparable(base.mask, nullptr);
   for (const VariantInfo& v : variantRegistry()) {
-    if (v.id == VariantId::Auto || (v.needsSeparableMask && !separable)) continue;
-    FilterParams p = base;
-    p.variant = v.id;
-    p.workgroup = {};
-    p.packet = 0;
-    if (v.defaultPacket) {
-      // Packets and shapes worth racing (on an H200 the best 3..31 masks were all
-      // among these); a CPU gets the short list (its compiles are slow, its shapes matter less).
-      const std::vector<int> packets = gpu ? std::vector<int>{8, 16, 32} : std::vector<int>{4, 8};
-      std::vector<WorkgroupShape> shapes = {WorkgroupShape{}};
-      if (gpu) {
-        shapes.push_back({32, 4});
-        shapes.push_back({8, 8});
-      }
-      for (int packet : packets) {
-        for (WorkgroupShape wg : shapes) {
-          p.packet = packet;
-          p.workgroup = wg;
-          out.push_back(p);
-        }
-      }
-    } else {
-      out.push_back(p);
-      if (gpu && (v.id == VariantId::Local || v.id == VariantId::Unrolled)) {
-        p.workgroup = {32, 8};
+    if (v.needsSeparableMask && !separable) continue;
+    const RacePlan plan = racePlan(v, gpu);
+    for (int packet : plan.packets)
+      for (const auto& [wx, wy] : plan.workgroups) {
+        FilterParams p = base;
+        p.variant = v.id;
+        p.packet = packet;
+        p.workgroup = {wx, wy};
         out.push_back(p);
       }
-    }
   }
   return out;
 }
@@ -155,18 +137,12 @@ std::optional<FilterParams> AutoTuner::lookup(const DeviceInfo& device, const Fi
   return p;
 }
 
-FilterParams AutoTuner::provisional(const FilterParams& params) {
+FilterParams AutoTuner::provisional(const FilterParams& params, DeviceKind device) {
   FilterParams p = params;
   p.workgroup = {};
   p.packet = 0;
-  const int side = std::max(params.mask.width, params.mask.height);
-  // Rank-1 masks of 9 and more taps a side: two passes of W + H taps beat W x H
-  // everywhere we measured; below that, and for the rest, the packet kernel
-  // with the coefficients compiled in (what the races chose most often).
-  if (side >= 9 && factorSeparable(params.mask, nullptr))
-    p.variant = VariantId::Separable;
-  else
-    p.variant = side <= variantInfo(VariantId::Baked).maxMaskSide ? VariantId::Baked : VariantId::MultiPixel;
+  p.variant = provisionalVariant(params.mask.width, params.mask.height, factorSeparable(params.mask, nullptr),
+                                 device == DeviceKind::GPU);
   return p;
 }
 

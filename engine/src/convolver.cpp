@@ -124,7 +124,7 @@ FilterParams Convolver::concreteParams(PixelFormat format, int width, int height
   // What runs keeps running (any concrete kernel is right at any size), until a
   // race on a KernelBuilder has answered for this size.
   if (current_ && current_->format == format && current_->autoParams == params_) return current_->params;
-  return AutoTuner::provisional(params_);
+  return AutoTuner::provisional(params_, device_->info.kind);
 }
 
 bool Convolver::hasFormat(PixelFormat format) const {
@@ -213,6 +213,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
       if (pass == 1) options << " -D SEPARABLE_PASS=1 -D MASK_W=" << m.width << " -D MASK_H=1";
       else if (pass == 2) options << " -D SEPARABLE_PASS=2 -D MASK_W=1 -D MASK_H=" << m.height;
       else if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
+      if (v.wholeRows && v.needsSeparableMask) options << " -D RANK1=1";
       return cache_->get(device_->context, dev.device, key, text, options.str());
     };
     if (v.footprint == LocalFootprint::Separable) {
@@ -370,7 +371,8 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   const Mask& m = p.params.mask;
   cl::CommandQueue& q = device_->queue;
   const cl::NDRange local(p.wx, p.wy);
-  const cl::NDRange global(roundUp((src.width + p.blockX - 1) / p.blockX, p.wx),
+  const int itemsAcross = v.wholeRows ? 1 : (src.width + p.blockX - 1) / p.blockX;
+  const cl::NDRange global(roundUp(itemsAcross, p.wx),
                            roundUp((src.height + p.blockY - 1) / p.blockY, p.wy));
   const cl_int srcPitch = static_cast<cl_int>(src.pitchBytes / bpp);
   const cl_int dstPitch = static_cast<cl_int>(dst.pitchBytes / bpp);
@@ -451,6 +453,7 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   k.setArg(9, p.scale);
   k.setArg(10, p.offset);
   if (p.localBytes > 0) k.setArg(11, cl::Local(p.localBytes));
+  if (v.wholeRows) k.setArg(11, v.needsSeparableMask ? p.maskBuffer2 : p.maskBuffer);  // the column taps of a rank-1 mask
   if (v.footprint == LocalFootprint::PacketTile) {  // the frame whose centre alpha is copied
     k.setArg(12, src.buffer);
     k.setArg(13, srcPitch);

@@ -31,11 +31,46 @@ const std::vector<VariantInfo>& variantRegistry() {
      "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, false, kMaxMaskSide},
     {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass of multi_pixel, planar floats between",
      "packet.cl", "convolve_packet", "convolve_packet", LocalFootprint::Separable, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, true, kMaxMaskSide},
+    {VariantId::Rows, "rows", "CPU devices: each work-item filters whole rows in 16-wide vectors, no local memory, borders at the row ends only",
+     "rows.cl", "convolve_rows", "", LocalFootprint::None, MaskBinding::SizeConstant, InputKind::Buffer, 1, 8, 2, 0, false, kMaxMaskSide, true, true},
+    {VariantId::RowsBaked, "rows_baked", "rows with the coefficients as literals, zero taps skipped (rebuilt per mask)",
+     "rows.cl", "convolve_rows", "", LocalFootprint::None, MaskBinding::Baked, InputKind::Buffer, 1, 8, 2, 0, false, kMaxMaskSide, true, true},
+    {VariantId::RowsSeparable, "rows_separable", "rank-1 masks on CPU devices: rows, each source row filtered by the row taps once and summed down the column taps in registers",
+     "rows.cl", "convolve_rows", "", LocalFootprint::None, MaskBinding::SizeConstant, InputKind::Buffer, 1, 8, 4, 0, true, kMaxMaskSide, true, true},
     {VariantId::Auto, "auto", "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race",
      "", "", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 0, 0, 0, 0, false, kMaxMaskSide},
   };
   // clang-format on
   return registry;
+}
+
+RacePlan racePlan(const VariantInfo& v, bool gpu) {
+  RacePlan plan;
+  if (v.id == VariantId::Auto || (v.cpuOnly && gpu)) return plan;
+  plan.workgroups = {{0, 0}};
+  if (v.wholeRows) {
+    plan.packets = {2, 4, 8};  // rows per work-item: 2 for small masks, more for large ones
+  } else if (v.defaultPacket) {
+    // Packets and shapes worth racing (on an H200 the best 3..31 masks were all
+    // among these); a CPU gets the short list (its compiles are slow, its shapes matter less).
+    plan.packets = gpu ? std::vector<int>{8, 16, 32} : std::vector<int>{4, 8};
+    if (gpu) plan.workgroups.insert(plan.workgroups.end(), {{32, 4}, {8, 8}});
+  } else {
+    plan.packets = {0};
+    if (gpu && (v.id == VariantId::Local || v.id == VariantId::Unrolled)) plan.workgroups.push_back({32, 8});
+  }
+  return plan;
+}
+
+VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu) {
+  const int side = std::max(maskW, maskH);
+  // Rank-1 masks of 9 and more taps a side: 1-D sums of W + H taps beat W x H
+  // everywhere we measured. On a CPU, the row kernels with the size compiled in
+  // (a new mask of the same size reuses its program); on a GPU, the two passes
+  // of `separable`, else the packet kernel with the coefficients compiled in.
+  if (!gpu) return side >= 9 && rank1 ? VariantId::RowsSeparable : VariantId::Rows;
+  if (side >= 9 && rank1) return VariantId::Separable;
+  return side <= variantInfo(VariantId::Baked).maxMaskSide ? VariantId::Baked : VariantId::MultiPixel;
 }
 
 const VariantInfo* findVariant(std::string_view name) {
@@ -58,6 +93,7 @@ std::string variantNames() {
 
 PacketShape packetShape(const VariantInfo& v, int packet) {
   packet = std::max(1, packet);
+  if (v.wholeRows) return {1, packet};
   switch (v.footprint) {
     case LocalFootprint::PacketTile:
     case LocalFootprint::Separable: {

@@ -2,6 +2,8 @@
 // disk keyed by device fingerprint and frame size.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -73,6 +75,48 @@ TEST(AutoTune, SeparableMasksMayPickTheSeparableVariant) {
   for (const RaceEntry& e : tuner->lastRace())
     if (e.params.variant == VariantId::Separable && e.outcome == "ok") separableRan = true;
   EXPECT_TRUE(separableRan);
+}
+
+// The row kernels are written for CPU devices: auto races them there, in
+// every packet their plan names, and never on a GPU; what runs before a race
+// answers follows the device too.
+TEST(AutoTune, TheRowKernelsRaceOnCpuDevicesOnly) {
+  for (const VariantInfo& v : variantRegistry()) {
+    if (!v.cpuOnly) continue;
+    EXPECT_TRUE(racePlan(v, true).packets.empty()) << v.name;
+    EXPECT_FALSE(racePlan(v, false).packets.empty()) << v.name;
+  }
+  EXPECT_TRUE(racePlan(variantInfo(VariantId::Auto), false).packets.empty());
+  EXPECT_EQ(provisionalVariant(7, 7, false, false), VariantId::Rows);
+  EXPECT_EQ(provisionalVariant(31, 31, true, false), VariantId::RowsSeparable);
+  EXPECT_EQ(provisionalVariant(7, 7, false, true), VariantId::Baked);
+  EXPECT_EQ(provisionalVariant(31, 31, true, true), VariantId::Separable);
+
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const bool gpu = ctx->info.kind == DeviceKind::GPU;
+  for (const bool rank1 : {false, true}) {
+    auto tuner = std::make_shared<AutoTuner>("");
+    Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+    FilterParams p;
+    p.variant = VariantId::Auto;
+    p.mask = rank1 ? test::separableIntegerMask(9, 5) : test::integerMask(5, 9);
+    conv.setParams(p);
+    conv.prepare(PixelFormat::RGBA8, 70, 50);
+    std::set<std::pair<VariantId, int>> ran;
+    for (const RaceEntry& e : tuner->lastRace()) {
+      EXPECT_FALSE(gpu && variantInfo(e.params.variant).cpuOnly) << variantInfo(e.params.variant).name << " raced on a GPU";
+      EXPECT_EQ(e.outcome.find("wrong result"), std::string::npos) << variantInfo(e.params.variant).name << ": " << e.outcome;
+      if (e.outcome == "ok") ran.insert({e.params.variant, e.params.packet});
+    }
+    if (gpu) continue;
+    const VariantId rows = rank1 ? VariantId::RowsSeparable : VariantId::Rows;
+    for (int packet : racePlan(variantInfo(rows), false).packets) {
+      EXPECT_TRUE(ran.count({rows, packet})) << variantInfo(rows).name << " with " << packet << " rows per work-item";
+    }
+    if (!rank1) {
+      EXPECT_TRUE(ran.count({VariantId::RowsBaked, 2}));
+    }
+  }
 }
 
 TEST(AutoTune, ChoicesPersistOnDiskPerDeviceAndFrameSize) {
@@ -237,7 +281,7 @@ TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
   std::unique_ptr<Convolver> first = builder.take(&generation);
   ASSERT_TRUE(first);
   EXPECT_EQ(generation, 3u);
-  EXPECT_EQ(first->lastRun().variant, AutoTuner::provisional(p).variant);
+  EXPECT_EQ(first->lastRun().variant, AutoTuner::provisional(p, ctx->info.kind).variant);
   std::unique_ptr<Convolver> winner;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (!winner && std::chrono::steady_clock::now() < deadline) {

@@ -244,6 +244,32 @@ TEST(Variants, SeparableColumnPassHasItsOwnShapeAndShrinksToFit) {
   }
 }
 
+// The CPU row kernels keep a private window as wide as the mask: the largest
+// masks (63 wide or high, square or not) on frames smaller than them and on
+// frames whose rows end mid-vector, every border, both formats.
+TEST(Variants, RowKernelsTakeTheLargestMasks) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  int cases = 0;
+  for (const VariantInfo& v : variantRegistry()) {
+    if (!v.wholeRows) continue;
+    for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+      for (const Size2& is : {Size2{17, 13}, Size2{70, 64}}) {
+        const Image src = test::randomImage(is.w, is.h, format, 5);
+        for (const Size2& ms : {Size2{63, 63}, Size2{1, 63}, Size2{63, 5}}) {
+          const Mask mask = v.needsSeparableMask ? test::separableIntegerMask(ms.w, ms.h) : test::integerMask(ms.w, ms.h);
+          for (BorderMode border : allBorderModes()) {
+            const std::string failure = runCase(conv, v, mask, src, border, AlphaMode::PassThrough);
+            ASSERT_TRUE(failure.empty()) << failure;
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 3 * 2 * 2 * 3 * 4);
+}
+
 TEST(Variants, RegistryIsWellFormed) {
   std::map<std::string, int> names;
   for (const auto& v : variantRegistry()) {

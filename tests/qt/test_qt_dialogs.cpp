@@ -16,6 +16,8 @@
 #include <QTreeWidget>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <string>
 
 #include "feed/frame_feed.hpp"
 #include "liveconv/kernel_sources.hpp"
@@ -164,12 +166,15 @@ class KernelBuildFailure : public QtShell {
     QtShell::SetUp();
     if (IsSkipped()) return;
     ASSERT_TRUE(kernels_.isValid());
-    for (const char* name : {"common.cl", "naive.cl", "local.cl", "packet.cl", "image.cl"}) {
+    std::set<std::string> names = {"common.cl", "convert.cl"};
+    for (const VariantInfo& v : variantRegistry())
+      if (*v.sourceFile) names.insert(v.sourceFile);
+    for (const std::string& name : names) {
       const std::string text = kernelSource(name);  // the embedded copy, before the variable is set
-      QFile out(kernels_.filePath(name));
+      QFile out(kernels_.filePath(QString::fromStdString(name)));
       ASSERT_TRUE(out.open(QIODevice::WriteOnly));
       out.write(text.data(), static_cast<qint64>(text.size()));
-      if (std::string(name) == "naive.cl") out.write("\nthis line is not OpenCL C;\n");
+      if (name == "naive.cl") out.write("\nthis line is not OpenCL C;\n");
     }
     qputenv(kKernelDirEnvVar, kernels_.path().toLocal8Bit());
   }

@@ -62,8 +62,9 @@ class AutoTuner {
   std::vector<RaceEntry> lastRace() const;
   // What `auto` runs before a race has answered for a frame size (the size is
   // not known yet, or the race runs off the frame path): a variant that is
-  // good for most masks, chosen without running anything.
-  static FilterParams provisional(const FilterParams& params);
+  // good for most masks on this kind of device, chosen without running anything
+  // (provisionalVariant() in the registry).
+  static FilterParams provisional(const FilterParams& params, DeviceKind device);
   int racesRun() const;
   // The name of the thread that ran the last race (a pipeline races on "lc-build").
   std::string lastRaceThread() const;

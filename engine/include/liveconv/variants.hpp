@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace liveconv {
@@ -22,6 +23,9 @@ enum class VariantId {
   Image,
   MultiPixel,
   Separable,
+  Rows,
+  RowsBaked,
+  RowsSeparable,
   Auto,  // not a kernel: picks one of the others by a measured race (autotune.hpp)
 };
 
@@ -64,9 +68,27 @@ struct VariantInfo {
   int rowAlignBytes = 0;         // >0: device rows padded to this and to the workgroup width
   bool needsSeparableMask = false;
   int maxMaskSide = 63;          // largest mask width/height the variant accepts
+  // A work-item filters whole rows, `packet` of them, instead of a block of
+  // pixels: the NDRange is one work-item wide (kernels/rows.cl).
+  bool wholeRows = false;
+  // Written for CPU devices: `auto` races it there and nowhere else.
+  bool cpuOnly = false;
 };
 
 const std::vector<VariantInfo>& variantRegistry();
+
+// What `auto` races of a variant on a GPU or on another device, besides its
+// defaults: the packets (0: the variant's default) and the workgroup shapes
+// ({0, 0}: the default, shrunk to fit). Empty packets: the variant is not raced there.
+struct RacePlan {
+  std::vector<int> packets;
+  std::vector<std::pair<int, int>> workgroups;
+};
+RacePlan racePlan(const VariantInfo& v, bool gpu);
+
+// The variant `auto` runs at once for a mask, until its race has answered
+// (the rules the races agreed with most often).
+VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu);
 // nullptr when unknown.
 const VariantInfo* findVariant(std::string_view name);
 const VariantInfo& variantInfo(VariantId id);
@@ -75,7 +97,8 @@ std::string variantNames();
 
 // How a variant lays out a packet of outputs per work-item: `x` adjacent
 // columns in each of `y` adjacent rows (PacketTile and both separable passes:
-// up to 4 across, the rest down). {1, 1} for one output.
+// up to 4 across, the rest down). {1, 1} for one output. A wholeRows variant:
+// {1, packet}, where x counts whole rows.
 struct PacketShape {
   int x = 1;
   int y = 1;

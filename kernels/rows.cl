@@ -1,0 +1,165 @@
+// rows.cl: `rows`, `rows_baked` and `rows_separable`, the variants for CPU devices (PoCL and
+// the like), where a work-item is a loop on one core and its vectors are the
+// core's SIMD registers. No __local tile, no barrier: the caches do that job.
+//
+// A work-item filters whole rows, PY of them (the packet), left to right in
+// chunks of NV vectors of 16 values. A row of RGBA8 is treated as a row of
+// bytes: tap (i, j) of the value at byte e reads byte e + (i - RX) * CHANNELS
+// of source row y + j - RY, so the same 16-wide code serves both formats (the
+// alpha lanes are computed too and replaced by the centre alpha when alpha is
+// copied). Each source row is loaded and converted once per chunk and applied
+// to every one of the PY output rows it is a tap row of, which keeps the tap
+// order of each output row-major, as the reference's.
+//
+// Borders are resolved once per source row (the row index) and once per chunk
+// (the columns): chunks whose window lies inside the row read it with vector
+// loads; the chunks at the two ends of a row copy their window through the
+// border rule into private memory first and then run the same loop.
+//
+// Build options: MASK_W, MASK_H; PX (the packet: output rows per work-item); NV (16-value
+// vectors per chunk); BAKED: the coefficients are literals (baked_mask[]) and
+// zero taps are dropped at compile time; RANK1: `mask` holds the row taps and
+// `columnTaps` the column taps of a rank-1 mask (unused otherwise).
+
+#ifndef RANK1
+#define RANK1 0
+#endif
+
+#define PY PX
+#ifndef NV
+#define NV 2
+#endif
+#define MW MASK_W
+#define MH MASK_H
+#define RX (MW / 2)
+#define RY (MH / 2)
+#define CHUNK (NV * 16)
+// Values a chunk's window spans, and that rounded up to whole vectors.
+#define WIN (CHUNK + (MW - 1) * CHANNELS)
+#define WIN_VECTORS ((WIN + 15) / 16)
+
+#ifdef BAKED
+#define COEF(i, j) baked_mask[(j) * MW + (i)]
+#define SKIP_ZERO 1
+#else
+#define COEF(i, j) mask[(j) * MW + (i)]
+#define SKIP_ZERO 0
+#endif
+
+// Applies one source row, r rows below the first tap row of output row 0, to
+// the accumulators of every output row k it is tap row j = r - k of. LOAD(o)
+// gives the 16 values at window offset o as float16.
+#define APPLY_SOURCE_ROW(LOAD)                                               \
+  for (int i = 0; i < MW; ++i) {                                            \
+    float16 v[NV];                                                          \
+    _Pragma("unroll") for (int n = 0; n < NV; ++n) v[n] = LOAD(n * 16 + i * CHANNELS); \
+    _Pragma("unroll") for (int k = 0; k < PY; ++k) {                        \
+      const int j = r - k;                                                  \
+      if (j >= 0 && j < MH) {                                               \
+        const float m = COEF(i, j);                                         \
+        if (!SKIP_ZERO || m != 0.0f) {                                      \
+          _Pragma("unroll") for (int n = 0; n < NV; ++n) acc[k][n] = fma((float16)(m), v[n], acc[k][n]); \
+        }                                                                   \
+      }                                                                     \
+    }                                                                       \
+  }
+
+// rows_separable (RANK1): a rank-1 mask m(i, j) = column[j] * row[i]. Each
+// source row is filtered by the row taps once per chunk, and that sum goes to
+// every output row it is a tap row of, times the column tap: W + H taps per
+// output where the loop above takes W x H; the same sums, in the same order,
+// as the two passes of `separable`.
+#define APPLY_SOURCE_ROW_RANK1(LOAD)                                         \
+  {                                                                         \
+    float16 h[NV];                                                          \
+    _Pragma("unroll") for (int n = 0; n < NV; ++n) h[n] = (float16)(0.0f);  \
+    for (int i = 0; i < MW; ++i) {                                          \
+      const float m = mask[i];                                              \
+      _Pragma("unroll") for (int n = 0; n < NV; ++n) h[n] = fma((float16)(m), LOAD(n * 16 + i * CHANNELS), h[n]); \
+    }                                                                       \
+    _Pragma("unroll") for (int k = 0; k < PY; ++k) {                        \
+      const int j = r - k;                                                  \
+      if (j >= 0 && j < MH) {                                               \
+        const float m = columnTaps[j];                                      \
+        _Pragma("unroll") for (int n = 0; n < NV; ++n) acc[k][n] = fma((float16)(m), h[n], acc[k][n]); \
+      }                                                                     \
+    }                                                                       \
+  }
+
+#if RANK1
+#undef APPLY_SOURCE_ROW
+#define APPLY_SOURCE_ROW APPLY_SOURCE_ROW_RANK1
+#endif
+
+#define LOAD_SOURCE(o) convert_float16(vload16(0, base + (o)))
+#define LOAD_WINDOW(o) vload16(0, window + (o))
+
+__kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width,
+                            int height, __constant float* mask, int maskW, int maskH, float scale, float offset,
+                            __constant float* columnTaps) {
+  const int y0 = get_global_id(1) * PY;
+  if (get_global_id(0) != 0 || y0 >= height) return;
+  const int rowValues = width * CHANNELS;
+  const int srcRow = srcPitch * CHANNELS;  // pitches are in pixels
+  const int dstRow = dstPitch * CHANNELS;
+
+  // The source row of each tap row r (-1: a zero-border row, contributes nothing).
+  int sourceRow[PY + MH - 1];
+  for (int r = 0; r < PY + MH - 1; ++r) sourceRow[r] = border_index(y0 + r - RY, height);
+
+  for (int e0 = 0; e0 < rowValues; e0 += CHUNK) {
+    float16 acc[PY][NV];
+#pragma unroll
+    for (int k = 0; k < PY; ++k)
+#pragma unroll
+      for (int n = 0; n < NV; ++n) acc[k][n] = (float16)(0.0f);
+
+    const int left = e0 - RX * CHANNELS;  // the value at window offset 0
+    if (left >= 0 && left + WIN <= rowValues) {
+      for (int r = 0; r < PY + MH - 1; ++r) {
+        if (sourceRow[r] < 0) continue;
+        __global const uchar* base = src + sourceRow[r] * srcRow + left;
+        APPLY_SOURCE_ROW(LOAD_SOURCE)
+      }
+    } else {
+      float window[WIN_VECTORS * 16];
+      for (int r = 0; r < PY + MH - 1; ++r) {
+        if (sourceRow[r] < 0) continue;
+        __global const uchar* row = src + sourceRow[r] * srcRow;
+        for (int o = 0; o < WIN_VECTORS * 16; ++o) {
+          const int value = left + o;  // may lie outside the row: mapped by pixel, channel kept
+          const int pixel = (value >= 0 ? value : value - (CHANNELS - 1)) / CHANNELS;
+          const int channel = value - pixel * CHANNELS;
+          const int x = border_index(pixel, width);
+          window[o] = x < 0 ? 0.0f : convert_float(row[x * CHANNELS + channel]);
+        }
+        APPLY_SOURCE_ROW(LOAD_WINDOW)
+      }
+    }
+
+    // Results: the affine map, rounded half to even and saturated (as
+    // convert_uchar_sat_rte, by the 2^23 trick), 16 bytes per store.
+    for (int k = 0; k < PY && y0 + k < height; ++k) {
+      const int y = y0 + k;
+      for (int n = 0; n < NV && e0 + n * 16 < rowValues; ++n) {
+        const int e = e0 + n * 16;
+        const float16 value = clamp(fma(acc[k][n], (float16)(scale), (float16)(offset)), 0.0f, 255.0f);
+        uchar16 out = convert_uchar16(as_uint16(value + 8388608.0f) & 0xFFu);
+#if CHANNELS == 4 && !FILTER_ALPHA
+        const uchar16 alphaLanes = (uchar16)(0, 0, 0, 0xFF, 0, 0, 0, 0xFF, 0, 0, 0, 0xFF, 0, 0, 0, 0xFF);
+        const int centre = y * srcRow + e;
+        if (e + 16 <= rowValues) {
+          out = bitselect(out, vload16(0, src + centre), alphaLanes);
+        } else {
+          for (int q = 3; e + q < rowValues; q += 4) ((uchar*)&out)[q] = src[centre + q];
+        }
+#endif
+        if (e + 16 <= rowValues) {
+          vstore16(out, 0, dst + y * dstRow + e);
+        } else {
+          for (int q = 0; e + q < rowValues; ++q) dst[y * dstRow + e + q] = ((uchar*)&out)[q];
+        }
+      }
+    }
+  }
+}
