@@ -20,6 +20,7 @@
 // vectors per chunk); BAKED: the coefficients are literals (baked_mask[]) and
 // zero taps are dropped at compile time; RANK1: `mask` holds the row taps and
 // `columnTaps` the column taps of a rank-1 mask (unused otherwise).
+// streamStores (argument): write results past the caches (a large frame).
 
 #ifndef RANK1
 #define RANK1 0
@@ -91,12 +92,44 @@
 #define APPLY_SOURCE_ROW APPLY_SOURCE_ROW_RANK1
 #endif
 
+// Vector loads and stores. vload16/vstore16 take any address, and some CPU
+// compilers split them into single bytes; a dereference of a vector type with
+// the alignment lowered to its element's is one unaligned load (clang's
+// typedef rule), and an aligned store is one store.
+#ifdef __clang__
+typedef uchar16 __attribute__((aligned(1))) uchar16_any;
+typedef float16 __attribute__((aligned(4))) float16_any;
+#define LOAD_SOURCE(o) convert_float16(*(__global const uchar16_any*)(base + (o)))
+#define LOAD_WINDOW(o) (*(const float16_any*)(window + (o)))
+#else
 #define LOAD_SOURCE(o) convert_float16(vload16(0, base + (o)))
 #define LOAD_WINDOW(o) vload16(0, window + (o))
+#endif
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define HAVE_STREAMING_STORE 1
+#endif
+#endif
+
+// Stores 16 result bytes. `stream`: the frame is larger than the caches hold,
+// so the bytes go to memory without first reading the lines they replace.
+inline void store16(uchar16 v, __global uchar* to, int stream) {
+  if ((((size_t)to) & 15) == 0) {
+#ifdef HAVE_STREAMING_STORE
+    if (stream) {
+      __builtin_nontemporal_store(v, (__global uchar16*)to);
+      return;
+    }
+#endif
+    *(__global uchar16*)to = v;
+  } else {
+    vstore16(v, 0, to);
+  }
+}
 
 __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width,
                             int height, __constant float* mask, int maskW, int maskH, float scale, float offset,
-                            __constant float* columnTaps) {
+                            __constant float* columnTaps, int streamStores) {
   const int y0 = get_global_id(1) * PY;
   if (get_global_id(0) != 0 || y0 >= height) return;
   const int rowValues = width * CHANNELS;
@@ -155,7 +188,7 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
         }
 #endif
         if (e + 16 <= rowValues) {
-          vstore16(out, 0, dst + y * dstRow + e);
+          store16(out, dst + y * dstRow + e, streamStores);
         } else {
           for (int q = 0; e + q < rowValues; ++q) dst[y * dstRow + e + q] = ((uchar*)&out)[q];
         }

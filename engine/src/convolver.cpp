@@ -453,7 +453,12 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   k.setArg(9, p.scale);
   k.setArg(10, p.offset);
   if (p.localBytes > 0) k.setArg(11, cl::Local(p.localBytes));
-  if (v.wholeRows) k.setArg(11, v.needsSeparableMask ? p.maskBuffer2 : p.maskBuffer);  // the column taps of a rank-1 mask
+  if (v.wholeRows) {
+    k.setArg(11, v.needsSeparableMask ? p.maskBuffer2 : p.maskBuffer);  // the column taps of a rank-1 mask
+    // Results past the caches when the frame in and out would fill half of them anyway.
+    const std::uint64_t frameBytes = static_cast<std::uint64_t>(src.pitchBytes + dst.pitchBytes) * src.height;
+    k.setArg(12, static_cast<cl_int>(frameBytes > device_->info.globalCacheBytes / 2 ? 1 : 0));
+  }
   if (v.footprint == LocalFootprint::PacketTile) {  // the frame whose centre alpha is copied
     k.setArg(12, src.buffer);
     k.setArg(13, srcPitch);

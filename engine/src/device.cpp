@@ -89,6 +89,7 @@ std::vector<DeviceInfo> enumerateDevices() {
       info.preferredFloatVectorWidth = std::max(1u, dev.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>());
       info.globalMemBytes = dev.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
       info.localMemBytes = dev.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      info.globalCacheBytes = dev.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
       info.maxConstantBytes = dev.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>();
       info.maxWorkGroupSize = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
       info.imageSupport = dev.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;

@@ -270,6 +270,21 @@ TEST(Variants, RowKernelsTakeTheLargestMasks) {
   EXPECT_EQ(cases, 3 * 2 * 2 * 3 * 4);
 }
 
+// A frame whose input and output fill more than half the device's caches is
+// written with streaming stores; rows 2051 values long start at every
+// alignment, so both store paths run.
+TEST(Variants, RowKernelsWriteFramesLargerThanTheCachesExactly) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Convolver conv(ctx);
+  const int width = 2051;
+  const std::uint64_t half = std::max<std::uint64_t>(ctx->info.globalCacheBytes / 2, 1);
+  const int height = static_cast<int>(std::min<std::uint64_t>(half / (2 * width) + 2, 16384));
+  const Image src = test::randomImage(width, height, PixelFormat::GRAY8, 9);
+  const std::string failure = runCase(conv, variantInfo(VariantId::Rows), test::integerMask(3, 3), src,
+                                      BorderMode::Mirror, AlphaMode::PassThrough);
+  EXPECT_TRUE(failure.empty()) << failure;
+}
+
 TEST(Variants, RegistryIsWellFormed) {
   std::map<std::string, int> names;
   for (const auto& v : variantRegistry()) {

@@ -36,6 +36,7 @@ struct DeviceInfo {
   unsigned preferredFloatVectorWidth = 1;
   std::uint64_t globalMemBytes = 0;
   std::uint64_t localMemBytes = 0;
+  std::uint64_t globalCacheBytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (0: none reported)
   std::uint64_t maxConstantBytes = 0;
   std::size_t maxWorkGroupSize = 0;
   bool imageSupport = false;
