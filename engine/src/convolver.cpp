@@ -527,8 +527,10 @@ FrameTimings Convolver::processInHostMemory(const ImageView& src, const ImageVie
   cl::CommandQueue& q = device_->queue;
   cl::Event first, filtered, mapped;
   enqueue(in, out, nullptr, &filtered, &first);
-  // The map makes the result visible in dst (on a CPU device it is already there: a pointer hand-back).
-  void* p = q.enqueueMapBuffer(out.buffer, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, &mapped);
+  // The map makes the result visible in dst (on a CPU device it is already
+  // there: a pointer hand-back). Queued behind the kernel, with the unmap, and
+  // waited for once: one wake-up of this thread per frame, not two.
+  void* p = q.enqueueMapBuffer(out.buffer, CL_FALSE, CL_MAP_READ, 0, bytes, nullptr, &mapped);
   cl::Event unmapped;
   q.enqueueUnmapMemObject(out.buffer, p, nullptr, &unmapped);
   unmapped.wait();
