@@ -90,7 +90,7 @@ void FrameLoop::shutdown() {
 // A new feed took over: only now is the old one (and the frame it owns) gone.
 // The same file on another device or in another format goes on where it was.
 void FrameLoop::installed(const std::string& source) {
-  resumeAt_ = source == playingSource_ && stats_.durationSeconds > 0 ? stats_.positionSeconds : -1;
+  resumeAt_ = source == playingSource_ && stats_.durationSeconds > 0 ? seekOrigin() : -1;
   frame_ = FeedFrame{};
   playingSource_ = source;
   playingDevice_ = askedDevice_;  // what the switcher opened the installed feed on
@@ -264,13 +264,13 @@ bool FrameLoop::command(Command command) {
     case Command::NextOverlayCorner: view.overlayCorner = nextCorner(view.overlayCorner); return true;
     case Command::ToggleOverlayCompact: view.overlayCompact = !view.overlayCompact; return true;
     case Command::ResetCounters: resetCounters(); return true;
-    case Command::SeekBack: seekTo(stats_.positionSeconds - kSeekStepSeconds); return true;
-    case Command::SeekForward: seekTo(stats_.positionSeconds + kSeekStepSeconds); return true;
+    case Command::SeekBack: seekTo(seekOrigin() - kSeekStepSeconds); return true;
+    case Command::SeekForward: seekTo(seekOrigin() + kSeekStepSeconds); return true;
     case Command::SeekStart: seekTo(0); return true;
     case Command::SeekEnd: seekTo(stats_.durationSeconds); return true;
     case Command::FrameBack:  // the frame before the one on screen, found by a seek (decoders only go forward)
       view.paused = true;
-      if (stats_.positionSeconds >= 0 && stats_.frameSeconds > 0) seekTo(stats_.positionSeconds - stats_.frameSeconds);
+      if (seekOrigin() >= 0 && stats_.frameSeconds > 0) seekTo(seekOrigin() - stats_.frameSeconds);
       return true;
     case Command::FrameForward:
       view.paused = true;
@@ -279,6 +279,10 @@ bool FrameLoop::command(Command command) {
     default: return false;  // the shell's: full screen, screenshots, quit
   }
 }
+
+// Where a relative seek counts from: a seek still on its way, else the frame
+// on screen. Left pressed twice goes 10 s back, however slow the decoder.
+double FrameLoop::seekOrigin() const { return awaitedPosition_ >= 0 ? awaitedPosition_ : stats_.positionSeconds; }
 
 bool FrameLoop::seekTo(double seconds) {
   FrameFeed* feed = switcher_.feed();

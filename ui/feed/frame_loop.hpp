@@ -123,6 +123,7 @@ class FrameLoop {
   // Files: the frame at `seconds` next (the arrow keys, Home, End, the seek
   // bars); false, with a notice, where the source cannot seek.
   bool seekTo(double seconds);
+  double seekOrigin() const;
   // Grows each time a seek was refused (the shells say so where the user looks).
   std::uint64_t seekRefusals() const { return seekRefusals_; }
   static constexpr double kSeekStepSeconds = 5;
