@@ -16,6 +16,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMimeData>
@@ -95,6 +96,38 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
   QListWidgetItem* current = w->engineDock()->variantList()->currentItem();
   ASSERT_NE(current, nullptr);
   EXPECT_TRUE(current->text().startsWith("naive"));
+}
+
+// The grid is typed into as in a matrix dialog: a cell takes digits, Tab goes
+// to the next cell along the row (and on to the next row), Down to the cell
+// below, Up to the one above, each with its text selected to be typed over.
+TEST_F(QtShell, MaskGridTakesTabAndArrowKeys) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  ViewerModel& model = w->model();
+  ASSERT_TRUE(model.applySpec("3x3:0,0,0,0,1,0,0,0,0", nullptr));
+  w->syncFromModel();
+  w->activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+  dock->cell(0, 0)->setFocus();
+  dock->cell(0, 0)->selectAll();
+  QTest::keyClicks(dock->cell(0, 0), "2");
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  ASSERT_EQ(QApplication::focusWidget(), dock->cell(1, 0)) << "Tab: the next cell";
+  QTest::keyClicks(QApplication::focusWidget(), "3");
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+  ASSERT_EQ(QApplication::focusWidget(), dock->cell(0, 1)) << "Tab at a row's end: the next row";
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down);
+  ASSERT_EQ(QApplication::focusWidget(), dock->cell(0, 2)) << "Down: the cell below";
+  QTest::keyClicks(QApplication::focusWidget(), "4");
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
+  ASSERT_EQ(QApplication::focusWidget(), dock->cell(0, 0)) << "Up twice: the top row";
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);  // the top row: stays, the value untouched
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+  const std::vector<float> typed{2, 3, 0, 0, 1, 0, 4, 0, 0};
+  EXPECT_EQ(model.mask().coefficients, typed);
 }
 
 // A first run (no settings) and File > Open Test Source: the plain "testpattern", no error.

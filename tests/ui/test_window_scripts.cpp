@@ -6,6 +6,8 @@
 // or without an OpenCL device: a visible SKIP.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -254,6 +256,132 @@ TEST_P(WindowScript, ABadScriptLineIsAUsageErrorNamingTheLine) {
   EXPECT_NE(output.find("line 2: frame 3 comes before the line above it"), std::string::npos) << output;
   EXPECT_EQ(run("1 wait now\n", &output, pattern, false), 2);
   EXPECT_NE(output.find("line 1: wait takes no argument"), std::string::npos) << output;
+}
+
+struct Box {
+  int left = 0, top = 0, right = -1, bottom = -1;  // inclusive; empty when right < left
+  int width() const { return right - left + 1; }
+  int height() const { return bottom - top + 1; }
+  bool empty() const { return right < left; }
+};
+
+// Where two screenshots of the same size differ (any channel by more than a
+// little) right of `fromX`: the overlay, when all else there holds still.
+Box differingBox(const liveconv::Image& a, const liveconv::Image& b, int fromX) {
+  Box box{a.width(), a.height(), -1, -1};
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = fromX; x < a.width(); ++x) {
+      const std::uint8_t* p = a.data() + (static_cast<std::size_t>(y) * a.width() + x) * 4;
+      const std::uint8_t* q = b.data() + (static_cast<std::size_t>(y) * b.width() + x) * 4;
+      if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) <= 24) continue;
+      box = {std::min(box.left, x), std::min(box.top, y), std::max(box.right, x), std::max(box.bottom, y)};
+    }
+  return box;
+}
+
+// The overlay's modes, seen in both windows' screenshots of the picture (panels
+// hidden, a filtered frame held): off; full in the top right corner; compact
+// (Alt+O), a small part of that in the same corner; Shift+O to the bottom
+// right. Each shot is compared with the one without the overlay (right of the
+// left third, where the viewer confirms each shot), and the two windows with
+// each other: the same overlay, the same sizes.
+TEST(BothWindowsOverlay, OffFullCompactAndCornersLookTheSameInBothWindows) {
+  if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  if (!onPath("xvfb-run")) GTEST_SKIP() << "no xvfb-run: cannot open a window";
+  std::vector<Box> fullBoxes;
+  for (const Window& w : windows()) {
+    SCOPED_TRACE(w.name);
+    const std::string dir = std::string(::testing::TempDir()) + "liveconv_overlay_" + w.name + "/";
+    ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir + "home").c_str()), 0);
+    // A script runs every line due in one frame up to a `wait`, and a window
+    // shot is taken after that frame is drawn: three waits (frames) after each
+    // step let the picture hold and the overlay take its new size.
+    std::string script = "2 mask box:3\n2 key H\n2 wait\n";
+    for (const char* step : {"key Space", "key O", "screenshot off.png", "key O", "screenshot full.png", "key Alt+O",
+                             "screenshot compact.png", "key Shift+O", "screenshot corner.png", "quit"})
+      script += std::string("3 ") + step + "\n3 wait\n3 wait\n3 wait\n";
+    std::ofstream(dir + "script.txt") << script;
+    const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s '-screen 0 " +
+                            "1280x1024x24' " + w.binary + " " + w.sourceOption +
+                            "testpattern:640x480 --script script.txt > out.log 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(dir + "out.log");
+    liveconv::Image off, full, compact, corner;
+    ASSERT_EQ(liveconv::ui::readPng(dir + "off.png", &off), "");
+    ASSERT_EQ(liveconv::ui::readPng(dir + "full.png", &full), "");
+    ASSERT_EQ(liveconv::ui::readPng(dir + "compact.png", &compact), "");
+    ASSERT_EQ(liveconv::ui::readPng(dir + "corner.png", &corner), "");
+    ASSERT_TRUE(full.width() == off.width() && compact.width() == off.width() && corner.width() == off.width());
+    ASSERT_TRUE(full.height() == off.height() && compact.height() == off.height() && corner.height() == off.height());
+    const int W = off.width(), H = off.height();
+    const Box f = differingBox(off, full, W / 3), c = differingBox(off, compact, W / 3),
+              k = differingBox(off, corner, W / 3);
+    std::printf("%s, %dx%d: full %d,%d %dx%d; compact %d,%d %dx%d; bottom right %d,%d %dx%d\n", w.name, W, H, f.left,
+                f.top, f.width(), f.height(), c.left, c.top, c.width(), c.height(), k.left, k.top, k.width(), k.height());
+    ASSERT_FALSE(f.empty() || c.empty() || k.empty()) << "an overlay mode draws nothing";
+    EXPECT_GT(f.left, W / 2) << "full: in the right half";
+    EXPECT_GT(f.right, W - W / 16) << "full: at the right edge";
+    EXPECT_LT(f.top, H / 8) << "full: at the top";
+    EXPECT_LT(f.width() * f.height(), W * H / 4) << "full: no more than a quarter of the picture";
+    EXPECT_LT(c.width() * c.height() * 2, f.width() * f.height()) << "compact: less than half of full";
+    EXPECT_GT(c.left, W / 2) << "compact: the same corner";
+    EXPECT_LT(c.top, H / 8);
+    EXPECT_GT(k.left, W / 2) << "Shift+O: the bottom right";
+    EXPECT_GT(k.right, W - W / 16);
+    EXPECT_GT(k.bottom, H - H / 8);
+    EXPECT_GT(k.top, H / 2);
+    fullBoxes.push_back(f);
+  }
+  if (fullBoxes.size() == 2) {  // one overlay drawn by both: the same size in each
+    EXPECT_NEAR(fullBoxes[0].width(), fullBoxes[1].width(), fullBoxes[0].width() / 10);
+    EXPECT_NEAR(fullBoxes[0].height(), fullBoxes[1].height(), fullBoxes[0].height() / 10);
+  }
+}
+
+// The viewer's mask grid typed into with real keys (xdotool under Xvfb), as in
+// GIMP's matrix dialog: a click opens a cell for typing, Tab goes to the next
+// cell (and on to the next row), Down and Up to the cell below and above, Enter
+// ends; Esc then quits. The stats file names the mask that ran. (The Qt dock's
+// grid: QtShell.MaskGridTakesTabAndArrowKeys.)
+TEST(ViewerGrid, AClickOpensACellAndTabAndArrowKeysMoveBetweenCells) {
+  if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  if (!onPath("xvfb-run") || !onPath("xdotool")) GTEST_SKIP() << "no xvfb-run or no xdotool: cannot type into the viewer";
+  const std::string dir = std::string(::testing::TempDir()) + "liveconv_grid/";
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir + "home").c_str()), 0);
+  std::ofstream(dir + "script.txt") << "4 screenshot shot.png\n";
+  // Each key is held for a few frames (ImGui reads the keys' state once a
+  // frame), not long enough to repeat. A variant that compiles the mask's size,
+  // not its values: no build per typed digit to slow the frames down.
+  std::ofstream(dir + "type.sh") << R"sh(
+press() { xdotool keydown "$1"; sleep 0.12; xdotool keyup "$1"; sleep 0.25; }
+"$1" --source testpattern:320x240 --variant rows --mask '3x3:0,0,0,0,1,0,0,0,0;divisor=1' \
+  --script script.txt --stats-json stats.json > out.log 2>&1 &
+viewer=$!
+for i in $(seq 300); do grep -q '^grid' shot.png.layout 2>/dev/null && break; sleep 0.1; done
+set -- $(awk '$1 == "grid" { print int($2 + $4 / 2), int($3 + $5 / 2) }' shot.png.layout)
+window=$(xdotool search --sync --onlyvisible --name liveconv | head -1)
+echo "grid cell (0, 0) at $1 $2 in window $window"
+xdotool mousemove --window "$window" "$1" "$2" click 1
+sleep 0.4
+xdotool type --delay 100 2; sleep 0.25
+press Tab; xdotool type --delay 100 3; sleep 0.25
+press Tab; press Tab; press Down
+xdotool type --delay 100 4; sleep 0.25
+press Up; press Up; press Up
+press Return; sleep 0.5
+press Escape
+for i in $(seq 100); do kill -0 $viewer 2>/dev/null || break; sleep 0.1; done
+kill $viewer 2>/dev/null && echo "the viewer did not quit on Esc"
+wait $viewer
+)sh";
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIBGL_ALWAYS_SOFTWARE=1 LIVECONV_SCREENSHOT_LAYOUT=1 " +
+                          "xvfb-run -a -s '-screen 0 1280x1024x24' sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
+  std::printf("running: %s\n", cmd.c_str());
+  const int status = std::system(cmd.c_str());
+  std::printf("%s", readFile(dir + "out.log").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the viewer did not end well on Esc";
+  const std::string json = readFile(dir + "stats.json");
+  EXPECT_NE(json.find("\"mask\": \"3x3:2,3,0,0,1,0,4,0,0;"), std::string::npos)
+      << "typed 2, Tab 3, Tab Tab Down 4, Up Up Up (the top row: stays), Enter\n" << json;
 }
 
 INSTANTIATE_TEST_SUITE_P(BothWindows, WindowScript, ::testing::ValuesIn(windows()),

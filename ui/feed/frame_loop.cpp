@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "feed/display_link.hpp"
+#include "model/mask_edit.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/variants.hpp"
@@ -376,7 +377,10 @@ std::string FrameLoop::writeStatsJson(const std::string& path) const {
   std::ofstream out(path, std::ios::trunc);
   FrameStats s = stats_;
   if (s.source.empty()) s.source = playingSource_;
-  if (out) out << log_.toJson(s, framesShown_, videoFps());
+  const Mask& m = model_.mask();
+  std::string mask = specForMask(m, {});  // too large to spell out: its size
+  if (mask.empty()) mask = "custom " + std::to_string(m.width) + "x" + std::to_string(m.height);
+  if (out) out << log_.toJson(s, framesShown_, videoFps(), mask);
   if (!out) return "cannot write " + path + ".";
   return {};
 }

@@ -94,10 +94,12 @@ bool SessionLog::settled() const {
   return true;
 }
 
-std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps) const {
+std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps,
+                               const std::string& maskSpec) const {
   std::ostringstream out;
   out << "{\n  \"frames\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
       << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variant)
+      << ",\n  \"mask\": " << jsonQuote(maskSpec)
       << ",\n  \"display_path\": " << jsonQuote(s.displayPath) << ",\n  \"width\": " << s.frameWidth
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps

@@ -52,8 +52,9 @@ class SessionLog {
   const std::vector<Message>& messages() const { return messages_; }
   const std::vector<Edit>& edits() const { return edits_; }
 
-  // The whole log and the final stats as one JSON object.
-  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, double videoFps) const;
+  // The whole log, the final stats and the mask that ran (its spec) as one JSON object.
+  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, double videoFps,
+                     const std::string& maskSpec) const;
 
  private:
   double nowMs() const;

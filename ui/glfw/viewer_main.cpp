@@ -84,6 +84,7 @@ struct ShotInfo {
   const FrameStats* stats = nullptr;
   std::uint64_t pixelBufferUploads = 0;
   long framesWhileOpening = 0;
+  const PanelState* panel = nullptr;
 };
 
 // The framebuffer as PNG; for the window tests, also a sidecar FILE.layout naming
@@ -133,6 +134,10 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   out << "pixel_buffer_uploads " << shot.pixelBufferUploads << "\n";
   out << "frame_in " << (frame.glPixelBuffer ? "shared-buffer" : "host") << "\n";
   out << "frames_while_opening " << shot.framesWhileOpening << "\n";
+  // The mask grid's first cell and the step to the next one (window pixels: where xdotool clicks).
+  const PanelState& panel = *shot.panel;
+  out << "grid " << panel.firstCell.x << " " << panel.firstCell.y << " " << panel.firstCell.width << " "
+      << panel.firstCell.height << " " << panel.cellPitchX << " " << panel.cellPitchY << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
 }
@@ -393,7 +398,8 @@ class Viewer {
     // A source that never delivers still ends a test run, with whatever the window shows.
     const bool lastFrame = opt_.frames > 0 && ((switched_ && framesDrawn_ >= opt_.frames) || msSince(started_) > 30000);
     const FrameStats stats = loop_.stats();
-    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer_->pixelBufferUploads(), framesWhileOpening_};
+    const ShotInfo shot{&layout, overlay, &frame, &stats, renderer_->pixelBufferUploads(), framesWhileOpening_,
+                        &panelState_};
     if (lastFrame) finishTestRun(frame, shot);
     for (const FrameLoop::ShellRequest& r : requests) runRequest(r, frame, shot);
     if (panel.stepFrame) loop_.command(Command::StepFrame);

@@ -60,7 +60,20 @@ void drawPresets(ViewerModel& model, PanelState& state) {
 
 constexpr float kCellPaddingX = 3;  // the numbers need the width more than the frame does
 
-void drawGrid(ViewerModel& model) {
+// Up and Down in a cell being typed in move to the cell above or below, still
+// typing (Tab and Shift+Tab, ImGui's own, move along the row and wrap to the
+// next); Left and Right stay in the text, as in any text field.
+void moveFocusOnArrows(const Mask& m, int x, int y, PanelState& state) {
+  if (!ImGui::IsItemActive() || !ImGui::GetIO().WantTextInput) return;
+  const int dy = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow), false)     ? -1
+                 : ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow), false) ? 1
+                                                                               : 0;
+  if (dy == 0 || y + dy < 0 || y + dy >= m.height) return;
+  state.focusCellX = x;
+  state.focusCellY = y + dy;
+}
+
+void drawGrid(ViewerModel& model, PanelState& state) {
   const Mask& m = model.mask();
   float largest = 0;
   for (float c : m.coefficients) largest = std::max(largest, std::fabs(c));
@@ -104,6 +117,8 @@ void drawGrid(ViewerModel& model) {
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(kCellPaddingX, style.FramePadding.y));
   ImGuiListClipper clipper;  // only visible rows cost widgets, even at 63x63
   clipper.Begin(m.height);
+  const bool focusWanted = state.focusCellY >= 0 && state.focusCellY < m.height && state.focusCellX < m.width;
+  if (focusWanted) clipper.ForceDisplayRangeByIndices(state.focusCellY, state.focusCellY + 1);  // scrolled out or not
   while (clipper.Step()) {
     for (int y = clipper.DisplayStart; y < clipper.DisplayEnd; ++y) {
       for (int x = 0; x < m.width; ++x) {
@@ -115,8 +130,18 @@ void drawGrid(ViewerModel& model) {
         const bool centre = x == m.width / 2 && y == m.height / 2;
         if (centre) ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1, 0.85f, 0.3f, 1));
         if (centre) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
+        if (focusWanted && x == state.focusCellX && y == state.focusCellY) {
+          ImGui::SetKeyboardFocusHere();  // a drag cell that takes the focus opens for typing
+          ImGui::SetScrollHereY();
+          state.focusCellX = state.focusCellY = -1;
+        }
         // Click to type (ConfigDragClickToInputText), drag to scrub.
         if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat)) model.setCell(x, y, value);
+        moveFocusOnArrows(m, x, y, state);
+        if (x == 0 && y == 0) state.firstCell = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                                 ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
+        state.cellPitchX = cellWidth + spacing;
+        state.cellPitchY = rowHeight;
         if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %.7g", x, y, value);
         if (centre) ImGui::PopStyleVar();
         if (centre) ImGui::PopStyleColor();
@@ -169,7 +194,7 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
   if (ImGui::SmallButton("+")) model.resize(m.width + 2, m.height + 2);
 
   drawPresets(model, state);
-  drawGrid(model);
+  drawGrid(model, state);
 
   int symmetry = static_cast<int>(model.symmetry()) - 1;
   ImGui::TextUnformatted("mirror edits");

@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QKeyEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -179,6 +180,7 @@ void MaskDock::rebuildGrid() {
       if (x == m.radiusX() && y == m.radiusY()) c->setStyleSheet("font-weight: bold;");  // the centre tap
       connect(c, &QDoubleSpinBox::valueChanged, this,
               [this, x, y](double v) { edited(model_.setCell(x, y, static_cast<float>(v))); });
+      c->installEventFilter(this);
       grid_->addWidget(c, y, x);
       cells_.push_back(c);
     }
@@ -245,6 +247,25 @@ void MaskDock::refresh() {
   error_->setText(specError_.isEmpty() ? QString::fromStdString(model_.maskError()) : specError_);
   error_->setVisible(!error_->text().isEmpty());
   refreshing_ = false;
+}
+
+// Typing into the grid as in a matrix dialog: Tab and Shift+Tab go along the
+// rows (the grid's tab order), Up and Down to the cell above or below, with
+// its text selected to be typed over; Left and Right stay in the text.
+bool MaskDock::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() != QEvent::KeyPress) return QDockWidget::eventFilter(watched, event);
+  const int key = static_cast<QKeyEvent*>(event)->key();
+  const auto it = std::find(cells_.begin(), cells_.end(), watched);
+  if ((key != Qt::Key_Up && key != Qt::Key_Down) || it == cells_.end())
+    return QDockWidget::eventFilter(watched, event);
+  const int index = static_cast<int>(it - cells_.begin());
+  QDoubleSpinBox* next = cell(index % gridWidth_, index / gridWidth_ + (key == Qt::Key_Up ? -1 : 1));
+  if (next) {
+    next->setFocus(Qt::TabFocusReason);
+    next->selectAll();
+    scroll_->ensureWidgetVisible(next);
+  }
+  return true;  // at the top or bottom row: nothing, rather than a stepped value
 }
 
 QDoubleSpinBox* MaskDock::cell(int x, int y) const {

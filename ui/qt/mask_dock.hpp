@@ -47,6 +47,8 @@ class MaskDock : public QDockWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  // Up and Down in a cell move to the cell above or below (a spin box would step its value).
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  signals:
   void maskEdited();  // the model's mask changed from this dock
