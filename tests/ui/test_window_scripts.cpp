@@ -317,6 +317,8 @@ TEST(BothWindowsOverlay, OffFullCompactAndCornersLookTheSameInBothWindows) {
               k = differingBox(off, corner, W / 3);
     std::printf("%s, %dx%d: full %d,%d %dx%d; compact %d,%d %dx%d; bottom right %d,%d %dx%d\n", w.name, W, H, f.left,
                 f.top, f.width(), f.height(), c.left, c.top, c.width(), c.height(), k.left, k.top, k.width(), k.height());
+    EXPECT_LE(W, 1280) << "the window fits the 1280x1024 screen it opened on";
+    EXPECT_LE(H, 1024);
     ASSERT_FALSE(f.empty() || c.empty() || k.empty()) << "an overlay mode draws nothing";
     EXPECT_GT(f.left, W / 2) << "full: in the right half";
     EXPECT_GT(f.right, W - W / 16) << "full: at the right edge";

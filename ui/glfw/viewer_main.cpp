@@ -215,7 +215,18 @@ class Window {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: window size in logical pixels
-    window_ = glfwCreateWindow(opt.windowWidth, opt.windowHeight, "liveconv", nullptr, nullptr);
+    int width = opt.windowWidth, height = opt.windowHeight;
+    if (GLFWmonitor* primary = glfwGetPrimaryMonitor(); primary && !opt.sizeGiven) {  // the default fits the screen
+      int x = 0, y = 0, w = 0, h = 0;
+      float sx = 1, sy = 1;
+      glfwGetMonitorWorkarea(primary, &x, &y, &w, &h);
+      glfwGetMonitorContentScale(primary, &sx, &sy);  // the size asked is scaled by this (SCALE_TO_MONITOR)
+      if (w > 0 && h > 0) {
+        width = std::min(width, static_cast<int>(w / std::max(sx, 1.0f)));
+        height = std::min(height, static_cast<int>(h / std::max(sy, 1.0f)));
+      }
+    }
+    window_ = glfwCreateWindow(width, height, "liveconv", nullptr, nullptr);
     if (!window_)
       return "the viewer needs an OpenGL 3.3 core context and the driver did not give one (" + glfwLastError() + ").";
     glfwMakeContextCurrent(window_);

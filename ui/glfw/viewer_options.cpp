@@ -24,7 +24,8 @@ const char* kUsageHead =
     "  --format rgba|gray  pixel format\n"
     "  --border MODE       clamp, mirror, wrap or zero\n";
 const char* kUsageTail =
-    "  --size WxH          window size in screen coordinates (default 1600x900)\n"
+    "  --size WxH          window size in screen coordinates (default 1600x900, or the screen's\n"
+    "                      work area where that is smaller)\n"
     "  --zoom fit|native   fit the picture to the window, or one frame pixel per screen pixel\n"
     "  --compare           start in the before/after split view\n"
     "  --no-overlay, --no-panels\n"
@@ -76,6 +77,7 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
       if (!value(&v) || std::sscanf(v.c_str(), "%dx%d%c", &o->windowWidth, &o->windowHeight, &tail) != 2 ||
           o->windowWidth < 200 || o->windowHeight < 150)
         return "--size needs WxH, at least 200x150.";
+      o->sizeGiven = true;
     } else if (arg == "--zoom") {
       if (!value(&v) || (v != "fit" && v != "native")) return "--zoom takes fit or native.";
       o->zoomNative = v == "native";

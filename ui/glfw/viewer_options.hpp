@@ -16,8 +16,9 @@ struct ViewerOptions {
   std::string format = "rgba";
   std::string border;
   DisplayPathRequest displayPath = DisplayPathRequest::Auto;
-  int windowWidth = 1600;
+  int windowWidth = 1600;  // without --size: no larger than the screen's work area
   int windowHeight = 900;
+  bool sizeGiven = false;  // --size: exactly that
   bool zoomNative = false;
   bool compare = false;
   bool overlay = true;

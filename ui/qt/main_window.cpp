@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
@@ -74,7 +75,7 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   statusBar()->addPermanentWidget(deviceLabel_);
   buildMenus();
 
-  resize(1500, 900);
+  resize(QSize(1500, 900).boundedTo(screen()->availableGeometry().size()));  // where no window manager maximises
   resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);  // room for a 7x7 grid without scrolling
   if (!shell_.geometry.isEmpty()) restoreGeometry(shell_.geometry);
   if (!shell_.windowState.isEmpty()) restoreState(shell_.windowState);
