@@ -7,8 +7,10 @@
 
 #include <QMenu>
 #include <QMenuBar>
+#include <QSlider>
 #include <QStatusBar>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 
@@ -26,7 +28,7 @@ namespace {
 
 #ifdef LIVECONV_WITH_MEDIA
 // A stream that cannot be reached fails its open within seconds with FFmpeg's
-// reason, in a notice that does not stop the picture: the source playing stays.
+// reason, in a notice and on the picture, which goes on: the source playing stays.
 TEST_F(QtShell, AnUnreachableStreamIsReportedAndThePlayingSourceStays) {
   auto w = openWindow();
   ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().hasPicture(); }));
@@ -34,8 +36,45 @@ TEST_F(QtShell, AnUnreachableStreamIsReportedAndThePlayingSourceStays) {
   ASSERT_TRUE(tickUntil(*w, [&] { return !w->loop().openError().empty(); })) << "the open never failed";
   EXPECT_NE(w->loop().openError().find("Connection refused"), std::string::npos) << w->loop().openError();
   EXPECT_TRUE(w->lastError().contains("Connection refused")) << w->lastError().toStdString();
+  w->tick();
+  EXPECT_NE(w->viewport()->message().find("Connection refused"), std::string::npos)
+      << "on the picture too, as in the viewer: " << w->viewport()->message();
   const std::uint64_t index = w->loop().frame().index;
   EXPECT_TRUE(tickUntil(*w, [&] { return w->loop().frame().index > index + 2; })) << "the previous source stopped";
+}
+
+// The source of the last run cannot open now: the test source plays instead,
+// and why stays on the picture (as in the viewer) until another source opens.
+TEST_F(QtShell, ALastSourceThatCannotOpenIsSaidOnThePictureOverTheTestSource) {
+  settings_->setValue("source", "rtsp://127.0.0.1:9/nothing");
+  auto w = openWindow();
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->model().source() == "testpattern"; })) << "no fallback";
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().hasPicture(); }));
+  w->tick();
+  EXPECT_NE(w->viewport()->message().find("Connection refused"), std::string::npos) << w->viewport()->message();
+  ASSERT_TRUE(openAndPlay(*w, "testpattern:320x240"));
+  w->tick();
+  EXPECT_EQ(w->viewport()->message(), "") << "the next open clears it";
+}
+
+// A file shows its seek bar and position in the status bar; a message there
+// (here: a saved window) hides them while it shows, never drawn over them.
+TEST_F(QtShell, AStatusBarMessageIsNotDrawnOverBySeekBar) {
+  const QString clip = dir_.filePath("clip.mp4");
+  ASSERT_EQ(std::system(("ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -pix_fmt yuv420p " +
+                         clip.toStdString()).c_str()), 0);
+  auto w = openWindow();
+  ASSERT_TRUE(openAndPlay(*w, clip));
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->seekSlider()->isVisible(); })) << "a file has a seek bar";
+  ASSERT_TRUE(w->saveScreenshot(dir_.filePath("shot.png")));
+  for (int i = 0; i < 10; ++i) {
+    w->tick();
+    QApplication::processEvents();
+  }
+  EXPECT_FALSE(w->statusBar()->currentMessage().isEmpty());
+  EXPECT_FALSE(w->seekSlider()->isVisible()) << "the seek bar drawn over the message";
+  w->statusBar()->clearMessage();
+  EXPECT_TRUE(tickUntil(*w, [&] { return w->seekSlider()->isVisible(); })) << "the seek bar is back after the message";
 }
 #endif
 

@@ -88,6 +88,11 @@ class FrameLoop {
   // buffers here).
   const FeedFrame& tick(bool step = false);
   const std::string& failure() const { return failure_; }
+  // What both windows write on the picture: a source that did not open (the
+  // one playing stays), else the feed's failure, else what the source said.
+  const std::string& pictureMessage() const {
+    return !openError().empty() ? openError() : !failure_.empty() ? failure_ : stats_.sourceMessage;
+  }
   // Parameter sets the feed refused (the previous ones run on), and the last one's sentence.
   std::uint64_t refusals() const { return refusals_; }
   const std::string& lastRefusal() const { return lastRefusal_; }

@@ -448,10 +448,7 @@ class Viewer {
   }
 
   // What is wrong with the source, on the picture: an open that failed, a feed that stopped, the source's own.
-  const std::string& message() const {
-    return !loop_.openError().empty() ? loop_.openError() : !loop_.failure().empty() ? loop_.failure()
-                                                                                     : loop_.stats().sourceMessage;
-  }
+  const std::string& message() const { return loop_.pictureMessage(); }
 
   // Panels, overlay and messages; returns the overlay's rectangle.
   ScreenRect drawUi(const Layout& layout, ShellRequests* panel) {

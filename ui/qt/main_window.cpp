@@ -122,6 +122,7 @@ void MainWindow::notify(const QString& title, const QString& message, const QStr
 }
 
 bool MainWindow::openSource(const QString& spec) {
+  fallbackReason_.clear();
   // A path that looks like a local file but is not there fails here, before the
   // playing source is replaced (the decoder would only find out on its thread).
   int patternWidth = 0, patternHeight = 0;
@@ -189,6 +190,7 @@ void MainWindow::updateOpening() {
       // Nothing played yet (the last run's source is gone): say why, show the test source.
       notify("Cannot open source", openError, "The test source plays instead.");
       openSource(kTestSource);
+      fallbackReason_ = openError.toStdString();
     } else {
       notify(openError.startsWith("Cannot switch") ? "Cannot switch device" : "Cannot open source", openError,
              "The previous source plays on.");
@@ -360,8 +362,11 @@ void MainWindow::updateRecording() {
 void MainWindow::updateStatus() {
   const FrameStats& s = loop_.stats();
   const bool seekable = s.durationSeconds > 0;
-  seekSlider_->setVisible(seekable);
-  positionLabel_->setVisible(s.positionSeconds >= 0);
+  // A message in the status bar hides its normal widgets (the seek bar and the
+  // position) until it goes; showing them again here would draw over it.
+  const bool message = !statusBar()->currentMessage().isEmpty();
+  seekSlider_->setVisible(seekable && !message);
+  positionLabel_->setVisible(s.positionSeconds >= 0 && !message);
   positionLabel_->setText(QString::fromStdString(positionText(s.positionSeconds, s.durationSeconds)));
   if (seekable && !seekSlider_->isSliderDown()) {
     seekSlider_->setRange(0, static_cast<int>(s.durationSeconds * 10));
@@ -419,7 +424,8 @@ void MainWindow::updateStatus() {
   // What the decoder or the pipeline said: the end of a clip, a file that
   // turned out not to decode, a device that stopped answering.
   const QString sourceMessage = QString::fromStdString(s.sourceMessage);
-  viewport_->setMessage(s.sourceMessage);  // on the picture too, where the user looks (the viewer does the same)
+  // On the picture too, where the user looks, as in the viewer.
+  viewport_->setMessage(!loop_.pictureMessage().empty() ? loop_.pictureMessage() : fallbackReason_);
   if (sourceMessage != shownSourceMessage_) {
     shownSourceMessage_ = sourceMessage;
     if (!sourceMessage.isEmpty()) statusBar()->showMessage(sourceMessage, 30000);

@@ -135,6 +135,7 @@ class MainWindow : public QMainWindow {
   QLabel* positionLabel_ = nullptr;
   QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
   QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_, shownOpening_, shownOpenError_;
+  std::string fallbackReason_;  // why the test source plays instead of the one asked (on the picture until the next open)
   std::uint64_t shownInstalls_ = 0;
   std::uint64_t reportedRecordings_ = 0;
   std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0;
