@@ -134,10 +134,10 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   out << "pixel_buffer_uploads " << shot.pixelBufferUploads << "\n";
   out << "frame_in " << (frame.glPixelBuffer ? "shared-buffer" : "host") << "\n";
   out << "frames_while_opening " << shot.framesWhileOpening << "\n";
-  // The mask grid's first cell and the step to the next one (window pixels: where xdotool clicks).
+  // The mask grid's first cell (window pixels: where xdotool clicks).
   const PanelState& panel = *shot.panel;
   out << "grid " << panel.firstCell.x << " " << panel.firstCell.y << " " << panel.firstCell.width << " "
-      << panel.firstCell.height << " " << panel.cellPitchX << " " << panel.cellPitchY << "\n";
+      << panel.firstCell.height << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
 }

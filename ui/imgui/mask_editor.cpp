@@ -140,8 +140,6 @@ void drawGrid(ViewerModel& model, PanelState& state) {
         moveFocusOnArrows(m, x, y, state);
         if (x == 0 && y == 0) state.firstCell = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                                  ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
-        state.cellPitchX = cellWidth + spacing;
-        state.cellPitchY = rowHeight;
         if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %.7g", x, y, value);
         if (centre) ImGui::PopStyleVar();
         if (centre) ImGui::PopStyleColor();

@@ -39,11 +39,10 @@ struct PanelState {
   std::string maskFileMessage;  // the last load/save result
   bool maskFileFailed = false;
   // The mask grid: a cell to give the keyboard next frame (Up/Down while typing
-  // in a cell), and where the first cell and the next ones lie (window pixels,
-  // for the window tests' layout file).
+  // in a cell), and where its first cell lies (window pixels, for the window
+  // tests' layout file).
   int focusCellX = -1, focusCellY = -1;
   ScreenRect firstCell;
-  float cellPitchX = 0, cellPitchY = 0;
 };
 
 struct PanelInputs {
