@@ -41,9 +41,21 @@ struct Pipeline::Slot {
   std::size_t index = 0;           // in slots_
   std::size_t bytes = 0;           // one frame in the engine format
   std::size_t stagingBytes = 0;    // pinnedIn: the engine frame or the YUV planes, whichever is larger
-  cl::Buffer pinnedIn, pinnedOut;  // CL_MEM_ALLOC_HOST_PTR, mapped for the slot's lifetime
+  cl::Buffer pinnedIn, pinnedOut;  // CL_MEM_ALLOC_HOST_PTR, mapped for the slot's lifetime (copying devices)
   std::uint8_t* hostIn = nullptr;
   std::uint8_t* hostOut = nullptr;
+  // A device that shares host memory: deviceOut mapped for reading from the
+  // kernel's end until deliver() has copied the pixels out, and the unmap that
+  // the slot's next kernel waits for.
+  void* mappedOut = nullptr;
+  cl::Event unmappedOut;
+  // ... and deviceIn / deviceYuv mapped for writing ahead of their next frame,
+  // queued behind the kernel that last read them, so that the frame's copy
+  // never waits for a device that is busy with the frame before.
+  struct Premapped {
+    void* ptr = nullptr;
+    cl::Event ready;
+  } in, yuv;
   DeviceImage deviceIn, deviceOut;
   cl::Buffer deviceYuv;  // the planes of a YUV frame, before conversion into deviceIn
   bool busy = false;
@@ -115,6 +127,9 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   currentFormat_ = static_cast<int>(options_.format);
   frameWidth_ = options_.expectedWidth;
   frameHeight_ = options_.expectedHeight;
+  const DeviceInfo& info = device_->info;
+  mapsHost_ = options_.mapHostMemory &&
+              (info.kind == DeviceKind::CPU || info.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE);
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
@@ -254,16 +269,22 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
     auto s = std::make_unique<Slot>();
     s->index = slots_.size();
     // Read-write: the YUV conversion writes the input the convolution reads.
-    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_WRITE);
-    s->deviceOut = allocateDeviceImage(ctx, width, height, format, CL_MEM_WRITE_ONLY);
+    // Where the device shares host memory, the device buffers are host memory
+    // the frames are mapped into; elsewhere they are fed from pinned staging.
+    const cl_mem_flags hostAccess = mapsHost_ ? CL_MEM_ALLOC_HOST_PTR : 0;
+    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_WRITE | hostAccess);
+    s->deviceOut = allocateDeviceImage(ctx, width, height, format, (mapsHost_ ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY) | hostAccess);
     s->bytes = s->deviceIn.pitchBytes * height;
     s->stagingBytes = std::max(s->bytes, YuvImage::sizeBytes(width, height));
-    s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->stagingBytes);
-    s->pinnedOut = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
-    s->hostIn = static_cast<std::uint8_t*>(
-        uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->stagingBytes));
-    s->hostOut =
-        static_cast<std::uint8_t*>(readbackQueue_.enqueueMapBuffer(s->pinnedOut, CL_TRUE, CL_MAP_READ, 0, s->bytes));
+    if (mapsHost_) premap(&s->in.ptr, &s->in.ready, s->deviceIn.buffer, s->bytes, nullptr);
+    if (!mapsHost_) {
+      s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->stagingBytes);
+      s->pinnedOut = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes);
+      s->hostIn = static_cast<std::uint8_t*>(
+          uploadQueue_.enqueueMapBuffer(s->pinnedIn, CL_TRUE, CL_MAP_WRITE, 0, s->stagingBytes));
+      s->hostOut = static_cast<std::uint8_t*>(
+          readbackQueue_.enqueueMapBuffer(s->pinnedOut, CL_TRUE, CL_MAP_READ, 0, s->bytes));
+    }
     slots_.push_back(std::move(s));
   }
   nextSlot_ = 0;
@@ -275,8 +296,11 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
 
 void Pipeline::releaseSlots() {
   for (auto& s : slots_) {
-    uploadQueue_.enqueueUnmapMemObject(s->pinnedIn, s->hostIn);
-    readbackQueue_.enqueueUnmapMemObject(s->pinnedOut, s->hostOut);
+    if (s->hostIn) uploadQueue_.enqueueUnmapMemObject(s->pinnedIn, s->hostIn);
+    if (s->hostOut) readbackQueue_.enqueueUnmapMemObject(s->pinnedOut, s->hostOut);
+    if (s->mappedOut) readbackQueue_.enqueueUnmapMemObject(s->deviceOut.buffer, s->mappedOut);
+    if (s->in.ptr) uploadQueue_.enqueueUnmapMemObject(s->deviceIn.buffer, s->in.ptr);
+    if (s->yuv.ptr) uploadQueue_.enqueueUnmapMemObject(s->deviceYuv, s->yuv.ptr);
   }
   if (!slots_.empty()) {
     uploadQueue_.finish();
@@ -310,6 +334,7 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   const auto copyStart = std::chrono::steady_clock::now();
   std::vector<cl::Event> beforeKernel;
   if (lastUse()) beforeKernel.push_back(lastUse);
+  if (s.unmappedOut()) beforeKernel.push_back(s.unmappedOut);  // the last frame's pixels were copied out
   s.converted = !frame.yuv.empty();
   if (s.converted) {
     // The planes go up as decoded and are converted on the kernel queue, so
@@ -319,29 +344,65 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
     if (yuv.bytes.size() < yuvBytes) throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
     if (!yuvConverter_) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
     if (!s.deviceYuv())
-      s.deviceYuv = cl::Buffer(device_->context, CL_MEM_READ_ONLY, YuvImage::sizeBytes(yuv.width, yuv.height));
-    std::memcpy(s.hostIn, yuv.bytes.data(), yuvBytes);
-    frame.convertMs += msSince(copyStart);
-    uploadQueue_.enqueueWriteBuffer(s.deviceYuv, CL_FALSE, 0, yuvBytes, s.hostIn, nullptr, &s.uploaded);
-    const std::vector<cl::Event> afterUpload{s.uploaded};
+      s.deviceYuv = cl::Buffer(device_->context, CL_MEM_READ_ONLY | (mapsHost_ ? CL_MEM_ALLOC_HOST_PTR : 0),
+                               YuvImage::sizeBytes(yuv.width, yuv.height));
+    std::vector<cl::Event> afterUpload;
+    if (mapsHost_) {
+      if (!s.yuv.ptr) premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), nullptr);
+      s.yuv.ready.wait();
+      std::memcpy(s.yuv.ptr, yuv.bytes.data(), yuvBytes);
+      frame.convertMs += msSince(copyStart);
+      uploadQueue_.enqueueUnmapMemObject(s.deviceYuv, s.yuv.ptr, nullptr, &s.uploaded);
+      s.yuv.ptr = nullptr;
+      if (s.in.ptr) {  // the conversion writes deviceIn: not while it is mapped
+        cl::Event unmapped;
+        uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &unmapped);
+        s.in.ptr = nullptr;
+        afterUpload.push_back(unmapped);
+      }
+    } else {
+      std::memcpy(s.hostIn, yuv.bytes.data(), yuvBytes);
+      frame.convertMs += msSince(copyStart);
+      uploadQueue_.enqueueWriteBuffer(s.deviceYuv, CL_FALSE, 0, yuvBytes, s.hostIn, nullptr, &s.uploaded);
+    }
+    afterUpload.push_back(s.uploaded);
     yuvConverter_->enqueue(device_->queue, s.deviceYuv, yuv, s.deviceIn, &afterUpload, &s.convert);
     beforeKernel.push_back(s.convert);
+    if (mapsHost_) {
+      const std::vector<cl::Event> afterConvert{s.convert};
+      premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), &afterConvert);
+    }
     frame.yuv = YuvImage();  // the planes are in staging now
   } else {
     const ImageView src = frame.pixels();
-    // Pixels already tightly packed and not owned by the frame (an in-memory or
-    // pinned source) go up directly; anything else goes through pinned staging.
-    const std::uint8_t* from = src.data;
-    if (!frame.external.data || src.strideBytes != src.rowBytes()) {
-      for (int y = 0; y < src.height; ++y)
-        std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
-      from = s.hostIn;
+    if (mapsHost_) {
+      // The frame is copied once, into the buffer the kernel reads.
+      if (!s.in.ptr) premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, nullptr);
+      s.in.ready.wait();
+      auto* to = static_cast<std::uint8_t*>(s.in.ptr);
+      for (int y = 0; y < src.height; ++y) std::memcpy(to + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+      frame.convertMs += msSince(copyStart);
+      uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &s.uploaded);
+      s.in.ptr = nullptr;
+    } else {
+      // Pixels already tightly packed and not owned by the frame (an in-memory or
+      // pinned source) go up directly; anything else goes through pinned staging.
+      const std::uint8_t* from = src.data;
+      if (!frame.external.data || src.strideBytes != src.rowBytes()) {
+        for (int y = 0; y < src.height; ++y)
+          std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+        from = s.hostIn;
+      }
+      frame.convertMs += msSince(copyStart);
+      uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
     }
-    frame.convertMs += msSince(copyStart);
-    uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
     beforeKernel.push_back(s.uploaded);
   }
   convolver_->enqueue(s.deviceIn, s.deviceOut, &beforeKernel, &s.filtered, &s.filterStart);
+  if (mapsHost_ && !s.converted) {  // ready for the slot's next frame once this kernel has read it
+    const std::vector<cl::Event> afterKernel{s.filtered};
+    premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, &afterKernel);
+  }
   lastVariant_ = static_cast<int>(convolver_->lastRun().variant);
   s.hostCopy = deliverPixels_;
   // Throughput runs (no pixels wanted, nothing kept on the device) still read
@@ -349,7 +410,11 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   s.readBackQueued = s.hostCopy || !options_.keepOnDevice;
   if (s.readBackQueued) {
     const std::vector<cl::Event> afterKernel{s.filtered};
-    readbackQueue_.enqueueReadBuffer(s.deviceOut.buffer, CL_FALSE, 0, s.bytes, s.hostOut, &afterKernel, &s.readBack);
+    if (mapsHost_)
+      s.mappedOut = readbackQueue_.enqueueMapBuffer(s.deviceOut.buffer, CL_FALSE, CL_MAP_READ, 0, s.bytes, &afterKernel,
+                                                    &s.readBack);
+    else
+      readbackQueue_.enqueueReadBuffer(s.deviceOut.buffer, CL_FALSE, 0, s.bytes, s.hostOut, &afterKernel, &s.readBack);
   }
   uploadQueue_.flush();
   device_->queue.flush();
@@ -357,6 +422,12 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   s.generation = activeGeneration_;
   s.frame = std::move(frame);
   s.busy = true;
+}
+
+void Pipeline::premap(void** ptr, cl::Event* ready, const cl::Buffer& buffer, std::size_t bytes,
+                      const std::vector<cl::Event>* after) {
+  *ptr = uploadQueue_.enqueueMapBuffer(buffer, CL_FALSE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, after, ready);
+  uploadQueue_.flush();
 }
 
 void Pipeline::deliver(Slot& s) {
@@ -368,9 +439,14 @@ void Pipeline::deliver(Slot& s) {
   if (s.hostCopy) {
     if (frame.image.width() != width || frame.image.height() != height || frame.image.format() != s.deviceOut.format)
       frame.image = Image(width, height, s.deviceOut.format);
-    std::memcpy(frame.image.data(), s.hostOut, s.bytes);
+    std::memcpy(frame.image.data(), s.mappedOut ? s.mappedOut : s.hostOut, s.bytes);
   } else {
     frame.image = Image();
+  }
+  if (s.mappedOut) {
+    readbackQueue_.enqueueUnmapMemObject(s.deviceOut.buffer, s.mappedOut, nullptr, &s.unmappedOut);
+    readbackQueue_.flush();
+    s.mappedOut = nullptr;
   }
   frame.external = ImageView();
   frame.externalOwner.reset();

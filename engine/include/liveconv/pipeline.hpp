@@ -70,6 +70,11 @@ struct PipelineOptions {
   // kernel from its first frame to its last; without it the first frames run
   // the provisional kernel while the builder races.
   int expectedWidth = 0, expectedHeight = 0;
+  // On a device that shares host memory (a CPU device, or one reporting
+  // CL_DEVICE_HOST_UNIFIED_MEMORY), the frames are written into and read out of
+  // the device buffers through maps: no upload and no readback copy. Off:
+  // staging and copies as on a discrete GPU (tests compare the two).
+  bool mapHostMemory = true;
 };
 
 // What the stream loop drives: frames pushed by a decode thread, popped in
@@ -143,6 +148,8 @@ class Pipeline : public FrameChannel {
   VariantId lastVariant() const { return static_cast<VariantId>(lastVariant_.load()); }
   // The kernel the constructor prepared for the announced size: for `auto`, what its race chose.
   const ActiveKernel& prepared() const { return prepared_; }
+  // True when frames reach the device buffers through maps (PipelineOptions::mapHostMemory).
+  bool mapsHostMemory() const { return mapsHost_; }
 
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
@@ -173,6 +180,9 @@ class Pipeline : public FrameChannel {
   void releaseSlots();
   bool waitUntilReturned(const Slot& slot, cl::Event* lastUse);
   void submit(Slot& slot, Frame frame, const cl::Event& lastUse);
+  // Maps `buffer` for writing once `after` is done (non-blocking): *ptr now, *ready when it may be written.
+  void premap(void** ptr, cl::Event* ready, const cl::Buffer& buffer, std::size_t bytes,
+              const std::vector<cl::Event>* after);
   void deliver(Slot& slot);
   void drainInFlight();
 
@@ -189,6 +199,7 @@ class Pipeline : public FrameChannel {
   std::unique_ptr<YuvConverter> yuvConverter_;
   std::uint64_t activeGeneration_ = 1;
   cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
+  bool mapsHost_ = false;  // see mapsHostMemory()
   std::vector<std::unique_ptr<Slot>> slots_;
   std::size_t nextSlot_ = 0;
 
