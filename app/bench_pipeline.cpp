@@ -5,7 +5,8 @@
 // --keep-on-device leaves the filtered frames on the device and reads nothing
 // back: the engine's side of the viewer's zero-copy display path.
 // --copy-frames stages frames through copies even on a device that shares host
-// memory (where they are otherwise mapped), to measure what the maps save.
+// memory (where frames of 2 MiB and more are otherwise mapped), --map-frames
+// maps frames of any size there: the two measure where the maps pay.
 #include <iostream>
 
 #include "bench.hpp"
@@ -21,14 +22,17 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--device", "--size", "--frames", "--mask", "--variant", "--border", "--alpha", "--workgroup",
                    "--format", "--slots", "--json-log"},
-                  {"--pipeline", "--no-pinned", "--keep-on-device", "--copy-frames", "--help"});
+                  {"--pipeline", "--no-pinned", "--keep-on-device", "--copy-frames", "--map-frames", "--help"});
   if (args.has("--help")) {
     std::cout << "usage: liveconv bench --pipeline [--size 3840x2160] [--frames N] [--mask SPEC] [--variant NAME]\n"
-                 "       [--format rgba|gray] [--slots 2..4] [--no-pinned] [--keep-on-device] [--copy-frames]\n"
+                 "       [--format rgba|gray] [--slots 2..4] [--no-pinned] [--keep-on-device]\n"
+                 "       [--copy-frames | --map-frames]\n"
                  "       [--device SEL] [--json-log FILE]\n"
                  "  --keep-on-device  no readback: frames stay on the device, as on the viewer's zero-copy path\n"
                  "  --copy-frames     upload and read back through copies even where the device shares host\n"
-                 "                    memory (a CPU device), where frames are otherwise mapped into its buffers\n";
+                 "                    memory (a CPU device), where frames of 2 MiB and more are otherwise\n"
+                 "                    mapped into its buffers\n"
+                 "  --map-frames      map frames of any size into the buffers of such a device\n";
     return kExitOk;
   }
   const DeviceInfo info = selectDevice(args.get("--device"));
@@ -47,6 +51,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   options.deliverPixels = false;
   options.keepOnDevice = args.has("--keep-on-device");
   options.mapHostMemory = !args.has("--copy-frames");
+  if (args.has("--map-frames")) options.mapMinFrameBytes = 0;
   const long long frames = args.getInt("--frames", gpu ? 2000 : 60, 1, 1000000);
   SyntheticSource source(width, height, format, frames, args.has("--no-pinned") ? nullptr : device);
   NullSink sink;
@@ -54,12 +59,13 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   Pipeline pipeline(device, params, options);
   std::cout << "pipeline: " << source.describe() << " -> " << variantInfo(params.variant).name << " "
             << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", " << options.deviceSlots
-            << " device slots" << (options.keepOnDevice ? ", kept on the device (no readback)" : "")
-            << (pipeline.mapsHostMemory() ? ", frames mapped (the device shares host memory)" : "") << "\n";
+            << " device slots" << (options.keepOnDevice ? ", kept on the device (no readback)" : "") << "\n";
   StreamOptions so;
   so.jsonLogPath = args.get("--json-log");
   const StreamResult r = runStream(source, sink, pipeline, so);
   std::cout << summaryText(r.stats);
+  std::cout << (pipeline.mapsHostMemory() ? "frames were mapped into the device's buffers (it shares host memory)\n"
+                                          : "frames were copied to and from the device\n");
   return r.interrupted ? kExitInterrupted : kExitOk;
 }
 

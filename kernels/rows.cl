@@ -20,6 +20,12 @@
 // vectors per chunk); BAKED: the coefficients are literals (baked_mask[]) and
 // zero taps are dropped at compile time; RANK1: `mask` holds the row taps and
 // `columnTaps` the column taps of a rank-1 mask (unused otherwise).
+// INT_ACC (with BAKED; 1: unsigned, 2: signed): the coefficients are integers
+// (baked_mask_int[]) whose sums over any input fit 16 bits, so the taps are
+// summed in 16-bit integer lanes, twice as many per SIMD register as floats
+// and without the byte-to-float conversions; an integer sum converted to float
+// is the float sum exactly (every partial sum is an integer below 2^24), so
+// the results are the same bits as the float path's.
 // streamStores (argument): write results past the caches (a large frame).
 
 #ifndef RANK1
@@ -39,7 +45,14 @@
 #define WIN (CHUNK + (MW - 1) * CHANNELS)
 #define WIN_VECTORS ((WIN + 15) / 16)
 
-#ifdef BAKED
+#ifndef INT_ACC
+#define INT_ACC 0
+#endif
+
+#if INT_ACC
+#define COEF(i, j) baked_mask_int[(j) * MW + (i)]
+#define SKIP_ZERO 1
+#elif defined(BAKED)
 #define COEF(i, j) baked_mask[(j) * MW + (i)]
 #define SKIP_ZERO 1
 #else
@@ -47,19 +60,40 @@
 #define SKIP_ZERO 0
 #endif
 
+// The accumulator lanes: acc16 (16 sums), its scalar, the window's element,
+// TO_ACC (16 source bytes to lanes) and MAC (acc + coefficient * values).
+#if INT_ACC == 1
+typedef ushort16 acc16;
+typedef ushort acc1;
+#define TO_ACC convert_ushort16
+#elif INT_ACC == 2
+typedef short16 acc16;
+typedef short acc1;
+#define TO_ACC convert_short16
+#else
+typedef float16 acc16;
+typedef float acc1;
+#define TO_ACC convert_float16
+#endif
+#if INT_ACC
+#define MAC(m, v, a) ((a) + (acc16)(m) * (v))
+#else
+#define MAC(m, v, a) fma((float16)(m), (v), (a))
+#endif
+
 // Applies one source row, r rows below the first tap row of output row 0, to
 // the accumulators of every output row k it is tap row j = r - k of. LOAD(o)
 // gives the 16 values at window offset o as float16.
 #define APPLY_SOURCE_ROW(LOAD)                                               \
   for (int i = 0; i < MW; ++i) {                                            \
-    float16 v[NV];                                                          \
+    acc16 v[NV];                                                            \
     _Pragma("unroll") for (int n = 0; n < NV; ++n) v[n] = LOAD(n * 16 + i * CHANNELS); \
     _Pragma("unroll") for (int k = 0; k < PY; ++k) {                        \
       const int j = r - k;                                                  \
       if (j >= 0 && j < MH) {                                               \
-        const float m = COEF(i, j);                                         \
-        if (!SKIP_ZERO || m != 0.0f) {                                      \
-          _Pragma("unroll") for (int n = 0; n < NV; ++n) acc[k][n] = fma((float16)(m), v[n], acc[k][n]); \
+        const acc1 m = COEF(i, j);                                          \
+        if (!SKIP_ZERO || m != 0) {                                         \
+          _Pragma("unroll") for (int n = 0; n < NV; ++n) acc[k][n] = MAC(m, v[n], acc[k][n]); \
         }                                                                   \
       }                                                                     \
     }                                                                       \
@@ -98,11 +132,11 @@
 // typedef rule), and an aligned store is one store.
 #ifdef __clang__
 typedef uchar16 __attribute__((aligned(1))) uchar16_any;
-typedef float16 __attribute__((aligned(4))) float16_any;
-#define LOAD_SOURCE(o) convert_float16(*(__global const uchar16_any*)(base + (o)))
-#define LOAD_WINDOW(o) (*(const float16_any*)(window + (o)))
+typedef acc16 __attribute__((aligned(sizeof(acc1)))) acc16_any;
+#define LOAD_SOURCE(o) TO_ACC(*(__global const uchar16_any*)(base + (o)))
+#define LOAD_WINDOW(o) (*(const acc16_any*)(window + (o)))
 #else
-#define LOAD_SOURCE(o) convert_float16(vload16(0, base + (o)))
+#define LOAD_SOURCE(o) TO_ACC(vload16(0, base + (o)))
 #define LOAD_WINDOW(o) vload16(0, window + (o))
 #endif
 #if defined(__has_builtin)
@@ -141,11 +175,11 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
   for (int r = 0; r < PY + MH - 1; ++r) sourceRow[r] = border_index(y0 + r - RY, height);
 
   for (int e0 = 0; e0 < rowValues; e0 += CHUNK) {
-    float16 acc[PY][NV];
+    acc16 acc[PY][NV];
 #pragma unroll
     for (int k = 0; k < PY; ++k)
 #pragma unroll
-      for (int n = 0; n < NV; ++n) acc[k][n] = (float16)(0.0f);
+      for (int n = 0; n < NV; ++n) acc[k][n] = (acc16)(0);
 
     const int left = e0 - RX * CHANNELS;  // the value at window offset 0
     if (left >= 0 && left + WIN <= rowValues) {
@@ -155,7 +189,7 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
         APPLY_SOURCE_ROW(LOAD_SOURCE)
       }
     } else {
-      float window[WIN_VECTORS * 16];
+      acc1 window[WIN_VECTORS * 16];
       for (int r = 0; r < PY + MH - 1; ++r) {
         if (sourceRow[r] < 0) continue;
         __global const uchar* row = src + sourceRow[r] * srcRow;
@@ -164,7 +198,7 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
           const int pixel = (value >= 0 ? value : value - (CHANNELS - 1)) / CHANNELS;
           const int channel = value - pixel * CHANNELS;
           const int x = border_index(pixel, width);
-          window[o] = x < 0 ? 0.0f : convert_float(row[x * CHANNELS + channel]);
+          window[o] = x < 0 ? (acc1)(0) : (acc1)(row[x * CHANNELS + channel]);
         }
         APPLY_SOURCE_ROW(LOAD_WINDOW)
       }
@@ -176,7 +210,7 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
       const int y = y0 + k;
       for (int n = 0; n < NV && e0 + n * 16 < rowValues; ++n) {
         const int e = e0 + n * 16;
-        const float16 value = clamp(fma(acc[k][n], (float16)(scale), (float16)(offset)), 0.0f, 255.0f);
+        const float16 value = clamp(fma(convert_float16(acc[k][n]), (float16)(scale), (float16)(offset)), 0.0f, 255.0f);
         uchar16 out = convert_uchar16(as_uint16(value + 8388608.0f) & 0xFFu);
 #if CHANNELS == 4 && !FILTER_ALPHA
         const uchar16 alphaLanes = (uchar16)(0, 0, 0, 0xFF, 0, 0, 0, 0xFF, 0, 0, 0, 0xFF, 0, 0, 0, 0xFF);

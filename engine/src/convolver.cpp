@@ -29,14 +29,38 @@ int borderDefine(BorderMode mode) {
   throw InvalidArgument("No border mode chosen.");
 }
 
-// The coefficients as exact C99 hex-float literals, for baked programs.
-std::string bakedMaskSource(const Mask& m) {
+// The 16-bit integer lanes a whole-rows kernel can sum an integer mask in: 1
+// unsigned (no negative coefficient, every sum of 8-bit values below 2^16), 2
+// signed (below 2^15 either way), 0 none (float sums).
+int integerAccumulator(const Mask& m) {
+  double sumAbs = 0;
+  bool negative = false;
+  for (float c : m.coefficients) {
+    if (c != std::nearbyint(c)) return 0;
+    sumAbs += std::fabs(c);
+    negative = negative || c < 0;
+  }
+  if (!negative && sumAbs * 255 <= 65535) return 1;
+  if (sumAbs * 255 <= 32767) return 2;
+  return 0;
+}
+
+// The coefficients as exact C99 hex-float literals, for baked programs; for the
+// whole-rows kernels also as integers where the sums fit 16 bits (rows.cl, INT_ACC).
+std::string bakedMaskSource(const Mask& m, const VariantInfo& v) {
   std::string text = "#define BAKED 1\n__constant float baked_mask[] = {";
   char literal[64];
   for (std::size_t k = 0; k < m.coefficients.size(); ++k) {
     std::snprintf(literal, sizeof literal, "%s%af", k ? ", " : "", static_cast<double>(m.coefficients[k]));
     text += literal;
   }
+  text += "};\n";
+  const int lanes = v.wholeRows ? integerAccumulator(m) : 0;
+  if (lanes == 0) return text;
+  text += "#define INT_ACC " + std::to_string(lanes) + "\n__constant " + (lanes == 1 ? "ushort" : "short") +
+          " baked_mask_int[] = {";
+  for (std::size_t k = 0; k < m.coefficients.size(); ++k)
+    text += (k ? ", " : "") + std::to_string(std::lround(m.coefficients[k]));
   return text + "};\n";
 }
 
@@ -195,7 +219,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   }
 
   std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
-  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(m) + text;
+  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(m, v) + text;
   const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
   auto p = std::make_unique<Prepared>();
   for (;;) {

@@ -128,8 +128,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   frameWidth_ = options_.expectedWidth;
   frameHeight_ = options_.expectedHeight;
   const DeviceInfo& info = device_->info;
-  mapsHost_ = options_.mapHostMemory &&
-              (info.kind == DeviceKind::CPU || info.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE);
+  sharesHost_ = info.kind == DeviceKind::CPU || info.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE;
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
@@ -264,6 +263,8 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
   currentFormat_ = static_cast<int>(format);
   frameWidth_ = width;
   frameHeight_ = height;
+  const std::size_t frameBytes = static_cast<std::size_t>(width) * height * bytesPerPixel(format);
+  mapsHost_ = sharesHost_ && options_.mapHostMemory && frameBytes >= options_.mapMinFrameBytes;
   const cl::Context& ctx = device_->context;
   for (int i = 0; i < options_.deviceSlots; ++i) {
     auto s = std::make_unique<Slot>();

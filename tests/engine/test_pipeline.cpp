@@ -508,6 +508,7 @@ TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
 // its frames through maps of the buffers the kernel uses, not through staging
 // and copies; both ways give the reference's pixels, for ready pixels and YUV
 // planes, across a size change and with every slot reused several times.
+// Frames under the mapping threshold (2 MiB by default) are copied.
 TEST(Pipeline, FramesAreMappedIntoDevicesThatShareHostMemory) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const bool shares = ctx->info.kind == DeviceKind::CPU ||
@@ -516,9 +517,9 @@ TEST(Pipeline, FramesAreMappedIntoDevicesThatShareHostMemory) {
   for (const bool map : {true, false}) {
     PipelineOptions opt;
     opt.mapHostMemory = map;
+    opt.mapMinFrameBytes = 0;
     opt.prepareYuvConversion = true;
     Pipeline pipeline(ctx, params, opt);
-    EXPECT_EQ(pipeline.mapsHostMemory(), map && shares);
     std::vector<Image> want;
     std::vector<Frame> in;
     for (int i = 0; i < 12; ++i) {
@@ -543,6 +544,20 @@ TEST(Pipeline, FramesAreMappedIntoDevicesThatShareHostMemory) {
     ASSERT_EQ(out.size(), want.size());
     for (std::size_t i = 0; i < out.size(); ++i)
       expectMatches(out[i], want[i], std::string(map ? "mapped" : "copied") + " frame " + std::to_string(i));
+    EXPECT_EQ(pipeline.mapsHostMemory(), map && shares);
+  }
+  // The default threshold: a small frame is copied, a 2 MiB one mapped.
+  for (const int side : {64, 725}) {
+    Pipeline pipeline(ctx, params, PipelineOptions{});
+    std::thread producer([&] {
+      Frame f;
+      f.image = test::randomImage(side, side, PixelFormat::RGBA8, 700);
+      pipeline.push(std::move(f));
+      pipeline.endOfInput();
+    });
+    EXPECT_EQ(drain(pipeline).size(), 1u);
+    producer.join();
+    EXPECT_EQ(pipeline.mapsHostMemory(), shares && side == 725) << side << "x" << side;
   }
   if (!shares) std::cout << "[  SKIPPED ] the mapped path: " << ctx->info.name << " does not share host memory\n";
 }

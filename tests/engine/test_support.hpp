@@ -60,6 +60,20 @@ inline Mask integerMask(int w, int h) {
   return m;
 }
 
+// Positive integer taps, as a blur's: every sum of 8-bit values a mask of up
+// to 7x7 makes fits 16 unsigned bits, which the row kernels sum in (the
+// bench's mask). Exact on every variant.
+inline Mask positiveIntegerMask(int w, int h) {
+  Mask m;
+  m.width = w;
+  m.height = h;
+  m.coefficients.resize(static_cast<std::size_t>(w) * h);
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 7 + j * 13 + i * j) % 9 + 1);
+  m.normalize = Normalize::Auto;
+  return m;
+}
+
 // Random float taps with a divisor and bias: results agree within 1 LSB.
 inline Mask floatMask(int w, int h, unsigned seed) {
   Mask m;

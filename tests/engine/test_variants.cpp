@@ -2,6 +2,8 @@
 // masks {1x1 .. 31x31, non-square}, images {1x1 .. 1280x720, not tile
 // multiples, smaller than the mask}, every border mode, RGBA8 and GRAY8.
 // Tolerance: exact (0 LSB) for integer masks with an integer divisor, else 1 LSB.
+// Integer masks come with negative taps and with positive taps only (the row
+// kernels sum these in signed and unsigned 16-bit lanes where the sums fit).
 // The 1280x720 image runs the masks of up to 49 taps; the smaller images carry
 // the large masks, which keeps the suite quick on PoCL.
 #include <gtest/gtest.h>
@@ -72,6 +74,9 @@ TEST_P(VariantSweep, MatchesReference) {
         // Seeded by the mask size only: the same mask on every image, so `baked` builds one program per mask.
         masks.push_back(rank1 ? test::separableFloatMask(ms.w, ms.h, ms.w * 100 + ms.h)
                               : test::floatMask(ms.w, ms.h, ms.w * 100 + ms.h));
+      // Positive taps: the row kernels' unsigned 16-bit sums (the mask above has negative taps: signed ones).
+      if (!rank1 && ms.w * ms.h > 1 && ms.w * ms.h <= 49 && is.w * is.h <= 100000)
+        masks.push_back(test::positiveIntegerMask(ms.w, ms.h));
       for (const Mask& mask : masks) {
         std::string failure;
         try {

@@ -71,10 +71,13 @@ struct PipelineOptions {
   // the provisional kernel while the builder races.
   int expectedWidth = 0, expectedHeight = 0;
   // On a device that shares host memory (a CPU device, or one reporting
-  // CL_DEVICE_HOST_UNIFIED_MEMORY), the frames are written into and read out of
-  // the device buffers through maps: no upload and no readback copy. Off:
-  // staging and copies as on a discrete GPU (tests compare the two).
+  // CL_DEVICE_HOST_UNIFIED_MEMORY), frames of mapMinFrameBytes and more (in the
+  // engine format) are written into and read out of the device buffers through
+  // maps: no upload and no readback copy. Smaller frames, and all frames when
+  // off, go through staging and copies as on a discrete GPU: their copies stay
+  // in the core's caches and cost less than the map commands (docs/benchmarks.md).
   bool mapHostMemory = true;
+  std::size_t mapMinFrameBytes = std::size_t{2} << 20;
 };
 
 // What the stream loop drives: frames pushed by a decode thread, popped in
@@ -148,8 +151,9 @@ class Pipeline : public FrameChannel {
   VariantId lastVariant() const { return static_cast<VariantId>(lastVariant_.load()); }
   // The kernel the constructor prepared for the announced size: for `auto`, what its race chose.
   const ActiveKernel& prepared() const { return prepared_; }
-  // True when frames reach the device buffers through maps (PipelineOptions::mapHostMemory).
-  bool mapsHostMemory() const { return mapsHost_; }
+  // True when the frames of the current size reach the device buffers through
+  // maps (PipelineOptions::mapHostMemory, mapMinFrameBytes).
+  bool mapsHostMemory() const { return mapsHost_.load(); }
 
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
@@ -199,7 +203,8 @@ class Pipeline : public FrameChannel {
   std::unique_ptr<YuvConverter> yuvConverter_;
   std::uint64_t activeGeneration_ = 1;
   cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
-  bool mapsHost_ = false;  // see mapsHostMemory()
+  bool sharesHost_ = false;             // the device shares host memory
+  std::atomic<bool> mapsHost_{false};  // see mapsHostMemory(); set with the slots
   std::vector<std::unique_ptr<Slot>> slots_;
   std::size_t nextSlot_ = 0;
 
