@@ -1,6 +1,7 @@
 #include "bench.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -119,6 +120,24 @@ double copyBandwidth(DeviceContext& ctx, int runs) {
   return 2.0 * bytes / (median(ms) * 1e-3);
 }
 
+// One launch of an empty kernel, enqueued and waited for (microseconds,
+// median): the host's round trip to the device and back, the floor of what a
+// frame costs beside its kernel (on PoCL, the wake-ups of its worker threads).
+double launchRoundTripUs(DeviceContext& ctx, int runs) {
+  cl::Program program(ctx.context, "__kernel void nothing(void) {}");
+  program.build({ctx.info.device});
+  cl::Kernel kernel(program, "nothing");
+  std::vector<double> us;
+  for (int r = 0; r < std::max(runs, 50) + 5; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    cl::Event e;
+    ctx.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &e);
+    e.wait();
+    if (r >= 5) us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  }
+  return median(us);
+}
+
 struct Row {
   std::string variant, format, image, mask, workgroup, verify, chosen;
   double kernelMs = 0, transferMs = 0, kernelMpix = 0, transferMpix = 0, fracBandwidth = 0, fracFma = 0;
@@ -218,11 +237,13 @@ int runBench(const std::vector<std::string>& argv) {
   const bool verify = args.has("--verify");
 
   const double copyBytesPerSec = copyBandwidth(*ctx, runs);
+  const double roundTripUs = launchRoundTripUs(*ctx, runs);
   const FmaLimit fma = fmaLimit(info);
   std::cout << "device: " << info.name << " (" << info.platformName << ", driver " << info.driverVersion << ", "
             << toString(info.kind) << ")\n"
             << std::fixed << std::setprecision(1) << "copy bandwidth (device to device, read+write, median of "
             << runs << "): " << copyBytesPerSec * 1e-9 << " GB/s\n"
+            << "launch round trip (an empty kernel enqueued and waited for, median): " << roundTripUs << " us\n"
             << "FMA limit: " << fma.how << "\n"
             << "medians of " << runs << " runs after " << warmup << " warm-up; border " << toString(border)
             << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "

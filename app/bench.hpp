@@ -1,6 +1,6 @@
 // `liveconv bench`: variants x mask sizes x image sizes x formats, medians
 // after warm-up, kernel-only and with transfers, beside the device's measured
-// copy bandwidth and its FMA limit.
+// copy bandwidth, its launch round trip and its FMA limit.
 #pragma once
 
 #include <string>

@@ -144,6 +144,7 @@ TEST(Cli, BenchVerifiesEveryVariant) {
   const Result r = run("bench --masks 3,3x7 --sizes 67x45 --format both --runs 2 --warmup 1 --verify --json " + json);
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, "copy bandwidth")) << r.output;
+  EXPECT_TRUE(has(r.output, "launch round trip")) << r.output;
   EXPECT_TRUE(has(r.output, "FMA limit")) << r.output;
   EXPECT_FALSE(has(r.output, "FAIL")) << r.output;
   for (const auto& v : liveconv::variantRegistry()) EXPECT_TRUE(has(r.output, std::string(v.name) + " ")) << v.name;
