@@ -449,6 +449,8 @@ void Pipeline::deliver(Slot& s) {
     readbackQueue_.flush();
     s.mappedOut = nullptr;
   }
+  frame.sourcePixels = frame.external;  // the lent input travels on with its result
+  frame.sourceOwner = std::move(frame.externalOwner);
   frame.external = ImageView();
   frame.externalOwner.reset();
   frame.paramsGeneration = s.generation;

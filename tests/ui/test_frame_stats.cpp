@@ -60,6 +60,29 @@ TEST(TestPattern, DeterministicAndMoving) {
   EXPECT_FALSE(parseTestPatternSpec("clip.mp4", &w, &h));
 }
 
+// Median and p99 by nearest rank, of any order of samples.
+TEST(Percentiles, MedianP99AndMaxOfUnsortedTimes) {
+  std::vector<double> ms;
+  for (int k = 100; k >= 1; --k) ms.push_back(k);  // 1..100, reversed
+  const liveconv::ui::Percentiles p = liveconv::ui::percentiles(ms);
+  EXPECT_EQ(p.median, 51);
+  EXPECT_EQ(p.p99, 100);
+  EXPECT_EQ(p.max, 100);
+  EXPECT_EQ(liveconv::ui::percentiles({}).median, 0);
+  EXPECT_EQ(liveconv::ui::percentiles({7}).p99, 7);
+}
+
+// The overlay's latency: the newest frames only, the oldest replaced first.
+TEST(LatencyWindow, SummarisesTheNewestFrames) {
+  liveconv::ui::LatencyWindow window(4);
+  EXPECT_EQ(window.summary().median, 0) << "nothing measured yet";
+  for (double ms : {500.0, 500.0, 10.0, 20.0, 30.0, 40.0}) window.push(ms);  // the two 500s are pushed out
+  EXPECT_EQ(window.summary().median, 30);
+  EXPECT_EQ(window.summary().max, 40);
+  window.clear();
+  EXPECT_EQ(window.summary().p99, 0);
+}
+
 // The overlay's headline: new source frames per second, not redraws.
 TEST(VideoRate, CountsTheFreshFramesOfTheLastSecond) {
   liveconv::ui::VideoRate rate;

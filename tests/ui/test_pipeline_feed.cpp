@@ -121,6 +121,10 @@ TEST_F(PipelineFeedTest, FramesAreTheReferenceOfTheirSourceAndEditsArrive) {
   const auto initial = model_.version();
   FeedFrame f = advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) { return x.paramsVersion == initial; });
   expectReference(f, model_.filter());
+  // The frame carries the moment its source was handed to the pipeline: the start of its latency.
+  ASSERT_NE(f.sourceAt, std::chrono::steady_clock::time_point{});
+  EXPECT_LE(f.sourceAt, std::chrono::steady_clock::now());
+  EXPECT_LT(std::chrono::steady_clock::now() - f.sourceAt, std::chrono::seconds(10));
 
   std::string error;
   ASSERT_TRUE(model_.applySpec("sobel-x", &error)) << error;

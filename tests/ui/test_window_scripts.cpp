@@ -196,6 +196,15 @@ TEST_P(WindowScript, OnADecodedStreamEveryEditLandsWhileItPlays) {
   std::smatch p99;
   ASSERT_TRUE(std::regex_search(json, p99, std::regex(R"("p99": ([0-9.]+))")));
   EXPECT_LT(std::stod(p99[1]), 500.0) << "ui_frame_ms p99";
+  // Source to screen, per frame shown: measured for every new frame, the tail no shorter than the middle.
+  std::smatch latency;
+  ASSERT_TRUE(std::regex_search(
+      json, latency, std::regex(R"("latency_ms": \{"median": ([0-9.]+), "p99": ([0-9.]+), "frames": ([0-9]+)\})")))
+      << json;
+  EXPECT_GT(std::stod(latency[1]), 0.0);
+  EXPECT_GE(std::stod(latency[2]), std::stod(latency[1]));
+  EXPECT_LT(std::stod(latency[1]), 2000.0) << "a frame waits seconds between the decoder and the screen";
+  EXPECT_GE(std::stoi(latency[3]), 10) << "fewer latencies than new frames shown";
   EXPECT_EQ(edits[3].variant, "naive");
   EXPECT_EQ(json.find("\"kind\": \"filter\""), std::string::npos) << "an edit was refused";
 #endif

@@ -4,6 +4,7 @@
 // KernelBuilder; PipelineFeed on the engine's Pipeline behind a decode thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,6 +26,10 @@ struct FeedFrame {
   std::uint64_t index = 0;          // source frame number
   std::uint64_t paramsVersion = 0;  // the snapshot this frame was filtered with
   bool fresh = false;               // differs from what the previous advance() returned
+  // When the source handed this frame to the filter (the decode thread's
+  // hand-over, or the test pattern's generation): the start of its
+  // source-to-screen latency. Default: unknown.
+  std::chrono::steady_clock::time_point sourceAt{};
   // Zero-copy display path: the filtered pixels are in this GL pixel buffer
   // (filtered names their shape, filtered.data is null). 0: they are in filtered.data.
   std::uint32_t glPixelBuffer = 0;

@@ -167,6 +167,7 @@ void FrameLoop::advance(bool step) {
     ++refusals_;
   }
   if (frame_.fresh) videoRate_.shown(secondsNow());
+  measureLatency();
   if (frame_.hasPicture()) ++framesShown_;
   ++ticks_;
 }
@@ -239,6 +240,21 @@ void FrameLoop::logTick() {
   }
 }
 
+// A new frame is on its way to the screen now: from its source's hand-over to
+// here, plus what the display takes to draw it (smoothed, as the overlay shows).
+void FrameLoop::measureLatency() {
+  if (frame_.fresh && frame_.sourceAt != std::chrono::steady_clock::time_point{}) {
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_.sourceAt).count() +
+        displayMs_;
+    latency_.push(ms);
+    log_.latency(ms);
+  }
+  const Percentiles p = latency_.summary();
+  stats_.latencyMedianMs = p.median;
+  stats_.latencyP99Ms = p.p99;
+}
+
 double FrameLoop::videoFps() const {
   return model_.view().paused ? 0 : videoRate_.perSecond(secondsNow());
 }
@@ -246,6 +262,8 @@ double FrameLoop::videoFps() const {
 void FrameLoop::resetCounters() {
   if (FrameFeed* feed = switcher_.feed()) baseline_ = feed->stats();
   subtractCounters(stats_, stats_);
+  latency_.clear();
+  stats_.latencyMedianMs = stats_.latencyP99Ms = 0;
 }
 
 bool FrameLoop::command(Command command) {

@@ -167,6 +167,7 @@ class FrameLoop {
   void advance(bool step);
   void runScriptLine(const ScriptLine& line, std::vector<ShellRequest>* requests);
   void logTick();
+  void measureLatency();
 
   ViewerModel& model_;
   Opener opener_;
@@ -203,6 +204,7 @@ class FrameLoop {
   double waitingSince_ = 0;  // a script `wait` holds the lines after it (seconds on the steady clock; 0: none)
   int waitLine_ = 0;  // the model version the log has seen (0: none yet)
   VideoRate videoRate_;
+  LatencyWindow latency_;  // the overlay's; the log keeps every sample
   FrameStats baseline_;  // the counters at the last resetCounters()
   Script script_;
   SessionLog log_;

@@ -7,8 +7,10 @@
 //   UI thread: advance() takes the mailbox without waiting; setParams() goes to Pipeline::setParams,
 //              so a kernel build runs on the pipeline's "lc-build" thread, never on the UI thread.
 //
-// The source pixels of each frame are kept (shared, not copied) for the last
-// few frames, so the compare split shows exactly the frame that was filtered.
+// Each filtered frame comes out of the pipeline with its source pixels (lent
+// to it, shared, not copied), its position and the moment the decode thread
+// handed it over, so the compare split shows exactly the frame that was
+// filtered and the window measures source-to-screen latency per frame.
 //
 // Display path. Where the display link opened the device for zero-copy
 // (cl_khr_gl_sharing), the pipeline keeps each filtered frame on the device
@@ -40,11 +42,12 @@ namespace liveconv::ui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kSourcesKept = 16;  // more than the frames the pipeline can hold in flight
 constexpr double kFallbackFps = 30;       // sources without timestamps (synthetic) are shown at this rate
 
 struct Shown {
-  std::shared_ptr<const Image> source;
+  ImageView source;                        // the pixels it was filtered from, kept alive by sourceOwner
+  std::shared_ptr<const void> sourceOwner;
+  Clock::time_point handedOverAt{};        // when lc-decode handed its source to the pipeline
   Image filtered;                          // host pixels (readback path, or while recording)
   std::shared_ptr<DeviceFrame> onDevice;   // zero-copy path: the pipeline's buffer, until copied for display
   int width = 0, height = 0;
@@ -120,7 +123,7 @@ class PipelineFeed final : public FrameFeed {
       paused_ = mode != Advance::Play;
       if (mode == Advance::Step) ++steps_;
       // Paused on a frame filtered with older parameters: filter it again once the new set is built.
-      if (mode == Advance::Hold && shown_.source && shown_.version < requestedVersion_ && requestedGeneration_ == 0 &&
+      if (mode == Advance::Hold && shown_.sourceOwner && shown_.version < requestedVersion_ && requestedGeneration_ == 0 &&
           refilteredFor_ != requestedVersion_) {
         refilteredFor_ = requestedVersion_;
         refilter_ = true;
@@ -130,7 +133,7 @@ class PipelineFeed final : public FrameFeed {
     bool fresh = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (latest_.source) {
+      if (latest_.sourceOwner) {
         shown_ = std::move(latest_);
         latest_ = Shown();
         fresh = true;
@@ -139,8 +142,8 @@ class PipelineFeed final : public FrameFeed {
     }
     if (fresh && shown_.onDevice) showOnDevice();
     FeedFrame f;
-    if (shown_.source) {
-      f.source = shown_.source->view();
+    if (shown_.sourceOwner) {
+      f.source = shown_.source;
       if (pixelBuffer_) {
         f.filtered = {nullptr, shown_.width, shown_.height, 0, shown_.format};  // the pixels are in the GL buffer
         f.glPixelBuffer = pixelBuffer_;
@@ -150,6 +153,7 @@ class PipelineFeed final : public FrameFeed {
     }
     f.index = shown_.index;
     f.paramsVersion = shown_.version;
+    f.sourceAt = shown_.handedOverAt;
     f.fresh = fresh;
     return f;
   }
@@ -276,7 +280,6 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       versionOf_ = {{1, params->version}};
       requestedGeneration_ = 0;
-      sources_.clear();
       sourceMessage_.clear();
     }
     decoder_ = std::thread([this] { decodeLoop(); });
@@ -491,10 +494,6 @@ class PipelineFeed final : public FrameFeed {
   bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs, double position) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      sources_[index] = pixels;
-      if (position >= 0) positions_[index] = position;
-      while (sources_.size() > kSourcesKept) sources_.erase(sources_.begin());
-      while (positions_.size() > kSourcesKept) positions_.erase(positions_.begin());
       lastSource_ = pixels;
       lastIndex_ = index;
     }
@@ -502,7 +501,10 @@ class PipelineFeed final : public FrameFeed {
     frame.external = pixels->view();
     frame.externalOwner = pixels;
     frame.index = static_cast<std::int64_t>(index);
+    frame.ptsSeconds = position;
+    frame.hasPts = position >= 0;
     frame.decodeMs = decodeMs;
+    frame.handedOverAt = Clock::now();
     return pipeline_->push(std::move(frame));
   }
 
@@ -511,18 +513,19 @@ class PipelineFeed final : public FrameFeed {
     try {
       while (std::optional<Frame> frame = pipeline_->pop()) {
         record(*frame);
+        if (!frame->sourceOwner) continue;  // every frame this feed pushes lends its pixels
         std::lock_guard<std::mutex> lock(mutex_);
-        const auto it = sources_.find(static_cast<std::uint64_t>(frame->index));
-        if (it == sources_.end()) continue;
-        if (latest_.source) ++displayLate_;  // replaced before the UI took it
-        latest_.source = it->second;
-        if (const auto at = positions_.find(it->first); at != positions_.end()) position_ = at->second;
+        if (latest_.sourceOwner) ++displayLate_;  // replaced before the UI took it
+        latest_.source = frame->sourcePixels;
+        latest_.sourceOwner = std::move(frame->sourceOwner);
+        latest_.handedOverAt = frame->handedOverAt;
+        if (frame->hasPts) position_ = frame->ptsSeconds;
         latest_.filtered = std::move(frame->image);
         latest_.onDevice = std::move(frame->onDevice);  // an older one not yet shown goes back to the pipeline
-        latest_.width = it->second->width();  // the filtered frame has its source's shape
-        latest_.height = it->second->height();
-        latest_.format = it->second->format();
-        latest_.index = it->first;
+        latest_.width = latest_.source.width;  // the filtered frame has its source's shape
+        latest_.height = latest_.source.height;
+        latest_.format = latest_.source.format;
+        latest_.index = static_cast<std::uint64_t>(frame->index);
         latest_.version = versionOf_.count(frame->paramsGeneration) ? versionOf_[frame->paramsGeneration] : 0;
         // Frames come out in order and generations only grow: older entries are done with.
         versionOf_.erase(versionOf_.begin(), versionOf_.lower_bound(frame->paramsGeneration));
@@ -574,13 +577,11 @@ class PipelineFeed final : public FrameFeed {
   double seekTo_ = -1;           // asked by seek(), taken by lc-decode
   double position_ = -1;         // of the frame presented last, seconds from the clip's start
   double durationSeconds_ = 0;   // 0: live or unknown
-  std::map<std::uint64_t, double> positions_;  // source frame index -> position, as sources_
   Playback playback_;
   std::map<std::uint64_t, std::uint64_t> versionOf_;  // pipeline generation -> snapshot version
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
-  std::map<std::uint64_t, std::shared_ptr<const Image>> sources_;
-  std::shared_ptr<const Image> lastSource_;
-  std::uint64_t lastIndex_ = 0;  // of lastSource_
+  std::shared_ptr<const Image> lastSource_;  // pushed last: filtered again when paused after an edit
+  std::uint64_t lastIndex_ = 0;              // of lastSource_
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string error_, sourceDescription_, sourceMessage_;

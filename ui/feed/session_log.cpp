@@ -77,14 +77,21 @@ void SessionLog::tick() {
 
 // The UI thread's frame times: {"median": .., "p99": .., "max": ..} in ms.
 std::string SessionLog::uiFrameMsJson() const {
-  if (frameMs_.empty()) return "{\"median\": 0, \"p99\": 0, \"max\": 0}";
-  std::vector<double> sorted = frameMs_;
-  std::sort(sorted.begin(), sorted.end());
-  const auto at = [&](double q) { return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * sorted.size()))]; };
+  const Percentiles p = percentiles(frameMs_);
   std::ostringstream out;
   out.setf(std::ios::fixed);
   out.precision(2);
-  out << "{\"median\": " << at(0.5) << ", \"p99\": " << at(0.99) << ", \"max\": " << sorted.back() << "}";
+  out << "{\"median\": " << p.median << ", \"p99\": " << p.p99 << ", \"max\": " << p.max << "}";
+  return out.str();
+}
+
+// Source to screen of every new frame shown: {"median": .., "p99": .., "frames": N} in ms.
+std::string SessionLog::latencyMsJson() const {
+  const Percentiles p = percentiles(latencyMs_);
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(2);
+  out << "{\"median\": " << p.median << ", \"p99\": " << p.p99 << ", \"frames\": " << latencyMs_.size() << "}";
   return out.str();
 }
 
@@ -105,6 +112,7 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, d
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
       << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal
       << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
+      << ",\n  \"latency_ms\": " << latencyMsJson()
       << ",\n  \"messages\": [";
   for (std::size_t i = 0; i < messages_.size(); ++i) {
     const Message& m = messages_[i];

@@ -46,6 +46,8 @@ class SessionLog {
   void wrote(const std::string& path) { files_.push_back(path); }
   // Once per pass of the UI thread: its frame times go into the file.
   void tick();
+  // A new frame reached the screen `ms` after its source handed it over.
+  void latency(double ms) { latencyMs_.push_back(ms); }
 
   // Every edit so far reached the picture or was refused.
   bool settled() const;
@@ -59,7 +61,9 @@ class SessionLog {
  private:
   double nowMs() const;
   std::string uiFrameMsJson() const;
+  std::string latencyMsJson() const;
   std::vector<double> frameMs_;
+  std::vector<double> latencyMs_;
   double lastTickMs_ = -1;
   std::chrono::steady_clock::time_point start_;
   std::vector<Message> messages_;

@@ -62,7 +62,8 @@ class TestPatternFeed final : public FrameFeed {
       source_ = makeTestPattern(width_, height_, applied_->format, index_);
     }
     StageTimes t;
-    t.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    sourceAt_ = Clock::now();  // handed to the filter
+    t.decodeMs = std::chrono::duration<double, std::milli>(sourceAt_ - t0).count();
     filterSource(&t);
     stages_ = smooth(stages_, t);
     ++framesShown_;
@@ -191,6 +192,7 @@ class TestPatternFeed final : public FrameFeed {
     f.glPixelBuffer = pixelBuffer_;
     f.index = index_;
     f.paramsVersion = applied_->version;
+    f.sourceAt = sourceAt_;
     f.fresh = fresh;
     return f;
   }
@@ -210,6 +212,7 @@ class TestPatternFeed final : public FrameFeed {
   std::uint8_t* mapped_ = nullptr;
   Image source_;
   std::uint64_t index_ = 0;
+  std::chrono::steady_clock::time_point sourceAt_{};  // the last frame handed to the filter
   std::uint64_t framesShown_ = 0;
   StageTimes stages_;
   std::string displayPath_, error_;

@@ -105,6 +105,11 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
     ImGui::EndTable();
   }
   drawStageBar(stages, 5, stats.stages.totalMs());
+  // A frame's whole trip: from the source's hand-over through the queues, the filter and the readback to the screen.
+  if (stats.latencyMedianMs > 0)
+    ImGui::Text("latency %.1f ms median, %.1f ms p99", stats.latencyMedianMs, stats.latencyP99Ms);
+  else
+    ImGui::TextDisabled("latency: no new frame yet");
 
   const std::vector<float> times = history.values();
   // The caption above the plot, not over it: an overlay text would cover the line.

@@ -58,6 +58,22 @@ StageTimes smooth(const StageTimes& a, const StageTimes& s, double w) {
           mix(a.readbackMs, s.readbackMs), mix(a.displayMs, s.displayMs)};
 }
 
+Percentiles percentiles(std::vector<double> values) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  const auto at = [&](double q) { return values[std::min(values.size() - 1, static_cast<std::size_t>(q * values.size()))]; };
+  return {at(0.5), at(0.99), values.back()};
+}
+
+void LatencyWindow::push(double ms) {
+  if (ring_.size() < capacity_) {
+    ring_.push_back(ms);
+  } else {
+    ring_[next_] = ms;
+    next_ = (next_ + 1) % capacity_;
+  }
+}
+
 void VideoRate::shown(double nowSeconds) {
   times_.push_back(nowSeconds);
   times_.erase(times_.begin(), std::lower_bound(times_.begin(), times_.end(), nowSeconds - 1.0));

@@ -30,6 +30,9 @@ struct FrameStats {
   StageTimes stages;  // averaged over the last second or so
   double megapixelsPerSecond = 0;
   double gigabytesPerSecond = 0;
+  // Source to screen, over the last frames shown (see LatencyWindow); 0: none measured yet.
+  double latencyMedianMs = 0;
+  double latencyP99Ms = 0;
   std::uint64_t framesShown = 0;
   std::uint64_t framesTotal = 0;  // shown + dropped
   std::vector<DropCause> drops;
@@ -90,6 +93,30 @@ class VideoRate {
 
  private:
   std::vector<double> times_;  // arrival times within the last second
+};
+
+// The median and 99th percentile of a set of times (nearest rank; 0 when empty).
+struct Percentiles {
+  double median = 0;
+  double p99 = 0;
+  double max = 0;
+};
+Percentiles percentiles(std::vector<double> values);
+
+// Source-to-screen latency of the last frames shown: from the moment the
+// source handed a frame to the filter (FeedFrame::sourceAt) to the moment the
+// window took it for the screen, plus the display's own draw time.
+class LatencyWindow {
+ public:
+  explicit LatencyWindow(std::size_t capacity = 240) : capacity_(capacity) {}
+  void push(double ms);
+  Percentiles summary() const { return percentiles(ring_); }
+  void clear() { ring_.clear(), next_ = 0; }
+
+ private:
+  std::size_t capacity_;
+  std::size_t next_ = 0;
+  std::vector<double> ring_;
 };
 
 // What the overlay's first line says: video fps and the UI's redraw rate apart,

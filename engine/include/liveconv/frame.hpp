@@ -4,6 +4,7 @@
 // the engine only knows these interfaces.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,7 +45,14 @@ struct Frame {
   bool hasPts = false;
   double decodeMs = 0;      // source-side cost, set by the source
   double convertMs = 0;
+  // When the source handed the frame to the filter (host clock), for the
+  // source-to-screen latency a window shows; the pipeline carries it through.
+  std::chrono::steady_clock::time_point handedOverAt{};
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
+  // Output frames of lent input (`external`): the source pixels it was filtered
+  // from and their owner, kept alive with the frame so a caller can show both.
+  ImageView sourcePixels;
+  std::shared_ptr<const void> sourceOwner;
   FrameTimings timings;                // device times of this frame (output frames)
   std::shared_ptr<DeviceFrame> onDevice;  // output frames of a keepOnDevice pipeline
 
