@@ -78,10 +78,16 @@ class Progress {
 
   // `mediaSeconds`: the position of the last frame out in the source (from its
   // first frame), or < 0 when unknown; shown when there is no credible total.
+  // True when a line is due (4 a second for the bar, 1 for lines): the
+  // caller takes a stats snapshot only then, not once per frame.
+  bool due() const {
+    if (style_ == ProgressStyle::Quiet) return false;
+    return std::chrono::duration<double>(Clock::now() - last_).count() >= (style_ == ProgressStyle::Bar ? 0.25 : 1.0);
+  }
+
   void update(const StatsSnapshot& s, bool final, double mediaSeconds = -1) {
     if (style_ == ProgressStyle::Quiet) return;
-    const double sinceLast = std::chrono::duration<double>(Clock::now() - last_).count();
-    if (!final && sinceLast < (style_ == ProgressStyle::Bar ? 0.25 : 1.0)) return;
+    if (!final && !due()) return;
     last_ = Clock::now();
     const double fps = s.windowFps > 0 ? s.windowFps : s.averageFps;
     // A total only while it is credible: not past it (a header that lies, a
@@ -200,9 +206,13 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
       const auto start = Clock::now();
       sink.write(*frame);
       stats.addStageMs(Stage::Output, msSince(start));
+      // A snapshot (the stage medians) only when a progress line or a log line
+      // is due: per frame it took the engine's stats lock and its time.
+      const bool logDue = jsonLog.is_open() && std::chrono::duration<double>(Clock::now() - lastLog).count() >= 1.0;
+      if (!progress.due() && !logDue) continue;
       const StatsSnapshot s = stats.snapshot();
       progress.update(s, false, position);
-      if (jsonLog.is_open() && std::chrono::duration<double>(Clock::now() - lastLog).count() >= 1.0) {
+      if (logDue) {
         jsonLog << withExtra(toJson(s), options.jsonExtra) << "\n";
         lastLog = Clock::now();
       }
