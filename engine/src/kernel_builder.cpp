@@ -31,19 +31,20 @@ bool KernelBuilder::stopped() const {
 }
 
 void KernelBuilder::request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width,
-                            int height, bool raceOnly) {
+                            int height, bool raceOnly, std::uint64_t tag) {
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
   if (raceOnly && requested_ && requested_->generation >= generation) return;
-  requested_ = Job{generation, params, format, width, height, raceOnly};
+  requested_ = Job{generation, params, format, width, height, raceOnly, tag};
   changed_.notify_all();
 }
 
-std::unique_ptr<Convolver> KernelBuilder::take(std::uint64_t* generation) {
+std::unique_ptr<Convolver> KernelBuilder::take(std::uint64_t* generation, std::uint64_t* tag) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!built_) return nullptr;
   *generation = takenGeneration_ = builtGeneration_;
+  if (tag) *tag = builtTag_;
   return std::move(built_);
 }
 
@@ -125,10 +126,12 @@ void KernelBuilder::loop() {
       if (error.empty() && job.generation >= takenGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
         built_ = std::move(next);
         builtGeneration_ = job.generation;
+        builtTag_ = job.tag;
       }
     } else if (error.empty()) {
       built_ = std::move(next);
       builtGeneration_ = job.generation;
+      builtTag_ = job.tag;
       error_.clear();
       finished_ = job.generation;
     } else {

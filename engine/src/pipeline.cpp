@@ -63,7 +63,7 @@ struct Pipeline::Slot {
   bool readBackQueued = false;  // the result is copied into pinnedOut (`readBack`)
   bool hostCopy = false;        // ... and from there into the output frame
   Frame frame;
-  std::uint64_t generation = 0;
+  std::uint64_t generation = 0, tag = 0;
   cl::Event uploaded, convert, filtered, readBack;
   cl::Event filterStart;  // the first pass (separable has two): the kernel time spans all passes
 };
@@ -124,6 +124,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   convolver_->setBuildPolicy(BuildPolicy::FramePath);  // the engine thread never races nor compiles
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
+  activeTag_ = options_.paramsTag;
   currentFormat_ = static_cast<int>(options_.format);
   frameWidth_ = options_.expectedWidth;
   frameHeight_ = options_.expectedHeight;
@@ -176,7 +177,7 @@ void Pipeline::cancel() {
   builder_->stop();
 }
 
-std::uint64_t Pipeline::setParams(const FilterParams& params) {
+std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag) {
   Convolver(device_, cache_).setParams(params);  // validates now, in the caller's thread
   std::uint64_t generation = 0;
   {
@@ -185,7 +186,7 @@ std::uint64_t Pipeline::setParams(const FilterParams& params) {
   }
   // Built for the format and size that stream: `auto` races there, off the frame path.
   builder_->request(generation, params, static_cast<PixelFormat>(currentFormat_.load()), frameWidth_.load(),
-                    frameHeight_.load());
+                    frameHeight_.load(), false, tag);
   return generation;
 }
 
@@ -208,12 +209,14 @@ FilterParams Pipeline::currentParams() const {
 
 void Pipeline::applyBuiltParams() {
   std::uint64_t generation = 0;
-  std::unique_ptr<Convolver> next = builder_->take(&generation);
+  std::uint64_t tag = 0;
+  std::unique_ptr<Convolver> next = builder_->take(&generation, &tag);
   if (!next) return;
   // Kernels already queued keep their own kernel and mask objects alive, so
   // the old Convolver can go now.
   convolver_ = std::move(next);
   activeGeneration_ = generation;
+  activeTag_ = tag;
   std::lock_guard<std::mutex> lock(paramsMutex_);
   current_ = convolver_->params();
 }
@@ -229,7 +232,7 @@ bool Pipeline::awaitFormat(PixelFormat format, int width, int height) {
       std::lock_guard<std::mutex> lock(paramsMutex_);
       generation = nextGeneration_++;
     }
-    builder_->request(generation, convolver_->params(), format, width, height);
+    builder_->request(generation, convolver_->params(), format, width, height, false, activeTag_);
     while (!builder_->wait(generation, 100)) {
       if (builder_->failed(generation)) throw Error(builder_->error());
       if (builder_->stopped()) return false;
@@ -248,7 +251,7 @@ void Pipeline::askForRace(PixelFormat format, int width, int height) {
   if (key == raceChecked_) return;
   raceChecked_ = key;
   if (!convolver_->readyFor(format, width, height))
-    builder_->request(activeGeneration_, convolver_->params(), format, width, height, true);
+    builder_->request(activeGeneration_, convolver_->params(), format, width, height, true, activeTag_);
 }
 
 void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
@@ -421,6 +424,7 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   device_->queue.flush();
   if (s.readBackQueued) readbackQueue_.flush();
   s.generation = activeGeneration_;
+  s.tag = activeTag_;
   s.frame = std::move(frame);
   s.busy = true;
 }
@@ -454,6 +458,7 @@ void Pipeline::deliver(Slot& s) {
   frame.external = ImageView();
   frame.externalOwner.reset();
   frame.paramsGeneration = s.generation;
+  frame.paramsTag = s.tag;
   frame.timings.uploadMs = eventMs(s.uploaded);
   frame.timings.kernelMs = eventSpanMs(s.filterStart, s.filtered);  // first pass start to last pass end
   frame.timings.readbackMs = s.readBackQueued ? eventMs(s.readBack) : 0.0;

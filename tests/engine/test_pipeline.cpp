@@ -130,13 +130,15 @@ TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
   const FilterParams before = paramsWith(test::integerMask(3, 3), VariantId::Naive);
   FilterParams after = paramsWith(test::integerMask(7, 5), VariantId::Local);
   after.border = BorderMode::Wrap;
-  Pipeline pipeline(ctx, before, PipelineOptions());
+  PipelineOptions options;
+  options.paramsTag = 41;  // the caller's numbers for its sets (a window's model versions)
+  Pipeline pipeline(ctx, before, options);
   std::vector<Image> inputs;
   for (int i = 0; i < 8; ++i) inputs.push_back(test::randomImage(160, 120, PixelFormat::RGBA8, 40 + i));
   std::vector<Frame> out;
   std::thread consumer([&] { out = drain(pipeline); });
   for (int i = 0; i < 4; ++i) pipeline.push(frameOf(inputs[i], i));
-  const std::uint64_t generation = pipeline.setParams(after);
+  const std::uint64_t generation = pipeline.setParams(after, 57);
   ASSERT_TRUE(pipeline.waitParamsBuilt(generation, 60000)) << pipeline.paramsError();
   for (int i = 4; i < 8; ++i) pipeline.push(frameOf(inputs[i], i));
   pipeline.endOfInput();
@@ -146,6 +148,7 @@ TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
     // Each frame is entirely the old or entirely the new filter, never a mix,
     // and once switched it stays switched.
     const bool switched = out[i].paramsGeneration == generation;
+    EXPECT_EQ(out[i].paramsTag, switched ? 57u : 41u) << "frame " << i << " names another set than filtered it";
     if (i >= 4) {
       EXPECT_TRUE(switched) << "frame " << i << " was pushed after the new parameters were built";
     }

@@ -24,7 +24,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <map>
 #include <mutex>
 #include <thread>
 
@@ -101,9 +100,8 @@ class PipelineFeed final : public FrameFeed {
         stop();
         start(next);
       } else {
-        const std::uint64_t generation = pipeline_->setParams(next->filter);
+        const std::uint64_t generation = pipeline_->setParams(next->filter, next->version);
         std::lock_guard<std::mutex> lock(mutex_);
-        versionOf_[generation] = next->version;
         requestedGeneration_ = generation;
       }
       requested_ = next;
@@ -258,6 +256,7 @@ class PipelineFeed final : public FrameFeed {
     PipelineOptions options;
     options.policy = QueuePolicy::Live;
     options.format = params->format;
+    options.paramsTag = params->version;  // frames say which of the model's versions filtered them
     if (opened.target) {
       options.keepOnDevice = true;
       std::lock_guard<std::mutex> lock(recordMutex_);
@@ -278,7 +277,6 @@ class PipelineFeed final : public FrameFeed {
     stop_ = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      versionOf_ = {{1, params->version}};
       requestedGeneration_ = 0;
       sourceMessage_.clear();
     }
@@ -526,9 +524,7 @@ class PipelineFeed final : public FrameFeed {
         latest_.height = latest_.source.height;
         latest_.format = latest_.source.format;
         latest_.index = static_cast<std::uint64_t>(frame->index);
-        latest_.version = versionOf_.count(frame->paramsGeneration) ? versionOf_[frame->paramsGeneration] : 0;
-        // Frames come out in order and generations only grow: older entries are done with.
-        versionOf_.erase(versionOf_.begin(), versionOf_.lower_bound(frame->paramsGeneration));
+        latest_.version = frame->paramsTag;
       }
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -578,7 +574,6 @@ class PipelineFeed final : public FrameFeed {
   double position_ = -1;         // of the frame presented last, seconds from the clip's start
   double durationSeconds_ = 0;   // 0: live or unknown
   Playback playback_;
-  std::map<std::uint64_t, std::uint64_t> versionOf_;  // pipeline generation -> snapshot version
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
   std::shared_ptr<const Image> lastSource_;  // pushed last: filtered again when paused after an edit
   std::uint64_t lastIndex_ = 0;              // of lastSource_

@@ -49,6 +49,7 @@ struct Frame {
   // source-to-screen latency a window shows; the pipeline carries it through.
   std::chrono::steady_clock::time_point handedOverAt{};
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
+  std::uint64_t paramsTag = 0;         // ... and the caller's own number for it (Pipeline::setParams)
   // Output frames of lent input (`external`): the source pixels it was filtered
   // from and their owner, kept alive with the frame so a caller can show both.
   ImageView sourcePixels;

@@ -10,6 +10,10 @@
 // takes a built Convolver at a frame boundary and only ever enqueues on it:
 // a Convolver in FramePath mode never compiles and never races.
 //
+// A request may also carry the caller's own number for the set (a tag, such
+// as a window's parameter version); take() hands it back with the Convolver,
+// so the frames filtered with it can say which set they show.
+//
 //   request(gen, params, format, w, h) -> [requested] -> lc-build -> [built / failed] -> take()
 #pragma once
 
@@ -38,10 +42,10 @@ class KernelBuilder {
   // started. `raceOnly`: the same set as `generation` already running, asked
   // again for a new frame size; its answer is dropped once a newer set was taken.
   void request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width, int height,
-               bool raceOnly = false);
-  // The newest Convolver built (in FramePath mode), with its generation; null
-  // when none is waiting. Called at a frame boundary.
-  std::unique_ptr<Convolver> take(std::uint64_t* generation);
+               bool raceOnly = false, std::uint64_t tag = 0);
+  // The newest Convolver built (in FramePath mode), with its generation and
+  // its request's tag; null when none is waiting. Called at a frame boundary.
+  std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
   // Waits until `generation` is built (true) or has failed (false), at most timeoutMs.
   bool wait(std::uint64_t generation, int timeoutMs);
   // True once `generation` failed; error() is then its sentence (with the build log after a newline).
@@ -62,6 +66,7 @@ class KernelBuilder {
     PixelFormat format = PixelFormat::Invalid;
     int width = 0, height = 0;
     bool raceOnly = false;
+    std::uint64_t tag = 0;
   };
   void loop();
 
@@ -73,7 +78,7 @@ class KernelBuilder {
   std::optional<Job> requested_;
   bool building_ = false;
   std::unique_ptr<Convolver> built_;
-  std::uint64_t builtGeneration_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
+  std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
   std::string error_;
   bool stop_ = false;
   std::thread thread_;

@@ -78,6 +78,8 @@ struct PipelineOptions {
   // in the core's caches and cost less than the map commands (docs/benchmarks.md).
   bool mapHostMemory = true;
   std::size_t mapMinFrameBytes = std::size_t{2} << 20;
+  // The caller's own number for the initial set (Frame::paramsTag), as setParams' tag.
+  std::uint64_t paramsTag = 0;
 };
 
 // What the stream loop drives: frames pushed by a decode thread, popped in
@@ -136,7 +138,10 @@ class Pipeline : public FrameChannel {
   // Takes a parameter snapshot; validates it now (throws InvalidArgument),
   // builds it off the frame path and applies it at the next frame boundary
   // after the build. Returns its generation number (the initial set is 1).
-  std::uint64_t setParams(const FilterParams& params);
+  // `tag`: the caller's own number for the set (a window's parameter
+  // version), carried by every frame it filters as Frame::paramsTag, so the
+  // caller needs no table from generations to its numbers.
+  std::uint64_t setParams(const FilterParams& params, std::uint64_t tag = 0);
   // Waits until `generation` is built (true) or has failed (false, see
   // paramsError()), at most timeoutMs.
   bool waitParamsBuilt(std::uint64_t generation, int timeoutMs);
@@ -170,12 +175,6 @@ class Pipeline : public FrameChannel {
  private:
   struct Slot;
   struct Lending;  // which slots' output buffers are lent out as DeviceFrames
-  struct Pending {
-    std::uint64_t generation = 0;
-    FilterParams params;
-    bool raceOnly = false;  // the same set, raced for a new frame size (auto)
-  };
-
   void engineLoop();
   void applyBuiltParams();
   void askForRace(PixelFormat format, int width, int height);
@@ -202,6 +201,7 @@ class Pipeline : public FrameChannel {
   std::unique_ptr<Convolver> convolver_;
   std::unique_ptr<YuvConverter> yuvConverter_;
   std::uint64_t activeGeneration_ = 1;
+  std::uint64_t activeTag_ = 0;  // the caller's number for the set that runs
   cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
   bool sharesHost_ = false;             // the device shares host memory
   std::atomic<bool> mapsHost_{false};  // see mapsHostMemory(); set with the slots
