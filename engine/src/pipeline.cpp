@@ -257,10 +257,12 @@ void Pipeline::askForRace(PixelFormat format, int width, int height) {
 void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
   if (width <= 0 || height <= 0 || bytesPerPixel(format) == 0)
     throw InvalidArgument("A frame without pixels reached the pipeline.");
+  // Rows as the kernel that runs wants them (padded for a variant with a row alignment, such as local_aligned).
+  const std::size_t pitch = convolver_->devicePitchBytes(format, width, height);
   if (!slots_.empty() && slots_[0]->deviceIn.width == width && slots_[0]->deviceIn.height == height &&
-      slots_[0]->deviceIn.format == format)
+      slots_[0]->deviceIn.format == format && slots_[0]->deviceIn.pitchBytes == pitch)
     return;
-  // A new size or format: finish the frames in flight, then reallocate.
+  // A new size, format or row pitch: finish the frames in flight, then reallocate.
   drainInFlight();
   releaseSlots();
   currentFormat_ = static_cast<int>(format);
@@ -276,8 +278,9 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
     // Where the device shares host memory, the device buffers are host memory
     // the frames are mapped into; elsewhere they are fed from pinned staging.
     const cl_mem_flags hostAccess = mapsHost_ ? CL_MEM_ALLOC_HOST_PTR : 0;
-    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_WRITE | hostAccess);
-    s->deviceOut = allocateDeviceImage(ctx, width, height, format, (mapsHost_ ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY) | hostAccess);
+    s->deviceIn = allocateDeviceImage(ctx, width, height, format, CL_MEM_READ_WRITE | hostAccess, pitch);
+    s->deviceOut = allocateDeviceImage(ctx, width, height, format,
+                                       (mapsHost_ ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY) | hostAccess, pitch);
     s->bytes = s->deviceIn.pitchBytes * height;
     s->stagingBytes = std::max(s->bytes, YuvImage::sizeBytes(width, height));
     if (mapsHost_) premap(&s->in.ptr, &s->in.ready, s->deviceIn.buffer, s->bytes, nullptr);
@@ -392,7 +395,7 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
       // Pixels already tightly packed and not owned by the frame (an in-memory or
       // pinned source) go up directly; anything else goes through pinned staging.
       const std::uint8_t* from = src.data;
-      if (!frame.external.data || src.strideBytes != src.rowBytes()) {
+      if (!frame.external.data || src.strideBytes != s.deviceIn.pitchBytes) {
         for (int y = 0; y < src.height; ++y)
           std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
         from = s.hostIn;
@@ -444,7 +447,12 @@ void Pipeline::deliver(Slot& s) {
   if (s.hostCopy) {
     if (frame.image.width() != width || frame.image.height() != height || frame.image.format() != s.deviceOut.format)
       frame.image = Image(width, height, s.deviceOut.format);
-    std::memcpy(frame.image.data(), s.mappedOut ? s.mappedOut : s.hostOut, s.bytes);
+    const auto* from = static_cast<const std::uint8_t*>(s.mappedOut ? s.mappedOut : s.hostOut);
+    const ImageView to = frame.image.view();
+    if (to.strideBytes == s.deviceOut.pitchBytes)
+      std::memcpy(to.data, from, s.bytes);
+    else  // rows padded on the device
+      for (int y = 0; y < height; ++y) std::memcpy(to.row(y), from + y * s.deviceOut.pitchBytes, to.rowBytes());
   } else {
     frame.image = Image();
   }
@@ -500,8 +508,8 @@ void Pipeline::engineLoop() {
       if (!frame) frame = input_.pop();
       if (!frame) break;
       applyBuiltParams();  // the frame boundary: parameters change only here
-      ensureSlots(frame->width(), frame->height(), frame->engineFormat());
       if (!awaitFormat(frame->engineFormat(), frame->width(), frame->height())) break;
+      ensureSlots(frame->width(), frame->height(), frame->engineFormat());
       askForRace(frame->engineFormat(), frame->width(), frame->height());
       Slot& s = *slots_[nextSlot_];
       if (s.busy) deliver(s);  // the oldest frame in flight; its slot takes the new one

@@ -603,5 +603,48 @@ TEST(PassThrough, HandsFramesOnInOrderAndCountsThem) {
   EXPECT_EQ(s.dropped[static_cast<int>(DropCause::EngineLate)], 8);
 }
 
+// A variant that wants its rows padded (local_aligned) gets them in the
+// Pipeline as in Convolver::process: the device buffers' pitch is the
+// variant's, and frames, owned or lent, staged or mapped, come out as the
+// reference at their own tight size.
+TEST(Pipeline, AVariantWithARowAlignmentGetsPaddedDeviceRows) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const VariantInfo& aligned = variantInfo(VariantId::LocalAligned);
+  ASSERT_GT(aligned.rowAlignBytes, 0);
+  for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+    for (bool mapped : {false, true}) {
+      const std::string what = std::string(toString(format)) + (mapped ? ", mapped" : ", staged");
+      const FilterParams params = paramsWith(test::integerMask(5, 3), VariantId::LocalAligned);
+      PipelineOptions opt;
+      opt.format = format;
+      opt.keepOnDevice = true;
+      opt.deliverPixels = true;
+      opt.mapHostMemory = mapped;
+      opt.mapMinFrameBytes = 0;
+      Pipeline pipeline(ctx, params, opt);
+      auto lent = std::make_shared<Image>(test::randomImage(97, 61, format, 500));
+      const Image owned = test::randomImage(97, 61, format, 501);
+      Frame first = frameOf(owned, 0);
+      Frame second;
+      second.external = lent->view();
+      second.externalOwner = lent;
+      second.index = 1;
+      ASSERT_TRUE(pipeline.push(std::move(first)));
+      ASSERT_TRUE(pipeline.push(std::move(second)));
+      pipeline.endOfInput();
+      const std::vector<Frame> out = drain(pipeline);
+      ASSERT_EQ(out.size(), 2u) << what;
+      const std::size_t tight = 97 * static_cast<std::size_t>(bytesPerPixel(format));
+      for (const Frame& f : out) {
+        ASSERT_TRUE(f.onDevice) << what;
+        const std::size_t pitch = f.onDevice->image().pitchBytes;
+        EXPECT_GT(pitch, tight) << what << ": rows not padded";
+        EXPECT_EQ(pitch % static_cast<std::size_t>(aligned.rowAlignBytes), 0u) << what;
+        expectMatches(f, reference(f.index == 0 ? owned : *lent, params), what + ", frame " + std::to_string(f.index));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace liveconv
