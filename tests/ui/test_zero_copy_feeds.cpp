@@ -98,6 +98,27 @@ TEST_F(ZeroCopyFeedTest, TheTestPatternIsFilteredIntoTheDisplaysBuffer) {
   playAndEdit();
 }
 
+// local_aligned filters rows padded to its alignment in the test pattern's
+// own buffers, as in the Pipeline: into the display's buffer (whose rows are
+// its own), and on the readback path, where the frame handed out keeps the
+// padded stride.
+TEST_F(ZeroCopyFeedTest, LocalAlignedFiltersPaddedRowsOnBothDisplayPaths) {
+  ASSERT_TRUE(model_.setVariant(VariantId::LocalAligned));
+  open("testpattern:97x61");
+  const FeedFrame shown = advanceUntil(*feed_, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  expectShownOnDevice(shown, link_.display(), model_.filter());
+
+  auto readback = makeFrameFeed("testpattern:97x61", "", model_.snapshot());
+  const FeedFrame f = advanceUntil(*readback, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  ASSERT_NE(f.filtered.data, nullptr);
+  EXPECT_GT(f.filtered.strideBytes, f.filtered.rowBytes()) << "local_aligned ran on tight rows";
+  Image want(f.source.width, f.source.height, f.source.format);
+  const FilterParams p = model_.filter();
+  convolveReference(f.source, want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(f.filtered, want.view(), 1);
+  EXPECT_FALSE(mismatch) << mismatch->toString() << " (tolerance 1)";
+}
+
 #ifdef LIVECONV_WITH_MEDIA
 TEST_F(ZeroCopyFeedTest, DecodedFramesAreCopiedIntoTheDisplaysBufferOnTheDevice) {
   open("lavfi:testsrc2=size=96x64:rate=200");

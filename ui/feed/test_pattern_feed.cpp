@@ -139,17 +139,27 @@ class TestPatternFeed final : public FrameFeed {
   void filterSource(StageTimes* t) {
     unmap();
     const PixelFormat fmt = source_.format();
-    if (srcDev_.width != width_ || srcDev_.format != fmt) {
-      srcDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY);
+    // Rows as the kernel asks for them (padded for local_aligned), as in the Pipeline.
+    const std::size_t pitch = convolver_->devicePitchBytes(fmt, width_, height_);
+    if (srcDev_.width != width_ || srcDev_.format != fmt || srcDev_.pitchBytes != pitch) {
+      srcDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY, pitch);
       // Host-pinned so mapping it is a pointer hand-out on CPU devices and a DMA-able buffer on GPUs.
       if (!target_)
-        dstDev_ =
-            allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR);
+        dstDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR,
+                                      pitch);
     }
     cl::CommandQueue& q = device_->queue;
-    const std::size_t bytes = source_.sizeBytes();
+    const std::size_t bytes = pitch * height_;
     cl::Event written, filtered, first;  // first: the first pass, so the kernel time spans all passes
-    q.enqueueWriteBuffer(srcDev_.buffer, CL_FALSE, 0, bytes, source_.data(), nullptr, &written);
+    const ImageView src = source_.view();
+    if (pitch == src.strideBytes) {
+      q.enqueueWriteBuffer(srcDev_.buffer, CL_FALSE, 0, bytes, source_.data(), nullptr, &written);
+    } else {
+      const cl::array<cl::size_type, 3> origin{0, 0, 0};
+      const cl::array<cl::size_type, 3> region{src.rowBytes(), static_cast<cl::size_type>(height_), 1};
+      q.enqueueWriteBufferRect(srcDev_.buffer, CL_FALSE, origin, origin, region, pitch, 0, src.strideBytes, 0,
+                               source_.data(), nullptr, &written);
+    }
     t->uploadMs = 0;
     if (target_) {
       // Zero-copy: acquire the display's buffer, filter into it, hand it back to GL.
@@ -189,6 +199,7 @@ class TestPatternFeed final : public FrameFeed {
     f.source = source_.view();
     f.filtered = source_.view();
     f.filtered.data = mapped_;  // null on the zero-copy path: the pixels are in glPixelBuffer
+    if (mapped_) f.filtered.strideBytes = dstDev_.pitchBytes;
     f.glPixelBuffer = pixelBuffer_;
     f.index = index_;
     f.paramsVersion = applied_->version;
