@@ -141,7 +141,8 @@ double launchRoundTripUs(DeviceContext& ctx, int runs) {
 struct Row {
   std::string variant, format, image, mask, workgroup, verify, chosen;
   double kernelMs = 0, transferMs = 0, kernelMpix = 0, transferMpix = 0, fracBandwidth = 0, fracFma = 0;
-  std::string error;
+  std::string error;     // why the row did not run, one sentence
+  std::string buildLog;  // the compiler's log when it was a build that failed
 };
 
 }  // namespace
@@ -338,7 +339,8 @@ int runBench(const std::vector<std::string>& argv) {
               }
             }
           } catch (const BuildError& e) {
-            row.error = std::string(e.what()) + "\n" + e.buildLog();
+            row.error = e.what();
+            row.buildLog = e.buildLog();
             ++failures;
           } catch (const Error& e) {
             row.error = e.what();
@@ -346,6 +348,7 @@ int runBench(const std::vector<std::string>& argv) {
           if (!row.error.empty()) {
             std::printf("%-13s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(),
                         row.image.c_str(), row.mask.c_str(), row.error.c_str());
+            if (!row.buildLog.empty()) std::printf("%s\n", row.buildLog.c_str());
           } else {
             std::printf("%-13s %-5s %-10s %-6s %-8s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(),
                         row.format.c_str(), row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs,
@@ -379,7 +382,7 @@ int runBench(const std::vector<std::string>& argv) {
       out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ','
           << r.image << ',' << r.mask << ',' << r.workgroup << ',' << r.kernelMs << ',' << r.kernelMpix << ','
           << r.fracBandwidth << ',' << r.fracFma << ',' << r.transferMs << ',' << r.transferMpix << ",\""
-          << r.verify << "\",\"" << jsonEscape(r.error.substr(0, r.error.find('\n'))) << "\"\n";
+          << r.verify << "\",\"" << jsonEscape(r.error) << "\"\n";
   }
   if (args.has("--json")) {
     std::ofstream out(args.get("--json"));
@@ -396,7 +399,7 @@ int runBench(const std::vector<std::string>& argv) {
           << ", \"frac_fma\": " << r.fracFma << ", \"transfer_ms\": " << r.transferMs
           << ", \"transfer_mpix_s\": " << r.transferMpix << ", \"chosen\": \"" << r.chosen
           << "\", \"verify\": \"" << jsonEscape(r.verify)
-          << "\", \"error\": \"" << jsonEscape(r.error) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
+          << "\", \"error\": \"" << jsonEscape(r.error) << "\", \"build_log\": \"" << jsonEscape(r.buildLog) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
   }

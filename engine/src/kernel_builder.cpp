@@ -64,6 +64,11 @@ std::string KernelBuilder::error() const {
   return error_;
 }
 
+std::string KernelBuilder::buildLog() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return buildLog_;
+}
+
 std::uint64_t KernelBuilder::finished() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return finished_;
@@ -87,7 +92,7 @@ void KernelBuilder::loop() {
       building_ = true;
     }
     std::unique_ptr<Convolver> next;
-    std::string error;
+    std::string error, log;
     bool interrupted = false;
     std::optional<Job> raceAfter;
     try {
@@ -113,7 +118,8 @@ void KernelBuilder::loop() {
     } catch (const Cancelled&) {
       interrupted = true;
     } catch (const BuildError& e) {
-      error = std::string(e.what()) + "\n" + e.buildLog();
+      error = e.what();
+      log = e.buildLog();
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -133,10 +139,12 @@ void KernelBuilder::loop() {
       builtGeneration_ = job.generation;
       builtTag_ = job.tag;
       error_.clear();
+      buildLog_.clear();
       finished_ = job.generation;
     } else {
       failed_ = finished_ = job.generation;
       error_ = error;
+      buildLog_ = log;
     }
     if (raceAfter && error.empty() && !requested_) requested_ = raceAfter;
     changed_.notify_all();

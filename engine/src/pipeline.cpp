@@ -198,6 +198,10 @@ std::string Pipeline::paramsError() const {
   return builder_->error();
 }
 
+std::string Pipeline::paramsBuildLog() const {
+  return builder_->buildLog();
+}
+
 bool Pipeline::paramsFailed(std::uint64_t generation) const {
   return builder_->failed(generation);
 }
@@ -234,7 +238,7 @@ bool Pipeline::awaitFormat(PixelFormat format, int width, int height) {
     }
     builder_->request(generation, convolver_->params(), format, width, height, false, activeTag_);
     while (!builder_->wait(generation, 100)) {
-      if (builder_->failed(generation)) throw Error(builder_->error());
+      if (builder_->failed(generation)) throw BuildError(builder_->error(), builder_->buildLog());
       if (builder_->stopped()) return false;
     }
     applyBuiltParams();

@@ -6,12 +6,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/kernel_builder.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/reference.hpp"
 #include "test_support.hpp"
 
@@ -263,6 +266,30 @@ TEST(KernelBuilder, AFailedBuildIsReportedWithItsSentenceAndNothingIsHandedOver)
   EXPECT_NE(builder.error().find("Workgroup 4096x4096"), std::string::npos) << builder.error();
   std::uint64_t generation = 0;
   EXPECT_EQ(builder.take(&generation), nullptr);
+}
+
+// A kernel that does not compile: the builder says so in one sentence and
+// keeps the compiler's log apart, for the windows to show each in its place.
+TEST(KernelBuilder, ACompileFailureKeepsItsSentenceAndTheCompilersLogApart) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string dir = testing::TempDir() + "/builder_broken_kernels";
+  std::filesystem::create_directories(dir);
+  for (const char* f : {"common.cl", "naive.cl"}) {
+    std::ofstream out(dir + "/" + f);
+    out << (std::string(f) == "naive.cl" ? kernelSource("naive.cl") + "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n" : kernelSource(f));
+  }
+  setenv(kKernelDirEnvVar, dir.c_str(), 1);
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  FilterParams p;
+  p.variant = VariantId::Naive;
+  p.mask = test::integerMask(3, 3);
+  builder.request(3, p, PixelFormat::RGBA8, 20, 20);
+  EXPECT_FALSE(builder.wait(3, 120000));
+  unsetenv(kKernelDirEnvVar);
+  ASSERT_TRUE(builder.failed(3));
+  EXPECT_EQ(builder.error().find('\n'), std::string::npos) << "one sentence: " << builder.error();
+  EXPECT_NE(builder.error().find("naive"), std::string::npos) << builder.error();
+  EXPECT_NE(builder.buildLog().find("undeclared_thing"), std::string::npos) << builder.buildLog();
 }
 
 // A new `auto` set is handed over at once on its provisional kernel; the race

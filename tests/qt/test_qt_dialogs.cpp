@@ -185,7 +185,7 @@ class KernelBuildFailure : public QtShell {
     auto w = openWindow();
     ASSERT_TRUE(openAndPlay(*w, source)) << w->lastError().toStdString();
     ASSERT_TRUE(w->model().setVariant(VariantId::Local) || w->model().variant() == VariantId::Local);
-    ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().filtered.data && w->loop().stats().variant == "local"; }));
+    ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().filtered.data && w->loop().stats().variantText() == "local"; }));
     w->model().setVariant(VariantId::Naive);
     w->syncFromModel();
     ASSERT_TRUE(tickUntil(*w, [&] { return !w->loop().stats().error.empty(); })) << "no build error was reported";
@@ -198,7 +198,7 @@ class KernelBuildFailure : public QtShell {
     // The previous variant keeps running, and its frames are still right.
     const std::uint64_t index = w->loop().frame().index;
     ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().frame().index > index + 1 && w->loop().frame().fresh; }));
-    EXPECT_EQ(w->loop().stats().variant, "local");
+    EXPECT_EQ(w->loop().stats().variantText(), "local");
     const FeedFrame& f = w->loop().frame();
     Image want(f.source.width, f.source.height, f.source.format);
     convolveReference(f.source, want.view(), w->model().mask(), w->model().border(), w->model().alpha());

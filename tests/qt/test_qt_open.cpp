@@ -82,9 +82,9 @@ TEST_F(QtShell, AStatusBarMessageIsNotDrawnOverBySeekBar) {
 // readback path is what runs here; where zero-copy runs, the line says so.
 TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {
   auto w = openWindow();
-  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPath.empty(); }));
-  const std::string path = w->viewport()->paintedStats().displayPath;
-  EXPECT_EQ(path, w->loop().stats().displayPath) << "the overlay shows the feed's line";
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPathText.empty(); }));
+  const std::string path = w->viewport()->paintedStats().displayPathText;
+  EXPECT_EQ(path, w->loop().stats().displayPathText) << "the overlay shows the feed's line";
   ASSERT_EQ(path.rfind("interop: ", 0), 0u) << path;
   EXPECT_EQ(path.find("no GL context"), std::string::npos) << "the feed was given the viewport's context: " << path;
   const DeviceInfo device = selectDevice(w->loop().deviceSelector(), enumerateDevices());
@@ -127,8 +127,8 @@ TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {
 // liveconv-qt --display-path readback: the readback path runs even where sharing would, and the overlay says why.
 TEST_F(QtShell, ReadbackAskedForIsUsedAndNamed) {
   auto w = openWindow({}, DisplayPathRequest::Readback);
-  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPath.empty(); }));
-  EXPECT_EQ(w->viewport()->paintedStats().displayPath, "interop: readback + PBO (--display-path readback)");
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPathText.empty(); }));
+  EXPECT_EQ(w->viewport()->paintedStats().displayPathText, "interop: readback + PBO (--display-path readback)");
   EXPECT_EQ(w->loop().frame().glPixelBuffer, 0u) << "a readback frame arrives in host memory";
   ASSERT_TRUE(tickUntil(*w, [&] { return w->viewport()->pixelBufferUploads() >= 1; }));
   EXPECT_TRUE(w->displayNotice().isEmpty()) << w->displayNotice().toStdString();
@@ -145,8 +145,8 @@ TEST_F(QtShell, InteropAskedForWithoutSharingSaysSoAndFallsBack) {
   const QString sentence = "--display-path interop cannot run on " + QString::fromStdString(device.name) +
                            " (device has no cl_khr_gl_sharing), so frames are shown through readback + PBO.";
   EXPECT_EQ(w->displayNotice(), sentence);
-  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPath.empty(); }));
-  EXPECT_EQ(w->viewport()->paintedStats().displayPath, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
+  ASSERT_TRUE(tickUntil(*w, [&] { return !w->viewport()->paintedStats().displayPathText.empty(); }));
+  EXPECT_EQ(w->viewport()->paintedStats().displayPathText, "interop: readback + PBO (device has no cl_khr_gl_sharing)");
   ASSERT_TRUE(tickUntil(*w, [&] { return w->viewport()->pixelBufferUploads() >= 1; }));
 }
 

@@ -155,8 +155,8 @@ TEST_F(QtShell, AutoSaysWhichVariantRuns) {
   auto w = openWindow();
   ASSERT_TRUE(waitForFirstFrame(*w));
   w->model().setVariant(VariantId::Auto);
-  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().stats().variant.rfind("auto -> ", 0) == 0; }))
-      << w->loop().stats().variant;
+  ASSERT_TRUE(tickUntil(*w, [&] { return w->loop().stats().variantText().rfind("auto -> ", 0) == 0; }))
+      << w->loop().stats().variantText();
   w->tick();
   const QString line = w->maskDock()->separabilityLabel()->text();
   EXPECT_TRUE(line.contains("runs on variant auto -> ")) << line.toStdString();

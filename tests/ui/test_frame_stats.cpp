@@ -24,11 +24,11 @@ TEST(FrameStats, DropsAsCountAndPercent) {
 // The overlay names the fourth stage "interop" on the zero-copy path, "readback" otherwise.
 TEST(FrameStats, ZeroCopyFollowsTheDisplayPath) {
   FrameStats s;
-  s.displayPath = "interop: zero-copy (cl_khr_gl_sharing)";
+  s.displayPath = DisplayPath::ZeroCopy;
   EXPECT_TRUE(s.zeroCopy());
-  s.displayPath = "interop: readback + PBO (device has no cl_khr_gl_sharing)";
+  s.displayPath = DisplayPath::Readback;
   EXPECT_FALSE(s.zeroCopy());
-  s.displayPath.clear();
+  s.displayPath = DisplayPath::Invalid;
   EXPECT_FALSE(s.zeroCopy());
 }
 
@@ -37,6 +37,22 @@ TEST(FrameStats, VariantLineNamesWhatAutoRuns) {
   EXPECT_EQ(variantLine(VariantId::Local, VariantId::Local), "local");
   EXPECT_EQ(variantLine(VariantId::Auto, VariantId::Invalid), "auto");
   EXPECT_EQ(variantLine(VariantId::Auto, VariantId::Separable), "auto -> separable");
+  EXPECT_EQ(variantLine(VariantId::Invalid, VariantId::Invalid), "") << "before any frame";
+  EXPECT_EQ(FrameStats().runsOnText(VariantId::Local), "local");
+}
+
+// The mask panels' "runs on variant": what runs once the frame side runs the
+// model's variant (with auto's choice), the model's choice while an edit is on its way.
+TEST(FrameStats, RunsOnTextFollowsTheFrameSideOnlyForTheModelsVariant) {
+  FrameStats s;
+  s.variantAsked = VariantId::Auto;
+  s.variantRan = VariantId::RowsBaked;
+  EXPECT_EQ(s.variantText(), "auto -> rows_baked");
+  EXPECT_EQ(s.runsOnText(VariantId::Auto), "auto -> rows_baked");
+  EXPECT_EQ(s.runsOnText(VariantId::Naive), "naive") << "an edit to naive on its way";
+  s.variantAsked = VariantId::Naive;
+  s.variantRan = VariantId::Naive;
+  EXPECT_EQ(s.runsOnText(VariantId::Naive), "naive");
 }
 
 TEST(FrameTimeHistory, KeepsTheNewestOldestFirst) {

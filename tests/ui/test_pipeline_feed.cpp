@@ -150,7 +150,7 @@ TEST_F(PipelineFeedTest, AutoSaysWhatItRuns) {
         advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
     expectReference(f, model_.filter());
   }
-  const std::string variant = feed_->stats().variant;
+  const std::string variant = feed_->stats().variantText();
   EXPECT_EQ(variant.rfind("auto -> ", 0), 0u) << variant;
 }
 

@@ -81,7 +81,7 @@ class ZeroCopyFeedTest : public ::testing::Test {
       expectShownOnDevice(f, link_.display(), model_.filter());
     }
     const FrameStats s = feed_->stats();
-    EXPECT_TRUE(s.zeroCopy()) << s.displayPath << ": the overlay's stage would say readback";
+    EXPECT_TRUE(s.zeroCopy()) << s.displayPathText << ": the overlay's stage would say readback";
     EXPECT_GE(link_.display().releases, 4);
     EXPECT_EQ(link_.display().acquires, link_.display().releases);
   }

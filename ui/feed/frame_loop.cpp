@@ -26,7 +26,6 @@ double secondsNow() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 // The counters of `now` since `base` was taken (a feed's counters only grow).
 void subtractCounters(FrameStats& now, const FrameStats& base) {
@@ -162,8 +161,8 @@ void FrameLoop::advance(bool step) {
     finishRecording(stats_.sourceMessage.empty() ? "The recorder stopped." : stats_.sourceMessage);
   if (stats_.rejectedVersion > notedRejection_) {
     notedRejection_ = stats_.rejectedVersion;
-    model_.noteVariantFailure(stats_.rejectedVariant, firstLine(stats_.error));
-    lastRefusal_ = firstLine(stats_.error);
+    model_.noteVariantFailure(stats_.rejectedVariant, stats_.error);
+    lastRefusal_ = stats_.error;
     ++refusals_;
   }
   if (frame_.fresh) videoRate_.shown(secondsNow());
@@ -228,11 +227,11 @@ void FrameLoop::logTick() {
   }
   // While another feed opens (a source, device or format switch) the old one's frames do not show the edit.
   if (frame_.hasPicture() && frame_.paramsVersion && !switcher_.pending())
-    log_.shown(frame_.paramsVersion, stats_.variant, framesShown_);
+    log_.shown(frame_.paramsVersion, stats_.variantText(), framesShown_);
   if (stats_.rejectedVersion) log_.refused(stats_.rejectedVersion, framesShown_);
   log_.message("open", switcher_.error(), framesShown_);
   log_.message("source", stats_.sourceMessage, framesShown_);
-  log_.message("filter", firstLine(stats_.error), framesShown_);
+  log_.message("filter", stats_.error, framesShown_);
   log_.message("failure", failure_, framesShown_);
   if (model_.notices() != loggedNotices_) {
     loggedNotices_ = model_.notices();

@@ -107,9 +107,9 @@ class PipelineFeed final : public FrameFeed {
       requested_ = next;
       requestedVersion_ = next->version;
     } catch (const BuildError& e) {
-      reject(*next, std::string(e.what()) + "\n" + e.buildLog());
+      reject(*next, e.what(), e.buildLog());
     } catch (const std::exception& e) {
-      reject(*next, e.what());
+      reject(*next, e.what(), {});
     }
     if (!pipeline_) start(applied_);  // a restart that failed: go back to what ran
   }
@@ -186,9 +186,12 @@ class PipelineFeed final : public FrameFeed {
     out.framesTotal = framesShown_;
     for (const DropCause& d : out.drops) out.framesTotal += d.count;
     out.device = device_->info.name;
-    out.variant = variantLine(pipeline_->currentParams().variant, pipeline_->lastVariant());
-    out.displayPath = displayPath_;
+    out.variantAsked = pipeline_->currentParams().variant;
+    out.variantRan = pipeline_->lastVariant();
+    out.displayPath = target_ ? DisplayPath::ZeroCopy : DisplayPath::Readback;
+    out.displayPathText = displayPath_;
     out.error = error_;
+    out.buildLog = buildLog_;
     out.rejectedVersion = rejectedVersion_;
     out.rejectedVariant = rejectedVariant_;
     out.source = sourceDescription_;
@@ -332,9 +335,10 @@ class PipelineFeed final : public FrameFeed {
     pixelBuffer_ = 0;
   }
 
-  void reject(const ParamsSnapshot& next, std::string why) {
+  void reject(const ParamsSnapshot& next, std::string why, std::string log) {
     std::lock_guard<std::mutex> lock(mutex_);
     error_ = std::move(why);
+    buildLog_ = std::move(log);
     rejectedVersion_ = next.version;
     rejectedVariant_ = next.filter.variant;
   }
@@ -348,11 +352,12 @@ class PipelineFeed final : public FrameFeed {
     }
     if (generation == 0) return;
     if (pipeline_->paramsFailed(generation)) {
-      reject(*requested_, pipeline_->paramsError());
+      reject(*requested_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
     } else if (pipeline_->waitParamsBuilt(generation, 0)) {
       applied_ = requested_;
       std::lock_guard<std::mutex> lock(mutex_);
       error_.clear();
+      buildLog_.clear();
     } else {
       return;  // still building
     }
@@ -579,7 +584,7 @@ class PipelineFeed final : public FrameFeed {
   std::uint64_t lastIndex_ = 0;              // of lastSource_
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
-  std::string error_, sourceDescription_, sourceMessage_;
+  std::string error_, buildLog_, sourceDescription_, sourceMessage_;
   std::uint64_t rejectedVersion_ = 0;
   VariantId rejectedVariant_ = VariantId::Invalid;
   std::unique_ptr<FrameSource> firstSource_;  // opened by the constructor, taken by the first decode loop

@@ -105,9 +105,9 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, d
                                const std::string& maskSpec) const {
   std::ostringstream out;
   out << "{\n  \"frames\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
-      << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variant)
+      << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variantText())
       << ",\n  \"mask\": " << jsonQuote(maskSpec)
-      << ",\n  \"display_path\": " << jsonQuote(s.displayPath) << ",\n  \"width\": " << s.frameWidth
+      << ",\n  \"display_path\": " << jsonQuote(s.displayPathText) << ",\n  \"width\": " << s.frameWidth
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
       << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal

@@ -80,9 +80,12 @@ class TestPatternFeed final : public FrameFeed {
     s.framesShown = framesShown_;
     s.framesTotal = framesShown_;  // the test source is pulled, never pushed: nothing can be dropped
     s.device = device_->info.name;
-    s.variant = variantLine(applied_->filter.variant, convolver_->lastRun().variant);
-    s.displayPath = displayPath_;
+    s.variantAsked = applied_->filter.variant;
+    s.variantRan = convolver_->lastRun().variant;
+    s.displayPath = target_ ? DisplayPath::ZeroCopy : DisplayPath::Readback;
+    s.displayPathText = displayPath_;
     s.error = error_;
+    s.buildLog = buildLog_;
     s.rejectedVersion = rejectedVersion_;
     s.rejectedVariant = rejectedVariant_;
     return s;
@@ -119,19 +122,21 @@ class TestPatternFeed final : public FrameFeed {
         convolver_ = std::move(next);
         applied_ = built->second;
         error_.clear();
+        buildLog_.clear();
         waiting_.erase(waiting_.begin(), built);  // the set itself stays: its race winner may follow
         return true;
       }
     }
     if (requested_ != rejectedVersion_ && builder_->failed(requested_)) {
       const auto failed = waiting_.find(requested_);
-      if (failed != waiting_.end()) reject(*failed->second, builder_->error());
+      if (failed != waiting_.end()) reject(*failed->second, builder_->error(), builder_->buildLog());
     }
     return false;
   }
 
-  void reject(const ParamsSnapshot& next, std::string why) {
+  void reject(const ParamsSnapshot& next, std::string why, std::string log) {
     error_ = std::move(why);
+    buildLog_ = std::move(log);
     rejectedVersion_ = next.version;
     rejectedVariant_ = next.filter.variant;
   }
@@ -226,7 +231,7 @@ class TestPatternFeed final : public FrameFeed {
   std::chrono::steady_clock::time_point sourceAt_{};  // the last frame handed to the filter
   std::uint64_t framesShown_ = 0;
   StageTimes stages_;
-  std::string displayPath_, error_;
+  std::string displayPath_, error_, buildLog_;
   std::uint64_t rejectedVersion_ = 0;
   VariantId rejectedVariant_ = VariantId::Invalid;
 };

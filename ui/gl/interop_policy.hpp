@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "liveconv/device.hpp"
+#include "model/frame_stats.hpp"  // DisplayPath
 
 namespace liveconv::ui {
 
@@ -60,12 +61,6 @@ const char* toString(DisplayPathRequest request);
 std::string parseDisplayPathOption(const char* value, DisplayPathRequest* request);
 // The option's lines for --help, starting with "  --display-path".
 const char* displayPathOptionHelp();
-
-enum class DisplayPath {
-  Invalid = 0,
-  ZeroCopy,  // the kernel writes into a GL pixel buffer shared through cl_khr_gl_sharing
-  Readback,  // mapped pinned buffer -> host -> GL pixel buffer -> texture
-};
 
 enum class GlSync {
   Invalid = 0,

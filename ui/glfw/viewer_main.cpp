@@ -130,7 +130,7 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   // How the frames reached the screen: the overlay's line, and how many host
   // frames went through the renderer's pixel buffers (the readback path) and
   // how the shown frame arrived.
-  out << "display " << shot.stats->displayPath << "\n";
+  out << "display " << shot.stats->displayPathText << "\n";
   out << "pixel_buffer_uploads " << shot.pixelBufferUploads << "\n";
   out << "frame_in " << (frame.glPixelBuffer ? "shared-buffer" : "host") << "\n";
   out << "frames_while_opening " << shot.framesWhileOpening << "\n";
@@ -458,12 +458,7 @@ class Viewer {
     dragDivider(layout.pictureWin);
     ViewState& view = model_.view();
     const FrameStats& stats = loop_.stats();
-    inputs_.activeDevice = stats.device;
-    inputs_.activeVariant = stats.variant;
-    inputs_.recordingPath = stats.recordingPath;
-    inputs_.recordedFrames = stats.recordedFrames;
-    inputs_.positionSeconds = stats.positionSeconds;
-    inputs_.durationSeconds = stats.durationSeconds;
+    inputs_.stats = stats;
     if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, kPanelWidth, layout.areaWin.height, panel);
     ScreenRect overlay;
     if (view.overlayVisible)

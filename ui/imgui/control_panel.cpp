@@ -30,7 +30,7 @@ void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs
   const float labelled = -110;
   const std::string current =
       model.deviceIndex() < 0 || model.deviceIndex() >= static_cast<int>(inputs.deviceNames.size())
-          ? "default: " + inputs.activeDevice
+          ? "default: " + inputs.stats.device
           : inputs.deviceNames[model.deviceIndex()];
   // Device names are long: the label goes above so the box has the panel's width, and the whole name is a hover away.
   ImGui::TextUnformatted("device");

@@ -231,12 +231,8 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
     return;
   }
   ImGui::TextDisabled("sum %g, scale %g, offset %g", m.sum(), m.scale(), m.offset());
-  // What the frame side runs (what `auto` chose) once it runs the model's variant; else the model's choice.
-  const std::string asked = variantInfo(model.variant()).name;
-  const std::string& running = inputs.activeVariant;
-  const bool current = running == asked || running.rfind(asked + " -> ", 0) == 0;
   ImGui::TextDisabled("%s; runs on variant %s", model.separable() ? "separable (rank 1)" : "not separable (rank > 1)",
-                      current ? running.c_str() : asked.c_str());
+                      inputs.stats.runsOnText(model.variant()).c_str());
 }
 
 }  // namespace liveconv::ui

@@ -127,13 +127,14 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::PushTextWrapPos(0);
   if (!stats.source.empty()) secondaryText("source  %s", stats.source.c_str());
   secondaryText("device  %s", stats.device.c_str());
-  secondaryText("variant %s", stats.variant.c_str());
+  secondaryText("variant %s", stats.variantText().c_str());
   // "interop: zero-copy (...)" or "interop: readback + PBO (why)"
-  secondaryText("%s", stats.displayPath.c_str());
+  secondaryText("%s", stats.displayPathText.c_str());
   if (!stats.recordingPath.empty())
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "REC %s (%lld frames)", stats.recordingPath.c_str(),
                        stats.recordedFrames);
   if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", stats.error.c_str());
+  if (!stats.buildLog.empty()) secondaryText("%s", stats.buildLog.c_str());
   ImGui::PopTextWrapPos();
   // Wrapped lines are measured a frame late by the auto-fitting height; a
   // little room below the last one keeps it off the bottom edge meanwhile.

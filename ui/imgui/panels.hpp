@@ -47,14 +47,10 @@ struct PanelState {
 
 struct PanelInputs {
   std::vector<std::string> deviceNames;  // index = enumerateDevices() index
-  std::string activeDevice;              // what the frame side runs on
-  std::string activeVariant;             // FrameStats::variant, e.g. "auto -> separable"
   std::vector<std::string> cameras;      // "camera:N" specs found at start
   bool decodedSources = false;           // the build can open files, lavfi, cameras
-  std::string recordingPath;             // non-empty while recording
-  long long recordedFrames = 0;
-  double positionSeconds = -1;           // FrameStats: where the picture is in the clip
-  double durationSeconds = 0;            // FrameStats: 0 when the source cannot seek
+  // The frame side's stats (what runs, on which device, recording, position), as the overlay shows them.
+  FrameStats stats;
 };
 
 // The control panel, docked on the left at `width` x `height` window pixels.

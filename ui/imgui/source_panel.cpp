@@ -86,11 +86,11 @@ void drawPlayback(ViewerModel& model, ShellRequests* requests) {
 // The seek bar of a file: drag to a place, let go to go there (ffplay's
 // arrows do the same in steps: Left/Right 5 s, Home, End).
 void drawSeekBar(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
-  if (inputs.durationSeconds <= 0) return;
-  float at = state.seeking ? state.seekSeconds : static_cast<float>(std::max(0.0, inputs.positionSeconds));
+  if (inputs.stats.durationSeconds <= 0) return;
+  float at = state.seeking ? state.seekSeconds : static_cast<float>(std::max(0.0, inputs.stats.positionSeconds));
   ImGui::SetNextItemWidth(-1);
-  const std::string label = positionText(at, inputs.durationSeconds);
-  ImGui::SliderFloat("##seek", &at, 0, static_cast<float>(inputs.durationSeconds), label.c_str(),
+  const std::string label = positionText(at, inputs.stats.durationSeconds);
+  ImGui::SliderFloat("##seek", &at, 0, static_cast<float>(inputs.stats.durationSeconds), label.c_str(),
                      ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput);
   if (ImGui::IsItemActive()) {
     state.seeking = true;
@@ -102,7 +102,7 @@ void drawSeekBar(PanelState& state, const PanelInputs& inputs, ShellRequests* re
 }
 
 void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
-  const bool recording = !inputs.recordingPath.empty();
+  const bool recording = !inputs.stats.recordingPath.empty();
   ImGui::SetNextItemWidth(-90);
   if (recording) ImGui::BeginDisabled();
   ImGui::InputText("##record", state.recordPath, sizeof state.recordPath);
@@ -112,7 +112,7 @@ void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* 
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.65f, 0.15f, 0.15f, 1));
     if (ImGui::Button("Stop", ImVec2(-1, 0))) requests->stopRecording = true;
     ImGui::PopStyleColor();
-    ImGui::TextColored(kError, "recording %lld frames", inputs.recordedFrames);
+    ImGui::TextColored(kError, "recording %lld frames", inputs.stats.recordedFrames);
   } else if (ImGui::Button("Record", ImVec2(-1, 0))) {
     requests->startRecording = true;
   }

@@ -17,6 +17,7 @@ double FrameStats::droppedPercent() const {
 }
 
 std::string variantLine(VariantId asked, VariantId ran) {
+  if (asked == VariantId::Invalid) return "";  // nothing has run yet
   std::string line = variantInfo(asked).name;
   if (asked == VariantId::Auto && ran != VariantId::Invalid && ran != VariantId::Auto)
     line += std::string(" -> ") + variantInfo(ran).name;

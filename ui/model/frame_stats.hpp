@@ -25,6 +25,17 @@ struct DropCause {
   std::uint64_t count = 0;
 };
 
+// The overlay's variant: "local", or for `auto` what it runs, "auto -> separable"
+// ("auto" alone before the first frame).
+std::string variantLine(VariantId asked, VariantId ran);
+
+// How filtered frames reach the screen.
+enum class DisplayPath {
+  Invalid = 0,
+  ZeroCopy,  // into a GL pixel buffer shared through cl_khr_gl_sharing, device to device
+  Readback,  // mapped pinned buffer -> host -> GL pixel buffer -> texture
+};
+
 struct FrameStats {
   double fps = 0;
   StageTimes stages;  // averaged over the last second or so
@@ -39,9 +50,12 @@ struct FrameStats {
   int frameWidth = 0;
   int frameHeight = 0;
   std::string device;
-  std::string variant;
-  std::string displayPath;  // "CL/GL interop" or "readback (...)"
-  std::string error;        // last failure, with the build log where a kernel failed to build
+  VariantId variantAsked = VariantId::Invalid;  // the parameters' variant (may be Auto)
+  VariantId variantRan = VariantId::Invalid;    // the concrete one that filtered the last frame
+  DisplayPath displayPath = DisplayPath::Invalid;
+  std::string displayPathText;  // the overlay's line: "interop: zero-copy (...)" or "interop: readback + PBO (why)"
+  std::string error;     // the last refusal or build failure, one sentence
+  std::string buildLog;  // the compiler's log when a kernel failed to build; else empty
   std::string source;         // what plays, as the feed describes it
   std::string sourceMessage;  // the source failed to open or ended; shown over the picture
   double positionSeconds = -1;  // of the frame on screen, from the clip's start (-1: unknown)
@@ -55,14 +69,17 @@ struct FrameStats {
   VariantId rejectedVariant = VariantId::Invalid;
 
   std::uint64_t framesDropped() const;
-  // The frame reached the display through CL/GL interop (displayPath "interop: zero-copy ...").
-  bool zeroCopy() const { return displayPath.rfind("interop: zero-copy", 0) == 0; }
+  bool zeroCopy() const { return displayPath == DisplayPath::ZeroCopy; }
+  // What runs, as the overlay says it: "local", "auto -> separable".
+  std::string variantText() const { return variantLine(variantAsked, variantRan); }
+  // What the mask panels say runs for the model's variant: what the frame
+  // side runs (with what `auto` chose) once it runs that variant, else the
+  // model's choice alone (an edit on its way).
+  std::string runsOnText(VariantId modelVariant) const {
+    return variantAsked == modelVariant ? variantText() : variantLine(modelVariant, VariantId::Invalid);
+  }
   double droppedPercent() const;
 };
-
-// The overlay's variant: "local", or for `auto` what it runs, "auto -> separable"
-// ("auto" alone before the first frame).
-std::string variantLine(VariantId asked, VariantId ran);
 
 // Throughput of the kernel alone, from its CL event time.
 double megapixelsPerSecond(int width, int height, double kernelMs);

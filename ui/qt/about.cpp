@@ -34,7 +34,7 @@ QString aboutText(const FrameStats& stats, const std::string& deviceSelector) {
              "<tr><td>FFmpeg</td><td>%5</td></tr>"
              "<tr><td>Qt</td><td>%6 (built with %7)</td></tr></table>")
       .arg(LIVECONV_VERSION, platform, device,
-           stats.displayPath.empty() ? QString("-") : QString::fromStdString(stats.displayPath), ffmpeg, qVersion(),
+           stats.displayPathText.empty() ? QString("-") : QString::fromStdString(stats.displayPathText), ffmpeg, qVersion(),
            QT_VERSION_STR);
 }
 

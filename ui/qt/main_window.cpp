@@ -380,24 +380,23 @@ void MainWindow::updateStatus() {
   throughputLabel_->setText(QString("%1 Mpixel/s").arg(s.megapixelsPerSecond, 0, 'f', 0));
   droppedLabel_->setText(
       QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
-  deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variant));
-  maskDock_->setRunningVariant(s.variant);
+  deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variantText()));
+  maskDock_->setRunningVariant(s.variantAsked, s.variantRan);
   // A kernel that failed to build or a variant that refused the mask: the
   // previous parameters keep running; say so once, in the status line with the
   // whole text in its tooltip, grey the variant in the dock, and for a build
   // failure show the build log in a message box that does not stop the video.
-  const QString feedError = QString::fromStdString(s.error);
-  if (feedError != shownFeedError_) {
-    shownFeedError_ = feedError;
+  const QString feedError = QString::fromStdString(s.error), log = QString::fromStdString(s.buildLog).trimmed();
+  if (feedError + log != shownFeedError_) {
+    shownFeedError_ = feedError + log;
     if (!feedError.isEmpty()) {
-      const QString first = feedError.section('\n', 0, 0), log = feedError.section('\n', 1).trimmed();
       if (log.isEmpty()) {
         lastError_ = feedError;
-        statusBar()->showMessage(first, 20000);
+        statusBar()->showMessage(feedError, 20000);
       } else {
-        notify("Kernel build failed", first + "\nThe previous parameters keep filtering.", "Build log:\n" + log);
+        notify("Kernel build failed", feedError + "\nThe previous parameters keep filtering.", "Build log:\n" + log);
       }
-      statusBar()->setToolTip(feedError);
+      statusBar()->setToolTip(log.isEmpty() ? feedError : feedError + "\n" + log);
       engineDock_->refresh();
     } else {
       statusBar()->setToolTip({});

@@ -1,5 +1,7 @@
 #include "qt/mask_dock.hpp"
 
+#include "model/frame_stats.hpp"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -209,9 +211,10 @@ void MaskDock::resizeEvent(QResizeEvent* event) {
   fitGridArea();  // a narrower dock may need the horizontal scroll bar
 }
 
-void MaskDock::setRunningVariant(const std::string& variant) {
-  if (variant == runningVariant_) return;
-  runningVariant_ = variant;
+void MaskDock::setRunningVariant(VariantId asked, VariantId ran) {
+  if (asked == runningAsked_ && ran == runningRan_) return;
+  runningAsked_ = asked;
+  runningRan_ = ran;
   refresh();
 }
 
@@ -239,11 +242,12 @@ void MaskDock::refresh() {
     const QString shown = spec.empty() ? QString("custom %1x%2").arg(m.width).arg(m.height) : QString::fromStdString(spec);
     if (spec_->currentText() != shown) spec_->setCurrentText(shown);
   }
-  const std::string asked = variantInfo(model_.variant()).name;
-  const bool current = runningVariant_ == asked || runningVariant_.rfind(asked + " -> ", 0) == 0;
+  FrameStats running;
+  running.variantAsked = runningAsked_;
+  running.variantRan = runningRan_;
   separability_->setText(QString("%1; runs on variant %2")
                              .arg(model_.separable() ? "separable (rank 1)" : "not separable (rank > 1)")
-                             .arg(QString::fromStdString(current ? runningVariant_ : asked)));
+                             .arg(QString::fromStdString(running.runsOnText(model_.variant()))));
   error_->setText(specError_.isEmpty() ? QString::fromStdString(model_.maskError()) : specError_);
   error_->setVisible(!error_->text().isEmpty());
   refreshing_ = false;

@@ -35,9 +35,9 @@ class MaskDock : public QDockWidget {
   QComboBox* symmetryBox() const { return symmetry_; }
   QComboBox* specBox() const { return spec_; }
   QLabel* separabilityLabel() const { return separability_; }
-  // What the frame side runs (FrameStats::variant, e.g. "auto -> separable"),
+  // What the frame side runs (the variant asked and the one that ran, e.g. auto and separable),
   // shown in the separability line once it runs the model's variant.
-  void setRunningVariant(const std::string& variant);
+  void setRunningVariant(VariantId asked, VariantId ran);
   QLabel* errorLabel() const { return error_; }
   QScrollArea* gridArea() const { return scroll_; }
   // The tool buttons carry object names: maskTranspose, maskFlipH, maskFlipV, maskReset.
@@ -69,7 +69,7 @@ class MaskDock : public QDockWidget {
   QDoubleSpinBox *divisor_ = nullptr, *bias_ = nullptr;
   QComboBox *normalize_ = nullptr, *symmetry_ = nullptr, *spec_ = nullptr;
   QLabel *separability_ = nullptr, *error_ = nullptr;
-  std::string runningVariant_;
+  VariantId runningAsked_ = VariantId::Invalid, runningRan_ = VariantId::Invalid;  // the frame side's
   QString specError_;  // the parser's sentence for the last spec typed; cleared by the next edit
   bool refreshing_ = false;
 };

@@ -48,9 +48,11 @@ class KernelBuilder {
   std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
   // Waits until `generation` is built (true) or has failed (false), at most timeoutMs.
   bool wait(std::uint64_t generation, int timeoutMs);
-  // True once `generation` failed; error() is then its sentence (with the build log after a newline).
+  // True once `generation` failed; error() is then its sentence and
+  // buildLog() the compiler's log (empty when it was no compile that failed).
   bool failed(std::uint64_t generation) const;
   std::string error() const;
+  std::string buildLog() const;
   // The last generation built or failed.
   std::uint64_t finished() const;
   // True while a request waits or builds.
@@ -79,7 +81,7 @@ class KernelBuilder {
   bool building_ = false;
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
-  std::string error_;
+  std::string error_, buildLog_;
   bool stop_ = false;
   std::thread thread_;
 };

@@ -148,6 +148,8 @@ class Pipeline : public FrameChannel {
   // The sentence of the last parameter set that failed to build; the stream
   // goes on with the set before it.
   std::string paramsError() const;
+  // The compiler's log of that failure (empty when it was no compile that failed).
+  std::string paramsBuildLog() const;
   // True once `generation` has failed to build (a UI polls this without waiting).
   bool paramsFailed(std::uint64_t generation) const;
   FilterParams currentParams() const;
