@@ -35,15 +35,14 @@ int runPipelineBench(const std::vector<std::string>& argv) {
                  "  --map-frames      map frames of any size into the buffers of such a device\n";
     return kExitOk;
   }
-  const DeviceInfo info = selectDevice(args.get("--device"));
+  const ParamValues values = paramValuesFromArgs(args);
+  const DeviceInfo info = selectDevice(values.device);
   auto device = DeviceContext::create(info);
   const bool gpu = info.kind == DeviceKind::GPU;
   int width = 0, height = 0;
   parseFrameSize(args.get("--size", gpu ? "3840x2160" : "1280x720"), "size", &width, &height);
-  const PixelFormat format = parsePixelFormat(args.get("--format", "rgba"));
-  if (format == PixelFormat::Invalid)
-    throw UsageError("Unknown format '" + args.get("--format") + "'; use rgba or gray.");
-  const FilterParams params = filterParamsFromArgs(args, "motion45:7");  // the seed's 7x7 mask
+  const PixelFormat format = values.format;
+  const FilterParams& params = values.filter;
   PipelineOptions options;
   options.policy = QueuePolicy::Lossless;
   options.format = format;

@@ -15,6 +15,7 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
 #include "liveconv/mask_file.hpp"
+#include "liveconv/parameters.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -240,28 +241,18 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
 }
 
 std::string defaultVariantName() {
-  return findVariant("auto") ? "auto" : "local";
+  return paramDescription(ParamId::Variant).defaultText;
 }
 
-FilterParams filterParamsFromArgs(const Args& args, const std::string& defaultMask) {
-  FilterParams p;
-  p.mask = parseMaskArgument(args.get("--mask", defaultMask));
-  const std::string variant = args.get("--variant", defaultVariantName());
-  const VariantInfo* v = findVariant(variant);
-  if (!v) throw UsageError("Unknown variant '" + variant + "'; the variants are " + variantNames() + ".");
-  p.variant = v->id;
-  p.border = parseBorderMode(args.get("--border", "clamp"));
-  if (p.border == BorderMode::Invalid)
-    throw UsageError("Unknown border mode '" + args.get("--border") + "'; use clamp, mirror, wrap or zero.");
-  const std::string alpha = args.get("--alpha", "copy");
-  if (alpha == "copy")
-    p.alpha = AlphaMode::PassThrough;
-  else if (alpha == "filter")
-    p.alpha = AlphaMode::Filter;
-  else
-    throw UsageError("Unknown alpha mode '" + alpha + "'; use copy or filter.");
-  if (args.has("--workgroup")) parseFrameSize(args.get("--workgroup"), "workgroup", &p.workgroup.x, &p.workgroup.y);
-  return p;
+ParamValues paramValuesFromArgs(const Args& args) {
+  ParamValues v = defaultParams();
+  for (const ParamDescription& d : paramDescriptions())
+    if (args.has(d.flag)) setParam(v, d.id, args.get(d.flag));
+  return v;
+}
+
+FilterParams filterParamsFromArgs(const Args& args) {
+  return paramValuesFromArgs(args).filter;
 }
 
 void parseFrameSize(const std::string& text, const char* what, int* width, int* height) {

@@ -15,6 +15,7 @@
 #include "liveconv/convolver.hpp"
 #include "liveconv/frame.hpp"
 #include "liveconv/live_clock.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/pipeline.hpp"
 
 namespace liveconv::app {
@@ -64,7 +65,11 @@ const char* signalName(int signal);
 
 // --mask, --variant, --border, --alpha, --workgroup into a parameter set.
 // The default variant is "auto" when the registry has it, else "local".
-FilterParams filterParamsFromArgs(const Args& args, const std::string& defaultMask = "gaussian:5");
+// The parameters of liveconv/parameters.hpp's table from their flags (--mask,
+// --variant, --border, --alpha, --workgroup, --format, --device), the rest at
+// their defaults. Throws InvalidArgument with the sentence for a bad value.
+ParamValues paramValuesFromArgs(const Args& args);
+FilterParams filterParamsFromArgs(const Args& args);
 std::string defaultVariantName();
 
 // "WxH" -> width, height (both > 0); throws UsageError naming `what`.

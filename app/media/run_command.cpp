@@ -48,8 +48,7 @@ struct RunRequest {
 // A raw output's extension names its pixel format; --format may only agree with it.
 PixelFormat outputFormat(const Args& args, const std::string& output) {
   const std::string given = args.get("--format");
-  PixelFormat format = parsePixelFormat(given.empty() ? "rgba" : given);
-  if (format == PixelFormat::Invalid) throw UsageError("Unknown format '" + given + "'; use rgba or gray.");
+  PixelFormat format = paramValuesFromArgs(args).format;
   for (const auto& [ext, implied] : {std::pair<const char*, PixelFormat>{".gray", PixelFormat::GRAY8},
                                      {".rgba", PixelFormat::RGBA8}}) {
     if (!endsWith(output, ext)) continue;

@@ -24,11 +24,9 @@ void printRunUsage() {
          "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"
          "          with --container), raw:- ; null (nothing; for measuring); default null\n"
          "Filter:\n"
-         "  --mask SPEC   a preset or inline mask (liveconv presets), or @FILE.json / @- (default gaussian:5)\n"
-         "  --variant NAME, --border clamp|mirror|wrap|zero, --alpha copy|filter, --workgroup WxH\n"
-         "  --format rgba|gray   the pixel format filtered and written (default rgba)\n"
-         "  --device SEL  index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
-         "Output:\n"
+      << paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
+                    ParamId::Format, ParamId::Device})
+      << "Output:\n"
          "  --codec NAME  any FFmpeg video encoder (default: FFV1, or H.264 for .mp4/.mov)\n"
          "  --container NAME, -f NAME  FFmpeg's muxer (default: from the file name; needed for -o -)\n"
          "  --crf N, --preset NAME, -b:v RATE, --codec-opt KEY=VALUE (repeatable), --pix-fmt NAME\n"

@@ -386,11 +386,11 @@ TEST_F(QtShell, EngineDockFieldsBothWays) {
   auto w = openWindow();
   EngineDock* dock = w->engineDock();
   ViewerModel& model = w->model();
-  dock->borderBox()->setCurrentIndex(dock->borderBox()->findData(static_cast<int>(BorderMode::Wrap)));
+  dock->borderBox()->setCurrentIndex(dock->borderBox()->findData("wrap"));
   EXPECT_EQ(model.border(), BorderMode::Wrap);
-  dock->formatBox()->setCurrentIndex(dock->formatBox()->findData(static_cast<int>(PixelFormat::GRAY8)));
+  dock->formatBox()->setCurrentIndex(dock->formatBox()->findData("gray"));
   EXPECT_EQ(model.format(), PixelFormat::GRAY8);
-  dock->alphaBox()->setCurrentIndex(dock->alphaBox()->findData(static_cast<int>(AlphaMode::Filter)));
+  dock->alphaBox()->setCurrentIndex(dock->alphaBox()->findData("filter"));
   EXPECT_EQ(model.alpha(), AlphaMode::Filter);
   ASSERT_TRUE(dock->workgroupDefaultBox()->isChecked());
   dock->workgroupDefaultBox()->setChecked(false);
@@ -401,9 +401,9 @@ TEST_F(QtShell, EngineDockFieldsBothWays) {
   model.setAlpha(AlphaMode::PassThrough);
   model.setWorkgroup({});
   w->syncFromModel();
-  EXPECT_EQ(dock->borderBox()->currentData().toInt(), static_cast<int>(BorderMode::Zero));
-  EXPECT_EQ(dock->formatBox()->currentData().toInt(), static_cast<int>(PixelFormat::RGBA8));
-  EXPECT_EQ(dock->alphaBox()->currentData().toInt(), static_cast<int>(AlphaMode::PassThrough));
+  EXPECT_EQ(dock->borderBox()->currentData().toString(), "zero");
+  EXPECT_EQ(dock->formatBox()->currentData().toString(), "rgba");
+  EXPECT_EQ(dock->alphaBox()->currentData().toString(), "copy");
   EXPECT_TRUE(dock->workgroupDefaultBox()->isChecked());
   EXPECT_FALSE(dock->workgroupXBox()->isEnabled());
 }
@@ -434,7 +434,7 @@ TEST_F(QtShell, SettingsRoundTrip) {
   EXPECT_EQ(w->model().deviceIndex(), 0);
   EXPECT_EQ(w->model().source(), "testpattern:320x240");
   EXPECT_EQ(w->maskDock()->widthBox()->value(), 3);
-  EXPECT_EQ(w->engineDock()->borderBox()->currentData().toInt(), static_cast<int>(BorderMode::Mirror));
+  EXPECT_EQ(w->engineDock()->borderBox()->currentData().toString(), "mirror");
   EXPECT_TRUE(w->engineDock()->isHidden()) << "the dock layout is restored";
   EXPECT_EQ(w->dockWidgetArea(w->maskDock()), Qt::RightDockWidgetArea);
   EXPECT_EQ(w->recentFiles(), (QStringList{"/videos/a.mp4", "/videos/b.mkv"}));

@@ -12,7 +12,7 @@ using namespace liveconv::ui;
 
 TEST(ViewerModel, StartsOnTheSeedMask) {
   ViewerModel m;
-  EXPECT_EQ(m.mask(), parseMaskSpec(kDefaultMaskSpec));
+  EXPECT_EQ(m.mask(), parseMaskSpec("motion45:7"));  // the parameter table's default, as `liveconv run`
   EXPECT_TRUE(m.maskError().empty());
   ASSERT_NE(m.snapshot(), nullptr);
   EXPECT_EQ(m.snapshot()->version, m.version());

@@ -96,7 +96,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
                                : onPath("xvfb-run") ? "xvfb-run -a -s '-screen 0 1280x1024x24' "
                                                     : "";
     const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " + prefix +
-                            GetParam().binary + " " + GetParam().sourceOption +
+                            GetParam().binary + " " + extraArgs_ + GetParam().sourceOption +
                             source + " --script script.txt --stats-json stats.json > out.log 2>&1";
     std::printf("running: %s\n", cmd.c_str());
     const int status = std::system(cmd.c_str());
@@ -106,6 +106,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
   }
 
   std::string dir_;
+  std::string extraArgs_;  // options before the source, for both windows alike
 };
 
 TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
@@ -208,6 +209,35 @@ TEST_P(WindowScript, OnADecodedStreamEveryEditLandsWhileItPlays) {
   EXPECT_EQ(edits[3].variant, "naive");
   EXPECT_EQ(json.find("\"kind\": \"filter\""), std::string::npos) << "an edit was refused";
 #endif
+}
+
+// Both windows take the parameter flags of `liveconv run` (one table spells
+// and checks them): the window starts on them and the stats file says so in
+// the flags' words. The Qt shell keeps them in its settings, so its next run
+// without flags starts on them again; a bad value is the same usage error.
+TEST_P(WindowScript, BothWindowsStartOnTheParameterFlagsOfRun) {
+  extraArgs_ = "--mask box:3 --variant naive --border wrap --alpha filter --workgroup 8x8 --format gray ";
+  std::string output;
+  ASSERT_EQ(run("5 quit\n", &output), 0) << output;
+  std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  EXPECT_NE(json.find("\"mask\": \"box:3\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"parameters\": {\"variant\": \"naive\", \"border\": \"wrap\", \"alpha\": \"filter\", "
+                      "\"workgroup\": \"8x8\", \"format\": \"gray\"}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\n  \"variant\": \"naive\""), std::string::npos) << "naive did not run: " << json;
+
+  extraArgs_ = "";
+  ASSERT_EQ(run("5 quit\n", &output), 0) << output;
+  json = readFile(dir_ + "stats.json");
+  const bool keepsSettings = std::string(GetParam().name) == "qt";
+  EXPECT_EQ(json.find("\"border\": \"wrap\"") != std::string::npos, keepsSettings)
+      << (keepsSettings ? "the Qt shell lost its settings: " : "the viewer keeps no filter settings: ") << json;
+
+  extraArgs_ = "--border edge ";
+  EXPECT_EQ(run("5 quit\n", &output, "testpattern:320x240", false), 2) << output;
+  EXPECT_NE(output.find("Unknown border mode 'edge'; use clamp, mirror, wrap or zero."), std::string::npos) << output;
 }
 
 double numberAfter(const std::string& json, const std::string& key) {

@@ -9,7 +9,9 @@
 #include <sstream>
 
 #include "feed/display_link.hpp"
+#include "liveconv/parameters.hpp"
 #include "model/mask_edit.hpp"
+#include "model/start_params.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/variants.hpp"
@@ -397,7 +399,12 @@ std::string FrameLoop::writeStatsJson(const std::string& path) const {
   const Mask& m = model_.mask();
   std::string mask = specForMask(m, {});  // too large to spell out: its size
   if (mask.empty()) mask = "custom " + std::to_string(m.width) + "x" + std::to_string(m.height);
-  if (out) out << log_.toJson(s, framesShown_, videoFps(), mask);
+  // The parameters as their flags spell them (the mask above, as a spec).
+  std::vector<std::pair<std::string, std::string>> parameters;
+  for (const ParamDescription& d : paramDescriptions())
+    if (d.id != ParamId::Mask && d.id != ParamId::Device)
+      parameters.emplace_back(d.flag + 2, modelParamText(model_, d.id));
+  if (out) out << log_.toJson(s, framesShown_, videoFps(), mask, parameters);
   if (!out) return "cannot write " + path + ".";
   return {};
 }

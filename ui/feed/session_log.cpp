@@ -102,11 +102,15 @@ bool SessionLog::settled() const {
 }
 
 std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps,
-                               const std::string& maskSpec) const {
+                               const std::string& maskSpec,
+                               const std::vector<std::pair<std::string, std::string>>& parameters) const {
   std::ostringstream out;
   out << "{\n  \"frames\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
       << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variantText())
-      << ",\n  \"mask\": " << jsonQuote(maskSpec)
+      << ",\n  \"mask\": " << jsonQuote(maskSpec) << ",\n  \"parameters\": {";
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    out << (i ? ", " : "") << jsonQuote(parameters[i].first) << ": " << jsonQuote(parameters[i].second);
+  out << "}"
       << ",\n  \"display_path\": " << jsonQuote(s.displayPathText) << ",\n  \"width\": " << s.frameWidth
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/frame_stats.hpp"
@@ -54,9 +55,10 @@ class SessionLog {
   const std::vector<Message>& messages() const { return messages_; }
   const std::vector<Edit>& edits() const { return edits_; }
 
-  // The whole log, the final stats and the mask that ran (its spec) as one JSON object.
-  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, double videoFps,
-                     const std::string& maskSpec) const;
+  // The whole log, the final stats, the mask that ran (its spec) and the
+  // parameters as the flags spell them ({"border", "wrap"}, ...) as one JSON object.
+  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, double videoFps, const std::string& maskSpec,
+                     const std::vector<std::pair<std::string, std::string>>& parameters = {}) const;
 
  private:
   double nowMs() const;

@@ -261,35 +261,13 @@ class Window {
   GLFWwindow* window_ = nullptr;
 };
 
-// The command line into the model; kExitOk, or the exit code of a bad option.
-int setUpModel(const ViewerOptions& opt, ViewerModel& model) {
-  std::string error;
-  if (!opt.mask.empty() && !model.applySpec(opt.mask, &error) && !error.empty()) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
-    return app::kExitUsage;
-  }
-  if (!opt.variant.empty()) {
-    const VariantInfo* v = findVariant(opt.variant);
-    if (!v) {
-      std::fprintf(stderr, "liveconv-viewer: unknown variant %s; known: %s.\n", opt.variant.c_str(),
-                   variantNames().c_str());
-      return app::kExitUsage;
-    }
-    model.setVariant(v->id);
-  }
-  const PixelFormat format = parsePixelFormat(opt.format);
-  const BorderMode border = opt.border.empty() ? BorderMode::Clamp : parseBorderMode(opt.border);
-  if (format == PixelFormat::Invalid || border == BorderMode::Invalid) {
-    std::fprintf(stderr, "liveconv-viewer: --format takes rgba or gray, --border clamp, mirror, wrap or zero.\n");
-    return app::kExitUsage;
-  }
-  model.setFormat(format);
-  model.setBorder(border);
+// The command line into the model (its values were checked as it was read).
+void setUpModel(const ViewerOptions& opt, ViewerModel& model) {
+  applyStartParams(opt.params, model);
   model.setSource(opt.source.empty() ? defaultSourceSpec() : opt.source);
   model.view().compare = opt.compare ? CompareMode::Split : CompareMode::Off;
   model.view().overlayVisible = opt.overlay;
   model.view().panelsVisible = opt.panels;
-  return app::kExitOk;
 }
 
 // The first feed, opened before the window draws: the asked source, else the
@@ -300,7 +278,7 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
   const std::string asked = model.source();
   try {
     try {
-      loop.adopt(makeFrameFeed(asked, opt.device, model.snapshot(), &link), asked);
+      loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link), asked);
     } catch (const NoDeviceError&) {
       throw;
     } catch (const BuildError&) {
@@ -308,7 +286,7 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
     } catch (const std::exception& e) {
       if (asked.rfind("testpattern", 0) == 0) throw;
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-      loop.adopt(makeFrameFeed("testpattern", opt.device, model.snapshot(), &link), "testpattern");
+      loop.adopt(makeFrameFeed("testpattern", opt.params.values.device, model.snapshot(), &link), "testpattern");
       model.setSource(asked);
     }
   } catch (const NoDeviceError& e) {
@@ -569,15 +547,15 @@ class Viewer {
 
 int run(const ViewerOptions& opt) {
   ViewerModel model;
-  if (const int code = setUpModel(opt, model); code != app::kExitOk) return code;
+  setUpModel(opt, model);
   // Without a device there is nothing to show, and saying so needs no window.
   try {
-    (void)selectDevice(opt.device);
+    (void)selectDevice(opt.params.values.device);
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return app::kExitNoDevice;
   }
-  FrameLoop loop(model, {}, opt.device);
+  FrameLoop loop(model, {}, opt.params.values.device);
   if (!opt.script.empty())
     if (const std::string why = loop.loadScript(opt.script); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());

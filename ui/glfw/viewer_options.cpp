@@ -17,12 +17,7 @@ const char* kUsageHead =
     "usage: liveconv-viewer [options]\n"
     "  --source SPEC       a file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], synthetic:WxH,\n"
     "                      testpattern[:WxH]; default: the bundled clip (looping), or the\n"
-    "                      test pattern in a build without FFmpeg\n"
-    "  --mask SPEC         a preset or inline mask, as in `liveconv presets` (default motion45:7)\n"
-    "  --variant NAME      a kernel variant from `liveconv variants`\n"
-    "  --device SEL        index, P:D, gpu, cpu or part of a name (default $LIVECONV_DEVICE, else GPU, else CPU)\n"
-    "  --format rgba|gray  pixel format\n"
-    "  --border MODE       clamp, mirror, wrap or zero\n";
+    "                      test pattern in a build without FFmpeg\n";
 const char* kUsageTail =
     "  --size WxH          window size in screen coordinates (default 1600x900, or the screen's\n"
     "                      work area where that is smaller)\n"
@@ -40,7 +35,7 @@ const char* kUsageTail =
 
 const char* viewerUsage() {
   static const std::string usage =
-      std::string(kUsageHead) + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
+      std::string(kUsageHead) + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
   return usage.c_str();
 }
 
@@ -52,23 +47,15 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
       *out = argv[++i];
       return true;
     };
-    std::string v;
-    if (arg == "--help" || arg == "-h") {
+    std::string v, why;
+    if (takeParamFlag(argc, argv, &i, &o->params, &why)) {
+      if (!why.empty()) return why;
+    } else if (arg == "--help" || arg == "-h") {
       o->help = true;
     } else if (arg == "--version") {
       o->version = true;
     } else if (arg == "--source") {
       if (!value(&o->source)) return "--source needs a value.";
-    } else if (arg == "--mask") {
-      if (!value(&o->mask)) return "--mask needs a spec.";
-    } else if (arg == "--variant") {
-      if (!value(&o->variant)) return "--variant needs a name.";
-    } else if (arg == "--device") {
-      if (!value(&o->device)) return "--device needs a selector.";
-    } else if (arg == "--format") {
-      if (!value(&o->format)) return "--format needs rgba or gray.";
-    } else if (arg == "--border") {
-      if (!value(&o->border)) return "--border needs a mode.";
     } else if (arg == "--display-path") {
       const std::string why = parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &o->displayPath);
       if (!why.empty()) return why;

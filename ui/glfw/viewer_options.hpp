@@ -5,16 +5,13 @@
 #include <string>
 
 #include "gl/interop_policy.hpp"
+#include "model/start_params.hpp"
 
 namespace liveconv::ui {
 
 struct ViewerOptions {
-  std::string source;   // empty: defaultSourceSpec() (the bundled clip in the media build)
-  std::string mask;     // empty: the model's default
-  std::string variant;  // empty: the model's default
-  std::string device;   // selector as in `liveconv devices`; empty: $LIVECONV_DEVICE, else the default
-  std::string format = "rgba";
-  std::string border;
+  std::string source;  // empty: defaultSourceSpec() (the bundled clip in the media build)
+  StartParams params;  // --mask, --variant, --border, --alpha, --workgroup, --format, --device
   DisplayPathRequest displayPath = DisplayPathRequest::Auto;
   int windowWidth = 1600;  // without --size: no larger than the screen's work area
   int windowHeight = 900;

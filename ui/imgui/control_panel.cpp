@@ -4,10 +4,17 @@
 #include <string>
 
 #include "imgui/panels.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
+#include "model/start_params.hpp"
 
 namespace liveconv::ui {
 namespace {
+
+// The last item's help, from the parameter table, while hovered.
+void paramTooltip(ParamId id) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paramDescription(id).help);
+}
 
 void drawVariants(ViewerModel& model) {
   for (const VariantInfo& v : variantRegistry()) {
@@ -43,20 +50,25 @@ void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current.c_str());
   ImGui::SetNextItemWidth(labelled);
-  if (ImGui::BeginCombo("border", toString(model.border()))) {
-    for (BorderMode b : allBorderModes())
-      if (ImGui::Selectable(toString(b), model.border() == b)) model.setBorder(b);
+  // The choices, their words and their help are the parameter table's (as --border, --format, --alpha take them).
+  const std::string border = modelParamText(model, ParamId::Border);
+  if (ImGui::BeginCombo("border", border.c_str())) {
+    for (const std::string& word : paramDescription(ParamId::Border).choices)
+      if (ImGui::Selectable(word.c_str(), word == border)) setModelParam(model, ParamId::Border, word);
     ImGui::EndCombo();
   }
-  int format = model.format() == PixelFormat::GRAY8 ? 1 : 0;
-  if (ImGui::RadioButton("RGBA", &format, 0)) model.setFormat(PixelFormat::RGBA8);
-  ImGui::SameLine();
-  if (ImGui::RadioButton("gray", &format, 1)) model.setFormat(PixelFormat::GRAY8);
-  ImGui::SameLine(0, 24);
+  paramTooltip(ParamId::Border);
+  const std::string format = modelParamText(model, ParamId::Format);
+  for (const std::string& word : paramDescription(ParamId::Format).choices) {
+    if (ImGui::RadioButton(word.c_str(), word == format)) setModelParam(model, ParamId::Format, word);
+    paramTooltip(ParamId::Format);
+    ImGui::SameLine();
+  }
+  ImGui::SameLine(0, 16);
   bool filterAlpha = model.alpha() == AlphaMode::Filter;
   if (model.format() == PixelFormat::GRAY8) ImGui::BeginDisabled();
-  if (ImGui::Checkbox("filter alpha", &filterAlpha))
-    model.setAlpha(filterAlpha ? AlphaMode::Filter : AlphaMode::PassThrough);
+  if (ImGui::Checkbox("filter alpha", &filterAlpha)) setModelParam(model, ParamId::Alpha, filterAlpha ? "filter" : "copy");
+  paramTooltip(ParamId::Alpha);
   if (model.format() == PixelFormat::GRAY8) ImGui::EndDisabled();
 
   if (ImGui::Checkbox("default workgroup", &state.workgroupDefault) && state.workgroupDefault)

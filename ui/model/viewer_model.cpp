@@ -5,11 +5,17 @@
 #include <iterator>
 
 #include "liveconv/mask_file.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
 
-ViewerModel::ViewerModel() { params_.mask = parseMaskSpec(kDefaultMaskSpec); }
+ViewerModel::ViewerModel() {
+  // The defaults of the parameter table (liveconv/parameters.hpp), as `liveconv run` starts with.
+  const ParamValues d = defaultParams();
+  params_ = d.filter;
+  format_ = d.format;
+}
 
 bool ViewerModel::changed(bool structural) {
   ++version_;
@@ -226,7 +232,7 @@ std::shared_ptr<const ParamsSnapshot> ViewerModel::snapshot() const {
   if (!snapshot_ || snapshot_->version != version_) {
     auto s = std::make_shared<ParamsSnapshot>();
     s->version = version_;
-    s->filter = params_.filter();
+    s->filter = params_;
     s->format = format_;
     s->deviceIndex = deviceIndex_;
     s->source = source_;

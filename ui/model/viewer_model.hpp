@@ -19,7 +19,6 @@
 
 namespace liveconv::ui {
 
-constexpr const char* kDefaultMaskSpec = "motion45:7";  // the seed chapter's mask
 
 class ViewerModel {
  public:
@@ -27,7 +26,7 @@ class ViewerModel {
 
   // ---- state
   const Mask& mask() const { return params_.mask; }
-  FilterParams filter() const { return params_.filter(); }
+  const FilterParams& filter() const { return params_; }
   VariantId variant() const { return params_.variant; }
   BorderMode border() const { return params_.border; }
   AlphaMode alpha() const { return params_.alpha; }
@@ -102,20 +101,12 @@ class ViewerModel {
   std::shared_ptr<const ParamsSnapshot> snapshot() const;
 
  private:
-  struct Params {
-    Mask mask;
-    BorderMode border = BorderMode::Clamp;
-    AlphaMode alpha = AlphaMode::PassThrough;
-    VariantId variant = VariantId::Auto;  // as `liveconv run`
-    WorkgroupShape workgroup;
-    FilterParams filter() const { return {mask, border, alpha, variant, workgroup}; }
-  };
   bool changed(bool structural);  // bumps the version; structural edits forget reported failures
   void say(std::string notice);
   std::string notice_;
   std::uint64_t notices_ = 0;
 
-  Params params_;
+  FilterParams params_;  // starts at the parameter table's defaults, as `liveconv run`
   PixelFormat format_ = PixelFormat::RGBA8;
   int deviceIndex_ = -1;
   std::string source_ = "testpattern";

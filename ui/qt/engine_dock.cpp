@@ -9,10 +9,24 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
+#include "model/start_params.hpp"
 #include "qt/variant_delegate.hpp"
 
 namespace liveconv::ui {
+namespace {
+
+// A parameter's choices in the table's words, its help as the tooltip.
+QComboBox* paramBox(ParamId id) {
+  const ParamDescription& d = paramDescription(id);
+  auto* box = new QComboBox;
+  for (const std::string& word : d.choices) box->addItem(QString::fromStdString(word), QString::fromStdString(word));
+  box->setToolTip(d.help);
+  return box;
+}
+
+}  // namespace
 
 EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engine", parent), model_(model) {
   setObjectName("engineDock");
@@ -34,16 +48,12 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   column->addWidget(variants_, 1);
 
   auto* form = new QFormLayout;
-  border_ = new QComboBox;
-  for (BorderMode b : allBorderModes()) border_->addItem(toString(b), static_cast<int>(b));
+  // The choices, their words and their help are the parameter table's (as --border, --format, --alpha take them).
+  border_ = paramBox(ParamId::Border);
   form->addRow("Border", border_);
-  format_ = new QComboBox;
-  format_->addItem("RGBA (4 × 8 bit)", static_cast<int>(PixelFormat::RGBA8));
-  format_->addItem("Gray (8 bit)", static_cast<int>(PixelFormat::GRAY8));
+  format_ = paramBox(ParamId::Format);
   form->addRow("Pixels", format_);
-  alpha_ = new QComboBox;
-  alpha_->addItem("pass through", static_cast<int>(AlphaMode::PassThrough));
-  alpha_->addItem("filtered", static_cast<int>(AlphaMode::Filter));
+  alpha_ = paramBox(ParamId::Alpha);
   form->addRow("Alpha", alpha_);
   auto* wg = new QHBoxLayout;
   workgroupDefault_ = new QCheckBox("variant default");
@@ -63,12 +73,10 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   connect(variants_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
     if (item) edited(model_.setVariant(static_cast<VariantId>(item->data(Qt::UserRole).toInt())));
   });
-  connect(border_, &QComboBox::currentIndexChanged, this,
-          [this](int) { edited(model_.setBorder(static_cast<BorderMode>(border_->currentData().toInt()))); });
-  connect(format_, &QComboBox::currentIndexChanged, this,
-          [this](int) { edited(model_.setFormat(static_cast<PixelFormat>(format_->currentData().toInt()))); });
-  connect(alpha_, &QComboBox::currentIndexChanged, this,
-          [this](int) { edited(model_.setAlpha(static_cast<AlphaMode>(alpha_->currentData().toInt()))); });
+  for (auto [box, id] : {std::pair{border_, ParamId::Border}, {format_, ParamId::Format}, {alpha_, ParamId::Alpha}})
+    connect(box, &QComboBox::currentIndexChanged, this, [this, box = box, id = id](int) {
+      edited(setModelParam(model_, id, box->currentData().toString().toStdString()));
+    });
   auto setShape = [this] {
     edited(model_.setWorkgroup(workgroupDefault_->isChecked()
                                    ? WorkgroupShape{0, 0}
@@ -99,9 +107,8 @@ void EngineDock::refresh() {
     item->setToolTip(reason.empty() ? QString(variantInfo(id).description) : QString::fromStdString(reason));
     if (id == model_.variant()) variants_->setCurrentItem(item);
   }
-  border_->setCurrentIndex(border_->findData(static_cast<int>(model_.border())));
-  format_->setCurrentIndex(format_->findData(static_cast<int>(model_.format())));
-  alpha_->setCurrentIndex(alpha_->findData(static_cast<int>(model_.alpha())));
+  for (auto [box, id] : {std::pair{border_, ParamId::Border}, {format_, ParamId::Format}, {alpha_, ParamId::Alpha}})
+    box->setCurrentIndex(box->findData(QString::fromStdString(modelParamText(model_, id))));
   const WorkgroupShape wg = model_.workgroup();
   const bool isDefault = wg.x == 0 && wg.y == 0;
   workgroupDefault_->setChecked(isDefault);

@@ -13,17 +13,19 @@
 
 #include "gl/interop_policy.hpp"
 #include "feed/script.hpp"
+#include "liveconv/device.hpp"
 #include "model/commands.hpp"
+#include "model/start_params.hpp"
 #include "qt/main_window.hpp"
 
 namespace {
 
 const char* kUsage =
-    "usage: liveconv-qt [--display-path auto|interop|readback] [--source] [SOURCE]\n"
-    "                   [Qt options such as -platform NAME]\n"
+    "usage: liveconv-qt [options] [--source] [SOURCE] [Qt options such as -platform NAME]\n"
     "\n"
     "  SOURCE              a video file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], /dev/videoN,\n"
-    "                      synthetic:WxH, testpattern[:WxH]; without it, the source of the last run\n";
+    "                      synthetic:WxH, testpattern[:WxH]; without it, the source of the last run\n"
+    "The filter (given ones replace the settings of the last run, as the Filter menu would):\n";
 
 const char* kUsageRun =
     "  --frames N          with --quit or --screenshot: frames to show first (default 1)\n"
@@ -32,8 +34,8 @@ const char* kUsageRun =
 
 const char* kUsageSettings =
     "\n"
-    "Settings (mask, variant, device, border, format, window layout) are kept in\n"
-    "~/.config/liveconv/liveconv-qt.conf. The device: Device menu, or $LIVECONV_DEVICE.\n";
+    "Settings (mask, variant, device, border, format, alpha, workgroup, window layout) are kept in\n"
+    "~/.config/liveconv/liveconv-qt.conf. The device: --device, the Device menu, or $LIVECONV_DEVICE.\n";
 
 // --frames N, --screenshot FILE, --quit: for scripts, tests and the man page's examples.
 struct RunOptions {
@@ -101,7 +103,7 @@ int main(int argc, char** argv) {
   using liveconv::ui::DisplayPathRequest;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::ui::displayPathOptionHelp() << kUsageRun << liveconv::ui::scriptOptionHelp()
+      std::cout << kUsage << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun << liveconv::ui::scriptOptionHelp()
                 << "  --help, --version\n" << liveconv::ui::keyHelp() << kUsageSettings;
       return 0;
     }
@@ -115,12 +117,13 @@ int main(int argc, char** argv) {
   // liveconv-qt's own options are taken out here, as the viewer parses them, so Qt never sees them.
   DisplayPathRequest displayPath = DisplayPathRequest::Auto;
   RunOptions run;
+  liveconv::ui::StartParams params;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string why;
     if (!std::strcmp(argv[i], "--display-path"))
       why = liveconv::ui::parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &displayPath);
-    else if (!takeRunOption(argc, argv, &i, &run, &why))
+    else if (!takeRunOption(argc, argv, &i, &run, &why) && !liveconv::ui::takeParamFlag(argc, argv, &i, &params, &why))
       rest.push_back(argv[i]);
     if (!why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";
@@ -136,6 +139,16 @@ int main(int argc, char** argv) {
       std::cerr << "liveconv-qt: " << why << "\n";
       return 2;
     }
+  // --device names one of `liveconv devices`: the model keeps its index, as the Device menu does.
+  int deviceIndex = -1;
+  if (params.has(liveconv::ParamId::Device)) {
+    try {
+      deviceIndex = liveconv::selectDevice(params.values.device).index;
+    } catch (const std::exception& e) {
+      std::cerr << "liveconv-qt: " << e.what() << "\n";
+      return 3;  // as `liveconv` and the viewer: no device matches
+    }
+  }
   // Qt would abort with its own message; say it in one sentence instead, before QApplication.
   bool platformArg = false;
   for (int i = 1; i < argc; ++i) platformArg = platformArg || !std::strcmp(argv[i], "-platform");
@@ -161,6 +174,9 @@ int main(int argc, char** argv) {
   liveconv::ui::MainWindow window(settings, run.script.empty() ? liveconv::ui::ErrorStyle::Dialog
                                                                : liveconv::ui::ErrorStyle::StatusBar);
   window.setDisplayPath(displayPath);
+  liveconv::ui::applyStartParams(params, window.model());
+  if (deviceIndex >= 0) window.model().setDevice(deviceIndex);
+  window.syncFromModel();
   if (!run.script.empty())
     if (const std::string why = window.loop().loadScript(run.script); !why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";

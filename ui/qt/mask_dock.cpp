@@ -1,5 +1,6 @@
 #include "qt/mask_dock.hpp"
 
+#include "liveconv/parameters.hpp"
 #include "model/frame_stats.hpp"
 
 #include <QComboBox>
@@ -61,7 +62,7 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
     spec_->addItem(spec);
     spec_->setItemData(spec_->count() - 1, p.description, Qt::ToolTipRole);
   }
-  spec_->setCurrentText(kDefaultMaskSpec);
+  spec_->setCurrentText(paramDescription(ParamId::Mask).defaultText);
   spec_->setToolTip("A preset, or a spec as on the command line, e.g. gaussian:9:sigma=2 or 3x3:1,2,1,2,4,2,1,2,1.\n"
                     "Inline coefficients are divided by their sum (normalize auto) unless ;divisor=D or\n"
                     ";normalize=none follows.");

@@ -2,20 +2,27 @@
 
 #include <exception>
 
-#include "liveconv/mask_file.hpp"
-#include "liveconv/variants.hpp"
+#include "liveconv/parameters.hpp"
+#include "model/start_params.hpp"
 
 namespace liveconv::ui {
 
+namespace {
+// The filter's parameters as the settings keep them: the rows of the parameter
+// table (liveconv/parameters.hpp), each under its key, spelled as its flag
+// takes it (the mask as JSON, nothing lost); the device is the model's index,
+// which is also a selector (`--device N`).
+bool keptAsText(ParamId id) { return id != ParamId::Device && id != ParamId::Invalid; }
+}  // namespace
+
 void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettings& shell) {
   s.setValue("source", shell.source);
-  s.setValue("filter/mask", QString::fromStdString(maskToJson(model.mask())));
-  s.setValue("filter/variant", variantInfo(model.variant()).name);
-  s.setValue("filter/border", toString(model.border()));
-  s.setValue("filter/format", toString(model.format()));
-  s.setValue("filter/alpha", model.alpha() == AlphaMode::Filter ? "filter" : "copy");
-  s.setValue("filter/workgroup", QString("%1x%2").arg(model.workgroup().x).arg(model.workgroup().y));
-  s.setValue("device", shell.device);
+  ParamValues values;
+  values.filter = model.filter();
+  values.format = model.format();
+  for (const ParamDescription& d : paramDescriptions())
+    if (keptAsText(d.id)) s.setValue(d.settingsKey, QString::fromStdString(paramText(values, d.id)));
+  s.setValue(paramDescription(ParamId::Device).settingsKey, shell.device);
   s.setValue("recentFiles", shell.recentFiles);
   s.setValue("window/geometry", shell.geometry);
   s.setValue("window/state", shell.windowState);
@@ -23,27 +30,19 @@ void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettin
 }
 
 ShellSettings loadShellSettings(QSettings& s, ViewerModel& model) {
-  if (s.contains("filter/mask")) {
+  StartParams kept;
+  for (const ParamDescription& d : paramDescriptions()) {
+    if (!keptAsText(d.id) || !s.contains(d.settingsKey)) continue;
     try {
-      model.setMask(parseMaskJson(s.value("filter/mask").toString().toStdString()));
+      setParam(kept.values, d.id, s.value(d.settingsKey).toString().toStdString());
+      kept.given.push_back(d.id);
     } catch (const std::exception&) {
-      // A mask the settings file garbled: keep the default rather than refuse to start.
+      // A value the settings file garbled: keep the default rather than refuse to start.
     }
   }
-  if (const VariantInfo* v = findVariant(s.value("filter/variant").toString().toStdString())) model.setVariant(v->id);
-  const BorderMode border = parseBorderMode(s.value("filter/border").toString().toStdString());
-  if (border != BorderMode::Invalid) model.setBorder(border);
-  const PixelFormat format = parsePixelFormat(s.value("filter/format").toString().toStdString());
-  if (format != PixelFormat::Invalid) model.setFormat(format);
-  const QString alpha = s.value("filter/alpha").toString();
-  if (alpha == "filter" || alpha == "copy")
-    model.setAlpha(alpha == "filter" ? AlphaMode::Filter : AlphaMode::PassThrough);
-  // "0x0" is the variant's default; anything else must be two positive numbers.
-  const QStringList wg = s.value("filter/workgroup").toString().split('x');
-  bool okX = false, okY = false;
-  const int wgX = wg.size() == 2 ? wg[0].toInt(&okX) : 0, wgY = wg.size() == 2 ? wg[1].toInt(&okY) : 0;
-  if (okX && okY && wgX >= 0 && wgY >= 0 && (wgX == 0) == (wgY == 0)) model.setWorkgroup({wgX, wgY});
-  if (s.contains("device")) model.setDevice(s.value("device").toInt());
+  applyStartParams(kept, model);
+  if (const char* key = paramDescription(ParamId::Device).settingsKey; s.contains(key))
+    model.setDevice(s.value(key).toInt());
   ShellSettings shell;
   shell.source = s.value("source").toString();
   shell.device = model.deviceIndex();

@@ -1,0 +1,84 @@
+#include "model/start_params.hpp"
+
+#include <algorithm>
+#include <exception>
+
+namespace liveconv::ui {
+
+bool StartParams::has(ParamId id) const { return std::find(given.begin(), given.end(), id) != given.end(); }
+
+bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why) {
+  const ParamDescription* d = findParamByFlag(argv[*i]);
+  if (!d) return false;
+  why->clear();
+  if (*i + 1 >= argc) {
+    *why = std::string(d->flag) + " needs a value (" + d->valueName + ").";
+    return true;
+  }
+  try {
+    setParam(params->values, d->id, argv[++*i]);
+    if (!params->has(d->id)) params->given.push_back(d->id);
+  } catch (const std::exception& e) {
+    *why = e.what();
+  }
+  return true;
+}
+
+void applyStartParams(const StartParams& params, ViewerModel& model) {
+  const ParamValues& v = params.values;
+  // In the table's order, whatever the command line's: the mask before the
+  // variant, so a variant is judged against the mask it will run.
+  for (const ParamDescription& d : paramDescriptions()) {
+    if (!params.has(d.id)) continue;
+    switch (d.id) {
+      case ParamId::Mask:
+        model.setMask(v.filter.mask);
+        break;
+      case ParamId::Variant:
+        model.setVariant(v.filter.variant);
+        break;
+      case ParamId::Border:
+        model.setBorder(v.filter.border);
+        break;
+      case ParamId::Alpha:
+        model.setAlpha(v.filter.alpha);
+        break;
+      case ParamId::Workgroup:
+        model.setWorkgroup(v.filter.workgroup);
+        break;
+      case ParamId::Format:
+        model.setFormat(v.format);
+        break;
+      case ParamId::Device:  // a selector: the frame loop's, see above
+      case ParamId::Invalid:
+        break;
+    }
+  }
+}
+
+std::string modelParamText(const ViewerModel& model, ParamId id) {
+  ParamValues values;
+  values.filter = model.filter();
+  values.format = model.format();
+  return paramText(values, id);
+}
+
+bool setModelParam(ViewerModel& model, ParamId id, const std::string& text) {
+  StartParams one;
+  try {
+    setParam(one.values, id, text);
+  } catch (const std::exception&) {
+    return false;
+  }
+  one.given.push_back(id);
+  const std::uint64_t before = model.version();
+  applyStartParams(one, model);
+  return model.version() != before;
+}
+
+std::string startParamsHelp() {
+  return paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
+                    ParamId::Format, ParamId::Device});
+}
+
+}  // namespace liveconv::ui
