@@ -84,6 +84,164 @@ SeparableFactors separableFactors(const Mask& m) {
   return f;
 }
 
+// The work-group shapes of one build: the user's, checked, or the variant's
+// defaults shrunk until they fit the device (fitDevice) and then what the
+// compiled kernels allow (fitKernels); `separable`'s column pass has a shape
+// of its own, shrunk the same way. Its errors are the sentences a user reads.
+class WorkgroupFit {
+ public:
+  WorkgroupFit(const VariantInfo& v, const FilterParams& params, PixelFormat format, const DeviceInfo& dev)
+      : separable(v.footprint == LocalFootprint::Separable),
+        v_(v),
+        m_(params.mask),
+        params_(params),
+        dev_(dev),
+        format_(format),
+        bpp_(bytesPerPixel(format)),
+        filterAlpha_(params.alpha == AlphaMode::Filter),
+        userShape_(params.workgroup.x > 0),
+        packet_(v.defaultPacket ? (params.packet ? params.packet : v.defaultPacket) : 1),
+        wx_(userShape_ ? params.workgroup.x : v.defaultWorkgroupX),
+        wy_(userShape_ ? params.workgroup.y : v.defaultWorkgroupY),
+        cwx_(separable ? kColumnPassWorkgroupX : 0),
+        cwy_(separable ? kColumnPassWorkgroupY : 0),
+        cpacket_(separable ? kColumnPassPacket : 1) {}
+
+  const bool separable;
+
+  // Before compiling: the device's work-item and local-memory limits.
+  void fitDevice() {
+    while (separable && !colFits(cwx_, cwy_) && (cwx_ > 1 || cwy_ > 1)) shrink(cwx_, cwy_);
+    if (userShape_ && !fits(wx_, wy_)) {
+      std::ostringstream out;
+      out << "Workgroup " << wx_ << "x" << wy_ << " does not fit " << dev_.name << ": it allows "
+          << dev_.maxWorkGroupSize << " work-items and " << kib(dev_.localMemBytes) << " of local memory, and variant "
+          << v_.name << " needs " << wx_ * wy_ << " work-items and " << kib(localBytes(wx_, wy_)) << " for a "
+          << maskText() << " mask.";
+      throw UnsupportedError(out.str());
+    }
+    while (!fits(wx_, wy_) && (wx_ > 1 || wy_ > 1)) shrink(wx_, wy_);
+    if (!fits(wx_, wy_)) {
+      std::ostringstream out;
+      out << "Variant " << v_.name << " cannot run a " << maskText() << " mask on " << dev_.name
+          << ": even a 1x1 workgroup needs " << kib(localBytes(1, 1)) << " of local memory and the device has "
+          << kib(dev_.localMemBytes) << ".";
+      throw UnsupportedError(out.str());
+    }
+  }
+
+  // The build options of a pass: 0 a one-pass variant, 1 and 2 separable's row and column passes.
+  std::string programOptions(int pass) const {
+    std::ostringstream options;
+    const bool column = pass == 2;
+    options << "-D CHANNELS=" << bpp_ << " -D BORDER=" << borderDefine(params_.border)
+            << " -D FILTER_ALPHA=" << (filterAlpha_ ? 1 : 0) << " -D LX=" << (column ? cwx_ : wx_)
+            << " -D LY=" << (column ? cwy_ : wy_) << " -D PX=" << (column ? cpacket_ : packet_);
+    // Packet kernels unroll masks up to this many rows completely; a CPU compiler
+    // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
+    if (v_.footprint == LocalFootprint::PacketTile || separable)
+      options << " -D UNROLL_ROWS=" << (dev_.kind == DeviceKind::GPU ? 15 : 7);
+    if (pass == 1) options << " -D SEPARABLE_PASS=1 -D MASK_W=" << m_.width << " -D MASK_H=1";
+    else if (pass == 2) options << " -D SEPARABLE_PASS=2 -D MASK_W=1 -D MASK_H=" << m_.height;
+    else if (v_.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m_.width << " -D MASK_H=" << m_.height;
+    if (v_.wholeRows && v_.needsSeparableMask) options << " -D RANK1=1";
+    return options.str();
+  }
+
+  // After compiling: what the kernels allow (their registers bound the
+  // work-items, the implementation may keep local memory of its own). False
+  // when a shape shrank: the programs are compiled again for it.
+  bool fitKernels(const cl::Kernel& kernel, const cl::Kernel& kernel2) {
+    std::size_t maxItems = dev_.maxWorkGroupSize;
+    std::uint64_t ownLocal = 0;
+    for (const cl::Kernel* k : {&kernel, &kernel2}) {
+      if (!(*k)() || (separable && k == &kernel2)) continue;
+      maxItems = std::min<std::size_t>(maxItems, k->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device));
+      ownLocal = std::max<std::uint64_t>(ownLocal, k->getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device));
+    }
+    if (separable && !columnFitsKernel(kernel2)) return false;
+    const std::size_t items = static_cast<std::size_t>(wx_) * wy_;
+    if (items <= maxItems && localBytes(wx_, wy_) + ownLocal <= dev_.localMemBytes) return true;
+    if (userShape_ || items == 1) {
+      std::ostringstream out;
+      out << "Workgroup " << wx_ << "x" << wy_ << " does not fit variant " << v_.name << " for a " << maskText()
+          << " mask on " << dev_.name << ": the compiled kernel allows " << maxItems << " work-items and needs "
+          << kib(localBytes(wx_, wy_) + ownLocal) << " of local memory of the " << kib(dev_.localMemBytes)
+          << " there.";
+      throw UnsupportedError(out.str());
+    }
+    shrink(wx_, wy_);
+    return false;
+  }
+
+  // The shapes the build ended with, into what the frame path enqueues by.
+  template <typename Prepared>
+  void describe(Prepared& p) const {
+    p.wx = wx_;
+    p.wy = wy_;
+    p.packet = packet_;
+    const PacketShape shape = packetShape(v_, packet_);
+    p.blockX = shape.x;
+    p.blockY = shape.y;
+    p.localBytes = localBytes(wx_, wy_);
+    if (separable) {
+      const PacketShape colShape = packetShape(v_, cpacket_);
+      p.colWx = cwx_, p.colWy = cwy_, p.colPacket = cpacket_;
+      p.colBlockX = colShape.x, p.colBlockY = colShape.y;
+      p.colLocalBytes = colBytes(cwx_, cwy_);
+    }
+    p.scale = m_.scale();
+    p.offset = m_.offset();
+  }
+
+ private:
+  // The column pass of `separable`, checked against its own compiled kernel; shrinks it (false) when it does not fit.
+  bool columnFitsKernel(const cl::Kernel& column) {
+    const std::size_t colMax = column.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device);
+    const std::uint64_t colOwn = column.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
+    if (static_cast<std::size_t>(cwx_) * cwy_ <= colMax && colBytes(cwx_, cwy_) + colOwn <= dev_.localMemBytes)
+      return true;
+    if (cwx_ * cwy_ == 1) {
+      std::ostringstream out;
+      out << "Variant " << v_.name << " cannot run the column pass of a " << maskText() << " mask on " << dev_.name
+          << ": even one work-item needs " << kib(colBytes(1, 1) + colOwn) << " of local memory of the "
+          << kib(dev_.localMemBytes) << " there.";
+      throw UnsupportedError(out.str());
+    }
+    shrink(cwx_, cwy_);
+    return false;
+  }
+
+  std::uint64_t localBytes(int x, int y) const {
+    return localMemoryBytes(v_, x, y, packet_, m_.width, m_.height, bpp_, filterAlpha_);
+  }
+  std::uint64_t colBytes(int x, int y) const {
+    return columnPassLocalBytes(x, y, cpacket_, m_.height, bpp_, filterAlpha_);
+  }
+  bool fits(int x, int y) const {
+    return static_cast<std::size_t>(x) * y <= dev_.maxWorkGroupSize && localBytes(x, y) <= dev_.localMemBytes;
+  }
+  bool colFits(int x, int y) const {
+    return static_cast<std::size_t>(x) * y <= dev_.maxWorkGroupSize && colBytes(x, y) <= dev_.localMemBytes;
+  }
+  static void shrink(int& x, int& y) {
+    int& larger = x >= y ? x : y;
+    larger = std::max(1, larger / 2);
+  }
+  std::string maskText() const {
+    return std::to_string(m_.width) + "x" + std::to_string(m_.height) + " " + toString(format_);
+  }
+
+  const VariantInfo& v_;
+  const Mask& m_;
+  const FilterParams& params_;
+  const DeviceInfo& dev_;
+  const PixelFormat format_;
+  const int bpp_;
+  const bool filterAlpha_, userShape_;
+  int packet_, wx_, wy_, cwx_, cwy_, cpacket_;
+};
+
 }  // namespace
 
 struct Convolver::Prepared {
@@ -172,75 +330,19 @@ bool Convolver::readyFor(PixelFormat format, int width, int height) {
 
 std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format) const {
   const VariantInfo& v = variantInfo(params.variant);
-  const Mask& m = params.mask;
-  const DeviceInfo& dev = device_->info;
-  const int bpp = bytesPerPixel(format);
-  const int packet = v.defaultPacket ? (params.packet ? params.packet : v.defaultPacket) : 1;
-
-  // The workgroup: the user's, checked, or the variant's default shrunk until it fits.
-  const bool userShape = params.workgroup.x > 0;
-  int wx = userShape ? params.workgroup.x : v.defaultWorkgroupX;
-  int wy = userShape ? params.workgroup.y : v.defaultWorkgroupY;
-  const bool filterAlpha = params.alpha == AlphaMode::Filter;
-  auto localBytes = [&](int x, int y) {
-    return localMemoryBytes(v, x, y, packet, m.width, m.height, bpp, filterAlpha);
-  };
-  auto fits = [&](int x, int y) {
-    return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && localBytes(x, y) <= dev.localMemBytes;
-  };
-  // The column pass of `separable`: its own default shape, shrunk the same way.
-  const bool separable = v.footprint == LocalFootprint::Separable;
-  int cwx = separable ? kColumnPassWorkgroupX : 0, cwy = separable ? kColumnPassWorkgroupY : 0;
-  const int cpacket = separable ? kColumnPassPacket : 1;
-  auto colBytes = [&](int x, int y) { return columnPassLocalBytes(x, y, cpacket, m.height, bpp, filterAlpha); };
-  auto colFits = [&](int x, int y) {
-    return static_cast<std::size_t>(x) * y <= dev.maxWorkGroupSize && colBytes(x, y) <= dev.localMemBytes;
-  };
-  auto shrink = [](int& x, int& y) {
-    int& larger = x >= y ? x : y;
-    larger = std::max(1, larger / 2);
-  };
-  while (separable && !colFits(cwx, cwy) && (cwx > 1 || cwy > 1)) shrink(cwx, cwy);
-  if (userShape && !fits(wx, wy)) {
-    std::ostringstream out;
-    out << "Workgroup " << wx << "x" << wy << " does not fit " << dev.name << ": it allows " << dev.maxWorkGroupSize
-        << " work-items and " << kib(dev.localMemBytes) << " of local memory, and variant " << v.name << " needs "
-        << wx * wy << " work-items and " << kib(localBytes(wx, wy)) << " for a " << m.width << "x" << m.height << " "
-        << toString(format) << " mask.";
-    throw UnsupportedError(out.str());
-  }
-  while (!fits(wx, wy) && (wx > 1 || wy > 1)) shrink(wx, wy);
-  if (!fits(wx, wy)) {
-    std::ostringstream out;
-    out << "Variant " << v.name << " cannot run a " << m.width << "x" << m.height << " " << toString(format)
-        << " mask on " << dev.name << ": even a 1x1 workgroup needs " << kib(localBytes(1, 1))
-        << " of local memory and the device has " << kib(dev.localMemBytes) << ".";
-    throw UnsupportedError(out.str());
-  }
-
+  WorkgroupFit fit(v, params, format, device_->info);
+  fit.fitDevice();
   std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
-  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(m, v) + text;
+  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(params.mask, v) + text;
   const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
   auto p = std::make_unique<Prepared>();
-  for (;;) {
-    // pass: 0 one-pass variant; 1 and 2 the row and column passes of separable.
+  // Compiled for the shapes, then checked against what the compiled kernels
+  // allow; a shape that shrank is compiled again (LX and LY are build options).
+  do {
     auto program = [&](int pass) {
-      std::ostringstream options;
-      const bool column = pass == 2;
-      options << "-D CHANNELS=" << bpp << " -D BORDER=" << borderDefine(params.border)
-              << " -D FILTER_ALPHA=" << (params.alpha == AlphaMode::Filter ? 1 : 0) << " -D LX=" << (column ? cwx : wx)
-              << " -D LY=" << (column ? cwy : wy) << " -D PX=" << (column ? cpacket : packet);
-      // Packet kernels unroll masks up to this many rows completely; a CPU compiler
-      // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
-      if (v.footprint == LocalFootprint::PacketTile || v.footprint == LocalFootprint::Separable)
-        options << " -D UNROLL_ROWS=" << (dev.kind == DeviceKind::GPU ? 15 : 7);
-      if (pass == 1) options << " -D SEPARABLE_PASS=1 -D MASK_W=" << m.width << " -D MASK_H=1";
-      else if (pass == 2) options << " -D SEPARABLE_PASS=2 -D MASK_W=1 -D MASK_H=" << m.height;
-      else if (v.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m.width << " -D MASK_H=" << m.height;
-      if (v.wholeRows && v.needsSeparableMask) options << " -D RANK1=1";
-      return cache_->get(device_->context, dev.device, key, text, options.str());
+      return cache_->get(device_->context, device_->info.device, key, text, fit.programOptions(pass));
     };
-    if (v.footprint == LocalFootprint::Separable) {
+    if (fit.separable) {
       p->kernel = cl::Kernel(program(1), v.entry);
       p->kernel2 = cl::Kernel(program(2), v.entry2);
     } else {
@@ -248,62 +350,11 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
       p->kernel = cl::Kernel(one, v.entry);
       if (*v.entry2) p->kernel2 = cl::Kernel(one, v.entry2);
     }
-
-    // What the compiled kernel allows: its registers bound the work-items, and
-    // the implementation may keep some local memory of its own.
-    std::size_t maxItems = dev.maxWorkGroupSize;
-    std::uint64_t ownLocal = 0;
-    for (const cl::Kernel* k : {&p->kernel, &p->kernel2}) {
-      if (!(*k)() || (separable && k == &p->kernel2)) continue;
-      maxItems = std::min<std::size_t>(maxItems, k->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device));
-      ownLocal = std::max<std::uint64_t>(ownLocal, k->getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device));
-    }
-    if (separable) {  // the column pass, checked on its own and shrunk on its own
-      const std::size_t colMax = p->kernel2.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device);
-      const std::uint64_t colOwn = p->kernel2.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device);
-      if (static_cast<std::size_t>(cwx) * cwy > colMax || colBytes(cwx, cwy) + colOwn > dev.localMemBytes) {
-        if (cwx * cwy == 1) {
-          std::ostringstream out;
-          out << "Variant " << v.name << " cannot run the column pass of a " << m.width << "x" << m.height << " "
-              << toString(format) << " mask on " << dev.name << ": even one work-item needs "
-              << kib(colBytes(1, 1) + colOwn) << " of local memory of the " << kib(dev.localMemBytes) << " there.";
-          throw UnsupportedError(out.str());
-        }
-        shrink(cwx, cwy);
-        continue;
-      }
-    }
-    const std::size_t items = static_cast<std::size_t>(wx) * wy;
-    if (items <= maxItems && localBytes(wx, wy) + ownLocal <= dev.localMemBytes) break;
-    if (userShape || items == 1) {
-      std::ostringstream out;
-      out << "Workgroup " << wx << "x" << wy << " does not fit variant " << v.name << " for a " << m.width << "x"
-          << m.height << " " << toString(format) << " mask on " << dev.name << ": the compiled kernel allows "
-          << maxItems << " work-items and needs " << kib(localBytes(wx, wy) + ownLocal) << " of local memory of the "
-          << kib(dev.localMemBytes) << " there.";
-      throw UnsupportedError(out.str());
-    }
-    shrink(wx, wy);
-  }
-
+  } while (!fit.fitKernels(p->kernel, p->kernel2));
+  fit.describe(*p);
   p->params = params;
   p->format = format;
   p->variant = &v;
-  p->wx = wx;
-  p->wy = wy;
-  p->packet = packet;
-  const PacketShape shape = packetShape(v, packet);
-  p->blockX = shape.x;
-  p->blockY = shape.y;
-  p->localBytes = localBytes(wx, wy);
-  if (separable) {
-    const PacketShape colShape = packetShape(v, cpacket);
-    p->colWx = cwx, p->colWy = cwy, p->colPacket = cpacket;
-    p->colBlockX = colShape.x, p->colBlockY = colShape.y;
-    p->colLocalBytes = colBytes(cwx, cwy);
-  }
-  p->scale = m.scale();
-  p->offset = m.offset();
   // Buffers are created with their contents (COPY_HOST_PTR): nothing is queued,
   // so this is safe on a worker thread and kernels already queued keep theirs.
   auto constants = [&](const std::vector<float>& values) {
@@ -311,11 +362,11 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
                       const_cast<float*>(values.data()));
   };
   if (v.needsSeparableMask) {
-    const SeparableFactors f = separableFactors(m);
+    const SeparableFactors f = separableFactors(params.mask);
     p->maskBuffer = constants(f.row);
     p->maskBuffer2 = constants(f.column);
   } else {
-    p->maskBuffer = constants(m.coefficients);
+    p->maskBuffer = constants(params.mask.coefficients);
   }
   return p;
 }
