@@ -86,7 +86,4 @@ class FfmpegSource : public FrameSource {
   long long corrupt_ = 0;
 };
 
-// Lists video capture devices with their formats and sizes, or says there are none.
-std::string describeCameras();
-
 }  // namespace liveconv::app

@@ -4,6 +4,7 @@
 
 #include "cli.hpp"
 #include "exit_codes.hpp"
+#include "media/cameras.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/run_command.hpp"
 #include "media/versions.hpp"
@@ -83,7 +84,7 @@ int camerasCommand(const std::vector<std::string>& argv) {
     std::cerr << "liveconv: This liveconv was built without camera support (LIVECONV_WITH_AVDEVICE=OFF).\n";
     return kExitInputFailed;
   }
-  std::cout << describeCameras();
+  std::cout << describeCameras(listCameras());
   return kExitOk;
 }
 

@@ -34,12 +34,17 @@ using namespace liveconv::ui::qttest;
 
 namespace {
 
-const char* kFakeCameras =
-    "/dev/video0: Integrated Camera (uvcvideo)\n"
-    "    YUYV YUYV 4:2:2: 640x480 1280x720\n"
-    "    MJPG Motion-JPEG: 1920x1080\n"
-    "/dev/video2: cannot be opened (busy or no permission)\n"
-    "(use one with -i camera:N or -i /dev/videoN, optionally :WxH@FPS)\n";
+// A camera with two formats and a busy device, as app::listCameras() returns them.
+app::CameraList fakeCameras() {
+  app::Camera integrated;
+  integrated.device = "/dev/video0";
+  integrated.name = "Integrated Camera (uvcvideo)";
+  integrated.formats = {{"YUYV", "YUYV 4:2:2", {"640x480", "1280x720"}}, {"MJPG", "Motion-JPEG", {"1920x1080"}}};
+  app::Camera busy;
+  busy.device = "/dev/video2";
+  busy.problem = app::kCameraBusy;
+  return {{integrated, busy}, ""};
+}
 
 QTreeWidgetItem* findItem(QTreeWidget* tree, const QString& text) {
   const auto items = tree->findItems(text, Qt::MatchStartsWith | Qt::MatchRecursive);
@@ -47,7 +52,7 @@ QTreeWidgetItem* findItem(QTreeWidget* tree, const QString& text) {
 }
 
 TEST(CameraDialog, ListsCamerasFormatsAndSizes) {
-  CameraDialog dialog(parseCameraList(kFakeCameras));
+  CameraDialog dialog(fakeCameras());
   QTreeWidget* tree = dialog.tree();
   ASSERT_FALSE(tree->isHidden());
   ASSERT_EQ(tree->topLevelItemCount(), 2);
@@ -69,7 +74,7 @@ TEST(CameraDialog, ListsCamerasFormatsAndSizes) {
 }
 
 TEST(CameraDialog, NoCameraSaysSoAndOffersNothing) {
-  CameraDialog dialog(parseCameraList("No camera found: there is no video capture device under /dev/video*.\n"));
+  CameraDialog dialog(app::CameraList{{}, app::kNoCameraFound});
   EXPECT_TRUE(dialog.messageLabel()->text().startsWith("No camera found"));
   EXPECT_TRUE(dialog.tree()->isHidden());
   EXPECT_FALSE(dialog.canOpen());
@@ -82,8 +87,8 @@ TEST(CameraDialog, NoCameraSaysSoAndOffersNothing) {
 // (listCameraSources) are the usable entries of the Qt dialog's list, on any
 // machine; on one without a camera both are empty.
 TEST(CameraDialog, BothShellsListTheSameCameras) {
-  const CameraList qtList = enumerateCameras();
-  EXPECT_EQ(listCameraSources(), cameraSourceSpecs(qtList));
+  const app::CameraList qtList = enumerateCameras();
+  EXPECT_EQ(listCameraSources(), app::cameraSourceSpecs(qtList));
   bool anyVideoNode = false;
   for (const auto& e : std::filesystem::directory_iterator("/dev"))
     anyVideoNode = anyVideoNode || e.path().filename().string().rfind("video", 0) == 0;

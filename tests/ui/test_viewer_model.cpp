@@ -4,7 +4,9 @@
 
 #include <thread>
 
+#include "exit_codes.hpp"
 #include "liveconv/variants.hpp"
+#include "model/exit_codes.hpp"
 #include "model/viewer_model.hpp"
 
 using namespace liveconv;
@@ -252,4 +254,19 @@ TEST(ViewerModel, EditsThatWouldComputeNonFiniteResultsAreHeldBackWithTheirSente
   m.setDivisor(1e-39f);
   m.setNormalize(Normalize::None);
   EXPECT_NE(m.maskError().find("scale"), std::string::npos) << m.maskError();
+}
+
+// The viewer's exit codes are its own header's, with the numbers of the CLI's
+// (app/exit_codes.hpp), so a script reads `liveconv` and the window alike.
+TEST(WindowExitCodes, SameNumbersAsTheCommandLine) {
+  EXPECT_EQ(int(ui::kExitOk), int(app::kExitOk));
+  EXPECT_EQ(int(ui::kExitFailure), int(app::kExitFailure));
+  EXPECT_EQ(int(ui::kExitUsage), int(app::kExitUsage));
+  EXPECT_EQ(int(ui::kExitNoDevice), int(app::kExitNoDevice));
+  EXPECT_EQ(int(ui::kExitBuildFailed), int(app::kExitBuildFailed));
+  EXPECT_EQ(int(ui::kExitInputFailed), int(app::kExitInputFailed));
+  EXPECT_EQ(int(ui::kExitOutputFailed), int(app::kExitOutputFailed));
+  EXPECT_EQ(int(ui::kExitNoDisplay), 9) << "the window's own code, after the CLI's 0-8";
+  EXPECT_NE(int(ui::kExitNoDisplay), int(app::kExitUiMissing));
+  EXPECT_NE(int(ui::kExitNoDisplay), int(app::kExitInterrupted));
 }

@@ -32,10 +32,10 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
 #include "liveconv/pipeline.hpp"
+#include "media/cameras.hpp"
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
-#include "model/camera_list.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -616,7 +616,7 @@ std::unique_ptr<FrameFeed> makePipelineFeed(SourceOpener opener, const LiveClock
 
 // The enumeration of `liveconv cameras` and of the Qt shell's camera dialog.
 std::vector<std::string> listCameraDevices() {
-  return cameraSourceSpecs(parseCameraList(app::describeCameras()));
+  return app::cameraSourceSpecs(app::listCameras());
 }
 
 }  // namespace liveconv::ui

@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "exit_codes.hpp"
 #include "feed/frame_feed.hpp"
 #include "feed/frame_loop.hpp"
 #include "gl/gl.hpp"
@@ -31,14 +30,12 @@
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "model/commands.hpp"
+#include "model/exit_codes.hpp"
 #include "png/png_io.hpp"
 
 namespace liveconv::ui {
 namespace {
 
-// No window, no GL 3.3 core context: nothing can be shown. Not in app/exit_codes.hpp
-// because only the viewer opens a window.
-constexpr int kExitNoDisplay = 9;
 constexpr float kPanelWidth = 400;  // screen coordinates
 constexpr float kClear[3] = {0.05f, 0.05f, 0.06f};
 
@@ -291,15 +288,15 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
     }
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return app::kExitNoDevice;
+    return kExitNoDevice;
   } catch (const BuildError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n%s\n", e.what(), e.buildLog().c_str());
-    return app::kExitBuildFailed;
+    return kExitBuildFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return app::kExitInputFailed;
+    return kExitInputFailed;
   }
-  return app::kExitOk;
+  return kExitOk;
 }
 
 // GLFW's key codes are ASCII for letters, digits, space and punctuation.
@@ -481,11 +478,11 @@ class Viewer {
 
   // --screenshot / --save-frame after --frames N.
   void finishTestRun(const FeedFrame& frame, const ShotInfo& shot) {
-    if (!opt_.screenshot.empty() && !saveScreenshot(opt_.screenshot, shot, win_)) exitCode_ = app::kExitOutputFailed;
+    if (!opt_.screenshot.empty() && !saveScreenshot(opt_.screenshot, shot, win_)) exitCode_ = kExitOutputFailed;
     if (opt_.saveFrame.empty()) return;
     if (const std::string error = saveFilteredFrame(frame, opt_.saveFrame); !error.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
-      exitCode_ = app::kExitOutputFailed;
+      exitCode_ = kExitOutputFailed;
     }
   }
 
@@ -534,7 +531,7 @@ class Viewer {
   FrameTimeHistory history_{240};
   Fullscreen fullscreen_;
   Notice notice_;
-  int exitCode_ = app::kExitOk;
+  int exitCode_ = kExitOk;
   double fps_ = 0, displayMs_ = 0;
   bool vsync_, sourceShown_ = false, dragging_ = false, quit_ = false;
   long framesDrawn_ = 0;         // with a picture: --frames counts these
@@ -553,13 +550,13 @@ int run(const ViewerOptions& opt) {
     (void)selectDevice(opt.params.values.device);
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return app::kExitNoDevice;
+    return kExitNoDevice;
   }
   FrameLoop loop(model, {}, opt.params.values.device);
   if (!opt.script.empty())
     if (const std::string why = loop.loadScript(opt.script); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
-      return app::kExitUsage;
+      return kExitUsage;
     }
   Window window;
   if (const std::string why = window.open(opt, model.view().vsync); !why.empty()) {
@@ -573,12 +570,12 @@ int run(const ViewerOptions& opt) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
   });
   loop.setDisplayLink(&link);
-  if (const int code = openFirstFeed(opt, link, loop); code != app::kExitOk) return code;
+  if (const int code = openFirstFeed(opt, link, loop); code != kExitOk) return code;
   int exitCode = Viewer(opt, model, loop, window.get()).run();
   if (!opt.statsJson.empty())
     if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
-      exitCode = app::kExitOutputFailed;
+      exitCode = kExitOutputFailed;
     }
   loop.shutdown();  // the feed's GL objects go while the context is still there
   return exitCode;
@@ -592,7 +589,7 @@ int main(int argc, char** argv) {
   const std::string error = liveconv::ui::parseViewerOptions(argc, argv, &options);
   if (!error.empty()) {
     std::fprintf(stderr, "liveconv-viewer: %s\n%s", error.c_str(), liveconv::ui::viewerUsage());
-    return liveconv::app::kExitUsage;
+    return liveconv::ui::kExitUsage;
   }
   if (options.help) {
     std::fputs(liveconv::ui::viewerUsage(), stdout);
@@ -607,6 +604,6 @@ int main(int argc, char** argv) {
     return liveconv::ui::run(options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return liveconv::app::kExitFailure;
+    return liveconv::ui::kExitFailure;
   }
 }

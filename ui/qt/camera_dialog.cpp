@@ -7,29 +7,22 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-// The enumeration lives in the media library (app/media/cameras.cpp), which
-// the shell links through the frame feed only in the FFmpeg build; its header
-// is on the include path exactly then.
-#if __has_include("media/ffmpeg_source.hpp")
-#include "media/ffmpeg_source.hpp"
-#define LIVECONV_QT_HAS_CAMERAS 1
-#endif
-
 namespace liveconv::ui {
 
 namespace {
 constexpr int kSpecRole = Qt::UserRole;
 }
 
-CameraList enumerateCameras() {
-#ifdef LIVECONV_QT_HAS_CAMERAS
-  return parseCameraList(app::describeCameras());
+// LIVECONV_WITH_MEDIA: the shell links the media library (ui/qt/CMakeLists.txt).
+app::CameraList enumerateCameras() {
+#if LIVECONV_WITH_MEDIA
+  return app::listCameras();
 #else
   return {{}, "This build has no FFmpeg, so it opens no camera."};
 #endif
 }
 
-CameraDialog::CameraDialog(const CameraList& cameras, QWidget* parent) : QDialog(parent) {
+CameraDialog::CameraDialog(const app::CameraList& cameras, QWidget* parent) : QDialog(parent) {
   setWindowTitle("Open camera");
   auto* layout = new QVBoxLayout(this);
   message_ = new QLabel;
@@ -57,7 +50,7 @@ CameraDialog::CameraDialog(const CameraList& cameras, QWidget* parent) : QDialog
   }
   message_->setText("Video capture devices, as <tt>liveconv cameras</tt> lists them:");
   QTreeWidgetItem* first = nullptr;
-  for (const CameraEntry& cam : cameras.cameras) {
+  for (const app::Camera& cam : cameras.cameras) {
     const QString device = QString::fromStdString(cam.device);
     auto* top = new QTreeWidgetItem(tree_);
     if (!cam.usable()) {
@@ -71,7 +64,7 @@ CameraDialog::CameraDialog(const CameraList& cameras, QWidget* parent) : QDialog
     top->setText(1, spec);
     top->setData(0, kSpecRole, spec);
     if (!first) first = top;
-    for (const CameraFormat& f : cam.formats) {
+    for (const app::CameraFormat& f : cam.formats) {
       auto* format = new QTreeWidgetItem(top);
       format->setText(0, QString::fromStdString(f.fourcc + "  " + f.description));
       format->setText(1, spec);

@@ -1,13 +1,13 @@
-// File > Open Camera: the cameras of `liveconv cameras` (the same V4L2
-// enumeration, read through ui/model's CameraList) as a tree of device ->
-// format -> size. Picking a device or a format opens camera:N at its default
-// size; picking a size opens camera:N:WxH. With no camera the dialog says so
-// in the enumeration's own sentence and offers nothing to open.
+// File > Open Camera: the cameras of `liveconv cameras` (the media library's
+// enumeration, app::listCameras) as a tree of device -> format -> size.
+// Picking a device or a format opens camera:N at its default size; picking a
+// size opens camera:N:WxH. With no camera the dialog says so in the
+// enumeration's own sentence and offers nothing to open.
 #pragma once
 
 #include <QDialog>
 
-#include "model/camera_list.hpp"
+#include "media/cameras.hpp"
 
 class QDialogButtonBox;
 class QLabel;
@@ -15,14 +15,14 @@ class QTreeWidget;
 
 namespace liveconv::ui {
 
-// The cameras on this machine, from the CLI's enumeration; without FFmpeg in
-// the build, an empty list whose message says so.
-CameraList enumerateCameras();
+// The cameras on this machine (app::listCameras); without the media library
+// in the build, an empty list whose message says so.
+app::CameraList enumerateCameras();
 
 class CameraDialog : public QDialog {
   Q_OBJECT
  public:
-  CameraDialog(const CameraList& cameras, QWidget* parent = nullptr);
+  CameraDialog(const app::CameraList& cameras, QWidget* parent = nullptr);
   // The source spec of the selected row; empty when nothing that opens is selected.
   QString selectedSpec() const;
   QTreeWidget* tree() const { return tree_; }

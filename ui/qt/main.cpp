@@ -15,6 +15,7 @@
 #include "feed/script.hpp"
 #include "liveconv/device.hpp"
 #include "model/commands.hpp"
+#include "model/exit_codes.hpp"
 #include "model/start_params.hpp"
 #include "qt/main_window.hpp"
 
@@ -146,7 +147,7 @@ int main(int argc, char** argv) {
       deviceIndex = liveconv::selectDevice(params.values.device).index;
     } catch (const std::exception& e) {
       std::cerr << "liveconv-qt: " << e.what() << "\n";
-      return 3;  // as `liveconv` and the viewer: no device matches
+      return liveconv::ui::kExitNoDevice;  // as `liveconv` and the viewer
     }
   }
   // Qt would abort with its own message; say it in one sentence instead, before QApplication.
