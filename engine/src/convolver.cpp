@@ -405,6 +405,17 @@ Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int h
 
 void Convolver::prepare(PixelFormat format, int width, int height) { preparedFor(format, width, height, false); }
 
+void Convolver::prepareStopgap(PixelFormat format, VariantId stopgap) {
+  if (params_.variant != VariantId::Auto) throw InvalidArgument("Only auto is served by a stopgap kernel.");
+  FilterParams concrete = params_;
+  concrete.variant = stopgap;
+  concrete.workgroup = {};
+  concrete.packet = 0;
+  prepared_.push_back(build(concrete, format));
+  prepared_.back()->autoParams = params_;  // serves the auto set until its own kernel is prepared
+  current_ = prepared_.back().get();
+}
+
 ActiveKernel Convolver::activeKernel(PixelFormat format, int width, int height) {
   const Prepared& p = preparedFor(format, width, height, true);
   ActiveKernel a = describe(p);

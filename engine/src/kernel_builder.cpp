@@ -5,6 +5,7 @@
 #include "liveconv/autotune.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/thread_name.hpp"
+#include "liveconv/variants.hpp"
 
 namespace liveconv {
 
@@ -35,8 +36,8 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
-  if (raceOnly && requested_ && requested_->generation >= generation) return;
-  requested_ = Job{generation, params, format, width, height, raceOnly, tag};
+  if (raceOnly && requested_ && requested_->stage != Stage::Warm && requested_->generation >= generation) return;
+  requested_ = Job{generation, params, format, width, height, raceOnly ? Stage::Race : Stage::Set, tag};
   changed_.notify_all();
 }
 
@@ -91,64 +92,103 @@ void KernelBuilder::loop() {
       requested_.reset();
       building_ = true;
     }
-    std::unique_ptr<Convolver> next;
-    std::string error, log;
-    bool interrupted = false;
-    std::optional<Job> raceAfter;
-    try {
-      next = std::make_unique<Convolver>(device_, cache_, tuner_);
-      // A newer request (or stop) ends a race in flight: its answer would be thrown away.
-      next->setInterrupt([this] {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return stop_ || requested_.has_value();
-      });
-      next->setParams(job.params);
-      // A new `auto` set shows at once on its provisional kernel (chosen by
-      // rules, one compile); the race for the frame size follows as a job of
-      // its own, and its winner replaces the provisional one.
-      if (!job.raceOnly && next->awaitsRace(job.format, job.width, job.height)) {
-        next->prepare(job.format);  // no size: the provisional kernel
-        raceAfter = job;
-        raceAfter->raceOnly = true;
-      } else {
-        next->prepare(job.format, job.width, job.height);
-      }
-      next->setBuildPolicy(BuildPolicy::FramePath);
-      next->setInterrupt({});
-    } catch (const Cancelled&) {
-      interrupted = true;
-    } catch (const BuildError& e) {
-      error = e.what();
-      log = e.buildLog();
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
+    Outcome outcome = build(job);
     std::lock_guard<std::mutex> lock(mutex_);
-    building_ = false;
-    if (interrupted) continue;
-    if (job.raceOnly) {
-      // An answer for the set that runs; dropped when a newer set came meanwhile.
-      // A race that failed leaves what runs running.
-      if (error.empty() && job.generation >= takenGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
-        built_ = std::move(next);
-        builtGeneration_ = job.generation;
-        builtTag_ = job.tag;
-      }
-    } else if (error.empty()) {
-      built_ = std::move(next);
+    finish(job, std::move(outcome));
+  }
+}
+
+int KernelBuilder::stopgapKey(const Job& job) {
+  return static_cast<int>(job.format) * 64 + static_cast<int>(job.params.border) * 4 +
+         static_cast<int>(job.params.alpha);
+}
+
+bool KernelBuilder::stopgapWanted(const Job& job) const {
+  const DeviceInfo& d = device_->info;
+  return job.params.variant == VariantId::Auto &&
+         stopgapAffordable(job.width, job.height, job.params.mask.width, job.params.mask.height,
+                           bytesPerPixel(job.format), d.kind == DeviceKind::GPU, d.computeUnits);
+}
+
+bool KernelBuilder::stopgapServes(const Job& job) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stopgapWanted(job) && stopgapsBuilt_.count(stopgapKey(job)) > 0;
+}
+
+KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
+  Outcome out;
+  auto followedBy = [&](Stage stage) {
+    out.next = job;
+    out.next->stage = stage;
+  };
+  const bool gpu = device_->info.kind == DeviceKind::GPU;
+  try {
+    auto next = std::make_unique<Convolver>(device_, cache_, tuner_);
+    // A newer request (or stop) ends a race in flight: its answer would be thrown away.
+    next->setInterrupt([this] {
+      std::lock_guard<std::mutex> lock(mutex_);
+      return stop_ || requested_.has_value();
+    });
+    next->setParams(job.params);
+    if (job.stage == Stage::Warm || (job.stage == Stage::Set && stopgapServes(job))) {
+      // At once, no compile: the stopgap serves while the set's own kernel is built.
+      next->prepareStopgap(job.format, stopgapVariant(gpu));
+      if (job.stage == Stage::Set) followedBy(Stage::Provisional);
+    } else if (job.stage != Stage::Race && next->awaitsRace(job.format, job.width, job.height)) {
+      // The provisional kernel (rules, one compile); the race for the frame size follows.
+      next->prepare(job.format);
+      followedBy(Stage::Race);
+    } else {
+      next->prepare(job.format, job.width, job.height);
+    }
+    next->setBuildPolicy(BuildPolicy::FramePath);
+    next->setInterrupt({});
+    out.convolver = std::move(next);
+  } catch (const Cancelled&) {
+    out.interrupted = true;
+  } catch (const BuildError& e) {
+    out.error = e.what();
+    out.log = e.buildLog();
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+void KernelBuilder::finish(const Job& job, Outcome out) {
+  building_ = false;
+  if (out.interrupted) return;
+  const bool ok = out.error.empty();
+  if (job.stage == Stage::Warm) {
+    (ok ? stopgapsBuilt_ : stopgapsTried_).insert(stopgapKey(job));  // built once; tried once when it failed
+  } else if (job.stage != Stage::Set) {
+    // A later step for a set already handed over; dropped once a newer set
+    // was taken. One that failed leaves what runs running (every step is right).
+    if (ok && job.generation >= takenGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
+      built_ = std::move(out.convolver);
       builtGeneration_ = job.generation;
       builtTag_ = job.tag;
-      error_.clear();
-      buildLog_.clear();
-      finished_ = job.generation;
-    } else {
-      failed_ = finished_ = job.generation;
-      error_ = error;
-      buildLog_ = log;
     }
-    if (raceAfter && error.empty() && !requested_) requested_ = raceAfter;
-    changed_.notify_all();
+  } else if (ok) {
+    built_ = std::move(out.convolver);
+    builtGeneration_ = job.generation;
+    builtTag_ = job.tag;
+    error_.clear();
+    buildLog_.clear();
+    finished_ = job.generation;
+  } else {
+    failed_ = finished_ = job.generation;
+    error_ = out.error;
+    buildLog_ = out.log;
   }
+  if (!requested_ && ok && out.next) {
+    requested_ = out.next;
+  } else if (!requested_ && job.stage != Stage::Warm && stopgapWanted(job) &&
+             !stopgapsBuilt_.count(stopgapKey(job)) && !stopgapsTried_.count(stopgapKey(job))) {
+    requested_ = job;  // nothing else to do: build the stopgap's program for the next set
+    requested_->stage = Stage::Warm;
+  }
+  changed_.notify_all();
 }
 
 }  // namespace liveconv

@@ -73,6 +73,21 @@ VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu) {
   return side <= variantInfo(VariantId::Baked).maxMaskSide ? VariantId::Baked : VariantId::MultiPixel;
 }
 
+VariantId stopgapVariant(bool gpu) {
+  // Runtime-bound masks: naive on a CPU (no barriers for PoCL to split the
+  // work-group on), the local tile on a GPU.
+  return gpu ? VariantId::Local : VariantId::Naive;
+}
+
+bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits) {
+  // Taps x channels a frame may cost on the stopgap: on the 2-core machine
+  // naive runs about 1e10 of them a second, so 1.5e8 a core is some 30 ms a
+  // frame (1280x720 RGBA up to 9x9); a GPU runs the tile some 100 times faster.
+  const double taps = static_cast<double>(width) * height * maskW * maskH * channels;
+  const double budget = gpu ? 1e11 : 1.5e8 * std::max(1u, computeUnits);
+  return width > 0 && height > 0 && taps <= budget;
+}
+
 const VariantInfo* findVariant(std::string_view name) {
   for (const auto& v : variantRegistry())
     if (name == v.name) return &v;

@@ -325,5 +325,71 @@ TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
   EXPECT_TRUE(winner->readyFor(PixelFormat::RGBA8, 64, 48));
 }
 
+// Takes handed-over Convolvers until `done` accepts one, at most 120 s.
+template <typename Done>
+std::unique_ptr<Convolver> takeUntil(KernelBuilder& builder, std::uint64_t* generation, Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (std::unique_ptr<Convolver> c = builder.take(generation); c && done(*c)) return c;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return nullptr;
+}
+
+// Once the builder has had a moment with nothing to do, a new `auto` mask is
+// handed over at once on the stopgap (no compile: the mask is taken at run
+// time), exactly, then on its provisional kernel and the race's winner. A
+// frame too costly for the stopgap waits for the provisional kernel instead.
+TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("stopgap.tsv"));
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+  const bool gpu = ctx->info.kind == DeviceKind::GPU;
+  const VariantId stopgap = stopgapVariant(gpu);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(3, 3);
+  builder.request(1, p, PixelFormat::RGBA8, 64, 48);
+  std::uint64_t generation = 0;
+  // The first set: no stopgap built yet, so its provisional kernel, then the race; then, idle, the stopgap's program.
+  ASSERT_TRUE(builder.wait(1, 120000)) << builder.error();
+  const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((tuner->racesRun() < 1 || builder.busy()) && std::chrono::steady_clock::now() < idle)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(tuner->racesRun(), 1);
+  ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+  while (builder.take(&generation)) {
+  }
+
+  p.mask = test::integerMask(7, 5);  // a new size: its own kernels need a compile
+  const auto asked = std::chrono::steady_clock::now();
+  builder.request(2, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(builder.wait(2, 120000)) << builder.error();
+  std::unique_ptr<Convolver> first = builder.take(&generation);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(generation, 2u);
+  EXPECT_EQ(first->lastRun().variant, stopgap) << "the new mask waited for a compile";
+  std::printf("[          ] the stopgap (%s) was handed over %.1f ms after the request\n", variantInfo(stopgap).name,
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count());
+  const Image in = test::randomImage(64, 48, PixelFormat::RGBA8, 77);
+  Image out(64, 48, PixelFormat::RGBA8), want(64, 48, PixelFormat::RGBA8);
+  first->process(in.view(), out.view());
+  convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(out.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch) << mismatch->toString();
+  std::unique_ptr<Convolver> own =
+      takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; });
+  ASSERT_TRUE(own) << "the set's own kernel never replaced the stopgap";
+  EXPECT_EQ(generation, 2u);
+
+  // Too costly a frame for the stopgap: the provisional kernel comes first.
+  p.mask = test::integerMask(31, 31);
+  builder.request(3, p, PixelFormat::RGBA8, 4096, 4096);
+  ASSERT_TRUE(builder.wait(3, 120000)) << builder.error();
+  std::unique_ptr<Convolver> large = builder.take(&generation);
+  ASSERT_TRUE(large);
+  EXPECT_EQ(large->lastRun().variant, AutoTuner::provisional(p, ctx->info.kind).variant);
+}
+
 }  // namespace
 }  // namespace liveconv

@@ -111,6 +111,10 @@ class Convolver {
   // Throws BuildError / UnsupportedError with a sentence, Cancelled when the
   // interrupt (below) asked a race to stop.
   void prepare(PixelFormat format, int width = 0, int height = 0);
+  // For `auto`: prepares `stopgap` (a variant that takes the mask at run
+  // time, stopgapVariant()) to serve the set until a kernel of its own is
+  // prepared; what a FramePath Convolver then runs and lastRun() names.
+  void prepareStopgap(PixelFormat format, VariantId stopgap);
   // Asked between the candidates of a race; true stops it (KernelBuilder: a newer request came).
   void setInterrupt(std::function<bool()> interrupt) { interrupt_ = std::move(interrupt); }
 

@@ -10,6 +10,13 @@
 // takes a built Convolver at a frame boundary and only ever enqueues on it:
 // a Convolver in FramePath mode never compiles and never races.
 //
+// A new `auto` set comes in up to three steps, each handed over as it is
+// ready: a stopgap (stopgapVariant(): the mask taken at run time, so no
+// compile once its program was built for the format, border and alpha; only
+// where the frame affords it), the provisional kernel the rules name, then
+// the race's winner. The stopgap's program is built once, when the builder
+// has nothing else to do.
+//
 // A request may also carry the caller's own number for the set (a tag, such
 // as a window's parameter version); take() hands it back with the Convolver,
 // so the frames filtered with it can say which set they show.
@@ -22,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -62,15 +70,34 @@ class KernelBuilder {
   bool stopped() const;
 
  private:
+  enum class Stage {
+    Invalid = 0,
+    Set,          // a set asked for: its stopgap, or its provisional kernel, or the kernel itself
+    Provisional,  // after a stopgap: the provisional kernel (or the known winner)
+    Race,         // the race for the frame size; its winner
+    Warm,         // idle: the stopgap's program, built for later sets (nothing is handed over)
+  };
   struct Job {
     std::uint64_t generation = 0;
     FilterParams params;
     PixelFormat format = PixelFormat::Invalid;
     int width = 0, height = 0;
-    bool raceOnly = false;
+    Stage stage = Stage::Invalid;
     std::uint64_t tag = 0;
   };
+  struct Outcome {
+    std::unique_ptr<Convolver> convolver;
+    std::string error, log;
+    bool interrupted = false;
+    std::optional<Job> next;  // the step that follows this one
+  };
   void loop();
+  Outcome build(const Job& job);
+  void finish(const Job& job, Outcome outcome);  // under mutex_
+  // The stopgap of a job's format, border and alpha: its key, and whether it may serve the job now.
+  static int stopgapKey(const Job& job);
+  bool stopgapServes(const Job& job) const;
+  bool stopgapWanted(const Job& job) const;
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
@@ -82,6 +109,7 @@ class KernelBuilder {
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
   std::string error_, buildLog_;
+  std::set<int> stopgapsBuilt_, stopgapsTried_;  // by stopgapKey()
   bool stop_ = false;
   std::thread thread_;
 };

@@ -89,6 +89,12 @@ RacePlan racePlan(const VariantInfo& v, bool gpu);
 // The variant `auto` runs at once for a mask, until its race has answered
 // (the rules the races agreed with most often).
 VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu);
+// What `auto` runs for a new mask while even its provisional kernel compiles:
+// a variant that takes the mask at run time, so its one program (per format,
+// border and alpha) serves every mask. Used only where the frame can afford
+// it: stopgapAffordable() bounds the taps a frame costs on it.
+VariantId stopgapVariant(bool gpu);
+bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits);
 // nullptr when unknown.
 const VariantInfo* findVariant(std::string_view name);
 const VariantInfo& variantInfo(VariantId id);
