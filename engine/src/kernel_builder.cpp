@@ -36,7 +36,7 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
-  if (raceOnly && requested_ && requested_->stage != Stage::Warm && requested_->generation >= generation) return;
+  if (raceOnly && requested_ && requested_->generation >= generation) return;
   requested_ = Job{generation, params, format, width, height, raceOnly ? Stage::Race : Stage::Set, tag};
   changed_.notify_all();
 }
@@ -103,16 +103,12 @@ int KernelBuilder::stopgapKey(const Job& job) {
          static_cast<int>(job.params.alpha);
 }
 
-bool KernelBuilder::stopgapWanted(const Job& job) const {
+bool KernelBuilder::stopgapServes(const Job& job) const {
   const DeviceInfo& d = device_->info;
-  return job.params.variant == VariantId::Auto &&
+  std::lock_guard<std::mutex> lock(mutex_);
+  return job.stage == Stage::Set && job.params.variant == VariantId::Auto && !stopgapsFailed_.count(stopgapKey(job)) &&
          stopgapAffordable(job.width, job.height, job.params.mask.width, job.params.mask.height,
                            bytesPerPixel(job.format), d.kind == DeviceKind::GPU, d.computeUnits);
-}
-
-bool KernelBuilder::stopgapServes(const Job& job) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return stopgapWanted(job) && stopgapsBuilt_.count(stopgapKey(job)) > 0;
 }
 
 KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
@@ -130,10 +126,9 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
       return stop_ || requested_.has_value();
     });
     next->setParams(job.params);
-    if (job.stage == Stage::Warm || (job.stage == Stage::Set && stopgapServes(job))) {
-      // At once, no compile: the stopgap serves while the set's own kernel is built.
-      next->prepareStopgap(job.format, stopgapVariant(gpu));
-      if (job.stage == Stage::Set) followedBy(Stage::Provisional);
+    if (stopgapServes(job) && prepareStopgap(*next, job, gpu)) {
+      // At once (no compile after the first): the stopgap serves while the set's own kernel is built.
+      followedBy(Stage::Provisional);
     } else if (job.stage != Stage::Race && next->awaitsRace(job.format, job.width, job.height)) {
       // The provisional kernel (rules, one compile); the race for the frame size follows.
       next->prepare(job.format);
@@ -155,13 +150,26 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   return out;
 }
 
+// False when the stopgap cannot be built here (not asked again for this
+// format, border and alpha): the set goes on without it.
+bool KernelBuilder::prepareStopgap(Convolver& next, const Job& job, bool gpu) {
+  try {
+    next.prepareStopgap(job.format, stopgapVariant(gpu));
+    return true;
+  } catch (const Cancelled&) {
+    throw;
+  } catch (const std::exception&) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopgapsFailed_.insert(stopgapKey(job));
+    return false;
+  }
+}
+
 void KernelBuilder::finish(const Job& job, Outcome out) {
   building_ = false;
   if (out.interrupted) return;
   const bool ok = out.error.empty();
-  if (job.stage == Stage::Warm) {
-    (ok ? stopgapsBuilt_ : stopgapsTried_).insert(stopgapKey(job));  // built once; tried once when it failed
-  } else if (job.stage != Stage::Set) {
+  if (job.stage != Stage::Set) {
     // A later step for a set already handed over; dropped once a newer set
     // was taken. One that failed leaves what runs running (every step is right).
     if (ok && job.generation >= takenGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
@@ -181,13 +189,7 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
     error_ = out.error;
     buildLog_ = out.log;
   }
-  if (!requested_ && ok && out.next) {
-    requested_ = out.next;
-  } else if (!requested_ && job.stage != Stage::Warm && stopgapWanted(job) &&
-             !stopgapsBuilt_.count(stopgapKey(job)) && !stopgapsTried_.count(stopgapKey(job))) {
-    requested_ = job;  // nothing else to do: build the stopgap's program for the next set
-    requested_->stage = Stage::Warm;
-  }
+  if (!requested_ && ok && out.next) requested_ = out.next;
   changed_.notify_all();
 }
 

@@ -342,73 +342,11 @@ bool Pipeline::waitUntilReturned(const Slot& s, cl::Event* lastUse) {
 }
 
 void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
-  const auto copyStart = std::chrono::steady_clock::now();
   std::vector<cl::Event> beforeKernel;
   if (lastUse()) beforeKernel.push_back(lastUse);
   if (s.unmappedOut()) beforeKernel.push_back(s.unmappedOut);  // the last frame's pixels were copied out
   s.converted = !frame.yuv.empty();
-  if (s.converted) {
-    // The planes go up as decoded and are converted on the kernel queue, so
-    // the upload of the next frame still overlaps this one's kernels.
-    const YuvImage& yuv = frame.yuv;
-    const std::size_t yuvBytes = yuv.payloadBytes();
-    if (yuv.bytes.size() < yuvBytes) throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
-    if (!yuvConverter_) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
-    if (!s.deviceYuv())
-      s.deviceYuv = cl::Buffer(device_->context, CL_MEM_READ_ONLY | (mapsHost_ ? CL_MEM_ALLOC_HOST_PTR : 0),
-                               YuvImage::sizeBytes(yuv.width, yuv.height));
-    std::vector<cl::Event> afterUpload;
-    if (mapsHost_) {
-      if (!s.yuv.ptr) premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), nullptr);
-      s.yuv.ready.wait();
-      std::memcpy(s.yuv.ptr, yuv.bytes.data(), yuvBytes);
-      frame.convertMs += msSince(copyStart);
-      uploadQueue_.enqueueUnmapMemObject(s.deviceYuv, s.yuv.ptr, nullptr, &s.uploaded);
-      s.yuv.ptr = nullptr;
-      if (s.in.ptr) {  // the conversion writes deviceIn: not while it is mapped
-        cl::Event unmapped;
-        uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &unmapped);
-        s.in.ptr = nullptr;
-        afterUpload.push_back(unmapped);
-      }
-    } else {
-      std::memcpy(s.hostIn, yuv.bytes.data(), yuvBytes);
-      frame.convertMs += msSince(copyStart);
-      uploadQueue_.enqueueWriteBuffer(s.deviceYuv, CL_FALSE, 0, yuvBytes, s.hostIn, nullptr, &s.uploaded);
-    }
-    afterUpload.push_back(s.uploaded);
-    yuvConverter_->enqueue(device_->queue, s.deviceYuv, yuv, s.deviceIn, &afterUpload, &s.convert);
-    beforeKernel.push_back(s.convert);
-    if (mapsHost_) {
-      const std::vector<cl::Event> afterConvert{s.convert};
-      premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), &afterConvert);
-    }
-    frame.yuv = YuvImage();  // the planes are in staging now
-  } else {
-    const ImageView src = frame.pixels();
-    if (mapsHost_) {
-      // The frame is copied once, into the buffer the kernel reads.
-      if (!s.in.ptr) premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, nullptr);
-      s.in.ready.wait();
-      auto* to = static_cast<std::uint8_t*>(s.in.ptr);
-      for (int y = 0; y < src.height; ++y) std::memcpy(to + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
-      frame.convertMs += msSince(copyStart);
-      uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &s.uploaded);
-      s.in.ptr = nullptr;
-    } else {
-      // Pixels already tightly packed and not owned by the frame (an in-memory or
-      // pinned source) go up directly; anything else goes through pinned staging.
-      const std::uint8_t* from = src.data;
-      if (!frame.external.data || src.strideBytes != s.deviceIn.pitchBytes) {
-        for (int y = 0; y < src.height; ++y)
-          std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
-        from = s.hostIn;
-      }
-      frame.convertMs += msSince(copyStart);
-      uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
-    }
-    beforeKernel.push_back(s.uploaded);
-  }
+  beforeKernel.push_back(s.converted ? uploadPlanes(s, frame) : uploadPixels(s, frame));
   convolver_->enqueue(s.deviceIn, s.deviceOut, &beforeKernel, &s.filtered, &s.filterStart);
   if (mapsHost_ && !s.converted) {  // ready for the slot's next frame once this kernel has read it
     const std::vector<cl::Event> afterKernel{s.filtered};
@@ -434,6 +372,74 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   s.tag = activeTag_;
   s.frame = std::move(frame);
   s.busy = true;
+}
+
+// Decoded planes: they go up as decoded and are converted on the kernel
+// queue into deviceIn, so the upload of the next frame still overlaps this
+// one's kernels. Returns the conversion's event, which the kernel waits for.
+cl::Event Pipeline::uploadPlanes(Slot& s, Frame& frame) {
+  const auto copyStart = std::chrono::steady_clock::now();
+  const YuvImage& yuv = frame.yuv;
+  const std::size_t yuvBytes = yuv.payloadBytes();
+  if (yuv.bytes.size() < yuvBytes) throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
+  if (!yuvConverter_) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
+  if (!s.deviceYuv())
+    s.deviceYuv = cl::Buffer(device_->context, CL_MEM_READ_ONLY | (mapsHost_ ? CL_MEM_ALLOC_HOST_PTR : 0),
+                             YuvImage::sizeBytes(yuv.width, yuv.height));
+  std::vector<cl::Event> afterUpload;
+  if (mapsHost_) {
+    if (!s.yuv.ptr) premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), nullptr);
+    s.yuv.ready.wait();
+    std::memcpy(s.yuv.ptr, yuv.bytes.data(), yuvBytes);
+    frame.convertMs += msSince(copyStart);
+    uploadQueue_.enqueueUnmapMemObject(s.deviceYuv, s.yuv.ptr, nullptr, &s.uploaded);
+    s.yuv.ptr = nullptr;
+    if (s.in.ptr) {  // the conversion writes deviceIn: not while it is mapped
+      cl::Event unmapped;
+      uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &unmapped);
+      s.in.ptr = nullptr;
+      afterUpload.push_back(unmapped);
+    }
+  } else {
+    std::memcpy(s.hostIn, yuv.bytes.data(), yuvBytes);
+    frame.convertMs += msSince(copyStart);
+    uploadQueue_.enqueueWriteBuffer(s.deviceYuv, CL_FALSE, 0, yuvBytes, s.hostIn, nullptr, &s.uploaded);
+  }
+  afterUpload.push_back(s.uploaded);
+  yuvConverter_->enqueue(device_->queue, s.deviceYuv, yuv, s.deviceIn, &afterUpload, &s.convert);
+  if (mapsHost_) {
+    const std::vector<cl::Event> afterConvert{s.convert};
+    premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), &afterConvert);
+  }
+  frame.yuv = YuvImage();  // the planes are in staging now
+  return s.convert;
+}
+
+// Pixels: copied once into the buffer the kernel reads where the device
+// shares host memory (mapped), else written from pinned staging, or straight
+// from the frame where it lends tightly packed pixels at the device's pitch.
+// Returns the upload's event.
+cl::Event Pipeline::uploadPixels(Slot& s, Frame& frame) {
+  const auto copyStart = std::chrono::steady_clock::now();
+  const ImageView src = frame.pixels();
+  if (mapsHost_) {
+    if (!s.in.ptr) premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, nullptr);
+    s.in.ready.wait();
+    auto* to = static_cast<std::uint8_t*>(s.in.ptr);
+    for (int y = 0; y < src.height; ++y) std::memcpy(to + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+    frame.convertMs += msSince(copyStart);
+    uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &s.uploaded);
+    s.in.ptr = nullptr;
+    return s.uploaded;
+  }
+  const std::uint8_t* from = src.data;
+  if (!frame.external.data || src.strideBytes != s.deviceIn.pitchBytes) {
+    for (int y = 0; y < src.height; ++y) std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+    from = s.hostIn;
+  }
+  frame.convertMs += msSince(copyStart);
+  uploadQueue_.enqueueWriteBuffer(s.deviceIn.buffer, CL_FALSE, 0, s.bytes, from, nullptr, &s.uploaded);
+  return s.uploaded;
 }
 
 void Pipeline::premap(void** ptr, cl::Event* ready, const cl::Buffer& buffer, std::size_t bytes,

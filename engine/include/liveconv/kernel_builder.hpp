@@ -11,11 +11,10 @@
 // a Convolver in FramePath mode never compiles and never races.
 //
 // A new `auto` set comes in up to three steps, each handed over as it is
-// ready: a stopgap (stopgapVariant(): the mask taken at run time, so no
-// compile once its program was built for the format, border and alpha; only
-// where the frame affords it), the provisional kernel the rules name, then
-// the race's winner. The stopgap's program is built once, when the builder
-// has nothing else to do.
+// ready: a stopgap (stopgapVariant(): the mask taken at run time, so its one
+// program per format, border and alpha serves every later mask without a
+// compile; only where the frame affords it), the provisional kernel the rules
+// name, then the race's winner.
 //
 // A request may also carry the caller's own number for the set (a tag, such
 // as a window's parameter version); take() hands it back with the Convolver,
@@ -75,7 +74,6 @@ class KernelBuilder {
     Set,          // a set asked for: its stopgap, or its provisional kernel, or the kernel itself
     Provisional,  // after a stopgap: the provisional kernel (or the known winner)
     Race,         // the race for the frame size; its winner
-    Warm,         // idle: the stopgap's program, built for later sets (nothing is handed over)
   };
   struct Job {
     std::uint64_t generation = 0;
@@ -94,10 +92,11 @@ class KernelBuilder {
   void loop();
   Outcome build(const Job& job);
   void finish(const Job& job, Outcome outcome);  // under mutex_
-  // The stopgap of a job's format, border and alpha: its key, and whether it may serve the job now.
+  // Whether a stopgap serves the job first: `auto`, a frame that affords it,
+  // and no earlier failure to build one for its format, border and alpha.
   static int stopgapKey(const Job& job);
   bool stopgapServes(const Job& job) const;
-  bool stopgapWanted(const Job& job) const;
+  bool prepareStopgap(Convolver& next, const Job& job, bool gpu);
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
@@ -109,7 +108,7 @@ class KernelBuilder {
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
   std::string error_, buildLog_;
-  std::set<int> stopgapsBuilt_, stopgapsTried_;  // by stopgapKey()
+  std::set<int> stopgapsFailed_;  // by stopgapKey()
   bool stop_ = false;
   std::thread thread_;
 };

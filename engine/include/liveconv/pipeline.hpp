@@ -185,6 +185,8 @@ class Pipeline : public FrameChannel {
   void releaseSlots();
   bool waitUntilReturned(const Slot& slot, cl::Event* lastUse);
   void submit(Slot& slot, Frame frame, const cl::Event& lastUse);
+  cl::Event uploadPlanes(Slot& slot, Frame& frame);
+  cl::Event uploadPixels(Slot& slot, Frame& frame);
   // Maps `buffer` for writing once `after` is done (non-blocking): *ptr now, *ready when it may be written.
   void premap(void** ptr, cl::Event* ready, const cl::Buffer& buffer, std::size_t bytes,
               const std::vector<cl::Event>* after);
