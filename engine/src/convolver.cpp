@@ -328,7 +328,8 @@ bool Convolver::readyFor(PixelFormat format, int width, int height) {
   return false;
 }
 
-std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format) const {
+std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format,
+                                                      bool cachedOnly) const {
   const VariantInfo& v = variantInfo(params.variant);
   WorkgroupFit fit(v, params, format, device_->info);
   fit.fitDevice();
@@ -339,6 +340,9 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   // Compiled for the shapes, then checked against what the compiled kernels
   // allow; a shape that shrank is compiled again (LX and LY are build options).
   do {
+    if (cachedOnly)
+      for (int pass : fit.separable ? std::vector<int>{1, 2} : std::vector<int>{0})
+        if (!cache_->contains(device_->info.device, key, fit.programOptions(pass))) return nullptr;
     auto program = [&](int pass) {
       return cache_->get(device_->context, device_->info.device, key, text, fit.programOptions(pass));
     };
@@ -405,15 +409,29 @@ Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int h
 
 void Convolver::prepare(PixelFormat format, int width, int height) { preparedFor(format, width, height, false); }
 
-void Convolver::prepareStopgap(PixelFormat format, VariantId stopgap) {
+bool Convolver::prepareIfCached(PixelFormat format) {
+  if (params_.variant == VariantId::Auto) return false;
+  std::unique_ptr<Prepared> p = build(params_, format, true);
+  if (!p) return false;
+  p->autoParams = params_;
+  p->autoParams.variant = VariantId::Invalid;  // as preparedFor() marks a set that is no `auto`
+  prepared_.push_back(std::move(p));
+  current_ = prepared_.back().get();
+  return true;
+}
+
+bool Convolver::prepareStopgap(PixelFormat format, VariantId stopgap, bool cachedOnly) {
   if (params_.variant != VariantId::Auto) throw InvalidArgument("Only auto is served by a stopgap kernel.");
   FilterParams concrete = params_;
   concrete.variant = stopgap;
   concrete.workgroup = {};
   concrete.packet = 0;
-  prepared_.push_back(build(concrete, format));
+  std::unique_ptr<Prepared> p = build(concrete, format, cachedOnly);
+  if (!p) return false;
+  prepared_.push_back(std::move(p));
   prepared_.back()->autoParams = params_;  // serves the auto set until its own kernel is prepared
   current_ = prepared_.back().get();
+  return true;
 }
 
 ActiveKernel Convolver::activeKernel(PixelFormat format, int width, int height) {

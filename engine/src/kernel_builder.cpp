@@ -33,12 +33,58 @@ bool KernelBuilder::stopped() const {
 
 void KernelBuilder::request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width,
                             int height, bool raceOnly, std::uint64_t tag) {
+  Job job{generation, params, format, width, height, raceOnly ? Stage::Race : Stage::Set, tag};
+  // A kernel whose program is built already (the set's own, or for `auto`
+  // the stopgap) is handed over here, in the caller's thread: no compile, and
+  // no wait for a compile or a race the builder's thread is in the middle of.
+  const bool isAuto = params.variant == VariantId::Auto;
+  std::unique_ptr<Convolver> ready = raceOnly ? nullptr : isAuto ? (stopgapServes(job) ? cachedStopgap(job) : nullptr)
+                                                                 : cachedKernel(job);
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
   if (raceOnly && requested_ && requested_->generation >= generation) return;
-  requested_ = Job{generation, params, format, width, height, raceOnly ? Stage::Race : Stage::Set, tag};
+  if (ready && generation > finished_) {
+    built_ = std::move(ready);
+    builtGeneration_ = generation;
+    builtTag_ = tag;
+    error_.clear();
+    buildLog_.clear();
+    finished_ = generation;
+    // `auto` goes on with its provisional kernel and race; a concrete set is done.
+    if (!isAuto) {
+      if (requested_ && requested_->generation < generation) requested_.reset();  // older, and replaced
+      changed_.notify_all();
+      return;
+    }
+    job.stage = Stage::Provisional;
+  }
+  requested_ = job;
   changed_.notify_all();
+}
+
+std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
+  try {
+    auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
+    c->setParams(job.params);
+    if (!c->prepareIfCached(job.format)) return nullptr;
+    c->setBuildPolicy(BuildPolicy::FramePath);
+    return c;
+  } catch (const std::exception&) {
+    return nullptr;  // the builder's thread builds it and reports what is wrong
+  }
+}
+
+std::unique_ptr<Convolver> KernelBuilder::cachedStopgap(const Job& job) {
+  try {
+    auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
+    c->setParams(job.params);
+    if (!c->prepareStopgap(job.format, stopgapVariant(device_->info.kind == DeviceKind::GPU), true)) return nullptr;
+    c->setBuildPolicy(BuildPolicy::FramePath);
+    return c;
+  } catch (const std::exception&) {
+    return nullptr;  // the builder's thread tries again and reports what is wrong
+  }
 }
 
 std::unique_ptr<Convolver> KernelBuilder::take(std::uint64_t* generation, std::uint64_t* tag) {
@@ -121,9 +167,9 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   try {
     auto next = std::make_unique<Convolver>(device_, cache_, tuner_);
     // A newer request (or stop) ends a race in flight: its answer would be thrown away.
-    next->setInterrupt([this] {
+    next->setInterrupt([this, generation = job.generation] {
       std::lock_guard<std::mutex> lock(mutex_);
-      return stop_ || requested_.has_value();
+      return stop_ || requested_.has_value() || finished_ > generation;  // or a newer set was handed over
     });
     next->setParams(job.params);
     if (stopgapServes(job) && prepareStopgap(*next, job, gpu)) {
@@ -177,6 +223,8 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
       builtGeneration_ = job.generation;
       builtTag_ = job.tag;
     }
+  } else if (job.generation < finished_) {
+    // A newer set was handed over meanwhile (its stopgap, at once): this one is done with.
   } else if (ok) {
     built_ = std::move(out.convolver);
     builtGeneration_ = job.generation;

@@ -336,9 +336,9 @@ std::unique_ptr<Convolver> takeUntil(KernelBuilder& builder, std::uint64_t* gene
 }
 
 // Once the stopgap's program is built (by the first set), a new `auto` mask
-// is handed over at once on it (no compile: the mask is taken at run time),
-// exactly, then on its own kernels. A frame too costly for the stopgap waits
-// for the provisional kernel instead.
+// is handed over on it by request() itself (no compile: the mask is taken at
+// run time), exactly, then on its own kernels. A frame too costly for the
+// stopgap waits for the provisional kernel instead.
 TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto tuner = std::make_shared<AutoTuner>(tempCache("stopgap.tsv"));
@@ -363,9 +363,10 @@ TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
   p.mask = test::integerMask(7, 5);  // a new size: its own kernels need a compile
   const auto asked = std::chrono::steady_clock::now();
   builder.request(2, p, PixelFormat::RGBA8, 64, 48);
-  ASSERT_TRUE(builder.wait(2, 120000)) << builder.error();
+  // Handed over by request() itself, in the caller's thread, with no compile: ready without waiting.
   std::unique_ptr<Convolver> first = builder.take(&generation);
-  ASSERT_TRUE(first);
+  ASSERT_TRUE(first) << "the stopgap was not ready when request() returned";
+  EXPECT_TRUE(builder.wait(2, 0));
   EXPECT_EQ(generation, 2u);
   EXPECT_EQ(first->lastRun().variant, stopgap) << "the new mask waited for a compile";
   std::printf("[          ] the stopgap (%s) was handed over %.1f ms after the request\n", variantInfo(stopgap).name,
@@ -388,6 +389,32 @@ TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
   std::unique_ptr<Convolver> large = builder.take(&generation);
   ASSERT_TRUE(large);
   EXPECT_EQ(large->lastRun().variant, AutoTuner::provisional(p, ctx->info.kind).variant);
+}
+
+// A set of a concrete variant whose program is built already (a runtime-bound
+// mask: naive, local) is handed over by request() itself: a cell edit never
+// waits for the builder's thread, whatever it is compiling or racing.
+TEST(KernelBuilder, ASetWhoseProgramIsBuiltIsReadyWhenRequestReturns) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  FilterParams p;
+  p.variant = VariantId::Naive;
+  p.mask = test::integerMask(5, 5);
+  builder.request(1, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(builder.wait(1, 120000)) << builder.error();  // the first one compiles, on the builder's thread
+  std::uint64_t generation = 0;
+  ASSERT_TRUE(builder.take(&generation));
+  p.mask = test::integerMask(7, 3);  // another mask, the same program (naive takes the mask at run time)
+  builder.request(2, p, PixelFormat::RGBA8, 64, 48);
+  std::unique_ptr<Convolver> next = builder.take(&generation);
+  ASSERT_TRUE(next) << "the set waited for the builder's thread";
+  EXPECT_EQ(generation, 2u);
+  const Image in = test::randomImage(64, 48, PixelFormat::RGBA8, 78);
+  Image out(64, 48, PixelFormat::RGBA8), want(64, 48, PixelFormat::RGBA8);
+  next->process(in.view(), out.view());
+  convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(out.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch) << mismatch->toString();
 }
 
 }  // namespace

@@ -114,7 +114,12 @@ class Convolver {
   // For `auto`: prepares `stopgap` (a variant that takes the mask at run
   // time, stopgapVariant()) to serve the set until a kernel of its own is
   // prepared; what a FramePath Convolver then runs and lastRun() names.
-  void prepareStopgap(PixelFormat format, VariantId stopgap);
+  // `cachedOnly`: only where its program is already built (no compile: safe
+  // on any thread); false when it is not, and nothing was prepared.
+  bool prepareStopgap(PixelFormat format, VariantId stopgap, bool cachedOnly = false);
+  // A set of a concrete variant: prepares it only where its program is built
+  // already (no compile: safe on any thread); false when it is not, or for `auto`.
+  bool prepareIfCached(PixelFormat format);
   // Asked between the candidates of a race; true stops it (KernelBuilder: a newer request came).
   void setInterrupt(std::function<bool()> interrupt) { interrupt_ = std::move(interrupt); }
 
@@ -157,7 +162,8 @@ class Convolver {
  private:
   struct Prepared;
   Prepared& preparedFor(PixelFormat format, int width, int height, bool mayServeStale);
-  std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format) const;
+  // `cachedOnly`: null instead of compiling a program the cache does not hold.
+  std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format, bool cachedOnly = false) const;
   FilterParams concreteParams(PixelFormat format, int width, int height);
   static ActiveKernel describe(const Prepared& p);
   bool wrapsHostFrames(const ImageView& src, const ImageView& dst, std::size_t pitch) const;
