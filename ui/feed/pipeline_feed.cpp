@@ -258,6 +258,9 @@ class PipelineFeed final : public FrameFeed {
     auto device = std::move(opened.device);
     PipelineOptions options;
     options.policy = QueuePolicy::Live;
+    // A window shows the newest frame: the shortest queues (2), so a frame waits
+    // behind as few others as can still overlap decode, filter and present.
+    options.queueCapacity = 2;
     options.format = params->format;
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them
     if (opened.target) {
