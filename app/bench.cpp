@@ -167,6 +167,274 @@ void printBenchUsage() {
                "  --json FILE         also write the table as JSON\n";
 }
 
+namespace {
+
+// What one `bench` run measures, read from its command line.
+struct BenchPlan {
+  std::vector<const VariantInfo*> variants;
+  std::vector<Mask> masks;
+  std::vector<Size2> sizes;
+  std::vector<PixelFormat> formats;
+  BorderMode border = BorderMode::Clamp;
+  std::vector<int> packets;             // 0: the variant's default
+  std::vector<WorkgroupShape> shapes;  // {0, 0}: the variant's default
+  int runs = 10, warmup = 3;
+  bool transfers = true, verify = false;
+};
+
+std::vector<const VariantInfo*> benchVariants(const std::string& list) {
+  std::vector<const VariantInfo*> variants;
+  if (list == "all") {
+    for (const auto& v : variantRegistry()) variants.push_back(&v);
+    return variants;
+  }
+  for (const auto& name : splitList(list)) {
+    const VariantInfo* v = findVariant(name);
+    if (!v) throw UsageError("Unknown variant '" + name + "'; the variants are " + variantNames() + ".");
+    variants.push_back(v);
+  }
+  return variants;
+}
+
+// `masks` holds --mask already (checked before a device is touched).
+void readBenchPlan(const Args& args, bool gpu, BenchPlan* plan) {
+  plan->variants = benchVariants(args.get("--variants", "all"));
+  if (plan->masks.empty())
+    for (const auto& s : splitList(args.get("--masks", gpu ? "3,5,7,9,11,13,15,21,31" : "3,5,7,9,13"))) {
+      const Size2 m = parseSize(s, "mask size");
+      Mask mask = benchMask(m.w, m.h);
+      if (auto e = mask.validationError(); !e.empty()) throw UsageError(e);
+      plan->masks.push_back(mask);
+    }
+  for (const auto& s : splitList(args.get("--sizes", gpu ? "1920x1080,3840x2160" : "1280x720")))
+    plan->sizes.push_back(parseSize(s, "image size"));
+  const std::string fmt = args.get("--format", "rgba");
+  if (fmt == "both") plan->formats = {PixelFormat::RGBA8, PixelFormat::GRAY8};
+  else if (PixelFormat f = parsePixelFormat(fmt); f != PixelFormat::Invalid) plan->formats = {f};
+  else throw UsageError("Unknown pixel format '" + fmt + "'; use rgba, gray or both.");
+  plan->border = parseBorderMode(args.get("--border", "clamp"));
+  if (plan->border == BorderMode::Invalid) throw UsageError("Unknown border mode; use clamp, mirror, wrap or zero.");
+  for (const auto& s : splitList(args.get("--packets", "0"))) {
+    const int n = std::atoi(s.c_str());
+    if (s != "0" && n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
+      throw UsageError("Bad packet '" + s + "'; a packet is 1, 2, 4, 8, 16 or 32 outputs per work-item.");
+    plan->packets.push_back(n);
+  }
+  for (const auto& s : splitList(args.get("--workgroups", "0x0"))) {
+    const Size2 wg = s == "0x0" ? Size2{0, 0} : parseSize(s, "workgroup shape");
+    plan->shapes.push_back({wg.w, wg.h});
+  }
+  plan->runs = args.getInt("--runs", 10, 1, 100000);
+  plan->warmup = args.getInt("--warmup", 3, 0, 100000);
+  plan->transfers = !args.has("--no-transfers");
+  plan->verify = args.has("--verify");
+}
+
+// One frame size and format: the source, and device buffers at the tight pitch
+// and, for a variant that asks for padded rows (local_aligned), at its pitch.
+struct BenchFrame {
+  Image src, dst;
+  DeviceImage tightIn, tightOut, paddedIn, paddedOut;
+
+  BenchFrame(DeviceContext& ctx, const Size2& size, PixelFormat format)
+      : src(randomImage(size.w, size.h, format, 1234u)), dst(size.w, size.h, format) {
+    tightIn = allocateDeviceImage(ctx.context, size.w, size.h, format, CL_MEM_READ_ONLY);
+    tightOut = allocateDeviceImage(ctx.context, size.w, size.h, format, CL_MEM_WRITE_ONLY);
+    ctx.queue.enqueueWriteBuffer(tightIn.buffer, CL_TRUE, 0, src.sizeBytes(), src.data());
+  }
+  // The input and output at `pitch`, made on first use.
+  std::pair<const DeviceImage*, const DeviceImage*> at(DeviceContext& ctx, std::size_t pitch) {
+    if (pitch == tightIn.pitchBytes) return {&tightIn, &tightOut};
+    if (pitch != paddedIn.pitchBytes) {
+      const ImageView v = src.view();
+      paddedIn = allocateDeviceImage(ctx.context, v.width, v.height, v.format, CL_MEM_READ_ONLY, pitch);
+      paddedOut = allocateDeviceImage(ctx.context, v.width, v.height, v.format, CL_MEM_WRITE_ONLY, pitch);
+      const cl::array<cl::size_type, 3> origin{0, 0, 0};
+      const cl::array<cl::size_type, 3> region{v.rowBytes(), static_cast<cl::size_type>(v.height), 1};
+      ctx.queue.enqueueWriteBufferRect(paddedIn.buffer, CL_TRUE, origin, origin, region, pitch, 0, v.rowBytes(), 0,
+                                       src.data());
+    }
+    return {&paddedIn, &paddedOut};
+  }
+};
+
+// What the device can do, measured once per run: the reference points of the rows.
+struct DeviceLimits {
+  double copyBytesPerSec = 0;
+  double roundTripUs = 0;
+  FmaLimit fma;
+};
+
+std::string shapeText(const ActiveKernel& active) {
+  std::string text = std::to_string(active.workgroup.x) + "x" + std::to_string(active.workgroup.y);
+  if (active.packet > 1) text += "/" + std::to_string(active.packet);
+  if (active.columnWorkgroup.x > 0)  // separable: row pass + column pass
+    text += "+" + std::to_string(active.columnWorkgroup.x) + "x" + std::to_string(active.columnWorkgroup.y) + "/" +
+            std::to_string(active.columnPacket);
+  return text;
+}
+
+// Times one variant, packet and shape on one frame: kernel alone, then with
+// the frame coming from and going back to host memory; checks it on --verify.
+void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const BenchPlan& plan,
+                const DeviceLimits& limits, const Image& want, Row* row, int* failures) {
+  const ImageView src = frame.src.view();
+  const ActiveKernel active = conv.activeKernel(src.format, src.width, src.height);
+  row->workgroup = shapeText(active);
+  if (conv.params().variant == VariantId::Auto) row->chosen = variantInfo(active.variant).name;
+  const auto [in, out] = frame.at(ctx, conv.devicePitchBytes(src.format, src.width, src.height));
+  std::vector<double> kernelMs, wallMs;
+  for (int r = 0; r < plan.warmup + plan.runs; ++r) {
+    cl::Event first, done;
+    conv.enqueue(*in, *out, nullptr, &done, &first);
+    done.wait();
+    if (r >= plan.warmup) kernelMs.push_back(eventSpanMs(first, done));
+  }
+  const double pixels = double(src.width) * src.height;
+  const int channels = bytesPerPixel(src.format);
+  const Mask& mask = conv.params().mask;
+  row->kernelMs = median(kernelMs);
+  row->kernelMpix = pixels / (row->kernelMs * 1e-3) * 1e-6;
+  row->fracBandwidth = row->kernelMpix * 1e6 / (limits.copyBytesPerSec / (2.0 * channels));
+  const double fmas = fmasPerOutput(variantInfo(active.variant), mask.width, mask.height) * channels;
+  row->fracFma = row->kernelMpix * 1e6 / (limits.fma.fmaPerSecond / fmas);
+  if (plan.transfers) {
+    for (int r = 0; r < plan.warmup + plan.runs; ++r) {
+      const FrameTimings t = conv.process(src, frame.dst.view());
+      if (r >= plan.warmup) wallMs.push_back(t.wallMs);
+    }
+    row->transferMs = median(wallMs);
+    row->transferMpix = pixels / (row->transferMs * 1e-3) * 1e-6;
+  }
+  if (!plan.verify) return;
+  conv.process(src, frame.dst.view());
+  const int tol = mask.isIntegerValued() ? 0 : 1;
+  if (auto mm = compareImages(frame.dst.view(), want.view(), tol)) {
+    row->verify = "FAIL " + mm->toString();
+    ++*failures;
+  } else {
+    row->verify = tol ? "ok(1lsb)" : "ok(exact)";
+  }
+}
+
+void printRow(const Row& row, bool transfers) {
+  if (!row.error.empty()) {
+    std::printf("%-13s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(), row.image.c_str(),
+                row.mask.c_str(), row.error.c_str());
+    if (!row.buildLog.empty()) std::printf("%s\n", row.buildLog.c_str());
+  } else {
+    std::printf("%-13s %-5s %-10s %-6s %-8s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(), row.format.c_str(),
+                row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs, row.kernelMpix,
+                100 * row.fracBandwidth, 100 * row.fracFma);
+    if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);
+    else std::printf("%10s %10s ", "-", "-");
+    std::printf("%s%s\n", row.verify.c_str(), row.chosen.empty() ? "" : (" -> " + row.chosen).c_str());
+  }
+  std::fflush(stdout);
+}
+
+void printHeader(const DeviceInfo& info, const BenchPlan& plan, const DeviceLimits& limits) {
+  std::cout << "device: " << info.name << " (" << info.platformName << ", driver " << info.driverVersion << ", "
+            << toString(info.kind) << ")\n"
+            << std::fixed << std::setprecision(1) << "copy bandwidth (device to device, read+write, median of "
+            << plan.runs << "): " << limits.copyBytesPerSec * 1e-9 << " GB/s\n"
+            << "launch round trip (an empty kernel enqueued and waited for, median): " << limits.roundTripUs
+            << " us\n"
+            << "FMA limit: " << limits.fma.how << "\n"
+            << "medians of " << plan.runs << " runs after " << plan.warmup << " warm-up; border "
+            << toString(plan.border)
+            << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "
+               "limit / (taps x channels; W+H taps for separable)\n\n";
+  std::printf("%-13s %-5s %-10s %-6s %-8s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
+              "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", plan.verify ? "verify" : "");
+}
+
+// Every row of the plan, printed as it is measured.
+std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const BenchPlan& plan,
+                            const DeviceLimits& limits, int* failures) {
+  std::vector<Row> rows;
+  DeviceContext& ctx = *device;
+  Convolver conv(device);
+  for (PixelFormat format : plan.formats)
+    for (const Size2& size : plan.sizes) {
+      BenchFrame frame(ctx, size, format);
+      for (const Mask& mask : plan.masks) {
+        Image want;
+        if (plan.verify) {
+          want = Image(size.w, size.h, format);
+          convolveReference(frame.src.view(), want.view(), mask, plan.border, AlphaMode::PassThrough);
+        }
+        for (const VariantInfo* v : plan.variants)
+          for (int packet : v->defaultPacket ? plan.packets : std::vector<int>{0})
+            for (WorkgroupShape shape : v->id == VariantId::Auto ? std::vector<WorkgroupShape>{{}} : plan.shapes) {
+              Row row;
+              row.variant = v->name;
+              row.format = toString(format);
+              row.image = std::to_string(size.w) + "x" + std::to_string(size.h);
+              row.mask = std::to_string(mask.width) + "x" + std::to_string(mask.height);
+              try {
+                conv.setParams({mask, plan.border, AlphaMode::PassThrough, v->id, shape, packet});
+                measureRow(ctx, conv, frame, plan, limits, want, &row, failures);
+              } catch (const BuildError& e) {
+                row.error = e.what();
+                row.buildLog = e.buildLog();
+                ++*failures;
+              } catch (const Error& e) {
+                row.error = e.what();
+              }
+              printRow(row, plan.transfers);
+              rows.push_back(row);
+            }
+      }
+    }
+  return rows;
+}
+
+std::string jsonEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) >= 0x20) o += c;
+  }
+  return o;
+}
+
+void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector<Row>& rows) {
+  std::ofstream out(path);
+  if (!out) throw Error("Cannot write " + path + ".");
+  out << "device,driver,variant,format,image,mask,workgroup,kernel_ms,kernel_mpix_s,frac_bandwidth,frac_fma,"
+         "transfer_ms,transfer_mpix_s,verify,error\n";
+  for (const Row& r : rows)
+    out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ','
+        << r.image << ',' << r.mask << ',' << r.workgroup << ',' << r.kernelMs << ',' << r.kernelMpix << ','
+        << r.fracBandwidth << ',' << r.fracFma << ',' << r.transferMs << ',' << r.transferMpix << ",\"" << r.verify
+        << "\",\"" << jsonEscape(r.error) << "\"\n";
+}
+
+void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimits& limits, int runs,
+               const std::vector<Row>& rows) {
+  std::ofstream out(path);
+  if (!out) throw Error("Cannot write " + path + ".");
+  out << "{\n  \"device\": \"" << jsonEscape(info.name) << "\",\n  \"platform\": \"" << jsonEscape(info.platformName)
+      << "\",\n  \"driver\": \"" << jsonEscape(info.driverVersion) << "\",\n  \"copy_bandwidth_gb_s\": "
+      << limits.copyBytesPerSec * 1e-9 << ",\n  \"fma_limit\": \"" << jsonEscape(limits.fma.how)
+      << "\",\n  \"runs\": " << runs << ",\n  \"results\": [\n";
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    out << "    {\"variant\": \"" << r.variant << "\", \"format\": \"" << r.format << "\", \"image\": \"" << r.image
+        << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup << "\", \"kernel_ms\": "
+        << r.kernelMs << ", \"kernel_mpix_s\": " << r.kernelMpix << ", \"frac_bandwidth\": " << r.fracBandwidth
+        << ", \"frac_fma\": " << r.fracFma << ", \"transfer_ms\": " << r.transferMs
+        << ", \"transfer_mpix_s\": " << r.transferMpix << ", \"chosen\": \"" << r.chosen << "\", \"verify\": \""
+        << jsonEscape(r.verify) << "\", \"error\": \"" << jsonEscape(r.error) << "\", \"build_log\": \""
+        << jsonEscape(r.buildLog) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+}
+
+}  // namespace
+
 int runBench(const std::vector<std::string>& argv) {
   for (const auto& a : argv)
     if (a == "--pipeline") return runPipelineBench(argv);
@@ -179,230 +447,17 @@ int runBench(const std::vector<std::string>& argv) {
     return kExitOk;
   }
   // A mask the user wrote is checked before a device is touched (a bad one is exit 2, not 3).
-  std::vector<Mask> masks;
-  if (args.has("--mask")) masks.push_back(parseMaskArgument(args.get("--mask")));
+  BenchPlan plan;
+  if (args.has("--mask")) plan.masks.push_back(parseMaskArgument(args.get("--mask")));
   const DeviceInfo info = selectDevice(args.get("--device"));
   auto ctx = DeviceContext::create(info);
-  const bool gpu = info.kind == DeviceKind::GPU;
-
-  std::vector<const VariantInfo*> variants;
-  const std::string variantList = args.get("--variants", "all");
-  // local_aligned needs padded rows: bench gives each variant the buffers it asks for.
-  if (variantList == "all") {
-    for (const auto& v : variantRegistry()) variants.push_back(&v);
-  } else {
-    for (const auto& name : splitList(variantList)) {
-      const VariantInfo* v = findVariant(name);
-      if (!v) throw UsageError("Unknown variant '" + name + "'; the variants are " + variantNames() + ".");
-      variants.push_back(v);
-    }
-  }
-  if (masks.empty()) {
-    const std::string def = gpu ? "3,5,7,9,11,13,15,21,31" : "3,5,7,9,13";
-    for (const auto& s : splitList(args.get("--masks", def))) {
-      const Size2 m = parseSize(s, "mask size");
-      Mask mask = benchMask(m.w, m.h);
-      if (auto e = mask.validationError(); !e.empty()) throw UsageError(e);
-      masks.push_back(mask);
-    }
-  }
-  std::vector<Size2> sizes;
-  for (const auto& s : splitList(args.get("--sizes", gpu ? "1920x1080,3840x2160" : "1280x720")))
-    sizes.push_back(parseSize(s, "image size"));
-  std::vector<PixelFormat> formats;
-  const std::string fmt = args.get("--format", "rgba");
-  if (fmt == "both") formats = {PixelFormat::RGBA8, PixelFormat::GRAY8};
-  else if (PixelFormat f = parsePixelFormat(fmt); f != PixelFormat::Invalid) formats = {f};
-  else throw UsageError("Unknown pixel format '" + fmt + "'; use rgba, gray or both.");
-  const BorderMode border = parseBorderMode(args.get("--border", "clamp"));
-  if (border == BorderMode::Invalid) throw UsageError("Unknown border mode; use clamp, mirror, wrap or zero.");
-  std::vector<int> packets;  // 0: the variant's default
-  for (const auto& s : splitList(args.get("--packets", "0"))) {
-    const int n = std::atoi(s.c_str());
-    if (s != "0" && n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
-      throw UsageError("Bad packet '" + s + "'; a packet is 1, 2, 4, 8, 16 or 32 outputs per work-item.");
-    packets.push_back(n);
-  }
-  std::vector<WorkgroupShape> shapes;  // {0, 0}: the variant's default
-  for (const auto& s : splitList(args.get("--workgroups", "0x0"))) {
-    if (s == "0x0") {
-      shapes.push_back({});
-      continue;
-    }
-    const Size2 wg = parseSize(s, "workgroup shape");
-    shapes.push_back({wg.w, wg.h});
-  }
-  const int runs = args.getInt("--runs", 10, 1, 100000);
-  const int warmup = args.getInt("--warmup", 3, 0, 100000);
-  const bool transfers = !args.has("--no-transfers");
-  const bool verify = args.has("--verify");
-
-  const double copyBytesPerSec = copyBandwidth(*ctx, runs);
-  const double roundTripUs = launchRoundTripUs(*ctx, runs);
-  const FmaLimit fma = fmaLimit(info);
-  std::cout << "device: " << info.name << " (" << info.platformName << ", driver " << info.driverVersion << ", "
-            << toString(info.kind) << ")\n"
-            << std::fixed << std::setprecision(1) << "copy bandwidth (device to device, read+write, median of "
-            << runs << "): " << copyBytesPerSec * 1e-9 << " GB/s\n"
-            << "launch round trip (an empty kernel enqueued and waited for, median): " << roundTripUs << " us\n"
-            << "FMA limit: " << fma.how << "\n"
-            << "medians of " << runs << " runs after " << warmup << " warm-up; border " << toString(border)
-            << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "
-               "limit / (taps x channels; W+H taps for separable)\n\n";
-
-  std::printf("%-13s %-5s %-10s %-6s %-8s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
-              "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", verify ? "verify" : "");
-  std::vector<Row> rows;
+  readBenchPlan(args, info.kind == DeviceKind::GPU, &plan);
+  const DeviceLimits limits{copyBandwidth(*ctx, plan.runs), launchRoundTripUs(*ctx, plan.runs), fmaLimit(info)};
+  printHeader(info, plan, limits);
   int failures = 0;
-  Convolver conv(ctx);
-  for (PixelFormat format : formats) {
-    for (const Size2& size : sizes) {
-      const Image src = randomImage(size.w, size.h, format, 1234u);
-      Image dst(size.w, size.h, format);
-      DeviceImage dsrc = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_READ_ONLY);
-      DeviceImage ddst = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_WRITE_ONLY);
-      ctx->queue.enqueueWriteBuffer(dsrc.buffer, CL_TRUE, 0, src.sizeBytes(), src.data());
-      DeviceImage paddedSrc, paddedDst;
-      const double pixels = double(size.w) * size.h;
-      for (const Mask& mask : masks) {
-        Image want;
-        if (verify) {
-          want = Image(size.w, size.h, format);
-          convolveReference(src.view(), want.view(), mask, border, AlphaMode::PassThrough);
-        }
-        for (const VariantInfo* v : variants)
-        for (int packet : v->defaultPacket ? packets : std::vector<int>{0})
-        for (WorkgroupShape shape : v->id == VariantId::Auto ? std::vector<WorkgroupShape>{{}} : shapes) {
-          Row row;
-          row.variant = v->name;
-          row.format = toString(format);
-          row.image = std::to_string(size.w) + "x" + std::to_string(size.h);
-          row.mask = std::to_string(mask.width) + "x" + std::to_string(mask.height);
-          try {
-            FilterParams p;
-            p.mask = mask;
-            p.border = border;
-            p.variant = v->id;
-            p.packet = packet;
-            p.workgroup = shape;
-            conv.setParams(p);
-            const ActiveKernel active = conv.activeKernel(format, size.w, size.h);
-            row.workgroup = std::to_string(active.workgroup.x) + "x" + std::to_string(active.workgroup.y);
-            if (active.packet > 1) row.workgroup += "/" + std::to_string(active.packet);
-            if (active.columnWorkgroup.x > 0)  // separable: row pass + column pass
-              row.workgroup += "+" + std::to_string(active.columnWorkgroup.x) + "x" +
-                               std::to_string(active.columnWorkgroup.y) + "/" + std::to_string(active.columnPacket);
-            if (v->id == VariantId::Auto) row.chosen = variantInfo(active.variant).name;
-            // local_aligned wants padded rows: give each variant the buffers it asks for.
-            const std::size_t pitch = conv.devicePitchBytes(format, size.w, size.h);
-            if (pitch != dsrc.pitchBytes && pitch != paddedSrc.pitchBytes) {
-              paddedSrc = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_READ_ONLY, pitch);
-              paddedDst = allocateDeviceImage(ctx->context, size.w, size.h, format, CL_MEM_WRITE_ONLY, pitch);
-              const cl::array<cl::size_type, 3> origin{0, 0, 0};
-              const cl::array<cl::size_type, 3> region{src.view().rowBytes(), static_cast<cl::size_type>(size.h), 1};
-              ctx->queue.enqueueWriteBufferRect(paddedSrc.buffer, CL_TRUE, origin, origin, region, pitch, 0,
-                                                src.view().rowBytes(), 0, src.data());
-            }
-            const DeviceImage& in = pitch == dsrc.pitchBytes ? dsrc : paddedSrc;
-            const DeviceImage& out = pitch == dsrc.pitchBytes ? ddst : paddedDst;
-            std::vector<double> kernelMs, wallMs;
-            for (int r = 0; r < warmup + runs; ++r) {
-              cl::Event first, done;
-              conv.enqueue(in, out, nullptr, &done, &first);
-              done.wait();
-              if (r >= warmup) kernelMs.push_back(eventSpanMs(first, done));
-            }
-            row.kernelMs = median(kernelMs);
-            row.kernelMpix = pixels / (row.kernelMs * 1e-3) * 1e-6;
-            const int channels = bytesPerPixel(format);
-            row.fracBandwidth = row.kernelMpix * 1e6 / (copyBytesPerSec / (2.0 * channels));
-            // FMAs one output needs: taps x channels, or (W + H) x channels for a rank-1 variant's 1-D sums.
-            const double taps = variantInfo(active.variant).needsSeparableMask ? double(mask.width + mask.height)
-                                                                               : double(mask.width) * mask.height;
-            row.fracFma = row.kernelMpix * 1e6 / (fma.fmaPerSecond / (taps * channels));
-            if (transfers) {
-              for (int r = 0; r < warmup + runs; ++r) {
-                const FrameTimings t = conv.process(src.view(), dst.view());
-                if (r >= warmup) wallMs.push_back(t.wallMs);
-              }
-              row.transferMs = median(wallMs);
-              row.transferMpix = pixels / (row.transferMs * 1e-3) * 1e-6;
-            }
-            if (verify) {
-              conv.process(src.view(), dst.view());
-              const int tol = mask.isIntegerValued() ? 0 : 1;
-              if (auto mm = compareImages(dst.view(), want.view(), tol)) {
-                row.verify = "FAIL " + mm->toString();
-                ++failures;
-              } else {
-                row.verify = tol ? "ok(1lsb)" : "ok(exact)";
-              }
-            }
-          } catch (const BuildError& e) {
-            row.error = e.what();
-            row.buildLog = e.buildLog();
-            ++failures;
-          } catch (const Error& e) {
-            row.error = e.what();
-          }
-          if (!row.error.empty()) {
-            std::printf("%-13s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(),
-                        row.image.c_str(), row.mask.c_str(), row.error.c_str());
-            if (!row.buildLog.empty()) std::printf("%s\n", row.buildLog.c_str());
-          } else {
-            std::printf("%-13s %-5s %-10s %-6s %-8s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(),
-                        row.format.c_str(), row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs,
-                        row.kernelMpix, 100 * row.fracBandwidth, 100 * row.fracFma);
-            if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);
-            else std::printf("%10s %10s ", "-", "-");
-            std::printf("%s%s\n", row.verify.c_str(), row.chosen.empty() ? "" : (" -> " + row.chosen).c_str());
-          }
-          std::fflush(stdout);
-          rows.push_back(row);
-        }
-      }
-    }
-  }
-
-  auto jsonEscape = [](const std::string& s) {
-    std::string o;
-    for (char c : s) {
-      if (c == '"' || c == '\\') o += '\\', o += c;
-      else if (c == '\n') o += "\\n";
-      else if (static_cast<unsigned char>(c) >= 0x20) o += c;
-    }
-    return o;
-  };
-  if (args.has("--csv")) {
-    std::ofstream out(args.get("--csv"));
-    if (!out) throw Error("Cannot write " + args.get("--csv") + ".");
-    out << "device,driver,variant,format,image,mask,workgroup,kernel_ms,kernel_mpix_s,frac_bandwidth,frac_fma,"
-           "transfer_ms,transfer_mpix_s,verify,error\n";
-    for (const Row& r : rows)
-      out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ','
-          << r.image << ',' << r.mask << ',' << r.workgroup << ',' << r.kernelMs << ',' << r.kernelMpix << ','
-          << r.fracBandwidth << ',' << r.fracFma << ',' << r.transferMs << ',' << r.transferMpix << ",\""
-          << r.verify << "\",\"" << jsonEscape(r.error) << "\"\n";
-  }
-  if (args.has("--json")) {
-    std::ofstream out(args.get("--json"));
-    if (!out) throw Error("Cannot write " + args.get("--json") + ".");
-    out << "{\n  \"device\": \"" << jsonEscape(info.name) << "\",\n  \"platform\": \"" << jsonEscape(info.platformName)
-        << "\",\n  \"driver\": \"" << jsonEscape(info.driverVersion) << "\",\n  \"copy_bandwidth_gb_s\": "
-        << copyBytesPerSec * 1e-9 << ",\n  \"fma_limit\": \"" << jsonEscape(fma.how) << "\",\n  \"runs\": " << runs
-        << ",\n  \"results\": [\n";
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      const Row& r = rows[k];
-      out << "    {\"variant\": \"" << r.variant << "\", \"format\": \"" << r.format << "\", \"image\": \"" << r.image
-          << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup << "\", \"kernel_ms\": "
-          << r.kernelMs << ", \"kernel_mpix_s\": " << r.kernelMpix << ", \"frac_bandwidth\": " << r.fracBandwidth
-          << ", \"frac_fma\": " << r.fracFma << ", \"transfer_ms\": " << r.transferMs
-          << ", \"transfer_mpix_s\": " << r.transferMpix << ", \"chosen\": \"" << r.chosen
-          << "\", \"verify\": \"" << jsonEscape(r.verify)
-          << "\", \"error\": \"" << jsonEscape(r.error) << "\", \"build_log\": \"" << jsonEscape(r.buildLog) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
-    }
-    out << "  ]\n}\n";
-  }
+  const std::vector<Row> rows = measureAll(ctx, plan, limits, &failures);
+  if (args.has("--csv")) writeCsv(args.get("--csv"), info, rows);
+  if (args.has("--json")) writeJson(args.get("--json"), info, limits, plan.runs, rows);
   if (failures) {
     std::cerr << failures << " result(s) failed verification or did not build.\n";
     return kExitVerifyFailed;

@@ -73,6 +73,10 @@ VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu) {
   return side <= variantInfo(VariantId::Baked).maxMaskSide ? VariantId::Baked : VariantId::MultiPixel;
 }
 
+double fmasPerOutput(const VariantInfo& v, int maskW, int maskH) {
+  return v.needsSeparableMask ? double(maskW + maskH) : double(maskW) * maskH;
+}
+
 VariantId stopgapVariant(bool gpu) {
   // Runtime-bound masks: naive on a CPU (no barriers for PoCL to split the
   // work-group on), the local tile on a GPU.

@@ -94,6 +94,9 @@ VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu);
 // border and alpha) serves every mask. Used only where the frame can afford
 // it: stopgapAffordable() bounds the taps a frame costs on it.
 VariantId stopgapVariant(bool gpu);
+// The multiply-adds one output channel costs on `v`: the mask's taps, or W + H
+// for a variant that sums a rank-1 mask in two 1-D passes (bench's %fma).
+double fmasPerOutput(const VariantInfo& v, int maskW, int maskH);
 bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits);
 // nullptr when unknown.
 const VariantInfo* findVariant(std::string_view name);
