@@ -386,6 +386,69 @@ class PipelineFeed final : public FrameFeed {
     return source;
   }
 
+  // What lc-decode does next, as the UI thread asked: stop, filter the held
+  // frame again (an edit while paused), seek, or decode the next frame.
+  struct Work {
+    enum class Kind { Invalid = 0, Stop, Refilter, Seek, Next } kind = Kind::Invalid;
+    double seekTo = -1;
+    std::shared_ptr<const Image> again;  // Refilter: the frame pushed last
+    std::uint64_t againIndex = 0;
+  };
+  Work waitForWork() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0; });
+      Work w;
+      if (stop_) return {Work::Kind::Stop};
+      std::swap(w.seekTo, seekTo_);
+      if (w.seekTo >= 0) {  // a seek shows the frame at the new place, paused or not
+        w.kind = Work::Kind::Seek;
+        return w;
+      }
+      if (paused_ && steps_ == 0) {  // a refilter request
+        refilter_ = false;
+        if (!lastSource_) continue;
+        return {Work::Kind::Refilter, -1, lastSource_, lastIndex_};
+      }
+      if (paused_) --steps_;
+      return {Work::Kind::Next};
+    }
+  }
+
+  // The next frame of the source, opening it again at its end when looping
+  // (then the clip's clock starts again); false at the end.
+  bool readFrame(std::unique_ptr<FrameSource>& source, bool live, LiveClock& clock, Frame& frame) {
+    const auto t0 = Clock::now();
+    if (!source->next(frame)) {
+      bool loop = false;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        loop = playback_.loop && !live;
+      }
+      if (loop) source = openSource();
+      if (!loop || !source->next(frame)) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
+        return false;
+      }
+      clock.restart();
+    }
+    if (frame.decodeMs == 0) frame.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return true;
+  }
+
+  // The decoded pixels, shared with the frame that carries them through the
+  // pipeline; a copy where the source lends its buffers (the synthetic one).
+  static std::shared_ptr<Image> ownPixels(Frame& frame) {
+    auto pixels = std::make_shared<Image>(std::move(frame.image));
+    if (frame.external.data) {
+      *pixels = Image(frame.external.width, frame.external.height, frame.external.format);
+      for (int y = 0; y < frame.external.height; ++y)
+        std::copy_n(frame.external.row(y), frame.external.rowBytes(), pixels->view().row(y));
+    }
+    return pixels;
+  }
+
   void decodeLoop() {
     setThreadName("lc-decode");
     try {
@@ -402,31 +465,14 @@ class PipelineFeed final : public FrameFeed {
       double lastPts = -1;
       LiveClock clock(clock_, LateFrames::Drop);
       for (;;) {
-        std::shared_ptr<const Image> again;
-        std::uint64_t againIndex = 0;
-        double seekTo = -1;
-        {
-          std::unique_lock<std::mutex> lock(mutex_);
-          wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0; });
-          if (stop_) break;
-          std::swap(seekTo, seekTo_);
-          if (seekTo >= 0) {
-            // A seek shows the frame at the new place, paused or not.
-          } else if (paused_ && steps_ == 0) {  // a refilter request
-            refilter_ = false;
-            again = lastSource_;
-            againIndex = lastIndex_;
-            if (!again) continue;
-          } else if (paused_) {
-            --steps_;
-          }
-        }
-        if (again) {
-          pushSource(again, againIndex, 0, -1);
+        const Work work = waitForWork();
+        if (work.kind == Work::Kind::Stop) break;
+        if (work.kind == Work::Kind::Refilter) {
+          pushSource(work.again, work.againIndex, 0, -1);
           continue;
         }
-        if (seekTo >= 0) {
-          if (!source->seek(seekTo)) {
+        if (work.kind == Work::Kind::Seek) {
+          if (!source->seek(work.seekTo)) {
             std::lock_guard<std::mutex> lock(mutex_);
             sourceMessage_ = "This source cannot seek.";
           }
@@ -434,22 +480,7 @@ class PipelineFeed final : public FrameFeed {
           clock.restart();  // the clip's clock starts again at the new place
         }
         Frame frame;
-        const auto t0 = Clock::now();
-        if (!source->next(frame)) {
-          bool loop = false;
-          {
-            std::lock_guard<std::mutex> lock(mutex_);
-            loop = playback_.loop && !live;
-          }
-          if (loop) source = openSource();
-          if (!loop || !source->next(frame)) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
-            break;
-          }
-          clock.restart();  // the clock starts again with the clip
-        }
-        if (frame.decodeMs == 0) frame.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        if (!readFrame(source, live, clock, frame)) break;
         const double pts = frame.ptsSeconds > 0 || lastPts < 0 ? frame.ptsSeconds : lastPts + 1 / kFallbackFps;
         lastPts = pts;
         const LiveClock::Verdict verdict = pace(clock, pts, live);
@@ -466,13 +497,8 @@ class PipelineFeed final : public FrameFeed {
           std::lock_guard<std::mutex> lock(mutex_);
           sourceDescription_ = source->describe();
         }
-        auto pixels = std::make_shared<Image>(std::move(frame.image));
-        if (frame.external.data) {  // the synthetic source lends its buffers: keep a copy for the compare split
-          *pixels = Image(frame.external.width, frame.external.height, frame.external.format);
-          for (int y = 0; y < frame.external.height; ++y)
-            std::copy_n(frame.external.row(y), frame.external.rowBytes(), pixels->view().row(y));
-        }
-        if (!pushSource(pixels, index++, frame.decodeMs + frame.convertMs, frame.hasPts ? pts - start : -1)) break;
+        const double decodeMs = frame.decodeMs + frame.convertMs;
+        if (!pushSource(ownPixels(frame), index++, decodeMs, frame.hasPts ? pts - start : -1)) break;
       }
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mutex_);
