@@ -238,6 +238,9 @@ TEST_P(WindowScript, BothWindowsStartOnTheParameterFlagsOfRun) {
   extraArgs_ = "--border edge ";
   EXPECT_EQ(run("5 quit\n", &output, "testpattern:320x240", false), 2) << output;
   EXPECT_NE(output.find("Unknown border mode 'edge'; use clamp, mirror, wrap or zero."), std::string::npos) << output;
+  extraArgs_ = "--device no-such-device ";
+  EXPECT_EQ(run("5 quit\n", &output, "testpattern:320x240", false), 3) << output;
+  EXPECT_NE(output.find("No OpenCL device matches 'no-such-device'"), std::string::npos) << output;
 }
 
 double numberAfter(const std::string& json, const std::string& key) {

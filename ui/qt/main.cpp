@@ -98,14 +98,24 @@ bool hasDisplay() {
   return false;
 }
 
-}  // namespace
 
-int main(int argc, char** argv) {
-  using liveconv::ui::DisplayPathRequest;
+// What liveconv-qt takes before Qt does: its own options, taken out of argv
+// (as the viewer parses them) so Qt never sees them.
+struct CommandLine {
+  liveconv::ui::DisplayPathRequest displayPath = liveconv::ui::DisplayPathRequest::Auto;
+  RunOptions run;
+  liveconv::ui::StartParams params;
+  int deviceIndex = -1;        // --device, as the model's index (the Device menu's)
+  std::vector<char*> rest;     // what is left for Qt (and the source)
+};
+
+// --help and --version: answered before Qt starts, so without a display. -1: neither.
+int answerHelpOrVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun << liveconv::ui::scriptOptionHelp()
-                << "  --help, --version\n" << liveconv::ui::keyHelp() << kUsageSettings;
+      std::cout << kUsage << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
+                << liveconv::ui::scriptOptionHelp() << "  --help, --version\n"
+                << liveconv::ui::keyHelp() << kUsageSettings;
       return 0;
     }
     if (!std::strcmp(argv[i], "--version")) {
@@ -115,41 +125,59 @@ int main(int argc, char** argv) {
       return 0;
     }
   }
-  // liveconv-qt's own options are taken out here, as the viewer parses them, so Qt never sees them.
-  DisplayPathRequest displayPath = DisplayPathRequest::Auto;
-  RunOptions run;
-  liveconv::ui::StartParams params;
-  std::vector<char*> rest{argv[0]};
+  return -1;
+}
+
+// Reads the options; "" or the sentence of the usage error. A bad script and
+// a --device that matches none are said here, before anything needs a display.
+std::string readCommandLine(int argc, char** argv, CommandLine* c, int* exitCode) {
+  *exitCode = 2;
+  c->rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string why;
     if (!std::strcmp(argv[i], "--display-path"))
-      why = liveconv::ui::parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &displayPath);
-    else if (!takeRunOption(argc, argv, &i, &run, &why) && !liveconv::ui::takeParamFlag(argc, argv, &i, &params, &why))
-      rest.push_back(argv[i]);
-    if (!why.empty()) {
-      std::cerr << "liveconv-qt: " << why << "\n";
-      return 2;
-    }
+      why = liveconv::ui::parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &c->displayPath);
+    else if (!takeRunOption(argc, argv, &i, &c->run, &why) &&
+             !liveconv::ui::takeParamFlag(argc, argv, &i, &c->params, &why))
+      c->rest.push_back(argv[i]);
+    if (!why.empty()) return why;
   }
-  argc = static_cast<int>(rest.size());
-  rest.push_back(nullptr);
-  argv = rest.data();
-  // A bad script is a usage error, said before anything needs a display.
-  if (!run.script.empty())
-    if (const std::string why = liveconv::ui::Script().load(run.script); !why.empty()) {
-      std::cerr << "liveconv-qt: " << why << "\n";
-      return 2;
-    }
-  // --device names one of `liveconv devices`: the model keeps its index, as the Device menu does.
-  int deviceIndex = -1;
-  if (params.has(liveconv::ParamId::Device)) {
+  if (!c->run.script.empty())
+    if (std::string why = liveconv::ui::Script().load(c->run.script); !why.empty()) return why;
+  if (c->params.has(liveconv::ParamId::Device)) {
     try {
-      deviceIndex = liveconv::selectDevice(params.values.device).index;
+      c->deviceIndex = liveconv::selectDevice(c->params.values.device).index;
     } catch (const std::exception& e) {
-      std::cerr << "liveconv-qt: " << e.what() << "\n";
-      return liveconv::ui::kExitNoDevice;  // as `liveconv` and the viewer
+      *exitCode = liveconv::ui::kExitNoDevice;  // as `liveconv` and the viewer
+      return e.what();
     }
   }
+  return {};
+}
+
+// Once the window ran: --stats-json; the exit code.
+int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
+  if (!run.statsJson.empty())
+    if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
+      std::cerr << "liveconv-qt: " << why << "\n";
+      code = code ? code : 1;
+    }
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (const int code = answerHelpOrVersion(argc, argv); code >= 0) return code;
+  CommandLine c;
+  int usageCode = 2;
+  if (const std::string why = readCommandLine(argc, argv, &c, &usageCode); !why.empty()) {
+    std::cerr << "liveconv-qt: " << why << "\n";
+    return usageCode;
+  }
+  argc = static_cast<int>(c.rest.size());
+  c.rest.push_back(nullptr);
+  argv = c.rest.data();
   // Qt would abort with its own message; say it in one sentence instead, before QApplication.
   bool platformArg = false;
   for (int i = 1; i < argc; ++i) platformArg = platformArg || !std::strcmp(argv[i], "-platform");
@@ -172,14 +200,14 @@ int main(int argc, char** argv) {
   }
   QSettings settings;
   // A scripted run reports in the status line and the stats file: no dialog waits for a click.
-  liveconv::ui::MainWindow window(settings, run.script.empty() ? liveconv::ui::ErrorStyle::Dialog
-                                                               : liveconv::ui::ErrorStyle::StatusBar);
-  window.setDisplayPath(displayPath);
-  liveconv::ui::applyStartParams(params, window.model());
-  if (deviceIndex >= 0) window.model().setDevice(deviceIndex);
+  liveconv::ui::MainWindow window(settings, c.run.script.empty() ? liveconv::ui::ErrorStyle::Dialog
+                                                                 : liveconv::ui::ErrorStyle::StatusBar);
+  window.setDisplayPath(c.displayPath);
+  liveconv::ui::applyStartParams(c.params, window.model());  // over the settings of the last run
+  if (c.deviceIndex >= 0) window.model().setDevice(c.deviceIndex);
   window.syncFromModel();
-  if (!run.script.empty())
-    if (const std::string why = window.loop().loadScript(run.script); !why.empty()) {
+  if (!c.run.script.empty())
+    if (const std::string why = window.loop().loadScript(c.run.script); !why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";
       return 2;
     }
@@ -188,12 +216,6 @@ int main(int argc, char** argv) {
   if (window.restoredGeometry()) window.show();
   else window.showMaximized();
   window.setRunning(true);
-  if (run.quit || !run.screenshot.empty()) finishAfterFrames(window, run);
-  int code = app.exec();
-  if (!run.statsJson.empty())
-    if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
-      std::cerr << "liveconv-qt: " << why << "\n";
-      code = code ? code : 1;
-    }
-  return code;
+  if (c.run.quit || !c.run.screenshot.empty()) finishAfterFrames(window, c.run);
+  return finish(window, c.run, app.exec());
 }
