@@ -90,6 +90,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();  // main_window_menus.cpp
   void buildFileMenu();
   void buildViewMenu();
+  void addOverlayActions(QMenu* view);
   void buildFilterMenu();
   void buildDeviceMenu();
   void buildHelpMenu();

@@ -160,36 +160,7 @@ void MainWindow::buildViewMenu() {
     model_.view().orientation = on ? SplitOrientation::Horizontal : SplitOrientation::Vertical;
     viewport_->update();
   });
-  overlayAct_ = view->addAction("Performance &Overlay");
-  overlayAct_->setCheckable(true);
-  overlayAct_->setShortcut(shortcutOf(Command::ToggleOverlay));
-  connect(overlayAct_, &QAction::toggled, this, [this](bool on) {
-    model_.view().overlayVisible = on;
-    viewport_->update();
-  });
-  // As in the viewer: Shift+O moves the overlay a corner on (clockwise), Alt+O makes it compact.
-  view->addAction("Move the Overlay to the Next Corner", this, [this] { runCommand(Command::NextOverlayCorner); })
-      ->setShortcut(shortcutOf(Command::NextOverlayCorner));
-  QAction* compact = view->addAction("&Compact Overlay");
-  compact->setCheckable(true);
-  compact->setShortcut(shortcutOf(Command::ToggleOverlayCompact));
-  connect(compact, &QAction::toggled, this, [this](bool on) {
-    model_.view().overlayCompact = on;
-    viewport_->update();
-  });
-  // How much of the picture shows through the overlay.
-  QMenu* opacity = view->addMenu("Overlay &Opacity");
-  auto* opacities = new QActionGroup(this);
-  for (const int percent : {25, 50, 75, 92, 100}) {
-    QAction* a = opacity->addAction(QString("%1%").arg(percent));
-    a->setCheckable(true);
-    a->setChecked(std::abs(model_.view().overlayOpacity * 100 - percent) < 0.5f);
-    opacities->addAction(a);
-    connect(a, &QAction::triggered, this, [this, percent] {
-      model_.view().overlayOpacity = percent / 100.0f;
-      viewport_->update();
-    });
-  }
+  addOverlayActions(view);
   panelsAct_ = view->addAction("&Panels");
   panelsAct_->setCheckable(true);
   panelsAct_->setShortcut(shortcutOf(Command::TogglePanels));
@@ -228,6 +199,40 @@ void MainWindow::buildViewMenu() {
   compareAct_->setChecked(v.compare == CompareMode::Split);
   overlayAct_->setChecked(v.overlayVisible);
   panelsAct_->setChecked(v.panelsVisible);
+}
+
+// The overlay's part of the View menu: on/off, corner, compact, opacity.
+void MainWindow::addOverlayActions(QMenu* view) {
+  overlayAct_ = view->addAction("Performance &Overlay");
+  overlayAct_->setCheckable(true);
+  overlayAct_->setShortcut(shortcutOf(Command::ToggleOverlay));
+  connect(overlayAct_, &QAction::toggled, this, [this](bool on) {
+    model_.view().overlayVisible = on;
+    viewport_->update();
+  });
+  // As in the viewer: Shift+O moves the overlay a corner on (clockwise), Alt+O makes it compact.
+  view->addAction("Move the Overlay to the Next Corner", this, [this] { runCommand(Command::NextOverlayCorner); })
+      ->setShortcut(shortcutOf(Command::NextOverlayCorner));
+  QAction* compact = view->addAction("&Compact Overlay");
+  compact->setCheckable(true);
+  compact->setShortcut(shortcutOf(Command::ToggleOverlayCompact));
+  connect(compact, &QAction::toggled, this, [this](bool on) {
+    model_.view().overlayCompact = on;
+    viewport_->update();
+  });
+  // How much of the picture shows through the overlay.
+  QMenu* opacity = view->addMenu("Overlay &Opacity");
+  auto* opacities = new QActionGroup(this);
+  for (const int percent : {25, 50, 75, 92, 100}) {
+    QAction* a = opacity->addAction(QString("%1%").arg(percent));
+    a->setCheckable(true);
+    a->setChecked(std::abs(model_.view().overlayOpacity * 100 - percent) < 0.5f);
+    opacities->addAction(a);
+    connect(a, &QAction::triggered, this, [this, percent] {
+      model_.view().overlayOpacity = percent / 100.0f;
+      viewport_->update();
+    });
+  }
 }
 
 void MainWindow::buildFilterMenu() {

@@ -50,7 +50,36 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   setObjectName("maskDock");  // QMainWindow::saveState() keys docks by object name
   auto* body = new QWidget;
   auto* column = new QVBoxLayout(body);
+  column->addLayout(buildForm());
 
+  gridHost_ = new QWidget;
+  grid_ = new QGridLayout(gridHost_);
+  grid_->setSpacing(kGridSpacing);
+  grid_->setContentsMargins(kGridSpacing, kGridSpacing, kGridSpacing, kGridSpacing);
+  grid_->setAlignment(Qt::AlignTop | Qt::AlignLeft);  // a small mask sits in the corner, not spread over the area
+  // As tall as the grid (fitGridArea()), up to kRowsShown rows; the controls
+  // follow right under it and the dock's spare height stays below them all.
+  scroll_ = new QScrollArea;
+  scroll_->setWidget(gridHost_);
+  scroll_->setWidgetResizable(true);
+  column->addWidget(scroll_);
+  column->addLayout(buildTools());
+
+  separability_ = new QLabel;
+  separability_->setWordWrap(true);
+  separability_->setStyleSheet("color: palette(placeholder-text);");
+  error_ = new QLabel;
+  error_->setWordWrap(true);
+  error_->setStyleSheet("color: #e0605a;");
+  column->addWidget(separability_);
+  column->addWidget(error_);
+  column->addStretch(1);
+  setWidget(body);
+  refresh();
+}
+
+// The preset or spec field, size, divisor, bias, normalization and symmetry, each wired to the model.
+QFormLayout* MaskDock::buildForm() {
   auto* form = new QFormLayout;
   // A preset or any spec the CLI takes ("gaussian:9:sigma=2", "3x3:0,-1,0,..."), applied on Enter.
   spec_ = new QComboBox;
@@ -93,42 +122,6 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
     symmetry_->addItem(toString(s), static_cast<int>(s));
   symmetry_->setToolTip("Mirror each cell edit to its 4 or 8 symmetric cells");
   form->addRow("Symmetric", symmetry_);
-  column->addLayout(form);
-
-  gridHost_ = new QWidget;
-  grid_ = new QGridLayout(gridHost_);
-  grid_->setSpacing(kGridSpacing);
-  grid_->setContentsMargins(kGridSpacing, kGridSpacing, kGridSpacing, kGridSpacing);
-  grid_->setAlignment(Qt::AlignTop | Qt::AlignLeft);  // a small mask sits in the corner, not spread over the area
-  // As tall as the grid (fitGridArea()), up to kRowsShown rows; the controls
-  // follow right under it and the dock's spare height stays below them all.
-  scroll_ = new QScrollArea;
-  scroll_->setWidget(gridHost_);
-  scroll_->setWidgetResizable(true);
-  column->addWidget(scroll_);
-
-  auto* tools = new QHBoxLayout;
-  QPushButton* transpose = button("Transpose", "Swap rows and columns");
-  QPushButton* flipH = button("Flip ↔", "Mirror left to right");
-  QPushButton* flipV = button("Flip ↕", "Mirror top to bottom");
-  QPushButton* reset = button("Reset", "The identity of the current size");
-  transpose->setObjectName("maskTranspose");
-  flipH->setObjectName("maskFlipH");
-  flipV->setObjectName("maskFlipV");
-  reset->setObjectName("maskReset");
-  for (QPushButton* b : {transpose, flipH, flipV, reset}) tools->addWidget(b);
-  column->addLayout(tools);
-
-  separability_ = new QLabel;
-  separability_->setWordWrap(true);
-  separability_->setStyleSheet("color: palette(placeholder-text);");
-  error_ = new QLabel;
-  error_->setWordWrap(true);
-  error_->setStyleSheet("color: #e0605a;");
-  column->addWidget(separability_);
-  column->addWidget(error_);
-  column->addStretch(1);
-  setWidget(body);
 
   // A pick from the list arrives as textActivated; Enter on typed text only as the line edit's returnPressed.
   connect(spec_, &QComboBox::textActivated, this, &MaskDock::applySpec);
@@ -145,11 +138,26 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
           [this](int) { edited(model_.setNormalize(static_cast<Normalize>(normalize_->currentData().toInt()))); });
   connect(symmetry_, &QComboBox::currentIndexChanged, this,
           [this](int) { model_.setSymmetry(static_cast<Symmetry>(symmetry_->currentData().toInt())); });
+  return form;
+}
+
+// Transpose, flip and reset, each wired to the model.
+QHBoxLayout* MaskDock::buildTools() {
+  auto* tools = new QHBoxLayout;
+  QPushButton* transpose = button("Transpose", "Swap rows and columns");
+  QPushButton* flipH = button("Flip ↔", "Mirror left to right");
+  QPushButton* flipV = button("Flip ↕", "Mirror top to bottom");
+  QPushButton* reset = button("Reset", "The identity of the current size");
+  transpose->setObjectName("maskTranspose");
+  flipH->setObjectName("maskFlipH");
+  flipV->setObjectName("maskFlipV");
+  reset->setObjectName("maskReset");
+  for (QPushButton* b : {transpose, flipH, flipV, reset}) tools->addWidget(b);
   connect(transpose, &QPushButton::clicked, this, [this] { edited(model_.transposeMask()); });
   connect(flipH, &QPushButton::clicked, this, [this] { edited(model_.flipMaskHorizontal()); });
   connect(flipV, &QPushButton::clicked, this, [this] { edited(model_.flipMaskVertical()); });
   connect(reset, &QPushButton::clicked, this, [this] { edited(model_.resetMask()); });
-  refresh();
+  return tools;
 }
 
 void MaskDock::applySpec(const QString& spec) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <vector>
 
 #include "model/viewer_model.hpp"
@@ -54,6 +56,8 @@ class MaskDock : public QDockWidget {
   void maskEdited();  // the model's mask changed from this dock
 
  private:
+  QFormLayout* buildForm();
+  QHBoxLayout* buildTools();
   void rebuildGrid();
   void fitGridArea();
   void edited(bool changed);
