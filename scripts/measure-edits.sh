@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# How fast live edits reach the picture, in both windows, on the test pattern
+# and on a decoded 30 fps stream: a script of seven edits (three masks under
+# auto, variant naive, a cell, back to auto, format gray), each followed by
+# `wait`, run under Xvfb with a fresh HOME (so the tuning cache, PoCL's kernel
+# cache and the Qt settings start empty), read back from --stats-json.
+# Prints per run: frames and ms until each edit was on screen, the variant
+# that ran it, the UI thread's frame times and the source-to-screen latency.
+# Usage: scripts/measure-edits.sh [BUILD_DIR] [SOURCES...]
+#   BUILD_DIR  default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
+#   SOURCES    default testpattern:1280x720 lavfi:testsrc2=size=1280x720:rate=30
+set -euo pipefail
+build="${1:-build}"
+shift || true
+[ -d "$build" ] || { echo "measure-edits.sh: no build folder $build." >&2; exit 1; }
+build=$(cd "$build" && pwd)
+sources=("$@")
+[ ${#sources[@]} -gt 0 ] || sources=(testpattern:1280x720 "lavfi:testsrc2=size=1280x720:rate=30")
+command -v xvfb-run >/dev/null || { echo "measure-edits.sh: needs xvfb-run (Debian: xvfb)." >&2; exit 1; }
+py=python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/edits.txt" <<'EOF'
+10 mask box:5
+10 wait
+20 mask 3x3:1,2,3,4,5,6,7,8,10
+20 wait
+30 mask gaussian:9
+30 wait
+40 variant naive
+40 wait
+50 cell 0 0 3
+50 wait
+60 variant auto
+60 wait
+70 format gray
+70 wait
+90 quit
+EOF
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+for src in "${sources[@]}"; do
+  for win in viewer qt; do
+    bin="$build/ui/glfw/liveconv-viewer"
+    args=(--source "$src")
+    if [ "$win" = qt ]; then bin="$build/ui/qt/liveconv-qt"; args=("$src"); fi
+    [ -x "$bin" ] || { echo "$win: not built ($bin)"; continue; }
+    home=$(mktemp -d "$tmp/home.XXXX")
+    rc=0
+    (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
+      "$bin" "${args[@]}" --script edits.txt --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
+    "$py" - "$win" "$src" "$rc" "$tmp/out.json" <<'PY'
+import json, sys
+win, src, rc, path = sys.argv[1:]
+try:
+    d = json.load(open(path))
+except Exception as e:
+    print(f"{win} {src}: exit {rc}, no stats file ({e})")
+    sys.exit(0)
+print(f"{win} {src} (exit {rc}): ui_frame_ms {d['ui_frame_ms']}, latency_ms {d['latency_ms']}")
+for e in d['edits']:
+    print(f"    {e['command']:32s} {e['visible_after_frames']:4d} frames {e['visible_after_ms']:5d} ms  {e['variant_ran']}")
+PY
+  done
+done
