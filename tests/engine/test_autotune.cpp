@@ -324,6 +324,16 @@ TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
   EXPECT_TRUE(winner->readyFor(PixelFormat::RGBA8, 64, 48));
 }
 
+// A handed-over Convolver filters a 64x48 RGBA frame exactly as the reference does with `p`.
+void expectExactOn64x48(Convolver& c, const FilterParams& p) {
+  const Image in = test::randomImage(64, 48, PixelFormat::RGBA8, 77);
+  Image out(64, 48, PixelFormat::RGBA8), want(64, 48, PixelFormat::RGBA8);
+  c.process(in.view(), out.view());
+  convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(out.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch) << mismatch->toString();
+}
+
 // Takes handed-over Convolvers until `done` accepts one, at most 120 s.
 template <typename Done>
 std::unique_ptr<Convolver> takeUntil(KernelBuilder& builder, std::uint64_t* generation, Done done) {
@@ -371,12 +381,7 @@ TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
   EXPECT_EQ(first->lastRun().variant, stopgap) << "the new mask waited for a compile";
   std::printf("[          ] the stopgap (%s) was handed over %.1f ms after the request\n", variantInfo(stopgap).name,
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count());
-  const Image in = test::randomImage(64, 48, PixelFormat::RGBA8, 77);
-  Image out(64, 48, PixelFormat::RGBA8), want(64, 48, PixelFormat::RGBA8);
-  first->process(in.view(), out.view());
-  convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
-  const auto mismatch = compareImages(out.view(), want.view(), 0);
-  EXPECT_FALSE(mismatch) << mismatch->toString();
+  expectExactOn64x48(*first, p);
   std::unique_ptr<Convolver> own =
       takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; });
   ASSERT_TRUE(own) << "the set's own kernel never replaced the stopgap";
@@ -409,12 +414,7 @@ TEST(KernelBuilder, ASetWhoseProgramIsBuiltIsReadyWhenRequestReturns) {
   std::unique_ptr<Convolver> next = builder.take(&generation);
   ASSERT_TRUE(next) << "the set waited for the builder's thread";
   EXPECT_EQ(generation, 2u);
-  const Image in = test::randomImage(64, 48, PixelFormat::RGBA8, 78);
-  Image out(64, 48, PixelFormat::RGBA8), want(64, 48, PixelFormat::RGBA8);
-  next->process(in.view(), out.view());
-  convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
-  const auto mismatch = compareImages(out.view(), want.view(), 0);
-  EXPECT_FALSE(mismatch) << mismatch->toString();
+  expectExactOn64x48(*next, p);
 }
 
 }  // namespace
