@@ -38,8 +38,7 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
   // the stopgap) is handed over here, in the caller's thread: no compile, and
   // no wait for a compile or a race the builder's thread is in the middle of.
   const bool isAuto = params.variant == VariantId::Auto;
-  std::unique_ptr<Convolver> ready = raceOnly ? nullptr : isAuto ? (stopgapServes(job) ? cachedStopgap(job) : nullptr)
-                                                                 : cachedKernel(job);
+  std::unique_ptr<Convolver> ready = !raceOnly && (!isAuto || stopgapServes(job)) ? cachedKernel(job) : nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
@@ -67,23 +66,14 @@ std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
   try {
     auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
     c->setParams(job.params);
-    if (!c->prepareIfCached(job.format)) return nullptr;
+    const bool ready = job.params.variant == VariantId::Auto
+                           ? c->prepareStopgap(job.format, stopgapVariant(device_->info.kind == DeviceKind::GPU), true)
+                           : c->prepareIfCached(job.format);
+    if (!ready) return nullptr;
     c->setBuildPolicy(BuildPolicy::FramePath);
     return c;
   } catch (const std::exception&) {
     return nullptr;  // the builder's thread builds it and reports what is wrong
-  }
-}
-
-std::unique_ptr<Convolver> KernelBuilder::cachedStopgap(const Job& job) {
-  try {
-    auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
-    c->setParams(job.params);
-    if (!c->prepareStopgap(job.format, stopgapVariant(device_->info.kind == DeviceKind::GPU), true)) return nullptr;
-    c->setBuildPolicy(BuildPolicy::FramePath);
-    return c;
-  } catch (const std::exception&) {
-    return nullptr;  // the builder's thread tries again and reports what is wrong
   }
 }
 

@@ -97,8 +97,8 @@ class KernelBuilder {
   static int stopgapKey(const Job& job);
   bool stopgapServes(const Job& job) const;
   bool prepareStopgap(Convolver& next, const Job& job, bool gpu);
-  // The stopgap, where its program is built already; null otherwise (no compile).
-  std::unique_ptr<Convolver> cachedStopgap(const Job& job);
+  // The set's kernel (for `auto`, its stopgap) where its program is built
+  // already; null otherwise (no compile).
   std::unique_ptr<Convolver> cachedKernel(const Job& job);
 
   std::shared_ptr<DeviceContext> device_;
