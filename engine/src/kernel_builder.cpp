@@ -42,7 +42,7 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
-  if (raceOnly && requested_ && requested_->generation >= generation) return;
+  if (raceOnly && requested_ && requested_->stage != Stage::OtherFormats && requested_->generation >= generation) return;
   if (ready && generation > finished_) {
     built_ = std::move(ready);
     builtGeneration_ = generation;
@@ -59,6 +59,14 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
     job.stage = Stage::Provisional;
   }
   requested_ = job;
+  changed_.notify_all();
+}
+
+void KernelBuilder::prebuild(const FilterParams& params, PixelFormat format) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  idleWork_ = true;
+  if (requested_ || building_) return;
+  requested_ = Job{0, params, format, 0, 0, Stage::OtherFormats, 0};
   changed_.notify_all();
 }
 
@@ -149,6 +157,10 @@ bool KernelBuilder::stopgapServes(const Job& job) const {
 
 KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   Outcome out;
+  if (job.stage == Stage::OtherFormats) {
+    buildOtherFormats(job);
+    return out;
+  }
   auto followedBy = [&](Stage stage) {
     out.next = job;
     out.next->stage = stage;
@@ -186,6 +198,33 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   return out;
 }
 
+void KernelBuilder::buildOtherFormats(const Job& job) {
+  const bool gpu = device_->info.kind == DeviceKind::GPU;
+  const bool isAuto = job.params.variant == VariantId::Auto;
+  if (!isAuto && variantInfo(job.params.variant).binding != MaskBinding::Runtime) return;  // one program per mask
+  for (const PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+    if (format == job.format && !isAuto) continue;  // `auto`: its stopgap in this format too
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_ || requested_) return;  // a request goes first
+    }
+    Job other = job;
+    other.format = format;
+    other.stage = Stage::Set;
+    if (cachedKernel(other)) continue;  // built already
+    try {
+      Convolver c(device_, cache_, tuner_);
+      c.setParams(job.params);
+      if (isAuto)
+        prepareStopgap(c, other, gpu);
+      else
+        c.prepare(format);
+    } catch (const std::exception&) {
+      // A real request for this format says what is wrong.
+    }
+  }
+}
+
 // False when the stopgap cannot be built here (not asked again for this
 // format, border and alpha): the set goes on without it.
 bool KernelBuilder::prepareStopgap(Convolver& next, const Job& job, bool gpu) {
@@ -203,6 +242,7 @@ bool KernelBuilder::prepareStopgap(Convolver& next, const Job& job, bool gpu) {
 
 void KernelBuilder::finish(const Job& job, Outcome out) {
   building_ = false;
+  if (job.stage == Stage::OtherFormats) return;
   if (out.interrupted) return;
   const bool ok = out.error.empty();
   if (job.stage != Stage::Set) {
@@ -228,6 +268,10 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
     buildLog_ = out.log;
   }
   if (!requested_ && ok && out.next) requested_ = out.next;
+  if (idleWork_ && !requested_ && ok && !out.next && job.format != PixelFormat::Invalid) {
+    requested_ = job;  // idle: the same set for the other formats
+    requested_->stage = Stage::OtherFormats;
+  }
   changed_.notify_all();
 }
 

@@ -134,6 +134,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   builder_ = std::make_unique<KernelBuilder>(device_, cache_, options_.tuner);
+  if (options_.prebuildFormats) builder_->prebuild(params, options_.format);
   engine_ = std::thread([this] { engineLoop(); });
 }
 

@@ -325,9 +325,9 @@ TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
 }
 
 // A handed-over Convolver filters a 64x48 RGBA frame exactly as the reference does with `p`.
-void expectExactOn64x48(Convolver& c, const FilterParams& p) {
-  const Image in = test::randomImage(64, 48, PixelFormat::RGBA8, 77);
-  Image out(64, 48, PixelFormat::RGBA8), want(64, 48, PixelFormat::RGBA8);
+void expectExactOn64x48(Convolver& c, const FilterParams& p, PixelFormat format = PixelFormat::RGBA8) {
+  const Image in = test::randomImage(64, 48, format, 77);
+  Image out(64, 48, format), want(64, 48, format);
   c.process(in.view(), out.view());
   convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
   const auto mismatch = compareImages(out.view(), want.view(), 0);
@@ -415,6 +415,43 @@ TEST(KernelBuilder, ASetWhoseProgramIsBuiltIsReadyWhenRequestReturns) {
   ASSERT_TRUE(next) << "the set waited for the builder's thread";
   EXPECT_EQ(generation, 2u);
   expectExactOn64x48(*next, p);
+}
+
+// A builder for live edits compiles, while idle, the set in force for the
+// other pixel format (prebuild(): for `auto`, the stopgap of every format;
+// naive, whose one program serves every mask, as itself): a later switch of
+// the format is handed over by request() itself. A builder without it
+// compiles nothing it was not asked for.
+TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  for (const VariantId variant : {VariantId::Auto, VariantId::Naive}) {
+    for (const bool live : {true, false}) {
+      SCOPED_TRACE(std::string(variantInfo(variant).name) + (live ? ", prebuild" : ", no prebuild"));
+      auto tuner = std::make_shared<AutoTuner>(tempCache("prebuild.tsv"));
+      KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+      FilterParams p;
+      p.variant = variant;
+      p.mask = test::integerMask(5, 3);
+      if (live) builder.prebuild(p, PixelFormat::RGBA8);
+      const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+      do {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      } while (builder.busy() && std::chrono::steady_clock::now() < idle);
+      ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+      builder.request(1, p, PixelFormat::GRAY8, 64, 48);
+      std::uint64_t generation = 0;
+      std::unique_ptr<Convolver> gray = builder.take(&generation);
+      if (!live) {
+        EXPECT_FALSE(gray) << "the builder compiled a format nobody asked for";
+        continue;
+      }
+      ASSERT_TRUE(gray) << "the gray kernel was not ready when request() returned";
+      EXPECT_EQ(generation, 1u);
+      EXPECT_EQ(gray->lastRun().variant, variant == VariantId::Auto ? stopgapVariant(ctx->info.kind == DeviceKind::GPU)
+                                                                      : variant);
+      expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
+    }
+  }
 }
 
 }  // namespace

@@ -261,6 +261,7 @@ class PipelineFeed final : public FrameFeed {
     // A window shows the newest frame: the shortest queues (2), so a frame waits
     // behind as few others as can still overlap decode, filter and present.
     options.queueCapacity = 2;
+    options.prebuildFormats = true;  // a format switch finds its kernels built
     options.format = params->format;
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them
     if (opened.target) {

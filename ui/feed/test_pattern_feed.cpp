@@ -1,15 +1,27 @@
-// The built-in feed: the test pattern filtered by the engine's Convolver on
-// the UI thread, so it can write straight into display memory. Parameter
-// edits are built by a KernelBuilder ("lc-build"); the UI thread only takes a
-// finished Convolver at a frame boundary and never waits for a compile. Where the
-// display link opened the device for zero-copy (cl_khr_gl_sharing, see
-// ui/gl/gl_interop.hpp) the kernel's output is the display's GL pixel buffer,
-// acquired and released around it; otherwise the result is read back
-// through a mapped, host-pinned buffer (CL_MEM_ALLOC_HOST_PTR).
+// The built-in feed: the test pattern filtered by the engine's Convolver,
+// enqueued from the UI thread. Parameter edits are built by a KernelBuilder
+// ("lc-build"); the UI thread only takes a finished Convolver at a frame
+// boundary and never waits for a compile.
+//
+// Nor does it wait long for the device. On the readback path a frame is
+// filtered into one of two sets of buffers while the other, mapped, is on
+// screen: advance() enqueues the upload, the kernel and a non-blocking map,
+// then gives the device at most kDeviceWaitBudget; a frame not done by then
+// is shown by a later advance() and the screen keeps the previous one meanwhile.
+// So a device that is busy (PoCL generates a new kernel's work-group function
+// on its first launch, 200-250 ms on two cores, and runs nothing else meanwhile)
+// slows the pattern, not the window. The buffers are host-pinned
+// (CL_MEM_ALLOC_HOST_PTR): mapping them is a pointer hand-out on CPU devices.
+//
+// Where the display link opened the device for zero-copy (cl_khr_gl_sharing,
+// see ui/gl/gl_interop.hpp) the kernel's output is the display's one GL pixel
+// buffer, acquired and released around it, and advance() waits for the kernel
+// before GL reads it (GPU kernels, built up front by their drivers).
 #include <algorithm>
 #include <chrono>
 #include <exception>
 #include <map>
+#include <thread>
 
 #include "feed/feeds.hpp"
 #include "feed/test_pattern.hpp"
@@ -20,6 +32,33 @@
 
 namespace liveconv::ui {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long advance() lets the device finish a frame before it shows the
+// previous one again: well inside a 60 ms UI frame, with room for the draw.
+constexpr std::chrono::milliseconds kDeviceWaitBudget{25};
+
+// Whether the device is done with `e`; throws when the command failed.
+bool complete(const cl::Event& e) {
+  if (e() == nullptr) return true;
+  const cl_int status = e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+  if (status < 0) throw Error("The device failed to filter the test pattern: " + clErrorName(status) + ".");
+  return status == CL_COMPLETE;
+}
+
+// One frame on its way through the device, or on screen.
+struct Slot {
+  DeviceImage src, dst;
+  Image source;                    // the pattern frame, read by the upload until `written` completes
+  std::uint8_t* mapped = nullptr;  // dst mapped for reading (readback path), once done
+  std::uint8_t* mapping = nullptr;  // the pointer the map will hand out, while in flight
+  cl::Event written, first, filtered, read;  // read: the map (readback) or the release to GL (zero-copy)
+  std::uint64_t index = 0, version = 0;
+  VariantId variant = VariantId::Invalid;
+  Clock::time_point sourceAt{}, generatedFrom{};
+  double interopMs = 0;  // zero-copy: acquire + release, host clock, less the kernel
+};
 
 class TestPatternFeed final : public FrameFeed {
  public:
@@ -35,12 +74,17 @@ class TestPatternFeed final : public FrameFeed {
     convolver_->prepare(initial->format, width_, height_);
     convolver_->setBuildPolicy(BuildPolicy::FramePath);
     builder_ = std::make_unique<KernelBuilder>(device_, convolver_->programCache());
+    builder_->prebuild(initial->filter, initial->format);  // the other format's kernels, while idle
     pending_ = initial;
   }
 
   ~TestPatternFeed() override {
     builder_.reset();  // joins lc-build before the device goes
-    unmap();
+    try {
+      device_->queue.finish();  // an upload in flight still reads its slot's pattern
+      for (Slot& slot : slots_) unmap(slot);
+    } catch (const cl::Error&) {
+    }
   }
 
   bool changesFormatInPlace() const override { return true; }
@@ -50,24 +94,16 @@ class TestPatternFeed final : public FrameFeed {
   }
 
   FeedFrame advance(Advance mode) override {
-    const bool paramsChanged = applyPending();
-    const bool formatChanged = source_.format() != applied_->format;
-    const bool newSource = mode != Advance::Hold || formatChanged || source_.width() == 0;
-    if (!newSource && !paramsChanged && (mapped_ || pixelBuffer_)) return frame(false);
-
-    using Clock = std::chrono::steady_clock;
-    const auto t0 = Clock::now();
-    if (newSource) {
-      if (source_.width() != 0 && mode != Advance::Hold) ++index_;
-      source_ = makeTestPattern(width_, height_, applied_->format, index_);
+    applyPending();
+    if (mode != Advance::Hold) moveOn_ = true;
+    if (inFlight_ < 0 && (moveOn_ || outdated())) submit();
+    bool fresh = false;
+    if (inFlight_ >= 0 && finishWithin(kDeviceWaitBudget)) {
+      show(inFlight_);
+      inFlight_ = -1;
+      fresh = true;
     }
-    StageTimes t;
-    sourceAt_ = Clock::now();  // handed to the filter
-    t.decodeMs = std::chrono::duration<double, std::milli>(sourceAt_ - t0).count();
-    filterSource(&t);
-    stages_ = smooth(stages_, t);
-    ++framesShown_;
-    return frame(true);
+    return frame(fresh);
   }
 
   FrameStats stats() const override {
@@ -81,7 +117,8 @@ class TestPatternFeed final : public FrameFeed {
     s.framesTotal = framesShown_;  // the test source is pulled, never pushed: nothing can be dropped
     s.device = device_->info.name;
     s.variantAsked = applied_->filter.variant;
-    s.variantRan = convolver_->lastRun().variant;
+    // The variant that filtered the frame on screen (until the first one is, the one that will).
+    s.variantRan = shown_ >= 0 ? slots_[shown_].variant : convolver_->lastRun().variant;
     s.displayPath = target_ ? DisplayPath::ZeroCopy : DisplayPath::Readback;
     s.displayPathText = displayPath_;
     s.error = error_;
@@ -95,13 +132,10 @@ class TestPatternFeed final : public FrameFeed {
   void open(const std::string& selector) {
     OpenedDevice opened = openDevice(display_, selector);
     auto convolver = std::make_unique<Convolver>(opened.device);
-    unmap();
     target_.reset();  // its GL buffer goes before the context it was shared with
     device_ = std::move(opened.device);
     target_ = std::move(opened.target);
     convolver_ = std::move(convolver);
-    srcDev_ = {};
-    dstDev_ = {};
     pixelBuffer_ = 0;
     displayPath_ = std::move(opened.displayPath);
   }
@@ -109,7 +143,7 @@ class TestPatternFeed final : public FrameFeed {
   // At this frame boundary: the newest snapshot goes to the builder, and a
   // Convolver the builder finished takes over. A set that failed to build
   // leaves the previous one in force, with the reason kept for the overlay.
-  bool applyPending() {
+  void applyPending() {
     if (pending_ && pending_->version > applied_->version && pending_->version != requested_) {
       requested_ = pending_->version;
       waiting_[requested_] = pending_;
@@ -119,19 +153,18 @@ class TestPatternFeed final : public FrameFeed {
     if (std::unique_ptr<Convolver> next = builder_->take(&generation)) {
       auto built = waiting_.find(generation);
       if (built != waiting_.end()) {
-        convolver_ = std::move(next);
+        convolver_ = std::move(next);  // a frame in flight keeps the kernel it was enqueued with
         applied_ = built->second;
         error_.clear();
         buildLog_.clear();
         waiting_.erase(waiting_.begin(), built);  // the set itself stays: its race winner may follow
-        return true;
+        ++kernelsTaken_;
       }
     }
     if (requested_ != rejectedVersion_ && builder_->failed(requested_)) {
       const auto failed = waiting_.find(requested_);
       if (failed != waiting_.end()) reject(*failed->second, builder_->error(), builder_->buildLog());
     }
-    return false;
   }
 
   void reject(const ParamsSnapshot& next, std::string why, std::string log) {
@@ -141,74 +174,135 @@ class TestPatternFeed final : public FrameFeed {
     rejectedVariant_ = next.filter.variant;
   }
 
-  void filterSource(StageTimes* t) {
-    unmap();
-    const PixelFormat fmt = source_.format();
+  // Whether the newest frame on its way to the screen (or on it) was filtered
+  // with other parameters or another kernel than those in force now.
+  bool outdated() const {
+    if (shown_ < 0) return true;
+    const Slot& last = slots_[shown_];
+    return last.version != applied_->version || last.source.format() != applied_->format ||
+           shownKernels_ != kernelsTaken_;
+  }
+
+  // Enqueues the next frame into the slot not on screen: the pattern (the
+  // next one when moving on), its upload, the kernel, and the way back.
+  void submit() {
+    const int next = shown_ == 0 ? 1 : 0;
+    Slot& slot = slots_[next];
+    unmap(slot);
+    const auto t0 = Clock::now();
+    if (moveOn_ && everSubmitted_) ++index_;
+    moveOn_ = false;
+    everSubmitted_ = true;
+    slot.source = makeTestPattern(width_, height_, applied_->format, index_);
+    slot.index = index_;
+    slot.version = applied_->version;
+    slot.generatedFrom = t0;
+    slot.sourceAt = Clock::now();  // handed to the filter
+    upload(slot);
+    if (target_)
+      filterIntoDisplay(slot);
+    else
+      filterAndMap(slot);
+    slot.variant = convolver_->lastRun().variant;
+    slotKernels_[next] = kernelsTaken_;
+    inFlight_ = next;
+  }
+
+  void upload(Slot& slot) {
+    const PixelFormat fmt = slot.source.format();
     // Rows as the kernel asks for them (padded for local_aligned), as in the Pipeline.
     const std::size_t pitch = convolver_->devicePitchBytes(fmt, width_, height_);
-    if (srcDev_.width != width_ || srcDev_.format != fmt || srcDev_.pitchBytes != pitch) {
-      srcDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY, pitch);
+    if (slot.src.width != width_ || slot.src.format != fmt || slot.src.pitchBytes != pitch) {
+      slot.src = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_READ_ONLY, pitch);
       // Host-pinned so mapping it is a pointer hand-out on CPU devices and a DMA-able buffer on GPUs.
       if (!target_)
-        dstDev_ = allocateDeviceImage(device_->context, width_, height_, fmt, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR,
-                                      pitch);
+        slot.dst = allocateDeviceImage(device_->context, width_, height_, fmt,
+                                       CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR, pitch);
     }
     cl::CommandQueue& q = device_->queue;
-    const std::size_t bytes = pitch * height_;
-    cl::Event written, filtered, first;  // first: the first pass, so the kernel time spans all passes
-    const ImageView src = source_.view();
+    const ImageView src = slot.source.view();
     if (pitch == src.strideBytes) {
-      q.enqueueWriteBuffer(srcDev_.buffer, CL_FALSE, 0, bytes, source_.data(), nullptr, &written);
+      q.enqueueWriteBuffer(slot.src.buffer, CL_FALSE, 0, pitch * height_, slot.source.data(), nullptr, &slot.written);
     } else {
       const cl::array<cl::size_type, 3> origin{0, 0, 0};
       const cl::array<cl::size_type, 3> region{src.rowBytes(), static_cast<cl::size_type>(height_), 1};
-      q.enqueueWriteBufferRect(srcDev_.buffer, CL_FALSE, origin, origin, region, pitch, 0, src.strideBytes, 0,
-                               source_.data(), nullptr, &written);
+      q.enqueueWriteBufferRect(slot.src.buffer, CL_FALSE, origin, origin, region, pitch, 0, src.strideBytes, 0,
+                               slot.source.data(), nullptr, &slot.written);
     }
-    t->uploadMs = 0;
-    if (target_) {
-      // Zero-copy: acquire the display's buffer, filter into it, hand it back to GL.
-      std::vector<cl::Event> acquired{written};
-      const auto t0 = std::chrono::steady_clock::now();
-      const DeviceImage out = target_->acquire(q, width_, height_, fmt, &acquired);
-      convolver_->enqueue(srcDev_, out, &acquired, &filtered, &first);
-      pixelBuffer_ = target_->release(q, filtered);
-      // With cl_khr_gl_event the release only flushes; the kernel's time is
-      // read once it has run (the readback path below waits as long, in its map).
-      filtered.wait();
-      t->kernelMs = eventSpanMs(first, filtered);
-      // acquire + release, host clock: the interop stage of the overlay
-      t->readbackMs = std::max(
-          0.0, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() - t->kernelMs);
-    } else {
-      cl::Event mappedEvent;
-      convolver_->enqueue(srcDev_, dstDev_, nullptr, &filtered, &first);
-      cl_int err = CL_SUCCESS;
-      mapped_ = static_cast<std::uint8_t*>(
-          q.enqueueMapBuffer(dstDev_.buffer, CL_TRUE, CL_MAP_READ, 0, bytes, nullptr, &mappedEvent, &err));
-      if (err != CL_SUCCESS || !mapped_) throw Error("Mapping the filtered frame failed: " + clErrorName(err) + ".");
-      t->kernelMs = eventSpanMs(first, filtered);
-      t->readbackMs = eventMs(mappedEvent);
-    }
-    t->uploadMs = eventMs(written);
   }
 
-  void unmap() {
-    if (!mapped_) return;
-    device_->queue.enqueueUnmapMemObject(dstDev_.buffer, mapped_);
-    mapped_ = nullptr;
+  void filterAndMap(Slot& slot) {
+    cl::CommandQueue& q = device_->queue;
+    convolver_->enqueue(slot.src, slot.dst, nullptr, &slot.filtered, &slot.first);
+    cl_int err = CL_SUCCESS;
+    slot.mapping = static_cast<std::uint8_t*>(q.enqueueMapBuffer(
+        slot.dst.buffer, CL_FALSE, CL_MAP_READ, 0, slot.dst.pitchBytes * height_, nullptr, &slot.read, &err));
+    if (err != CL_SUCCESS || !slot.mapping) throw Error("Mapping the filtered frame failed: " + clErrorName(err) + ".");
+    q.flush();  // on its way while the UI thread draws
   }
 
-  FeedFrame frame(bool fresh) {
+  // Zero-copy: acquire the display's buffer, filter into it, hand it back to
+  // GL. The one buffer is GL's again only once the kernel ran, so this waits.
+  void filterIntoDisplay(Slot& slot) {
+    cl::CommandQueue& q = device_->queue;
+    std::vector<cl::Event> acquired{slot.written};
+    const auto t0 = Clock::now();
+    const DeviceImage out = target_->acquire(q, width_, height_, slot.source.format(), &acquired);
+    convolver_->enqueue(slot.src, out, &acquired, &slot.filtered, &slot.first);
+    pixelBuffer_ = target_->release(q, slot.filtered);
+    // With cl_khr_gl_event the release only flushes; the kernel's time is read once it has run.
+    slot.filtered.wait();
+    slot.read = slot.filtered;
+    slot.interopMs = std::max(0.0, std::chrono::duration<double, std::milli>(Clock::now() - t0).count() -
+                                       eventSpanMs(slot.first, slot.filtered));
+  }
+
+  // True once the frame in flight is done; waits for the device at most `budget`.
+  bool finishWithin(std::chrono::milliseconds budget) {
+    const Slot& slot = slots_[inFlight_];
+    const auto until = Clock::now() + budget;
+    while (!complete(slot.read)) {
+      if (Clock::now() >= until) return false;
+      std::this_thread::sleep_for(std::chrono::microseconds(250));
+    }
+    return true;
+  }
+
+  void show(int n) {
+    Slot& slot = slots_[n];
+    if (shown_ >= 0 && shown_ != n) unmap(slots_[shown_]);
+    slot.mapped = slot.mapping;
+    slot.mapping = nullptr;
+    shown_ = n;
+    shownKernels_ = slotKernels_[n];
+    StageTimes t;
+    t.decodeMs = std::chrono::duration<double, std::milli>(slot.sourceAt - slot.generatedFrom).count();
+    t.uploadMs = eventMs(slot.written);
+    t.kernelMs = eventSpanMs(slot.first, slot.filtered);  // all passes
+    t.readbackMs = target_ ? slot.interopMs : eventMs(slot.read);  // the map, or the interop stage
+    stages_ = smooth(stages_, t);
+    ++framesShown_;
+  }
+
+  void unmap(Slot& slot) {
+    std::uint8_t* ptr = slot.mapped ? slot.mapped : slot.mapping;
+    if (!ptr) return;
+    device_->queue.enqueueUnmapMemObject(slot.dst.buffer, ptr);
+    slot.mapped = slot.mapping = nullptr;
+  }
+
+  FeedFrame frame(bool fresh) const {
     FeedFrame f;
-    f.source = source_.view();
-    f.filtered = source_.view();
-    f.filtered.data = mapped_;  // null on the zero-copy path: the pixels are in glPixelBuffer
-    if (mapped_) f.filtered.strideBytes = dstDev_.pitchBytes;
-    f.glPixelBuffer = pixelBuffer_;
-    f.index = index_;
-    f.paramsVersion = applied_->version;
-    f.sourceAt = sourceAt_;
+    if (shown_ < 0) return f;  // nothing filtered yet
+    const Slot& slot = slots_[shown_];
+    f.source = slot.source.view();
+    f.filtered = slot.source.view();
+    f.filtered.data = slot.mapped;  // null on the zero-copy path: the pixels are in glPixelBuffer
+    if (slot.mapped) f.filtered.strideBytes = slot.dst.pitchBytes;
+    f.glPixelBuffer = target_ ? pixelBuffer_ : 0;
+    f.index = slot.index;
+    f.paramsVersion = slot.version;
+    f.sourceAt = slot.sourceAt;
     f.fresh = fresh;
     return f;
   }
@@ -224,11 +318,13 @@ class TestPatternFeed final : public FrameFeed {
   std::shared_ptr<const ParamsSnapshot> applied_, pending_;
   std::uint64_t requested_ = 0;  // the newest version handed to the builder
   std::map<std::uint64_t, std::shared_ptr<const ParamsSnapshot>> waiting_;  // handed to the builder, by version
-  DeviceImage srcDev_, dstDev_;
-  std::uint8_t* mapped_ = nullptr;
-  Image source_;
+  // Convolvers taken so far; a frame filtered before the newest was taken
+  // (auto's provisional kernel, before its winner) is filtered again.
+  std::uint64_t kernelsTaken_ = 0, shownKernels_ = 0, slotKernels_[2] = {0, 0};
+  Slot slots_[2];
+  int shown_ = -1, inFlight_ = -1;
+  bool moveOn_ = false, everSubmitted_ = false;
   std::uint64_t index_ = 0;
-  std::chrono::steady_clock::time_point sourceAt_{};  // the last frame handed to the filter
   std::uint64_t framesShown_ = 0;
   StageTimes stages_;
   std::string displayPath_, error_, buildLog_;

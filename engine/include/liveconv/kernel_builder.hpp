@@ -16,6 +16,13 @@
 // compile; only where the frame affords it), the provisional kernel the rules
 // name, then the race's winner.
 //
+// A builder for live edits (prebuild() turns it on) has idle work too: once
+// a set is done and nothing else is asked, it compiles the set for the other
+// pixel format (for `auto`, the stopgap of every format; a concrete variant
+// only where one program serves every mask), so that a switch of the pixel
+// format, or `auto`'s first edit, is a hand-over in request(), not a compile.
+// Only the ProgramCache keeps what this builds; a request goes first.
+//
 // A request may also carry the caller's own number for the set (a tag, such
 // as a window's parameter version); take() hands it back with the Convolver,
 // so the frames filtered with it can say which set they show.
@@ -50,6 +57,9 @@ class KernelBuilder {
   // again for a new frame size; its answer is dropped once a newer set was taken.
   void request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width, int height,
                bool raceOnly = false, std::uint64_t tag = 0);
+  // Turns the idle work on (see above) and starts it for the set in force
+  // (one the owner prepared itself). Replaced by any request.
+  void prebuild(const FilterParams& params, PixelFormat format);
   // The newest Convolver built (in FramePath mode), with its generation and
   // its request's tag; null when none is waiting. Called at a frame boundary.
   std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
@@ -74,6 +84,7 @@ class KernelBuilder {
     Set,          // a set asked for: its stopgap, or its provisional kernel, or the kernel itself
     Provisional,  // after a stopgap: the provisional kernel (or the known winner)
     Race,         // the race for the frame size; its winner
+    OtherFormats,  // idle: the set's programs for the other pixel formats, into the cache only
   };
   struct Job {
     std::uint64_t generation = 0;
@@ -91,6 +102,7 @@ class KernelBuilder {
   };
   void loop();
   Outcome build(const Job& job);
+  void buildOtherFormats(const Job& job);
   void finish(const Job& job, Outcome outcome);  // under mutex_
   // Whether a stopgap serves the job first: `auto`, a frame that affords it,
   // and no earlier failure to build one for its format, border and alpha.
@@ -113,6 +125,7 @@ class KernelBuilder {
   std::string error_, buildLog_;
   std::set<int> stopgapsFailed_;  // by stopgapKey()
   bool stop_ = false;
+  bool idleWork_ = false;
   std::thread thread_;
 };
 

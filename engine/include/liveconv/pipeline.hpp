@@ -78,6 +78,10 @@ struct PipelineOptions {
   // in the core's caches and cost less than the map commands (docs/benchmarks.md).
   bool mapHostMemory = true;
   std::size_t mapMinFrameBytes = std::size_t{2} << 20;
+  // Live edits: the builder compiles the set in force for the other pixel
+  // format while it is idle (KernelBuilder::prebuild), so a format switch
+  // finds its kernel built. Off for batch runs, where nothing switches.
+  bool prebuildFormats = false;
   // The caller's own number for the initial set (Frame::paramsTag), as setParams' tag.
   std::uint64_t paramsTag = 0;
 };

@@ -1,0 +1,129 @@
+// The test-pattern feed on the readback path: the UI thread never waits long
+// for the device (a frame the device has not finished is shown by a later
+// advance(), the previous one stays on screen meanwhile), and every frame it
+// hands out is the reference filter of the source handed out with it, with
+// the parameter version that filtered it, across edits and a format switch.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "feed/frame_feed.hpp"
+#include "liveconv/compare.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/reference.hpp"
+#include "model/viewer_model.hpp"
+
+using namespace liveconv;
+using namespace liveconv::ui;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+template <typename Done>
+FeedFrame advanceUntil(FrameFeed& feed, Advance mode, Done done) {
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  while (Clock::now() < deadline) {
+    FeedFrame f = feed.advance(mode);
+    if (f.fresh && done(f)) return f;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ADD_FAILURE() << "no matching frame within 120 s; feed says: " << feed.stats().error;
+  return {};
+}
+
+void expectReference(const FeedFrame& f, const FilterParams& p) {
+  ASSERT_NE(f.filtered.data, nullptr);
+  ASSERT_NE(f.source.data, nullptr);
+  ASSERT_EQ(f.filtered.format, f.source.format);
+  Image want(f.source.width, f.source.height, f.source.format);
+  convolveReference(f.source, want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(f.filtered, want.view(), 1);
+  EXPECT_FALSE(mismatch) << mismatch->toString() << " (tolerance 1), frame " << f.index << ", version "
+                         << f.paramsVersion;
+}
+
+class TestPatternFeedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (enumerateDevices().empty()) GTEST_SKIP() << "SKIP: no OpenCL device on this machine";
+  }
+  ViewerModel model_;
+};
+
+// A frame that keeps the device busy for long (a 31x31 mask on a large frame,
+// on the naive kernel): advance() comes back within its budget with no new
+// frame and the previous one still shown, and the frame arrives later. The
+// old feed waited for the device inside advance().
+TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
+  std::string error;
+  ASSERT_TRUE(model_.applySpec("box:31", &error)) << error;
+  ASSERT_TRUE(model_.setVariant(VariantId::Naive));
+  auto feed = makeFrameFeed("testpattern:2048x1536", "", model_.snapshot());
+  const FeedFrame first = advanceUntil(*feed, Advance::Play, [](const FeedFrame&) { return true; });
+  expectReference(first, model_.filter());
+  const double kernelMs = feed->stats().stages.kernelMs;
+
+  // The next frame: enqueued by this advance(), which does not wait for it.
+  const auto t0 = Clock::now();
+  const FeedFrame during = feed->advance(Advance::Play);
+  const double advanceMs = msSince(t0);
+  std::printf("[          ] %s: kernel %.0f ms, advance() took %.1f ms\n", feed->stats().device.c_str(), kernelMs,
+              advanceMs);
+  if (kernelMs < 300) GTEST_SKIP() << "SKIP: this device filters the frame in " << kernelMs
+                                   << " ms; the test needs one that takes 300 ms or more";
+  EXPECT_LT(advanceMs, 150) << "advance() waited for the device";
+  EXPECT_FALSE(during.fresh);
+  EXPECT_EQ(during.index, first.index) << "the previous frame left the screen before the next was done";
+  EXPECT_EQ(during.filtered.data, first.filtered.data);
+  const FeedFrame next = advanceUntil(*feed, Advance::Hold, [](const FeedFrame&) { return true; });
+  EXPECT_EQ(next.index, first.index + 1);
+  expectReference(next, model_.filter());
+}
+
+// Frames that follow edits (a mask, a variant, the pixel format) each carry
+// the version that filtered them and are its exact result; none shows a
+// newer version than the model has, none an older one after it was shown.
+TEST_F(TestPatternFeedTest, EveryFrameIsTheFilterOfItsSourceWithItsVersion) {
+  ASSERT_EQ(model_.snapshot()->filter.variant, VariantId::Auto);  // the windows' default
+  auto feed = makeFrameFeed("testpattern:97x61", "", model_.snapshot());
+  std::map<std::uint64_t, FilterParams> byVersion{{model_.version(), model_.filter()}};
+  std::map<std::uint64_t, PixelFormat> formatOf{{model_.version(), model_.format()}};
+  std::string error;
+  const auto edits = std::vector<std::function<bool()>>{
+      [&] { return model_.applySpec("sobel-x", &error); },
+      [&] { return model_.setVariant(VariantId::Naive); },
+      [&] { return model_.setFormat(PixelFormat::GRAY8); },
+      [&] { return model_.applySpec("gaussian:5", &error); },
+      [&] { return model_.setVariant(VariantId::Auto); },
+      [&] { return model_.setFormat(PixelFormat::RGBA8); },
+  };
+  std::uint64_t newestShown = 0;
+  for (const auto& edit : edits) {
+    ASSERT_TRUE(edit()) << error;
+    byVersion[model_.version()] = model_.filter();
+    formatOf[model_.version()] = model_.format();
+    feed->setParams(model_.snapshot());
+    const FeedFrame f =
+        advanceUntil(*feed, Advance::Play, [&](const FeedFrame& x) {
+          EXPECT_GE(x.paramsVersion, newestShown) << "an older set came back on screen";
+          newestShown = std::max(newestShown, x.paramsVersion);
+          EXPECT_TRUE(byVersion.count(x.paramsVersion)) << "a frame of version " << x.paramsVersion;
+          if (byVersion.count(x.paramsVersion)) {
+            EXPECT_EQ(x.source.format, formatOf[x.paramsVersion]);
+            expectReference(x, byVersion[x.paramsVersion]);
+          }
+          return x.paramsVersion == model_.version();
+        });
+    EXPECT_EQ(f.paramsVersion, model_.version());
+  }
+}
+
+}  // namespace
