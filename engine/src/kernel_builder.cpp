@@ -62,6 +62,19 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
   changed_.notify_all();
 }
 
+std::unique_ptr<Convolver> KernelBuilder::first(std::uint64_t generation, const FilterParams& params,
+                                                PixelFormat format, int width, int height, std::uint64_t tag) {
+  request(generation, params, format, width, height, false, tag);
+  while (!wait(generation, 100)) {
+    if (failed(generation)) throw BuildError(error(), buildLog());
+    if (stopped()) throw Cancelled("The kernel builder stopped before the first kernel was built.");
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!built_ || builtGeneration_ != generation) throw Cancelled("A newer set replaced the first one.");
+  takenGeneration_ = builtGeneration_;
+  return std::move(built_);
+}
+
 void KernelBuilder::prebuild(const FilterParams& params, PixelFormat format) {
   std::lock_guard<std::mutex> lock(mutex_);
   idleWork_ = true;

@@ -116,12 +116,24 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   if (options.policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
   options_.queueCapacity = std::clamp(options.queueCapacity, 2, 4);
   options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
-  convolver_ = std::make_unique<Convolver>(device_, cache_, options_.tuner);
-  convolver_->setParams(params);
-  // Errors surface here, before any thread starts.
-  convolver_->prepare(options_.format, options_.expectedWidth, options_.expectedHeight);
+  builder_ = std::make_unique<KernelBuilder>(device_, cache_, options_.tuner);
+  // Errors surface here, before any thread of the pipeline starts.
+  if (options_.prebuildFormats) {
+    // Live edits (a window's feed, opened on its own thread): the first
+    // kernel comes from the builder like every later one (for `auto`, its
+    // stopgap or provisional kernel; the rest follows at frame boundaries).
+    Convolver(device_, cache_).setParams(params);  // a bad set throws its own error, not a build's
+    convolver_ = builder_->first(activeGeneration_, params, options_.format, options_.expectedWidth,
+                                 options_.expectedHeight, options_.paramsTag);
+  } else {
+    // A run: `auto` races here for the announced size, so a file is filtered
+    // by one kernel from its first frame to its last.
+    convolver_ = std::make_unique<Convolver>(device_, cache_, options_.tuner);
+    convolver_->setParams(params);
+    convolver_->prepare(options_.format, options_.expectedWidth, options_.expectedHeight);
+    convolver_->setBuildPolicy(BuildPolicy::FramePath);  // the engine thread never races nor compiles
+  }
   prepared_ = convolver_->lastRun();
-  convolver_->setBuildPolicy(BuildPolicy::FramePath);  // the engine thread never races nor compiles
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
   activeTag_ = options_.paramsTag;
@@ -133,7 +145,6 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
-  builder_ = std::make_unique<KernelBuilder>(device_, cache_, options_.tuner);
   if (options_.prebuildFormats) builder_->prebuild(params, options_.format);
   engine_ = std::thread([this] { engineLoop(); });
 }

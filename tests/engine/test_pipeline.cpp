@@ -19,6 +19,7 @@
 #include "liveconv/pipeline.hpp"
 #include "liveconv/pipeline_convert.hpp"
 #include "liveconv/reference.hpp"
+#include "liveconv/variants.hpp"
 #include "test_support.hpp"
 
 namespace liveconv {
@@ -285,6 +286,38 @@ TEST(Pipeline, AutoWithAnAnnouncedSizeRacesBeforeTheStream) {
   ASSERT_EQ(out.size(), 4u);
   for (const Frame& f : out) expectMatches(f, reference(img, params), "frame " + std::to_string(f.index));
   EXPECT_EQ(opt.tuner->racesRun(), 1) << "the announced size raced again";
+}
+
+// A window's pipeline (prebuildFormats) takes its first kernel from its
+// builder, as every later one: with the size announced, `auto` starts on the
+// stopgap at once (no race in the constructor, which the window's opening
+// thread waits for) and races on lc-build while frames flow; every frame is exact.
+TEST(Pipeline, AWindowsPipelineTakesItsFirstKernelFromTheBuilder) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  PipelineOptions opt;
+  opt.policy = QueuePolicy::Live;
+  opt.prebuildFormats = true;
+  opt.tuner = std::make_shared<AutoTuner>("");
+  opt.expectedWidth = 80;
+  opt.expectedHeight = 48;
+  opt.paramsTag = 7;
+  const FilterParams params = paramsWith(test::integerMask(3, 5), VariantId::Auto);
+  Pipeline pipeline(ctx, params, opt);
+  EXPECT_EQ(opt.tuner->racesRun(), 0) << "the constructor raced";
+  EXPECT_EQ(pipeline.prepared().variant, stopgapVariant(ctx->info.kind == DeviceKind::GPU));
+  const Image img = test::randomImage(80, 48, PixelFormat::RGBA8, 5);
+  const Image want = reference(img, params);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  for (int index = 0; std::chrono::steady_clock::now() < deadline && opt.tuner->racesRun() == 0; ++index) {
+    ASSERT_TRUE(pipeline.push(frameOf(img, index)));
+    std::optional<Frame> f = pipeline.pop();
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->paramsTag, 7u);
+    expectMatches(*f, want, "frame " + std::to_string(index));
+  }
+  ASSERT_EQ(opt.tuner->racesRun(), 1) << "no race finished";
+  EXPECT_EQ(opt.tuner->lastRaceThread(), "lc-build");
+  pipeline.endOfInput();
 }
 
 // What a keepOnDevice consumer sees: the frame in device memory, read on the

@@ -261,7 +261,11 @@ class PipelineFeed final : public FrameFeed {
     // A window shows the newest frame: the shortest queues (2), so a frame waits
     // behind as few others as can still overlap decode, filter and present.
     options.queueCapacity = 2;
-    options.prebuildFormats = true;  // a format switch finds its kernels built
+    // The first kernel comes from the pipeline's builder (for `auto`: a stopgap
+    // where the announced frame size affords it, else the provisional kernel),
+    // and so does every later one; a format switch finds its kernels built.
+    options.prebuildFormats = true;
+    if (firstSource_) firstSource_->frameSize(&options.expectedWidth, &options.expectedHeight);
     options.format = params->format;
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them
     if (opened.target) {

@@ -68,12 +68,14 @@ class TestPatternFeed final : public FrameFeed {
     if (!initial) throw InvalidArgument("The viewer started without valid filter parameters.");
     open(initial->deviceIndex < 0 ? selector_ : std::to_string(initial->deviceIndex));
     applied_ = initial;
-    convolver_->setParams(initial->filter);
-    // `auto` races here, on the opening thread, for the pattern's size; later
-    // sets are built and raced on the builder, never on the UI thread.
-    convolver_->prepare(initial->format, width_, height_);
-    convolver_->setBuildPolicy(BuildPolicy::FramePath);
-    builder_ = std::make_unique<KernelBuilder>(device_, convolver_->programCache());
+    Convolver(device_).setParams(initial->filter);  // a bad set throws its own error, not a build's
+    // The first kernel too comes from the builder, waited for here on the
+    // opening thread (for `auto`: its stopgap or provisional kernel; the race
+    // for the pattern's size follows on the builder, and its winner at a frame boundary).
+    builder_ = std::make_unique<KernelBuilder>(device_, std::make_shared<ProgramCache>());
+    convolver_ = builder_->first(initial->version, initial->filter, initial->format, width_, height_);
+    requested_ = initial->version;
+    waiting_[requested_] = initial;
     builder_->prebuild(initial->filter, initial->format);  // the other format's kernels, while idle
     pending_ = initial;
   }
@@ -131,11 +133,9 @@ class TestPatternFeed final : public FrameFeed {
  private:
   void open(const std::string& selector) {
     OpenedDevice opened = openDevice(display_, selector);
-    auto convolver = std::make_unique<Convolver>(opened.device);
     target_.reset();  // its GL buffer goes before the context it was shared with
     device_ = std::move(opened.device);
     target_ = std::move(opened.target);
-    convolver_ = std::move(convolver);
     pixelBuffer_ = 0;
     displayPath_ = std::move(opened.displayPath);
   }

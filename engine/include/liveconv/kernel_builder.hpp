@@ -57,6 +57,13 @@ class KernelBuilder {
   // again for a new frame size; its answer is dropped once a newer set was taken.
   void request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width, int height,
                bool raceOnly = false, std::uint64_t tag = 0);
+  // Requests the set and waits for the first kernel handed over for it (for
+  // `auto`: its stopgap or provisional kernel; the later steps follow through
+  // take()): how an owner that opens on a thread of its own (a window's feed,
+  // for a new source, device or pixel format) gets its first kernel through
+  // the builder. Throws BuildError (with the compiler's log) or Cancelled.
+  std::unique_ptr<Convolver> first(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width,
+                                   int height, std::uint64_t tag = 0);
   // Turns the idle work on (see above) and starts it for the set in force
   // (one the owner prepared itself). Replaced by any request.
   void prebuild(const FilterParams& params, PixelFormat format);

@@ -68,7 +68,9 @@ struct PipelineOptions {
   // The frame size the source announces (0: unknown). `auto` races for it in
   // the constructor, before the stream starts, so a file is filtered by one
   // kernel from its first frame to its last; without it the first frames run
-  // the provisional kernel while the builder races.
+  // the provisional kernel while the builder races. With prebuildFormats the
+  // constructor races nothing: its first kernel comes from the builder (a
+  // stopgap where this size affords it), and the race for it follows there.
   int expectedWidth = 0, expectedHeight = 0;
   // On a device that shares host memory (a CPU device, or one reporting
   // CL_DEVICE_HOST_UNIFIED_MEMORY), frames of mapMinFrameBytes and more (in the
@@ -78,9 +80,10 @@ struct PipelineOptions {
   // in the core's caches and cost less than the map commands (docs/benchmarks.md).
   bool mapHostMemory = true;
   std::size_t mapMinFrameBytes = std::size_t{2} << 20;
-  // Live edits: the builder compiles the set in force for the other pixel
-  // format while it is idle (KernelBuilder::prebuild), so a format switch
-  // finds its kernel built. Off for batch runs, where nothing switches.
+  // Live edits (a window): the first kernel comes from the builder
+  // (KernelBuilder::first), and the builder compiles the set in force for the
+  // other pixel format while it is idle (KernelBuilder::prebuild), so a format
+  // switch finds its kernel built. Off for runs, where nothing switches.
   bool prebuildFormats = false;
   // The caller's own number for the initial set (Frame::paramsTag), as setParams' tag.
   std::uint64_t paramsTag = 0;
