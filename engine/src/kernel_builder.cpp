@@ -53,12 +53,14 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
     // `auto` goes on with its provisional kernel and race; a concrete set is done.
     if (!isAuto) {
       if (requested_ && requested_->generation < generation) requested_.reset();  // older, and replaced
+      resumeAfterIdle_.reset();
       changed_.notify_all();
       return;
     }
     job.stage = Stage::Provisional;
   }
   requested_ = job;
+  resumeAfterIdle_.reset();  // the set that waited for the idle work is replaced
   changed_.notify_all();
 }
 
@@ -75,12 +77,9 @@ std::unique_ptr<Convolver> KernelBuilder::first(std::uint64_t generation, const 
   return std::move(built_);
 }
 
-void KernelBuilder::prebuild(const FilterParams& params, PixelFormat format) {
+void KernelBuilder::setIdleWork(bool on) {
   std::lock_guard<std::mutex> lock(mutex_);
-  idleWork_ = true;
-  if (requested_ || building_) return;
-  requested_ = Job{0, params, format, 0, 0, Stage::OtherFormats, 0};
-  changed_.notify_all();
+  idleWork_ = on;
 }
 
 std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
@@ -255,7 +254,13 @@ bool KernelBuilder::prepareStopgap(Convolver& next, const Job& job, bool gpu) {
 
 void KernelBuilder::finish(const Job& job, Outcome out) {
   building_ = false;
-  if (job.stage == Stage::OtherFormats) return;
+  if (job.stage == Stage::OtherFormats) {
+    // Back to the steps of the set that was interrupted for it, unless a newer request came.
+    if (!requested_ && resumeAfterIdle_) requested_ = resumeAfterIdle_;
+    resumeAfterIdle_.reset();
+    changed_.notify_all();
+    return;
+  }
   if (out.interrupted) return;
   const bool ok = out.error.empty();
   if (job.stage != Stage::Set) {
@@ -280,7 +285,16 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
     error_ = out.error;
     buildLog_ = out.log;
   }
-  if (!requested_ && ok && out.next) requested_ = out.next;
+  if (!requested_ && ok && out.next) {
+    requested_ = out.next;
+    if (idleWork_ && job.stage == Stage::Set) {
+      // Right after a set's first hand-over, before its later steps: its
+      // other format (for `auto`, that format's stopgap, one compile), so a
+      // format switch soon after a window opened is a hand-over too.
+      resumeAfterIdle_ = requested_;
+      requested_->stage = Stage::OtherFormats;
+    }
+  }
   if (idleWork_ && !requested_ && ok && !out.next && job.format != PixelFormat::Invalid) {
     requested_ = job;  // idle: the same set for the other formats
     requested_->stage = Stage::OtherFormats;

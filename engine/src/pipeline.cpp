@@ -123,6 +123,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
     // kernel comes from the builder like every later one (for `auto`, its
     // stopgap or provisional kernel; the rest follows at frame boundaries).
     Convolver(device_, cache_).setParams(params);  // a bad set throws its own error, not a build's
+    builder_->setIdleWork(true);
     convolver_ = builder_->first(activeGeneration_, params, options_.format, options_.expectedWidth,
                                  options_.expectedHeight, options_.paramsTag);
   } else {
@@ -145,7 +146,6 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   const cl_command_queue_properties profiling = CL_QUEUE_PROFILING_ENABLE;
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
-  if (options_.prebuildFormats) builder_->prebuild(params, options_.format);
   engine_ = std::thread([this] { engineLoop(); });
 }
 

@@ -417,11 +417,11 @@ TEST(KernelBuilder, ASetWhoseProgramIsBuiltIsReadyWhenRequestReturns) {
   expectExactOn64x48(*next, p);
 }
 
-// A builder for live edits compiles, while idle, the set in force for the
-// other pixel format (prebuild(): for `auto`, the stopgap of every format;
-// naive, whose one program serves every mask, as itself): a later switch of
-// the format is handed over by request() itself. A builder without it
-// compiles nothing it was not asked for.
+// A builder for live edits (setIdleWork) compiles the set in force for the
+// other pixel format once the set was handed over (for `auto`, the stopgap of
+// every format; naive, whose one program serves every mask, as itself): a
+// later switch of the format is handed over by request() itself. A builder
+// without it compiles nothing it was not asked for.
 TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   for (const VariantId variant : {VariantId::Auto, VariantId::Naive}) {
@@ -432,26 +432,55 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
       FilterParams p;
       p.variant = variant;
       p.mask = test::integerMask(5, 3);
-      if (live) builder.prebuild(p, PixelFormat::RGBA8);
+      builder.setIdleWork(live);
+      std::uint64_t generation = 0;
+      ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));  // as a window's feed opens
       const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(120);
       do {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       } while (builder.busy() && std::chrono::steady_clock::now() < idle);
       ASSERT_FALSE(builder.busy()) << "the builder never went idle";
-      builder.request(1, p, PixelFormat::GRAY8, 64, 48);
-      std::uint64_t generation = 0;
+      while (builder.take(&generation)) {  // the later steps of the RGBA set
+      }
+      builder.request(2, p, PixelFormat::GRAY8, 64, 48);
       std::unique_ptr<Convolver> gray = builder.take(&generation);
       if (!live) {
         EXPECT_FALSE(gray) << "the builder compiled a format nobody asked for";
         continue;
       }
       ASSERT_TRUE(gray) << "the gray kernel was not ready when request() returned";
-      EXPECT_EQ(generation, 1u);
+      EXPECT_EQ(generation, 2u);
       EXPECT_EQ(gray->lastRun().variant, variant == VariantId::Auto ? stopgapVariant(ctx->info.kind == DeviceKind::GPU)
                                                                       : variant);
       expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
     }
   }
+}
+
+// The other format's stopgap comes right after a set's first hand-over,
+// before its provisional kernel and race: a switch to gray soon after a
+// window opened (while `auto` still races) is a hand-over, not a compile.
+TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("prebuild_early.tsv"));
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+  builder.setIdleWork(true);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 3);
+  const VariantId stopgap = stopgapVariant(ctx->info.kind == DeviceKind::GPU);
+  std::unique_ptr<Convolver> opened = builder.first(1, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(opened);
+  ASSERT_EQ(opened->lastRun().variant, stopgap);
+  std::uint64_t generation = 0;
+  // The provisional kernel: the race has not answered yet.
+  ASSERT_TRUE(takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; }));
+  EXPECT_EQ(tuner->racesRun(), 0) << "the race answered first; nothing to tell apart";
+  builder.request(2, p, PixelFormat::GRAY8, 64, 48);
+  std::unique_ptr<Convolver> gray = builder.take(&generation);
+  ASSERT_TRUE(gray) << "the gray stopgap was not ready when request() returned";
+  EXPECT_EQ(gray->lastRun().variant, stopgap);
+  expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
 }
 
 }  // namespace

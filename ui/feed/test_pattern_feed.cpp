@@ -73,10 +73,10 @@ class TestPatternFeed final : public FrameFeed {
     // opening thread (for `auto`: its stopgap or provisional kernel; the race
     // for the pattern's size follows on the builder, and its winner at a frame boundary).
     builder_ = std::make_unique<KernelBuilder>(device_, std::make_shared<ProgramCache>());
+    builder_->setIdleWork(true);  // the other format's kernels, whenever it has time
     convolver_ = builder_->first(initial->version, initial->filter, initial->format, width_, height_);
     requested_ = initial->version;
     waiting_[requested_] = initial;
-    builder_->prebuild(initial->filter, initial->format);  // the other format's kernels, while idle
     pending_ = initial;
   }
 

@@ -16,9 +16,9 @@
 // compile; only where the frame affords it), the provisional kernel the rules
 // name, then the race's winner.
 //
-// A builder for live edits (prebuild() turns it on) has idle work too: once
-// a set is done and nothing else is asked, it compiles the set for the other
-// pixel format (for `auto`, the stopgap of every format; a concrete variant
+// A builder for live edits (setIdleWork() turns it on) has idle work too: right
+// after a set's first hand-over, and once a set is done, it compiles the set
+// for the other pixel format (for `auto`, the stopgap of every format; a concrete variant
 // only where one program serves every mask), so that a switch of the pixel
 // format, or `auto`'s first edit, is a hand-over in request(), not a compile.
 // Only the ProgramCache keeps what this builds; a request goes first.
@@ -64,9 +64,8 @@ class KernelBuilder {
   // the builder. Throws BuildError (with the compiler's log) or Cancelled.
   std::unique_ptr<Convolver> first(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width,
                                    int height, std::uint64_t tag = 0);
-  // Turns the idle work on (see above) and starts it for the set in force
-  // (one the owner prepared itself). Replaced by any request.
-  void prebuild(const FilterParams& params, PixelFormat format);
+  // Turns the idle work on (see above), before the first request.
+  void setIdleWork(bool on);
   // The newest Convolver built (in FramePath mode), with its generation and
   // its request's tag; null when none is waiting. Called at a frame boundary.
   std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
@@ -126,6 +125,7 @@ class KernelBuilder {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::optional<Job> requested_;
+  std::optional<Job> resumeAfterIdle_;  // the step of a set that waits behind its OtherFormats job
   bool building_ = false;
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
