@@ -389,6 +389,12 @@ double FfmpegSource::startSeconds() const {
   return st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time * av_q2d(st->time_base);
 }
 
+bool FfmpegSource::setFormat(PixelFormat format) {
+  if (format != PixelFormat::RGBA8 && format != PixelFormat::GRAY8) return false;
+  s_->format = format;
+  return true;
+}
+
 double FfmpegSource::durationSeconds() const {
   if (s_->spec.live) return 0;
   const AVStream* st = s_->input->streams[s_->stream];

@@ -65,6 +65,7 @@ class FfmpegSource : public FrameSource {
   long long corruptPackets() const override { return corrupt_; }
   bool seek(double seconds) override;
   double durationSeconds() const override;
+  bool setFormat(PixelFormat format) override;  // swscale (or the device) converts to it from the next frame
   double startSeconds() const override;
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;

@@ -189,7 +189,7 @@ void Pipeline::cancel() {
   builder_->stop();
 }
 
-std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag) {
+std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag, PixelFormat format) {
   Convolver(device_, cache_).setParams(params);  // validates now, in the caller's thread
   std::uint64_t generation = 0;
   {
@@ -197,8 +197,12 @@ std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag)
     generation = nextGeneration_++;
   }
   // Built for the format and size that stream: `auto` races there, off the frame path.
-  builder_->request(generation, params, static_cast<PixelFormat>(currentFormat_.load()), frameWidth_.load(),
-                    frameHeight_.load(), false, tag);
+  if (format == PixelFormat::Invalid) format = static_cast<PixelFormat>(currentFormat_.load());
+  {
+    std::lock_guard<std::mutex> lock(paramsMutex_);
+    asked_ = {generation, format};
+  }
+  builder_->request(generation, params, format, frameWidth_.load(), frameHeight_.load(), false, tag);
   return generation;
 }
 
@@ -223,11 +227,25 @@ FilterParams Pipeline::currentParams() const {
   return current_;
 }
 
-void Pipeline::applyBuiltParams() {
+void Pipeline::applyBuiltParams(PixelFormat frameFormat) {
   std::uint64_t generation = 0;
   std::uint64_t tag = 0;
   std::unique_ptr<Convolver> next = builder_->take(&generation, &tag);
-  if (!next) return;
+  if (next && !next->hasFormat(frameFormat) && convolver_->hasFormat(frameFormat)) {
+    parked_ = std::move(next);  // the newest; an older one parked is done with
+    parkedGeneration_ = generation;
+    parkedTag_ = tag;
+    return;
+  }
+  if (next) {
+    parked_.reset();  // newer than anything parked
+    adopt(std::move(next), generation, tag);
+  } else if (parked_ && parked_->hasFormat(frameFormat)) {
+    adopt(std::move(parked_), parkedGeneration_, parkedTag_);
+  }
+}
+
+void Pipeline::adopt(std::unique_ptr<Convolver> next, std::uint64_t generation, std::uint64_t tag) {
   // Kernels already queued keep their own kernel and mask objects alive, so
   // the old Convolver can go now.
   convolver_ = std::move(next);
@@ -243,17 +261,26 @@ void Pipeline::applyBuiltParams() {
 // the pipeline was cancelled meanwhile; throws the build's sentence.
 bool Pipeline::awaitFormat(PixelFormat format, int width, int height) {
   while (!convolver_->hasFormat(format)) {
+    applyBuiltParams(format);  // a set parked for this format, or just built for it
+    if (convolver_->hasFormat(format)) break;
     std::uint64_t generation = 0;
+    bool asked = false;
     {
       std::lock_guard<std::mutex> lock(paramsMutex_);
-      generation = nextGeneration_++;
+      // The caller's own newest set, asked for this format (a switch the
+      // source has now reached), is waited for; else the set that runs is built for it.
+      asked = asked_.format == format && asked_.generation > activeGeneration_ && !builder_->failed(asked_.generation);
+      generation = asked ? asked_.generation : nextGeneration_++;
     }
-    builder_->request(generation, convolver_->params(), format, width, height, false, activeTag_);
+    if (!asked) builder_->request(generation, convolver_->params(), format, width, height, false, activeTag_);
     while (!builder_->wait(generation, 100)) {
-      if (builder_->failed(generation)) throw BuildError(builder_->error(), builder_->buildLog());
+      if (builder_->failed(generation)) {
+        if (asked) break;  // refused (the caller hears of it): the set that runs, built for the format, next
+        throw BuildError(builder_->error(), builder_->buildLog());
+      }
       if (builder_->stopped()) return false;
     }
-    applyBuiltParams();
+    applyBuiltParams(format);
   }
   return true;
 }
@@ -529,7 +556,7 @@ void Pipeline::engineLoop() {
       }
       if (!frame) frame = input_.pop();
       if (!frame) break;
-      applyBuiltParams();  // the frame boundary: parameters change only here
+      applyBuiltParams(frame->engineFormat());  // the frame boundary: parameters change only here
       if (!awaitFormat(frame->engineFormat(), frame->width(), frame->height())) break;
       ensureSlots(frame->width(), frame->height(), frame->engineFormat());
       askForRace(frame->engineFormat(), frame->width(), frame->height());

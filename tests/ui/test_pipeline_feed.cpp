@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "feed/feeds.hpp"
@@ -210,6 +211,38 @@ TEST_F(PipelineFeedTest, AnEditWhilePausedRefiltersTheHeldFrame) {
   const FeedFrame f =
       advanceUntil(*feed_, Advance::Hold, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
   EXPECT_EQ(f.index, heldIndex) << "the same source frame, filtered again";
+  expectReference(f, model_.filter());
+}
+
+// A decoded source switches to gray and back in place: the same feed, its
+// decoder converting to the new format from its next frame. Frames still in
+// flight keep the old version and format; every frame of the new version is
+// in the new format and the reference of its source. Paused on a generated
+// source (which cannot seek), the switch shows its next frame in the new format.
+TEST_F(PipelineFeedTest, APixelFormatSwitchHappensInPlace) {
+  ASSERT_TRUE(feed_->changesFormatInPlace()) << "an FFmpeg source converts to either format";
+  const std::map<PixelFormat, const char*> names{{PixelFormat::RGBA8, "rgba"}, {PixelFormat::GRAY8, "gray"}};
+  std::map<std::uint64_t, PixelFormat> formatOf{{model_.version(), model_.format()}};
+  advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; });
+  for (const PixelFormat format : {PixelFormat::GRAY8, PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+    SCOPED_TRACE(names.at(format));
+    ASSERT_TRUE(model_.setFormat(format));
+    formatOf[model_.version()] = format;
+    feed_->setParams(model_.snapshot());
+    const FeedFrame f = advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) {
+      EXPECT_EQ(x.source.format, formatOf[x.paramsVersion]) << "a frame of version " << x.paramsVersion;
+      return x.paramsVersion == model_.version();
+    });
+    EXPECT_EQ(f.source.format, format);
+    expectReference(f, model_.filter());
+  }
+  const std::uint64_t held = settleHeld(*feed_);
+  ASSERT_TRUE(model_.setFormat(PixelFormat::RGBA8));
+  feed_->setParams(model_.snapshot());
+  const FeedFrame f =
+      advanceUntil(*feed_, Advance::Hold, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  EXPECT_EQ(f.source.format, PixelFormat::RGBA8);
+  EXPECT_EQ(f.index, held + 1) << "paused, a generated source shows its next frame in the new format";
   expectReference(f, model_.filter());
 }
 

@@ -272,7 +272,8 @@ TEST_P(WindowScript, AFileSeeksToTheFrameAskedAndAGeneratedSourceSaysItCannot) {
   json = readFile(dir_ + "stats.json");
   EXPECT_NEAR(numberAfter(json, "position_seconds"), 6.96, 1e-6) << json;
 
-  // Another pixel format opens the file anew (its decoder hands out one format) and goes on where it was.
+  // Another pixel format, right after a seek while paused: the decoder switches in place and shows the
+  // frame sought, in the new format.
   ASSERT_EQ(run("5 key Space\n10 seek 7\n10 format gray\n10 wait\n30 quit\n", &output, dir_ + "ten.mp4"), 0) << output;
   json = readFile(dir_ + "stats.json");
   std::printf("%s", json.c_str());

@@ -53,8 +53,8 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   // A new request: the model names another source or device than the last one asked for.
   const std::string& source = model.source();
   const int device = model.deviceIndex();
-  // A decoded source's frames come from its decoder in one format: another format is a new feed,
-  // opened while this one plays on (the test pattern changes format in place).
+  // A source that hands out one format: another format is a new feed, opened while this one
+  // plays on (the test pattern and FFmpeg's decoders change format in place).
   const PixelFormat format = model.format();
   const bool formatSwitch = format != askedFormat_ && feed_ && !feed_->changesFormatInPlace();
   if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_ || formatSwitch)) {

@@ -62,8 +62,9 @@ class FrameFeed {
   virtual FrameStats stats() const = 0;
 
   // True when a snapshot with another pixel format is taken at a frame boundary
-  // like any edit (the test pattern); false when the feed must be opened
-  // anew for it (a decoder that hands out one format).
+  // like any edit (the test pattern; an FFmpeg decoder, which converts to
+  // either format); false when the feed must be opened anew for it (a source
+  // that hands out one format).
   virtual bool changesFormatInPlace() const { return false; }
 
   // The optional controls of decoded sources; the defaults say they are absent.

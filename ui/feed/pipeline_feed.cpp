@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "feed/feeds.hpp"
 #include "liveconv/device.hpp"
@@ -84,6 +85,9 @@ class PipelineFeed final : public FrameFeed {
     // decode thread: a source that cannot be opened (a stream that refuses, a
     // file that is not video) fails the open, and the source playing stays.
     if (opener_ || sourceText_.rfind("synthetic:", 0) != 0) firstSource_ = openSource(initial->format);
+    // A decoder that converts to either format switches in place (setFormat),
+    // without opening the source, the device or the pipeline again.
+    formatInPlace_ = firstSource_ && firstSource_->setFormat(initial->format);
     start(initial);
   }
   ~PipelineFeed() override {
@@ -92,15 +96,20 @@ class PipelineFeed final : public FrameFeed {
     dropDisplayTarget();
   }
 
+  bool changesFormatInPlace() const override { return formatInPlace_; }
+
   void setParams(std::shared_ptr<const ParamsSnapshot> next) override {
     if (!next || next->version <= requestedVersion_) return;
     try {
-      if (next->format != applied_->format || next->deviceIndex != applied_->deviceIndex) {
-        // A new device or pixel format needs new buffers and a new decoder output: start over.
+      const bool newFormat = next->format != requested_->format;
+      if (next->deviceIndex != applied_->deviceIndex || (newFormat && !formatInPlace_)) {
+        // A new device (or a pixel format the decoder cannot switch to) needs new buffers: start over.
         stop();
         start(next);
       } else {
-        const std::uint64_t generation = pipeline_->setParams(next->filter, next->version);
+        if (newFormat) switchFormat(next->format);
+        // Built for the format the decoder switches to; frames of the old one still in flight keep their kernel.
+        const std::uint64_t generation = pipeline_->setParams(next->filter, next->version, next->format);
         std::lock_guard<std::mutex> lock(mutex_);
         requestedGeneration_ = generation;
       }
@@ -236,6 +245,30 @@ class PipelineFeed final : public FrameFeed {
     }
   }
 
+  // The decoder converts to `format` from its next frame on. A paused
+  // picture is decoded again in it (a file: at the position shown; a live or
+  // generated source: its next frame). A recording ends here: a file keeps
+  // one pixel format.
+  void switchFormat(PixelFormat format) {
+    bool recording = false;
+    {
+      std::lock_guard<std::mutex> lock(recordMutex_);
+      recording = sink_ != nullptr;
+    }
+    if (recording) {
+      stopRecording();
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = std::string("Recording stopped at the switch to ") + toString(format) +
+                       ": a recording keeps one pixel format.";
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      wantFormat_ = format;
+      if (paused_) redecode_ = true;
+    }
+    wake_.notify_all();
+  }
+
   void stopRecording() override {
     std::lock_guard<std::mutex> lock(recordMutex_);
     if (!sink_) return;
@@ -283,11 +316,12 @@ class PipelineFeed final : public FrameFeed {
     pipeline_ = std::move(pipeline);
     device_ = std::move(device);
     applied_ = requested_ = params;
-    streamFormat_ = params->format;  // fixed while the threads run: a format change restarts them
+    streamFormat_ = params->format;  // then lc-decode's: it follows wantFormat_
     requestedVersion_ = params->version;
     stop_ = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      wantFormat_ = params->format;
       requestedGeneration_ = 0;
       sourceMessage_.clear();
     }
@@ -373,7 +407,7 @@ class PipelineFeed final : public FrameFeed {
     requestedGeneration_ = 0;
   }
 
-  // On lc-decode: the format the threads were started for (applied_ belongs to the UI thread).
+  // On lc-decode: the format the decoder converts to now (applied_ belongs to the UI thread).
   std::unique_ptr<FrameSource> openSource() { return openSource(streamFormat_); }
   std::unique_ptr<FrameSource> openSource(PixelFormat format) {
     if (opener_) return opener_(format);
@@ -394,7 +428,9 @@ class PipelineFeed final : public FrameFeed {
   // What lc-decode does next, as the UI thread asked: stop, filter the held
   // frame again (an edit while paused), seek, or decode the next frame.
   struct Work {
-    enum class Kind { Invalid = 0, Stop, Refilter, Seek, Next } kind = Kind::Invalid;
+    // Redecode: paused, after a format switch: the frame pushed last (a file)
+    // or the next one (a live or generated source), decoded in the new format.
+    enum class Kind { Invalid = 0, Stop, Refilter, Seek, Redecode, Next } kind = Kind::Invalid;
     double seekTo = -1;
     std::shared_ptr<const Image> again;  // Refilter: the frame pushed last
     std::uint64_t againIndex = 0;
@@ -402,22 +438,34 @@ class PipelineFeed final : public FrameFeed {
   Work waitForWork() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0; });
+      wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0 || redecode_; });
       Work w;
       if (stop_) return {Work::Kind::Stop};
       std::swap(w.seekTo, seekTo_);
       if (w.seekTo >= 0) {  // a seek shows the frame at the new place, paused or not
+        redecode_ = false;  // (in the new format, too)
         w.kind = Work::Kind::Seek;
         return w;
       }
+      if (std::exchange(redecode_, false) && paused_) return {Work::Kind::Redecode};
       if (paused_ && steps_ == 0) {  // a refilter request
         refilter_ = false;
-        if (!lastSource_) continue;
+        if (!lastSource_ || lastSource_->format() != wantFormat_) continue;  // a format switch decodes anew
         return {Work::Kind::Refilter, -1, lastSource_, lastIndex_};
       }
       if (paused_) --steps_;
       return {Work::Kind::Next};
     }
+  }
+
+  // A format switch asked for (switchFormat) reaches the decoder before its next frame.
+  void followFormat(FrameSource& source) {
+    PixelFormat want = PixelFormat::Invalid;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      want = wantFormat_;
+    }
+    if (want != streamFormat_ && source.setFormat(want)) streamFormat_ = want;
   }
 
   // The next frame of the source, opening it again at its end when looping
@@ -472,10 +520,12 @@ class PipelineFeed final : public FrameFeed {
       for (;;) {
         const Work work = waitForWork();
         if (work.kind == Work::Kind::Stop) break;
+        followFormat(*source);
         if (work.kind == Work::Kind::Refilter) {
           pushSource(work.again, work.againIndex, 0, -1);
           continue;
         }
+        if (work.kind == Work::Kind::Redecode && lastPosition_ >= 0) source->seek(lastPosition_);
         if (work.kind == Work::Kind::Seek) {
           if (!source->seek(work.seekTo)) {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -534,6 +584,7 @@ class PipelineFeed final : public FrameFeed {
       lastSource_ = pixels;
       lastIndex_ = index;
     }
+    if (position >= 0) lastPosition_ = position;
     Frame frame;
     frame.external = pixels->view();
     frame.externalOwner = pixels;
@@ -600,7 +651,9 @@ class PipelineFeed final : public FrameFeed {
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
-  PixelFormat streamFormat_ = PixelFormat::Invalid;  // written by start() before the threads, then read-only
+  PixelFormat streamFormat_ = PixelFormat::Invalid;  // what the decoder converts to: start()'s, then lc-decode's
+  PixelFormat wantFormat_ = PixelFormat::Invalid;    // under mutex_: what the UI thread asked it to convert to
+  bool formatInPlace_ = false;                       // the decoder switches formats (setFormat); fixed at open
   std::uint64_t requestedVersion_ = 0;
   std::atomic<int> rateNum_{30}, rateDen_{1};
 
@@ -616,6 +669,8 @@ class PipelineFeed final : public FrameFeed {
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
   std::shared_ptr<const Image> lastSource_;  // pushed last: filtered again when paused after an edit
   std::uint64_t lastIndex_ = 0;              // of lastSource_
+  double lastPosition_ = -1;                 // lc-decode's: of the frame pushed last, where the source can seek
+  bool redecode_ = false;                    // under mutex_: paused, the format changed (Work::Kind::Redecode)
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string error_, buildLog_, sourceDescription_, sourceMessage_;

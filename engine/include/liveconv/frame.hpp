@@ -91,6 +91,13 @@ class FrameSource {
   // Seconds from the first frame to the end (0: unknown, or live), and the
   // timestamp of the first frame (positions are counted from it).
   virtual double durationSeconds() const { return 0; }
+  // Frames from the next next() on come in `format` (a window's switch to
+  // gray and back, without opening the source again); false where the source
+  // hands out one format only. Asking for the format it has is true and changes nothing.
+  virtual bool setFormat(PixelFormat format) {
+    (void)format;
+    return false;
+  }
   virtual double startSeconds() const { return 0; }
 };
 

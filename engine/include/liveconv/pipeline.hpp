@@ -147,8 +147,12 @@ class Pipeline : public FrameChannel {
   // after the build. Returns its generation number (the initial set is 1).
   // `tag`: the caller's own number for the set (a window's parameter
   // version), carried by every frame it filters as Frame::paramsTag, so the
-  // caller needs no table from generations to its numbers.
-  std::uint64_t setParams(const FilterParams& params, std::uint64_t tag = 0);
+  // caller needs no table from generations to its numbers. `format`: the
+  // pixel format the source is about to switch to (Invalid: the one that
+  // streams); frames of the old format in flight keep their kernel, and the
+  // set takes over with the first frame of the new one.
+  std::uint64_t setParams(const FilterParams& params, std::uint64_t tag = 0,
+                          PixelFormat format = PixelFormat::Invalid);
   // Waits until `generation` is built (true) or has failed (false, see
   // paramsError()), at most timeoutMs.
   bool waitParamsBuilt(std::uint64_t generation, int timeoutMs);
@@ -185,7 +189,11 @@ class Pipeline : public FrameChannel {
   struct Slot;
   struct Lending;  // which slots' output buffers are lent out as DeviceFrames
   void engineLoop();
-  void applyBuiltParams();
+  // At a frame boundary: takes a Convolver the builder finished, for a frame
+  // of `frameFormat`; one built for another format (a switch the source has
+  // not reached yet) waits in parked_ for the first frame of its format.
+  void applyBuiltParams(PixelFormat frameFormat);
+  void adopt(std::unique_ptr<Convolver> next, std::uint64_t generation, std::uint64_t tag);
   void askForRace(PixelFormat format, int width, int height);
   bool awaitFormat(PixelFormat format, int width, int height);
   void ensureSlots(int width, int height, PixelFormat format);
@@ -213,6 +221,8 @@ class Pipeline : public FrameChannel {
   std::unique_ptr<YuvConverter> yuvConverter_;
   std::uint64_t activeGeneration_ = 1;
   std::uint64_t activeTag_ = 0;  // the caller's number for the set that runs
+  std::unique_ptr<Convolver> parked_;  // built for a format the frames have not switched to yet
+  std::uint64_t parkedGeneration_ = 0, parkedTag_ = 0;
   cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
   bool sharesHost_ = false;             // the device shares host memory
   std::atomic<bool> mapsHost_{false};  // see mapsHostMemory(); set with the slots
@@ -221,8 +231,12 @@ class Pipeline : public FrameChannel {
 
   // Parameter messages: setParams() -> builder_ -> the engine (applyBuiltParams).
   std::unique_ptr<KernelBuilder> builder_;
-  mutable std::mutex paramsMutex_;  // current_, nextGeneration_, engineError_
+  mutable std::mutex paramsMutex_;  // current_, nextGeneration_, asked_, engineError_
   std::uint64_t nextGeneration_ = 2;
+  struct Asked {
+    std::uint64_t generation = 0;
+    PixelFormat format = PixelFormat::Invalid;
+  } asked_;  // the newest setParams(), and the format it was built for
   FilterParams current_;
   std::atomic<int> currentFormat_{0};
   std::atomic<int> lastVariant_{0};
