@@ -118,7 +118,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
   builder_ = std::make_unique<KernelBuilder>(device_, cache_, options_.tuner);
   // Errors surface here, before any thread of the pipeline starts.
-  if (options_.prebuildFormats) {
+  if (options_.liveEdits) {
     // Live edits (a window's feed, opened on its own thread): the first
     // kernel comes from the builder like every later one (for `auto`, its
     // stopgap or provisional kernel; the rest follows at frame boundaries).
@@ -191,15 +191,13 @@ void Pipeline::cancel() {
 
 std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag, PixelFormat format) {
   Convolver(device_, cache_).setParams(params);  // validates now, in the caller's thread
+  // Built for the format and size that stream (or the format the source
+  // switches to): `auto` races there, off the frame path.
+  if (format == PixelFormat::Invalid) format = static_cast<PixelFormat>(currentFormat_.load());
   std::uint64_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(paramsMutex_);
     generation = nextGeneration_++;
-  }
-  // Built for the format and size that stream: `auto` races there, off the frame path.
-  if (format == PixelFormat::Invalid) format = static_cast<PixelFormat>(currentFormat_.load());
-  {
-    std::lock_guard<std::mutex> lock(paramsMutex_);
     asked_ = {generation, format};
   }
   builder_->request(generation, params, format, frameWidth_.load(), frameHeight_.load(), false, tag);

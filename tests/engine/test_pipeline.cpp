@@ -288,7 +288,7 @@ TEST(Pipeline, AutoWithAnAnnouncedSizeRacesBeforeTheStream) {
   EXPECT_EQ(opt.tuner->racesRun(), 1) << "the announced size raced again";
 }
 
-// A window's pipeline (prebuildFormats) takes its first kernel from its
+// A window's pipeline (liveEdits) takes its first kernel from its
 // builder, as every later one: with the size announced, `auto` starts on the
 // stopgap at once (no race in the constructor, which the window's opening
 // thread waits for) and races on lc-build while frames flow; every frame is exact.
@@ -296,7 +296,7 @@ TEST(Pipeline, AWindowsPipelineTakesItsFirstKernelFromTheBuilder) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   PipelineOptions opt;
   opt.policy = QueuePolicy::Live;
-  opt.prebuildFormats = true;
+  opt.liveEdits = true;
   opt.tuner = std::make_shared<AutoTuner>("");
   opt.expectedWidth = 80;
   opt.expectedHeight = 48;

@@ -297,7 +297,7 @@ class PipelineFeed final : public FrameFeed {
     // The first kernel comes from the pipeline's builder (for `auto`: a stopgap
     // where the announced frame size affords it, else the provisional kernel),
     // and so does every later one; a format switch finds its kernels built.
-    options.prebuildFormats = true;
+    options.liveEdits = true;
     if (firstSource_) firstSource_->frameSize(&options.expectedWidth, &options.expectedHeight);
     options.format = params->format;
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them

@@ -68,7 +68,7 @@ struct PipelineOptions {
   // The frame size the source announces (0: unknown). `auto` races for it in
   // the constructor, before the stream starts, so a file is filtered by one
   // kernel from its first frame to its last; without it the first frames run
-  // the provisional kernel while the builder races. With prebuildFormats the
+  // the provisional kernel while the builder races. With liveEdits the
   // constructor races nothing: its first kernel comes from the builder (a
   // stopgap where this size affords it), and the race for it follows there.
   int expectedWidth = 0, expectedHeight = 0;
@@ -82,9 +82,9 @@ struct PipelineOptions {
   std::size_t mapMinFrameBytes = std::size_t{2} << 20;
   // Live edits (a window): the first kernel comes from the builder
   // (KernelBuilder::first), and the builder compiles the set in force for the
-  // other pixel format while it is idle (KernelBuilder::prebuild), so a format
-  // switch finds its kernel built. Off for runs, where nothing switches.
-  bool prebuildFormats = false;
+  // other pixel format when it has time (KernelBuilder::setIdleWork), so a
+  // format switch finds its kernel built. Off for runs, where nothing switches.
+  bool liveEdits = false;
   // The caller's own number for the initial set (Frame::paramsTag), as setParams' tag.
   std::uint64_t paramsTag = 0;
 };
