@@ -109,11 +109,13 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
     : device_(std::move(device)),
       cache_(std::move(cache)),
       options_(options),
-      input_(std::clamp(options.queueCapacity, 2, 4), options.policy),
+      input_(options.showNewest ? 1 : std::clamp(options.queueCapacity, 2, 4), options.policy),
       output_(std::clamp(options.queueCapacity, 2, 4), options.policy),
       deliverPixels_(options.deliverPixels),
       lending_(std::make_shared<Lending>()) {
   if (options.policy == QueuePolicy::Invalid) throw InvalidArgument("No queue policy chosen.");
+  if (options.showNewest && options.policy != QueuePolicy::Live)
+    throw InvalidArgument("Showing the newest frame drops frames: it needs the live queue policy.");
   options_.queueCapacity = std::clamp(options.queueCapacity, 2, 4);
   options_.deviceSlots = std::clamp(options.deviceSlots, 2, 4);
   builder_ = std::make_unique<KernelBuilder>(device_, cache_, options_.tuner);
@@ -545,6 +547,7 @@ void Pipeline::engineLoop() {
   setThreadName("lc-engine");
   try {
     for (;;) {
+      if (options_.showNewest) drainInFlight();  // one frame on the device; the next is the newest then
       std::optional<Frame> frame = input_.tryPop();
       if (!frame && options_.policy == QueuePolicy::Live) {
         // The source is slower than the device, so holding finished frames

@@ -126,6 +126,55 @@ TEST(Pipeline, LivePolicyDropsTheOldestAndCountsInsteadOfBlocking) {
   EXPECT_EQ(out.back().index, 39);  // the newest frame is the one kept
 }
 
+// A window's pipeline (showNewest): while the device filters one frame, the
+// frames that arrive replace each other in the one place that waits, so the
+// frame filtered next is the newest, not the oldest of a queue. The source
+// sends frames twenty times faster than the device filters them.
+TEST(Pipeline, ShowNewestFiltersTheNewestFrameNextAndKeepsOneOnTheDevice) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  PipelineOptions opt;
+  opt.policy = QueuePolicy::Live;
+  opt.queueCapacity = 2;
+  opt.showNewest = true;
+  const FilterParams params = paramsWith(test::integerMask(31, 31), VariantId::Naive);
+  Pipeline pipeline(ctx, params, opt);
+  const Image img = test::randomImage(640, 480, PixelFormat::RGBA8, 9);
+  double kernelMs = 0;
+  for (int i = 0; i < 2; ++i) {  // the second one without the first launch's costs
+    ASSERT_TRUE(pipeline.push(frameOf(img, -1)));
+    std::optional<Frame> warm = pipeline.pop();
+    ASSERT_TRUE(warm);
+    kernelMs = warm->timings.kernelMs;
+  }
+  if (kernelMs < 20)
+    GTEST_SKIP() << "SKIP: " << ctx->info.name << " filters the frame in " << kernelMs
+                 << " ms, too fast for frames to pile up behind it";
+  const auto interval = std::chrono::duration<double, std::milli>(kernelMs / 20);
+  std::vector<Frame> out;
+  std::thread consumer([&] { out = drain(pipeline); });
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(pipeline.push(frameOf(img, i)));
+    std::this_thread::sleep_for(interval);
+  }
+  pipeline.endOfInput();
+  consumer.join();
+  std::vector<std::int64_t> indices;
+  for (const Frame& f : out) indices.push_back(f.index);
+  // Frame 0 went to an idle device; 1..8 were replaced while it ran; 9 waited.
+  EXPECT_EQ(indices, (std::vector<std::int64_t>{0, 9})) << "a " << kernelMs << " ms kernel, frames every "
+                                                       << interval.count() << " ms";
+  const StatsSnapshot s = pipeline.stats().snapshot();
+  EXPECT_EQ(s.dropped[static_cast<int>(DropCause::EngineLate)], 8) << summaryText(s);
+  if (!out.empty()) expectMatches(out.back(), reference(img, params), "frame 9");
+}
+
+TEST(Pipeline, ShowNewestNeedsTheLivePolicy) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  PipelineOptions opt;
+  opt.showNewest = true;  // with the lossless policy
+  EXPECT_THROW(Pipeline(ctx, paramsWith(test::integerMask(3, 3), VariantId::Naive), opt), InvalidArgument);
+}
+
 TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const FilterParams before = paramsWith(test::integerMask(3, 3), VariantId::Naive);

@@ -291,9 +291,10 @@ class PipelineFeed final : public FrameFeed {
     auto device = std::move(opened.device);
     PipelineOptions options;
     options.policy = QueuePolicy::Live;
-    // A window shows the newest frame: the shortest queues (2), so a frame waits
-    // behind as few others as can still overlap decode, filter and present.
+    // A window shows the newest frame: one on the device, the newest waiting,
+    // so neither a frame nor an edit waits behind a queue of older frames.
     options.queueCapacity = 2;
+    options.showNewest = true;
     // The first kernel comes from the pipeline's builder (for `auto`: a stopgap
     // where the announced frame size affords it, else the provisional kernel),
     // and so does every later one; a format switch finds its kernels built.

@@ -51,7 +51,7 @@ namespace liveconv {
 
 struct PipelineOptions {
   QueuePolicy policy = QueuePolicy::Lossless;
-  int queueCapacity = 3;                    // each of the two queues, 2..4
+  int queueCapacity = 3;                    // each of the two queues, 2..4 (see showNewest)
   int deviceSlots = 2;                      // sets of device buffers, 2..4
   PixelFormat format = PixelFormat::RGBA8;  // built up front, so errors show before the stream starts
   // Copy each result out of pinned staging into the output frame. Off for
@@ -85,6 +85,14 @@ struct PipelineOptions {
   // other pixel format when it has time (KernelBuilder::setIdleWork), so a
   // format switch finds its kernel built. Off for runs, where nothing switches.
   bool liveEdits = false;
+  // A picture on screen (a window; needs QueuePolicy::Live): one frame on the
+  // device at a time and one waiting, the newest (an older one waiting is
+  // dropped as engine late). Where the device is slower than the source, a
+  // frame then reaches the screen about one kernel time after it was decoded,
+  // not after the queues' worth of frames ahead of it, and so does an edit.
+  // Costs the overlap of one frame's upload with another's kernel: for
+  // pictures, not for files.
+  bool showNewest = false;
   // The caller's own number for the initial set (Frame::paramsTag), as setParams' tag.
   std::uint64_t paramsTag = 0;
 };
