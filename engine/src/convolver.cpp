@@ -469,11 +469,27 @@ void Convolver::enqueue(const DeviceImage& src, const DeviceImage& dst, const st
   if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
     throw InvalidArgument("Source and destination frames differ in size or format.");
   if (src.width <= 0 || src.height <= 0) throw InvalidArgument("A frame must be at least 1x1 pixels.");
-  Prepared& p = preparedFor(src.format, src.width, src.height, true);
+  enqueuePrepared(preparedFor(src.format, src.width, src.height, true), device_->queue, src, dst, waitFor, done, first);
+}
+
+void Convolver::runOnce(const cl::CommandQueue& queue) {
+  constexpr int kSide = 64;  // one work-group or more of every variant's default shape
+  for (const auto& p : prepared_) {
+    const DeviceImage src = allocateDeviceImage(device_->context, kSide, kSide, p->format, CL_MEM_READ_ONLY, 0);
+    const DeviceImage dst = allocateDeviceImage(device_->context, kSide, kSide, p->format, CL_MEM_WRITE_ONLY, 0);
+    cl::Event done;
+    enqueuePrepared(*p, queue, src, dst, nullptr, &done, nullptr);
+    done.wait();
+  }
+}
+
+void Convolver::enqueuePrepared(Prepared& p, const cl::CommandQueue& queue, const DeviceImage& src,
+                                const DeviceImage& dst, const std::vector<cl::Event>* waitFor, cl::Event* done,
+                                cl::Event* first) {
   const VariantInfo& v = *p.variant;
   const int bpp = bytesPerPixel(src.format);
   const Mask& m = p.params.mask;
-  cl::CommandQueue& q = device_->queue;
+  cl::CommandQueue q = queue;
   const cl::NDRange local(p.wx, p.wy);
   const int itemsAcross = v.wholeRows ? 1 : (src.width + p.blockX - 1) / p.blockX;
   const cl::NDRange global(roundUp(itemsAcross, p.wx),

@@ -11,7 +11,10 @@ namespace liveconv {
 
 KernelBuilder::KernelBuilder(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache,
                              std::shared_ptr<AutoTuner> tuner)
-    : device_(std::move(device)), cache_(std::move(cache)), tuner_(std::move(tuner)) {
+    : device_(std::move(device)),
+      cache_(std::move(cache)),
+      tuner_(std::move(tuner)),
+      queue_(device_->context, device_->info.device) {
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -196,6 +199,7 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
     } else {
       next->prepare(job.format, job.width, job.height);
     }
+    next->runOnce(queue_);  // a first launch's code generation happens here, not on the frame path
     next->setBuildPolicy(BuildPolicy::FramePath);
     next->setInterrupt({});
     out.convolver = std::move(next);
@@ -231,6 +235,7 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
         prepareStopgap(c, other, gpu);
       else
         c.prepare(format);
+      c.runOnce(queue_);
     } catch (const std::exception&) {
       // A real request for this format says what is wrong.
     }

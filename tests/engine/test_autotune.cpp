@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <thread>
 
 #include "liveconv/autotune.hpp"
@@ -481,6 +482,45 @@ TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
   ASSERT_TRUE(gray) << "the gray stopgap was not ready when request() returned";
   EXPECT_EQ(gray->lastRun().variant, stopgap);
   expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
+}
+
+// What the builder hands over has run once, on its own queue: the first frame
+// filtered with it does not wait for PoCL to generate the kernel's code (on
+// two cores 50-300 ms, while nothing else runs on the device). The mask is
+// new to every run (its coefficients are compiled in), so no cache of an
+// earlier run holds that code.
+TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  FilterParams p;
+  p.variant = VariantId::Baked;
+  p.mask = test::integerMask(7, 5);
+  std::mt19937 random(static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  for (float& c : p.mask.coefficients) c = static_cast<float>(static_cast<int>(random() % 9) - 3);
+  p.mask.coefficients[17] = 40;  // a sum far from zero
+  p.mask.divisor = 64;
+  builder.request(1, p, PixelFormat::RGBA8, 640, 480);
+  ASSERT_TRUE(builder.wait(1, 120000)) << builder.error();
+  std::uint64_t generation = 0;
+  std::unique_ptr<Convolver> c = builder.take(&generation);
+  ASSERT_TRUE(c);
+  const Image in = test::randomImage(640, 480, PixelFormat::RGBA8, 5);
+  DeviceImage src = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_READ_ONLY);
+  DeviceImage dst = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_WRITE_ONLY);
+  ctx->queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, in.sizeBytes(), in.data());
+  const auto start = std::chrono::steady_clock::now();
+  cl::Event first, done;
+  c->enqueue(src, dst, nullptr, &done, &first);
+  done.wait();
+  const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double kernelMs = eventSpanMs(first, done);
+  EXPECT_LT(wallMs - kernelMs, 40) << "the first frame waited " << wallMs - kernelMs << " ms beside its " << kernelMs
+                                   << " ms kernel";
+  Image got(640, 480, PixelFormat::RGBA8), want(640, 480, PixelFormat::RGBA8);
+  ctx->queue.enqueueReadBuffer(dst.buffer, CL_TRUE, 0, got.sizeBytes(), got.data());
+  convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
+  const auto mismatch = compareImages(got.view(), want.view(), 0);
+  EXPECT_FALSE(mismatch) << mismatch->toString();
 }
 
 }  // namespace

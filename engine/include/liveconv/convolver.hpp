@@ -155,6 +155,13 @@ class Convolver {
   void enqueue(const DeviceImage& src, const DeviceImage& dst, const std::vector<cl::Event>* waitFor,
                cl::Event* done, cl::Event* first = nullptr);
 
+  // Runs the kernels prepared so far once each, on a small frame, on `queue`
+  // (not the device's), and waits. A device that generates a kernel's code at
+  // its first launch (PoCL: 50-300 ms on two cores, while nothing else runs
+  // on it) does so here; KernelBuilder does this before it hands a Convolver
+  // over, so the frame path never meets a first launch.
+  void runOnce(const cl::CommandQueue& queue);
+
   const DeviceContext& device() const { return *device_; }
   const std::shared_ptr<DeviceContext>& deviceContext() const { return device_; }
   const std::shared_ptr<ProgramCache>& programCache() const { return cache_; }
@@ -166,6 +173,8 @@ class Convolver {
   std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format, bool cachedOnly = false) const;
   FilterParams concreteParams(PixelFormat format, int width, int height);
   static ActiveKernel describe(const Prepared& p);
+  void enqueuePrepared(Prepared& p, const cl::CommandQueue& q, const DeviceImage& src, const DeviceImage& dst,
+                       const std::vector<cl::Event>* waitFor, cl::Event* done, cl::Event* first);
   bool wrapsHostFrames(const ImageView& src, const ImageView& dst, std::size_t pitch) const;
   FrameTimings processInHostMemory(const ImageView& src, const ImageView& dst, std::size_t pitch);
 

@@ -10,6 +10,11 @@
 // takes a built Convolver at a frame boundary and only ever enqueues on it:
 // a Convolver in FramePath mode never compiles and never races.
 //
+// Every Convolver it prepares runs once, on a small frame and a command queue
+// of the builder's own, before it is handed over (Convolver::runOnce): PoCL
+// generates a kernel's code at its first launch, and that wait belongs here,
+// not to the first frame filtered with it.
+//
 // A new `auto` set comes in up to three steps, each handed over as it is
 // ready: a stopgap (stopgapVariant(): the mask taken at run time, so its one
 // program per format, border and alpha serves every later mask without a
@@ -122,6 +127,7 @@ class KernelBuilder {
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
   std::shared_ptr<AutoTuner> tuner_;
+  cl::CommandQueue queue_;  // where each Convolver runs once before it is handed over (Convolver::runOnce)
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::optional<Job> requested_;
