@@ -435,27 +435,28 @@ class PipelineFeed final : public FrameFeed {
     double seekTo = -1;
     std::shared_ptr<const Image> again;  // Refilter: the frame pushed last
     std::uint64_t againIndex = 0;
+    double againPosition = -1;  // its place in the clip, as when it was pushed
   };
   Work waitForWork() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0 || redecode_; });
       Work w;
-      if (stop_) return {Work::Kind::Stop};
+      if (stop_) return Work{Work::Kind::Stop, -1, nullptr, 0, -1};
       std::swap(w.seekTo, seekTo_);
       if (w.seekTo >= 0) {  // a seek shows the frame at the new place, paused or not
         redecode_ = false;  // (in the new format, too)
         w.kind = Work::Kind::Seek;
         return w;
       }
-      if (std::exchange(redecode_, false) && paused_) return {Work::Kind::Redecode};
+      if (std::exchange(redecode_, false) && paused_) return Work{Work::Kind::Redecode, -1, nullptr, 0, -1};
       if (paused_ && steps_ == 0) {  // a refilter request
         refilter_ = false;
         if (!lastSource_ || lastSource_->format() != wantFormat_) continue;  // a format switch decodes anew
-        return {Work::Kind::Refilter, -1, lastSource_, lastIndex_};
+        return {Work::Kind::Refilter, -1, lastSource_, lastIndex_, lastSourcePosition_};
       }
       if (paused_) --steps_;
-      return {Work::Kind::Next};
+      return Work{Work::Kind::Next, -1, nullptr, 0, -1};
     }
   }
 
@@ -523,7 +524,9 @@ class PipelineFeed final : public FrameFeed {
         if (work.kind == Work::Kind::Stop) break;
         followFormat(*source);
         if (work.kind == Work::Kind::Refilter) {
-          pushSource(work.again, work.againIndex, 0, -1);
+          // With its own position: where it replaces the frame a seek pushed
+          // (a window's pipeline keeps only the newest waiting), it is that frame.
+          pushSource(work.again, work.againIndex, 0, work.againPosition);
           continue;
         }
         if (work.kind == Work::Kind::Redecode && lastPosition_ >= 0) source->seek(lastPosition_);
@@ -578,12 +581,13 @@ class PipelineFeed final : public FrameFeed {
     return stop_ ? LiveClock::Verdict::Invalid : d.verdict;
   }
 
-  // `position`: seconds from the clip's first frame (-1: unknown; a refilter keeps the one shown).
+  // `position`: seconds from the clip's first frame (-1: unknown).
   bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs, double position) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       lastSource_ = pixels;
       lastIndex_ = index;
+      lastSourcePosition_ = position;
     }
     if (position >= 0) lastPosition_ = position;
     Frame frame;
@@ -670,6 +674,7 @@ class PipelineFeed final : public FrameFeed {
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
   std::shared_ptr<const Image> lastSource_;  // pushed last: filtered again when paused after an edit
   std::uint64_t lastIndex_ = 0;              // of lastSource_
+  double lastSourcePosition_ = -1;           // of lastSource_ (-1: unknown)
   double lastPosition_ = -1;                 // lc-decode's: of the frame pushed last, where the source can seek
   bool redecode_ = false;                    // under mutex_: paused, the format changed (Work::Kind::Redecode)
   Shown latest_;
