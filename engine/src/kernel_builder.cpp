@@ -61,7 +61,9 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
       return;
     }
     job.stage = Stage::Provisional;
+    job.notBefore = std::chrono::steady_clock::now() + settle_;
   }
+  lastRequest_ = std::chrono::steady_clock::now();
   requested_ = job;
   resumeAfterIdle_.reset();  // the set that waited for the idle work is replaced
   changed_.notify_all();
@@ -83,6 +85,11 @@ std::unique_ptr<Convolver> KernelBuilder::first(std::uint64_t generation, const 
 void KernelBuilder::setIdleWork(bool on) {
   std::lock_guard<std::mutex> lock(mutex_);
   idleWork_ = on;
+}
+
+void KernelBuilder::setSettleTime(std::chrono::milliseconds settle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  settle_ = settle;
 }
 
 std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
@@ -145,8 +152,13 @@ void KernelBuilder::loop() {
     Job job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return stop_ || requested_; });
-      if (stop_) return;
+      for (;;) {  // a request, once it has settled (a newer one replaces it and settles anew)
+        changed_.wait(lock, [&] { return stop_ || requested_; });
+        if (stop_) return;
+        const auto due = requested_->notBefore;
+        if (due <= std::chrono::steady_clock::now()) break;
+        changed_.wait_until(lock, due, [&] { return stop_ || !requested_ || requested_->notBefore != due; });
+      }
       job = *requested_;
       requested_.reset();
       building_ = true;
@@ -292,12 +304,15 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
   }
   if (!requested_ && ok && out.next) {
     requested_ = out.next;
+    if (job.stage == Stage::Set && out.next->stage == Stage::Provisional)  // after a stopgap: settle first
+      requested_->notBefore = lastRequest_ + settle_;
     if (idleWork_ && job.stage == Stage::Set) {
       // Right after a set's first hand-over, before its later steps: its
       // other format (for `auto`, that format's stopgap, one compile), so a
       // format switch soon after a window opened is a hand-over too.
       resumeAfterIdle_ = requested_;
       requested_->stage = Stage::OtherFormats;
+      requested_->notBefore = {};  // at once; the steps it goes back to settle
     }
   }
   if (idleWork_ && !requested_ && ok && !out.next && job.format != PixelFormat::Invalid) {

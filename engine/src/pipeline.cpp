@@ -126,6 +126,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
     // stopgap or provisional kernel; the rest follows at frame boundaries).
     Convolver(device_, cache_).setParams(params);  // a bad set throws its own error, not a build's
     builder_->setIdleWork(true);
+    builder_->setSettleTime(kLiveEditSettle);
     convolver_ = builder_->first(activeGeneration_, params, options_.format, options_.expectedWidth,
                                  options_.expectedHeight, options_.paramsTag);
   } else {

@@ -523,5 +523,47 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   EXPECT_FALSE(mismatch) << mismatch->toString();
 }
 
+// A window's builder (setSettleTime): while edits come faster than the settle
+// time, each shows at once on the stopgap and nothing else is built; `auto`'s
+// own kernel follows once they pause. The masks keep one size, so that
+// kernel's program is built already and would follow at once without settling.
+TEST(KernelBuilder, AutosOwnKernelWaitsUntilTheEditsPause) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("settle.tsv"));
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+  const auto settle = std::chrono::milliseconds(600);
+  builder.setSettleTime(settle);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 3);
+  const VariantId stopgap = stopgapVariant(ctx->info.kind == DeviceKind::GPU);
+  ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
+  std::uint64_t generation = 0;
+  ASSERT_TRUE(takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; }));
+  const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (builder.busy() && std::chrono::steady_clock::now() < idle)  // its race, too
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  while (builder.take(&generation)) {
+  }
+  auto last = std::chrono::steady_clock::now();
+  for (std::uint64_t g = 2; g <= 5; ++g) {  // four edits, 150 ms apart
+    p.mask.coefficients[g] += 1;
+    last = std::chrono::steady_clock::now();
+    builder.request(g, p, PixelFormat::RGBA8, 64, 48);
+    std::unique_ptr<Convolver> shown = builder.take(&generation);
+    ASSERT_TRUE(shown) << "edit " << g << " did not show at once";
+    EXPECT_EQ(shown->lastRun().variant, stopgap);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    EXPECT_FALSE(builder.take(&generation)) << "a kernel was built while the edits came";
+  }
+  std::unique_ptr<Convolver> own =
+      takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; });
+  const auto waited = std::chrono::steady_clock::now() - last;
+  ASSERT_TRUE(own);
+  EXPECT_EQ(generation, 5u);
+  EXPECT_GE(waited, settle - std::chrono::milliseconds(20)) << "auto's own kernel came before the edits settled";
+  expectExactOn64x48(*own, p);
+}
+
 }  // namespace
 }  // namespace liveconv

@@ -74,6 +74,7 @@ class TestPatternFeed final : public FrameFeed {
     // for the pattern's size follows on the builder, and its winner at a frame boundary).
     builder_ = std::make_unique<KernelBuilder>(device_, std::make_shared<ProgramCache>());
     builder_->setIdleWork(true);  // the other format's kernels, whenever it has time
+    builder_->setSettleTime(kLiveEditSettle);  // auto's race once the edits pause
     convolver_ = builder_->first(initial->version, initial->filter, initial->format, width_, height_);
     requested_ = initial->version;
     waiting_[requested_] = initial;

@@ -35,6 +35,7 @@
 //   request(gen, params, format, w, h) -> [requested] -> lc-build -> [built / failed] -> take()
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -47,6 +48,10 @@
 #include "liveconv/convolver.hpp"
 
 namespace liveconv {
+
+// How long a window's builder lets edits settle (KernelBuilder::setSettleTime):
+// longer than the pause between two keystrokes or slider steps.
+constexpr std::chrono::milliseconds kLiveEditSettle{500};
 
 class KernelBuilder {
  public:
@@ -71,6 +76,12 @@ class KernelBuilder {
                                    int height, std::uint64_t tag = 0);
   // Turns the idle work on (see above), before the first request.
   void setIdleWork(bool on);
+  // Live edits: the later steps of an `auto` set that a stopgap serves (its
+  // provisional kernel and race: compiles, and on PoCL a first launch that
+  // stops the device) start only once no request has come for `settle`. While
+  // the user edits, each edit shows at once on the stopgap, and the device
+  // and the cores are not spent on kernels the next edit would throw away.
+  void setSettleTime(std::chrono::milliseconds settle);
   // The newest Convolver built (in FramePath mode), with its generation and
   // its request's tag; null when none is waiting. Called at a frame boundary.
   std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
@@ -104,6 +115,7 @@ class KernelBuilder {
     int width = 0, height = 0;
     Stage stage = Stage::Invalid;
     std::uint64_t tag = 0;
+    std::chrono::steady_clock::time_point notBefore{};  // settling (setSettleTime)
   };
   struct Outcome {
     std::unique_ptr<Convolver> convolver;
@@ -139,6 +151,8 @@ class KernelBuilder {
   std::set<int> stopgapsFailed_;  // by stopgapKey()
   bool stop_ = false;
   bool idleWork_ = false;
+  std::chrono::milliseconds settle_{0};
+  std::chrono::steady_clock::time_point lastRequest_{};
   std::thread thread_;
 };
 
