@@ -86,13 +86,16 @@ SeparableFactors separableFactors(const Mask& m) {
 
 // The work-group shapes of one build: the user's, checked, or the variant's
 // defaults shrunk until they fit the device (fitDevice) and then what the
-// compiled kernels allow (fitKernels); `separable`'s column pass has a shape
-// of its own, shrunk the same way. Its errors are the sentences a user reads.
+// compiled kernels allow (fitKernels); a pass with a shape of its own
+// (`separable`'s column pass) is shrunk the same way. Its errors are the
+// sentences a user reads.
 class WorkgroupFit {
  public:
-  WorkgroupFit(const VariantInfo& v, const FilterParams& params, PixelFormat format, const DeviceInfo& dev)
-      : separable(v.footprint == LocalFootprint::Separable),
+  WorkgroupFit(const VariantInfo& v, const std::vector<KernelPass>& passes, const FilterParams& params,
+               PixelFormat format, const DeviceInfo& dev)
+      : ownShape(std::any_of(passes.begin(), passes.end(), [](const KernelPass& p) { return p.ownShape; })),
         v_(v),
+        onePass_(passes.size() == 1),
         m_(params.mask),
         params_(params),
         dev_(dev),
@@ -103,15 +106,15 @@ class WorkgroupFit {
         packet_(v.defaultPacket ? (params.packet ? params.packet : v.defaultPacket) : 1),
         wx_(userShape_ ? params.workgroup.x : v.defaultWorkgroupX),
         wy_(userShape_ ? params.workgroup.y : v.defaultWorkgroupY),
-        cwx_(separable ? kColumnPassWorkgroupX : 0),
-        cwy_(separable ? kColumnPassWorkgroupY : 0),
-        cpacket_(separable ? kColumnPassPacket : 1) {}
+        cwx_(ownShape ? kColumnPassWorkgroupX : 0),
+        cwy_(ownShape ? kColumnPassWorkgroupY : 0),
+        cpacket_(ownShape ? kColumnPassPacket : 1) {}
 
-  const bool separable;
+  const bool ownShape;  // a pass has work-groups of its own
 
   // Before compiling: the device's work-item and local-memory limits.
   void fitDevice() {
-    while (separable && !colFits(cwx_, cwy_) && (cwx_ > 1 || cwy_ > 1)) shrink(cwx_, cwy_);
+    while (ownShape && !colFits(cwx_, cwy_) && (cwx_ > 1 || cwy_ > 1)) shrink(cwx_, cwy_);
     if (userShape_ && !fits(wx_, wy_)) {
       std::ostringstream out;
       out << "Workgroup " << wx_ << "x" << wy_ << " does not fit " << dev_.name << ": it allows "
@@ -130,36 +133,38 @@ class WorkgroupFit {
     }
   }
 
-  // The build options of a pass: 0 a one-pass variant, 1 and 2 separable's row and column passes.
-  std::string programOptions(int pass) const {
+  // The build options of one pass's program.
+  std::string programOptions(const KernelPass& pass) const {
     std::ostringstream options;
-    const bool column = pass == 2;
     options << "-D CHANNELS=" << bpp_ << " -D BORDER=" << borderDefine(params_.border)
-            << " -D FILTER_ALPHA=" << (filterAlpha_ ? 1 : 0) << " -D LX=" << (column ? cwx_ : wx_)
-            << " -D LY=" << (column ? cwy_ : wy_) << " -D PX=" << (column ? cpacket_ : packet_);
+            << " -D FILTER_ALPHA=" << (filterAlpha_ ? 1 : 0) << " -D LX=" << (pass.ownShape ? cwx_ : wx_)
+            << " -D LY=" << (pass.ownShape ? cwy_ : wy_) << " -D PX=" << (pass.ownShape ? cpacket_ : packet_);
     // Packet kernels unroll masks up to this many rows completely; a CPU compiler
     // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
-    if (v_.footprint == LocalFootprint::PacketTile || separable)
-      options << " -D UNROLL_ROWS=" << (dev_.kind == DeviceKind::GPU ? 15 : 7);
-    if (pass == 1) options << " -D SEPARABLE_PASS=1 -D MASK_W=" << m_.width << " -D MASK_H=1";
-    else if (pass == 2) options << " -D SEPARABLE_PASS=2 -D MASK_W=1 -D MASK_H=" << m_.height;
-    else if (v_.binding != MaskBinding::Runtime) options << " -D MASK_W=" << m_.width << " -D MASK_H=" << m_.height;
-    if (v_.wholeRows && v_.needsSeparableMask) options << " -D RANK1=1";
+    if (pass.unrollsRows) options << " -D UNROLL_ROWS=" << (dev_.kind == DeviceKind::GPU ? 15 : 7);
+    if (!pass.defines.empty()) options << " " << pass.defines;
+    // The mask's size where it is compiled in: a pass of several sums only its own taps.
+    const bool tapsShape = !onePass_ && pass.taps != PassTaps::Mask;
+    if (tapsShape || v_.binding != MaskBinding::Runtime)
+      options << " -D MASK_W=" << (tapsShape && pass.taps == PassTaps::Column ? 1 : m_.width)
+              << " -D MASK_H=" << (tapsShape && pass.taps == PassTaps::Row ? 1 : m_.height);
     return options.str();
   }
 
   // After compiling: what the kernels allow (their registers bound the
   // work-items, the implementation may keep local memory of its own). False
   // when a shape shrank: the programs are compiled again for it.
-  bool fitKernels(const cl::Kernel& kernel, const cl::Kernel& kernel2) {
+  bool fitKernels(const std::vector<KernelPass>& passes, const std::vector<cl::Kernel>& kernels) {
     std::size_t maxItems = dev_.maxWorkGroupSize;
     std::uint64_t ownLocal = 0;
-    for (const cl::Kernel* k : {&kernel, &kernel2}) {
-      if (!(*k)() || (separable && k == &kernel2)) continue;
-      maxItems = std::min<std::size_t>(maxItems, k->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device));
-      ownLocal = std::max<std::uint64_t>(ownLocal, k->getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device));
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      if (passes[i].ownShape) {
+        if (!columnFitsKernel(kernels[i])) return false;
+        continue;
+      }
+      maxItems = std::min<std::size_t>(maxItems, kernels[i].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device));
+      ownLocal = std::max<std::uint64_t>(ownLocal, kernels[i].getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device));
     }
-    if (separable && !columnFitsKernel(kernel2)) return false;
     const std::size_t items = static_cast<std::size_t>(wx_) * wy_;
     if (items <= maxItems && localBytes(wx_, wy_) + ownLocal <= dev_.localMemBytes) return true;
     if (userShape_ || items == 1) {
@@ -184,7 +189,7 @@ class WorkgroupFit {
     p.blockX = shape.x;
     p.blockY = shape.y;
     p.localBytes = localBytes(wx_, wy_);
-    if (separable) {
+    if (ownShape) {
       const PacketShape colShape = packetShape(v_, cpacket_);
       p.colWx = cwx_, p.colWy = cwy_, p.colPacket = cpacket_;
       p.colBlockX = colShape.x, p.colBlockY = colShape.y;
@@ -195,7 +200,7 @@ class WorkgroupFit {
   }
 
  private:
-  // The column pass of `separable`, checked against its own compiled kernel; shrinks it (false) when it does not fit.
+  // A pass of its own shape (`separable`'s column pass), checked against its compiled kernel; shrinks it (false) when it does not fit.
   bool columnFitsKernel(const cl::Kernel& column) {
     const std::size_t colMax = column.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev_.device);
     const std::uint64_t colOwn = column.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev_.device);
@@ -233,6 +238,7 @@ class WorkgroupFit {
   }
 
   const VariantInfo& v_;
+  const bool onePass_;
   const Mask& m_;
   const FilterParams& params_;
   const DeviceInfo& dev_;
@@ -249,11 +255,12 @@ struct Convolver::Prepared {
   FilterParams autoParams;  // the Auto set it was chosen for (variant Invalid when not auto)
   PixelFormat format = PixelFormat::Invalid;
   const VariantInfo* variant = nullptr;
-  cl::Kernel kernel, kernel2;
+  std::vector<KernelPass> passes;  // kernelPasses(*variant)
+  std::vector<cl::Kernel> kernels;  // one per pass
   int wx = 0, wy = 0, packet = 1;
   int blockX = 1, blockY = 1;  // outputs per work-item across and down
   std::uint64_t localBytes = 0;
-  // The column pass of `separable` (kernel2): its own shape, block and local memory.
+  // A pass of its own shape (`separable`'s column pass): that shape, block and local memory.
   int colWx = 0, colWy = 0, colPacket = 1, colBlockX = 1, colBlockY = 1;
   std::uint64_t colLocalBytes = 0;
   cl::Buffer maskBuffer, maskBuffer2;  // the mask (or row taps) and the column taps
@@ -331,30 +338,24 @@ bool Convolver::readyFor(PixelFormat format, int width, int height) {
 std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format,
                                                       bool cachedOnly) const {
   const VariantInfo& v = variantInfo(params.variant);
-  WorkgroupFit fit(v, params, format, device_->info);
+  auto p = std::make_unique<Prepared>();
+  p->passes = kernelPasses(v);
+  WorkgroupFit fit(v, p->passes, params, format, device_->info);
   fit.fitDevice();
   std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
   if (v.binding == MaskBinding::Baked) text = bakedMaskSource(params.mask, v) + text;
   const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
-  auto p = std::make_unique<Prepared>();
   // Compiled for the shapes, then checked against what the compiled kernels
   // allow; a shape that shrank is compiled again (LX and LY are build options).
   do {
     if (cachedOnly)
-      for (int pass : fit.separable ? std::vector<int>{1, 2} : std::vector<int>{0})
+      for (const KernelPass& pass : p->passes)
         if (!cache_->contains(device_->info.device, key, fit.programOptions(pass))) return nullptr;
-    auto program = [&](int pass) {
-      return cache_->get(device_->context, device_->info.device, key, text, fit.programOptions(pass));
-    };
-    if (fit.separable) {
-      p->kernel = cl::Kernel(program(1), v.entry);
-      p->kernel2 = cl::Kernel(program(2), v.entry2);
-    } else {
-      const cl::Program one = program(0);
-      p->kernel = cl::Kernel(one, v.entry);
-      if (*v.entry2) p->kernel2 = cl::Kernel(one, v.entry2);
-    }
-  } while (!fit.fitKernels(p->kernel, p->kernel2));
+    p->kernels.clear();
+    for (const KernelPass& pass : p->passes)
+      p->kernels.emplace_back(
+          cache_->get(device_->context, device_->info.device, key, text, fit.programOptions(pass)), pass.entry);
+  } while (!fit.fitKernels(p->passes, p->kernels));
   fit.describe(*p);
   p->params = params;
   p->format = format;
@@ -486,107 +487,100 @@ void Convolver::runOnce(const cl::CommandQueue& queue) {
 void Convolver::enqueuePrepared(Prepared& p, const cl::CommandQueue& queue, const DeviceImage& src,
                                 const DeviceImage& dst, const std::vector<cl::Event>* waitFor, cl::Event* done,
                                 cl::Event* first) {
-  const VariantInfo& v = *p.variant;
-  const int bpp = bytesPerPixel(src.format);
-  const Mask& m = p.params.mask;
   cl::CommandQueue q = queue;
-  const cl::NDRange local(p.wx, p.wy);
-  const int itemsAcross = v.wholeRows ? 1 : (src.width + p.blockX - 1) / p.blockX;
-  const cl::NDRange global(roundUp(itemsAcross, p.wx),
-                           roundUp((src.height + p.blockY - 1) / p.blockY, p.wy));
+  std::vector<cl::Event> before = waitFor ? *waitFor : std::vector<cl::Event>();
+  bool firstSet = false;
+  for (std::size_t i = 0; i < p.passes.size(); ++i) {
+    const KernelPass& pass = p.passes[i];
+    if (pass.in == PassData::Image) {
+      cl::Event copied = copyIntoImage(q, src, before);
+      before = {copied};
+      if (first && !firstSet) *first = copied, firstSet = true;
+    }
+    setPassArgs(p, i, src, dst);
+    const int lx = pass.ownShape ? p.colWx : p.wx, ly = pass.ownShape ? p.colWy : p.wy;
+    const int bx = pass.ownShape ? p.colBlockX : p.blockX, by = pass.ownShape ? p.colBlockY : p.blockY;
+    const int itemsAcross = p.variant->wholeRows ? 1 : (src.width + bx - 1) / bx;
+    const cl::NDRange global(roundUp(itemsAcross, lx), roundUp((src.height + by - 1) / by, ly));
+    cl::Event ran;
+    q.enqueueNDRangeKernel(p.kernels[i], cl::NullRange, global, cl::NDRange(lx, ly), before.empty() ? nullptr : &before,
+                           &ran);
+    before = {ran};
+    if (first && !firstSet) *first = ran, firstSet = true;
+  }
+  if (done) *done = before.front();
+}
+
+// The arguments of pass `i` as its KernelPass lists them (kernels/*.cl).
+void Convolver::setPassArgs(Prepared& p, std::size_t i, const DeviceImage& src, const DeviceImage& dst) {
+  const KernelPass& pass = p.passes[i];
+  cl::Kernel& k = p.kernels[i];
+  const Mask& m = p.params.mask;
+  const int bpp = bytesPerPixel(src.format);
   const cl_int srcPitch = static_cast<cl_int>(src.pitchBytes / bpp);
   const cl_int dstPitch = static_cast<cl_int>(dst.pitchBytes / bpp);
+  const cl_int midPitch = static_cast<cl_int>(roundUp(src.width, 4));  // whole float4 words
+  const bool usesIntermediate = pass.in == PassData::Intermediate || pass.out == PassData::Intermediate;
+  if (usesIntermediate) ensureIntermediate(p, src, midPitch);
+  const bool writesFrame = pass.out == PassData::Frame;
+  for (std::size_t a = 0; a < pass.args.size(); ++a) {
+    const auto n = static_cast<cl_uint>(a);
+    switch (pass.args[a]) {
+      case KernelArg::In:
+        if (pass.in == PassData::Image) k.setArg(n, image_);
+        else k.setArg(n, pass.in == PassData::Intermediate ? intermediate_ : src.buffer);
+        break;
+      case KernelArg::InPitch: k.setArg(n, pass.in == PassData::Intermediate ? midPitch : srcPitch); break;
+      case KernelArg::Out: k.setArg(n, writesFrame ? dst.buffer : intermediate_); break;
+      case KernelArg::OutPitch: k.setArg(n, writesFrame ? dstPitch : midPitch); break;
+      case KernelArg::Width: k.setArg(n, static_cast<cl_int>(src.width)); break;
+      case KernelArg::Height: k.setArg(n, static_cast<cl_int>(src.height)); break;
+      case KernelArg::Taps: k.setArg(n, pass.taps == PassTaps::Column ? p.maskBuffer2 : p.maskBuffer); break;
+      case KernelArg::TapsWidth: k.setArg(n, static_cast<cl_int>(pass.taps == PassTaps::Column ? 1 : m.width)); break;
+      case KernelArg::TapsHeight: k.setArg(n, static_cast<cl_int>(pass.taps == PassTaps::Row ? 1 : m.height)); break;
+      case KernelArg::Scale: k.setArg(n, writesFrame ? p.scale : 1.0f); break;
+      case KernelArg::Offset: k.setArg(n, writesFrame ? p.offset : 0.0f); break;
+      case KernelArg::LocalTile: k.setArg(n, cl::Local(pass.ownShape ? p.colLocalBytes : p.localBytes)); break;
+      case KernelArg::ColumnTaps: k.setArg(n, p.maskBuffer2() ? p.maskBuffer2 : p.maskBuffer); break;
+      case KernelArg::StreamStores: {
+        // Results past the caches when the frame in and out would fill half of them anyway.
+        const std::uint64_t frameBytes = static_cast<std::uint64_t>(src.pitchBytes + dst.pitchBytes) * src.height;
+        k.setArg(n, static_cast<cl_int>(frameBytes > device_->info.globalCacheBytes / 2 ? 1 : 0));
+        break;
+      }
+      case KernelArg::Frame: k.setArg(n, src.buffer); break;
+      case KernelArg::FramePitch: k.setArg(n, srcPitch); break;
+      case KernelArg::Invalid: throw Error("A kernel argument without a meaning.");
+    }
+  }
+}
 
-  if (v.footprint == LocalFootprint::Separable) {
-    // Planar float intermediate, rows of whole float4 words (kernels/packet.cl).
-    const int planes = bpp == 4 ? (p.params.alpha == AlphaMode::Filter ? 4 : 3) : 1;
-    const cl_int midPitch = static_cast<cl_int>(roundUp(src.width, 4));
-    const std::size_t midBytes = static_cast<std::size_t>(planes) * midPitch * src.height * sizeof(float);
-    if (intermediateBytes_ < midBytes) {
-      intermediate_ = cl::Buffer(device_->context, CL_MEM_READ_WRITE, midBytes);
-      intermediateBytes_ = midBytes;
-    }
-    const std::uint64_t rowLocal = p.localBytes, colLocal = p.colLocalBytes;
-    auto setArgs = [&](cl::Kernel& k, const cl::Buffer& in, cl_int inPitch, const cl::Buffer& out, cl_int outPitch,
-                       const cl::Buffer& taps, int tapsW, int tapsH, float scale, float offset, std::uint64_t local) {
-      k.setArg(0, in);
-      k.setArg(1, inPitch);
-      k.setArg(2, out);
-      k.setArg(3, outPitch);
-      k.setArg(4, static_cast<cl_int>(src.width));
-      k.setArg(5, static_cast<cl_int>(src.height));
-      k.setArg(6, taps);
-      k.setArg(7, static_cast<cl_int>(tapsW));
-      k.setArg(8, static_cast<cl_int>(tapsH));
-      k.setArg(9, scale);
-      k.setArg(10, offset);
-      k.setArg(11, cl::Local(local));
-      k.setArg(12, src.buffer);
-      k.setArg(13, srcPitch);
-    };
-    setArgs(p.kernel, src.buffer, srcPitch, intermediate_, midPitch, p.maskBuffer, m.width, 1, 1.0f, 0.0f, rowLocal);
-    setArgs(p.kernel2, intermediate_, midPitch, dst.buffer, dstPitch, p.maskBuffer2, 1, m.height, p.scale, p.offset,
-            colLocal);
-    cl::Event rowsDone;
-    q.enqueueNDRangeKernel(p.kernel, cl::NullRange, global, local, waitFor, &rowsDone);
-    const std::vector<cl::Event> afterRows{rowsDone};
-    const cl::NDRange colLocalShape(p.colWx, p.colWy);
-    const cl::NDRange colGlobal(roundUp((src.width + p.colBlockX - 1) / p.colBlockX, p.colWx),
-                                roundUp((src.height + p.colBlockY - 1) / p.colBlockY, p.colWy));
-    q.enqueueNDRangeKernel(p.kernel2, cl::NullRange, colGlobal, colLocalShape, &afterRows, done);
-    if (first) *first = rowsDone;
-    return;
-  }
+// Planar floats between two passes: one plane per filtered channel, rows of
+// whole float4 words (kernels/packet.cl); grown, never shrunk.
+void Convolver::ensureIntermediate(const Prepared& p, const DeviceImage& src, int pitchFloats) {
+  const int bpp = bytesPerPixel(src.format);
+  const int planes = bpp == 4 ? (p.params.alpha == AlphaMode::Filter ? 4 : 3) : 1;
+  const std::size_t bytes = static_cast<std::size_t>(planes) * pitchFloats * src.height * sizeof(float);
+  if (intermediateBytes_ >= bytes) return;
+  intermediate_ = cl::Buffer(device_->context, CL_MEM_READ_WRITE, bytes);
+  intermediateBytes_ = bytes;
+}
 
-  cl::Kernel& k = p.kernel;
-  std::vector<cl::Event> afterCopy;
-  const std::vector<cl::Event>* kernelWait = waitFor;
-  if (v.input == InputKind::Image) {
-    if (imageW_ != src.width || imageH_ != src.height || imageFormat_ != src.format) {
-      const cl::ImageFormat f(bpp == 4 ? CL_RGBA : CL_R, CL_UNSIGNED_INT8);
-      image_ = cl::Image2D(device_->context, CL_MEM_READ_ONLY, f, src.width, src.height);
-      imageW_ = src.width, imageH_ = src.height, imageFormat_ = src.format;
-    }
-    cl::Event copied;
-    if (src.pitchBytes == static_cast<std::size_t>(src.width) * bpp) {
-      q.enqueueCopyBufferToImage(src.buffer, image_, 0, {0, 0, 0},
-                                 {static_cast<cl::size_type>(src.width), static_cast<cl::size_type>(src.height), 1},
-                                 waitFor, &copied);
-    } else {
-      throw UnsupportedError("Variant image needs tightly packed rows.");
-    }
-    afterCopy.push_back(copied);
-    kernelWait = &afterCopy;
-    if (first) *first = copied;
-    k.setArg(0, image_);
-  } else {
-    k.setArg(0, src.buffer);
+// The frame into the image2d_t a pass reads through a sampler; (re)made for a new size or format.
+cl::Event Convolver::copyIntoImage(cl::CommandQueue& q, const DeviceImage& src, const std::vector<cl::Event>& after) {
+  const int bpp = bytesPerPixel(src.format);
+  if (src.pitchBytes != static_cast<std::size_t>(src.width) * bpp)
+    throw UnsupportedError("Variant image needs tightly packed rows.");
+  if (imageW_ != src.width || imageH_ != src.height || imageFormat_ != src.format) {
+    const cl::ImageFormat f(bpp == 4 ? CL_RGBA : CL_R, CL_UNSIGNED_INT8);
+    image_ = cl::Image2D(device_->context, CL_MEM_READ_ONLY, f, src.width, src.height);
+    imageW_ = src.width, imageH_ = src.height, imageFormat_ = src.format;
   }
-  k.setArg(1, srcPitch);
-  k.setArg(2, dst.buffer);
-  k.setArg(3, dstPitch);
-  k.setArg(4, static_cast<cl_int>(src.width));
-  k.setArg(5, static_cast<cl_int>(src.height));
-  k.setArg(6, p.maskBuffer);
-  k.setArg(7, static_cast<cl_int>(m.width));
-  k.setArg(8, static_cast<cl_int>(m.height));
-  k.setArg(9, p.scale);
-  k.setArg(10, p.offset);
-  if (p.localBytes > 0) k.setArg(11, cl::Local(p.localBytes));
-  if (v.wholeRows) {
-    k.setArg(11, v.needsSeparableMask ? p.maskBuffer2 : p.maskBuffer);  // the column taps of a rank-1 mask
-    // Results past the caches when the frame in and out would fill half of them anyway.
-    const std::uint64_t frameBytes = static_cast<std::uint64_t>(src.pitchBytes + dst.pitchBytes) * src.height;
-    k.setArg(12, static_cast<cl_int>(frameBytes > device_->info.globalCacheBytes / 2 ? 1 : 0));
-  }
-  if (v.footprint == LocalFootprint::PacketTile) {  // the frame whose centre alpha is copied
-    k.setArg(12, src.buffer);
-    k.setArg(13, srcPitch);
-  }
-  cl::Event kernelDone;
-  q.enqueueNDRangeKernel(k, cl::NullRange, global, local, kernelWait, &kernelDone);
-  if (first && v.input != InputKind::Image) *first = kernelDone;
-  if (done) *done = kernelDone;
+  cl::Event copied;
+  q.enqueueCopyBufferToImage(src.buffer, image_, 0, {0, 0, 0},
+                             {static_cast<cl::size_type>(src.width), static_cast<cl::size_type>(src.height), 1},
+                             after.empty() ? nullptr : &after, &copied);
+  return copied;
 }
 
 FrameTimings Convolver::process(const ImageView& src, const ImageView& dst) {

@@ -44,6 +44,35 @@ const std::vector<VariantInfo>& variantRegistry() {
   return registry;
 }
 
+std::vector<KernelPass> kernelPasses(const VariantInfo& v) {
+  using A = KernelArg;
+  const std::vector<KernelArg> common{A::In,   A::InPitch,   A::Out,        A::OutPitch, A::Width, A::Height,
+                                      A::Taps, A::TapsWidth, A::TapsHeight, A::Scale,    A::Offset};
+  auto with = [&](std::initializer_list<KernelArg> own) {
+    std::vector<KernelArg> args = common;
+    args.insert(args.end(), own);
+    return args;
+  };
+  const PassData in = v.input == InputKind::Image ? PassData::Image : PassData::Frame;
+  switch (v.footprint) {
+    case LocalFootprint::Separable:  // packet.cl twice: the rows into planar floats, then the columns of those
+      return {{v.entry, in, PassData::Intermediate, PassTaps::Row, false, true, "-D SEPARABLE_PASS=1",
+               with({A::LocalTile, A::Frame, A::FramePitch})},
+              {v.entry2, PassData::Intermediate, PassData::Frame, PassTaps::Column, true, true, "-D SEPARABLE_PASS=2",
+               with({A::LocalTile, A::Frame, A::FramePitch})}};
+    case LocalFootprint::PacketTile:
+      return {{v.entry, in, PassData::Frame, PassTaps::Mask, false, true, "", with({A::LocalTile, A::Frame, A::FramePitch})}};
+    case LocalFootprint::Tile: return {{v.entry, in, PassData::Frame, PassTaps::Mask, false, false, "", with({A::LocalTile})}};
+    case LocalFootprint::None:
+      if (v.wholeRows)  // rows.cl: a rank-1 mask as its row taps, and its column taps beside
+        return {{v.entry, in, PassData::Frame, v.needsSeparableMask ? PassTaps::Row : PassTaps::Mask, false, false,
+                 v.needsSeparableMask ? "-D RANK1=1" : "", with({A::ColumnTaps, A::StreamStores})}};
+      return {{v.entry, in, PassData::Frame, PassTaps::Mask, false, false, "", common}};
+    case LocalFootprint::Invalid: break;
+  }
+  throw InvalidArgument(std::string("Variant ") + v.name + " has no kernel.");
+}
+
 RacePlan racePlan(const VariantInfo& v, bool gpu) {
   RacePlan plan;
   if (v.id == VariantId::Auto || (v.cpuOnly && gpu)) return plan;

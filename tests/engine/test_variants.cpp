@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "liveconv/compare.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/reference.hpp"
 #include "test_support.hpp"
 
@@ -401,6 +403,52 @@ TEST(Variants, StridedHostImagesUseRectCopies) {
   convolveReference(packed.view(), want.view(), p.mask, p.border, p.alpha);
   EXPECT_FALSE(compareImages(out, want.view(), 0).has_value());
   EXPECT_EQ(wideOut[125], 0) << "bytes between rows were written";
+}
+
+// The registry's argument layout (kernelPasses) is what the kernels declare:
+// as many arguments, each in the address space its meaning needs. The host
+// code sets arguments only from this layout, so a kernel whose signature
+// drifted from it fails here, not as a wrong picture.
+TEST(VariantRegistry, EveryPassesArgumentsAreWhatItsKernelDeclares) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  std::set<std::string> compiled;
+  for (const VariantInfo& v : variantRegistry()) {
+    if (v.id == VariantId::Auto) continue;
+    for (const KernelPass& pass : kernelPasses(v)) {
+      SCOPED_TRACE(std::string(v.name) + " " + pass.entry + " " + pass.defines);
+      const std::string options = "-cl-kernel-arg-info -D CHANNELS=4 -D BORDER=1 -D FILTER_ALPHA=1 -D LX=8 -D LY=8 "
+                                  "-D PX=4 -D MASK_W=3 -D MASK_H=3 -D UNROLL_ROWS=7 " + pass.defines;
+      if (!compiled.insert(std::string(v.sourceFile) + pass.entry + options).second) continue;
+      cl::Program program(ctx->context, kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile));
+      try {
+        program.build({ctx->info.device}, options.c_str());
+      } catch (const cl::Error&) {
+        FAIL() << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(ctx->info.device);
+      }
+      cl::Kernel k(program, pass.entry);
+      ASSERT_EQ(k.getInfo<CL_KERNEL_NUM_ARGS>(), pass.args.size());
+      for (std::size_t a = 0; a < pass.args.size(); ++a) {
+        const auto space = k.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(static_cast<cl_uint>(a));
+        const std::string type = k.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(static_cast<cl_uint>(a));
+        switch (pass.args[a]) {
+          case KernelArg::In:
+            if (pass.in == PassData::Image) EXPECT_NE(type.find("image2d_t"), std::string::npos) << "argument " << a;
+            else EXPECT_EQ(space, static_cast<cl_uint>(CL_KERNEL_ARG_ADDRESS_GLOBAL)) << "argument " << a;
+            break;
+          case KernelArg::Out:
+          case KernelArg::Frame: EXPECT_EQ(space, static_cast<cl_uint>(CL_KERNEL_ARG_ADDRESS_GLOBAL)) << "argument " << a; break;
+          case KernelArg::Taps:
+          case KernelArg::ColumnTaps:
+            EXPECT_EQ(space, static_cast<cl_uint>(CL_KERNEL_ARG_ADDRESS_CONSTANT)) << "argument " << a;
+            break;
+          case KernelArg::LocalTile: EXPECT_EQ(space, static_cast<cl_uint>(CL_KERNEL_ARG_ADDRESS_LOCAL)) << "argument " << a; break;
+          case KernelArg::Scale:
+          case KernelArg::Offset: EXPECT_EQ(type, "float") << "argument " << a; break;
+          default: EXPECT_EQ(type, "int") << "argument " << a; break;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

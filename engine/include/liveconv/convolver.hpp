@@ -173,8 +173,12 @@ class Convolver {
   std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format, bool cachedOnly = false) const;
   FilterParams concreteParams(PixelFormat format, int width, int height);
   static ActiveKernel describe(const Prepared& p);
+  // The passes of `p` (kernelPasses(): the registry's layout), in order on `q`.
   void enqueuePrepared(Prepared& p, const cl::CommandQueue& q, const DeviceImage& src, const DeviceImage& dst,
                        const std::vector<cl::Event>* waitFor, cl::Event* done, cl::Event* first);
+  void setPassArgs(Prepared& p, std::size_t pass, const DeviceImage& src, const DeviceImage& dst);
+  void ensureIntermediate(const Prepared& p, const DeviceImage& src, int pitchFloats);
+  cl::Event copyIntoImage(cl::CommandQueue& q, const DeviceImage& src, const std::vector<cl::Event>& after);
   bool wrapsHostFrames(const ImageView& src, const ImageView& dst, std::size_t pitch) const;
   FrameTimings processInHostMemory(const ImageView& src, const ImageView& dst, std::size_t pitch);
 

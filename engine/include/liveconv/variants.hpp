@@ -1,6 +1,11 @@
-// The variant registry: every kernel variant is one row of data. The host code
-// in convolver.cpp is written once and driven by these fields; adding a variant
-// means adding a kernel to kernels/ and a row to the table in variants.cpp.
+// The variant registry: every kernel variant is one row of data, and what
+// follows from a row is said here too: its launches and their argument layout
+// (kernelPasses), what `auto` races of it (racePlan), the multiply-adds per
+// output (fmasPerOutput), its local memory and packet shape. The host code in
+// convolver.cpp is written once and follows these; no code outside
+// variants.cpp names a variant. Adding a variant means adding a kernel to
+// kernels/ and a row to the table in variants.cpp (and, for a new signature,
+// its case in kernelPasses).
 #pragma once
 
 #include <cstdint>
@@ -76,6 +81,61 @@ struct VariantInfo {
 };
 
 const std::vector<VariantInfo>& variantRegistry();
+
+// What one argument of a variant's kernel receives (kernels/*.cl). Every
+// kernel takes the first eleven, in this order; the rest are its own.
+enum class KernelArg {
+  Invalid = 0,
+  In,            // the pass's input (PassData)
+  InPitch,       // its row pitch: in pixels, or in floats for the intermediate
+  Out,           // the pass's output (PassData)
+  OutPitch,
+  Width,         // the frame's size
+  Height,
+  Taps,          // the pass's taps (PassTaps)
+  TapsWidth,     // their width and height
+  TapsHeight,
+  Scale,         // the mask's scale and offset in the pass that writes the frame, 1 and 0 before it
+  Offset,
+  LocalTile,     // the pass's __local tile (localMemoryBytes(), or columnPassLocalBytes() for a pass of its own shape)
+  ColumnTaps,    // a rank-1 mask's column taps; the mask itself for a variant that takes it whole
+  StreamStores,  // 1 when the frame in and out would fill half the device's caches (rows.cl)
+  Frame,         // the 8-bit frame whose centre alpha is copied, and its pitch (packet.cl)
+  FramePitch,
+};
+
+// Where a pass reads or writes.
+enum class PassData {
+  Invalid = 0,
+  Frame,         // the frame's buffer
+  Image,         // the frame copied into an image2d_t just before the pass
+  Intermediate,  // planar floats between two passes, rows of whole float4 words (kernels/packet.cl)
+};
+
+// Which taps a pass sums: the mask, or a rank-1 mask's row (W x 1) or column (1 x H) factor.
+enum class PassTaps { Invalid = 0, Mask, Row, Column };
+
+// One kernel launch of a variant, as the host code enqueues it.
+struct KernelPass {
+  const char* entry = "";
+  PassData in = PassData::Invalid;
+  PassData out = PassData::Invalid;
+  PassTaps taps = PassTaps::Invalid;
+  // Work-groups of its own (kColumnPass*, shrunk to fit), not the set's workgroup and packet.
+  bool ownShape = false;
+  // Masks up to UNROLL_ROWS rows are unrolled completely (kernels/packet.cl);
+  // the device kind says how many.
+  bool unrollsRows = false;
+  // Its program's build options beyond those of every variant (CHANNELS,
+  // BORDER, FILTER_ALPHA, LX, LY, PX and, where the size is compiled in,
+  // MASK_W and MASK_H: the mask's for a one-pass variant, the pass's taps' otherwise).
+  std::string defines;
+  std::vector<KernelArg> args;
+};
+
+// The launches of a variant, in order: the only description of its passes
+// and argument layout that the host code (convolver.cpp) follows.
+std::vector<KernelPass> kernelPasses(const VariantInfo& v);
 
 // What `auto` races of a variant on a GPU or on another device, besides its
 // defaults: the packets (0: the variant's default) and the workgroup shapes
