@@ -429,6 +429,26 @@ wait $viewer
       << "typed 2, Tab 3, Tab Tab Down 4, Up Up Up (the top row: stays), Enter\n" << json;
 }
 
+// The viewer with vsync on keeps to the display's refresh rate where the
+// display does not pace its swaps (Xvfb reports no rate: 60 Hz is taken): a
+// pattern that filters and draws in a few milliseconds still takes most of
+// a refresh per frame, and leaves the cores to the decoder and the filter.
+TEST(ViewerPacing, WithVsyncOnItDrawsNoFasterThanTheDisplayRefreshes) {
+  if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "SKIP: no OpenCL device";
+  if (!onPath("xvfb-run")) GTEST_SKIP() << "SKIP: no xvfb-run: cannot open a window";
+  const std::string dir = std::string(::testing::TempDir()) + "liveconv_pacing/";
+  std::system(("rm -rf " + dir + " && mkdir -p " + dir + "home").c_str());
+  std::ofstream(dir + "script.txt") << "90 quit\n";
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIBGL_ALWAYS_SOFTWARE=1 " +
+                          "xvfb-run -a -s '-screen 0 1280x1024x24' " + LIVECONV_VIEWER_BIN +
+                          " --source testpattern:64x48 --script script.txt --stats-json stats.json > out.log 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(dir + "out.log");
+  const std::string json = readFile(dir + "stats.json");
+  std::smatch median;
+  ASSERT_TRUE(std::regex_search(json, median, std::regex(R"("ui_frame_ms": \{"median": ([0-9.]+))"))) << json;
+  EXPECT_GE(std::stod(median[1]), 0.9 * 1000 / 60 - 0.5) << "frames drawn faster than a 60 Hz display shows them";
+}
+
 INSTANTIATE_TEST_SUITE_P(BothWindows, WindowScript, ::testing::ValuesIn(windows()),
                          [](const ::testing::TestParamInfo<Window>& i) { return std::string(i.param.name); });
 

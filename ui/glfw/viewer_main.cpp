@@ -16,6 +16,7 @@
 #include <ctime>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "feed/frame_feed.hpp"
@@ -392,6 +393,8 @@ class Viewer {
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
     if (panel.stopRecording) loop_.stopRecording();
+    keepToRefreshRate();
+    lastSwap_ = std::chrono::steady_clock::now();
     glfwSwapBuffers(win_);
     timePass();
     return lastFrame && opt_.quit;
@@ -513,6 +516,23 @@ class Viewer {
     }
   }
 
+  // Vsync asked for but not given (Xvfb, some virtual or remote displays: the
+  // swap returns at once): the window keeps to the display's refresh rate
+  // itself, its swaps at least 0.9 of a refresh apart, instead of drawing
+  // hundreds of frames a second on the cores that decode and filter. Where the
+  // swap does wait for the display, this never holds a frame past a refresh.
+  void keepToRefreshRate() {
+    if (!vsync_) return;
+    if (refreshHz_ == 0) {  // the fastest monitor's rate, so no monitor is drawn to below its own
+      int count = 0;
+      GLFWmonitor** monitors = glfwGetMonitors(&count);
+      for (int i = 0; i < count; ++i)
+        if (const GLFWvidmode* mode = glfwGetVideoMode(monitors[i])) refreshHz_ = std::max(refreshHz_, mode->refreshRate);
+      if (refreshHz_ <= 0) refreshHz_ = 60;  // none said (Xvfb)
+    }
+    std::this_thread::sleep_until(lastSwap_ + std::chrono::microseconds(900000 / refreshHz_));
+  }
+
   void timePass() {
     const auto now = std::chrono::steady_clock::now();
     const double frameMs = std::chrono::duration<double, std::milli>(now - last_).count();
@@ -533,13 +553,14 @@ class Viewer {
   Notice notice_;
   int exitCode_ = kExitOk;
   double fps_ = 0, displayMs_ = 0;
+  int refreshHz_ = 0;  // keepToRefreshRate()'s, found at its first call
   bool vsync_, sourceShown_ = false, dragging_ = false, quit_ = false;
   long framesDrawn_ = 0;         // with a picture: --frames counts these
   long framesWhileOpening_ = 0;  // drawn while a source or device opened in the background
   bool switchAsked_ = false, switched_;
   std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0, shownRefusals_ = 0;
   const std::chrono::steady_clock::time_point started_;
-  std::chrono::steady_clock::time_point last_;
+  std::chrono::steady_clock::time_point last_, lastSwap_{};  // lastSwap_: when the last swap began
 };
 
 int run(const ViewerOptions& opt) {
