@@ -53,15 +53,28 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
     error_.clear();
     buildLog_.clear();
     finished_ = generation;
-    // `auto` goes on with its provisional kernel and race; a concrete set is done.
-    if (!isAuto) {
-      if (requested_ && requested_->generation < generation) requested_.reset();  // older, and replaced
-      resumeAfterIdle_.reset();
-      changed_.notify_all();
-      return;
+    // `auto` goes on with its provisional kernel and race, once the edits
+    // settle; a concrete set is done. A builder with idle work turns to the
+    // set's other format first (done at once where that is built already).
+    std::optional<Job> next;
+    if (isAuto) {
+      next = job;
+      next->stage = Stage::Provisional;
+      next->notBefore = std::chrono::steady_clock::now() + settle_;
+      lastRequest_ = std::chrono::steady_clock::now();
     }
-    job.stage = Stage::Provisional;
-    job.notBefore = std::chrono::steady_clock::now() + settle_;
+    resumeAfterIdle_.reset();  // a set that waited for the idle work is replaced
+    if (idleWork_) {
+      resumeAfterIdle_ = next;
+      next = job;
+      next->stage = Stage::OtherFormats;
+    }
+    if (next)
+      requested_ = next;
+    else if (requested_ && requested_->generation < generation)
+      requested_.reset();  // older, and replaced
+    changed_.notify_all();
+    return;
   }
   lastRequest_ = std::chrono::steady_clock::now();
   requested_ = job;

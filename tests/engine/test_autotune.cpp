@@ -486,7 +486,7 @@ TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
 
 // What the builder hands over has run once, on its own queue: the first frame
 // filtered with it does not wait for PoCL to generate the kernel's code (on
-// two cores 50-300 ms, while nothing else runs on the device). The mask is
+// two cores 50-900 ms, while nothing else runs on the device). The mask is
 // new to every run (its coefficients are compiled in), so no cache of an
 // earlier run holds that code.
 TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
@@ -563,6 +563,41 @@ TEST(KernelBuilder, AutosOwnKernelWaitsUntilTheEditsPause) {
   EXPECT_EQ(generation, 5u);
   EXPECT_GE(waited, settle - std::chrono::milliseconds(20)) << "auto's own kernel came before the edits settled";
   expectExactOn64x48(*own, p);
+}
+
+// While an `auto` edit settles, a builder with idle work builds the set's
+// other format's stopgap (once; at once done where it is built): a format
+// switch right after an edit is a hand-over, even where the idle work after
+// the window opened did not get to it.
+TEST(KernelBuilder, TheOtherFormatIsBuiltWhileAnEditSettles) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto cache = std::make_shared<ProgramCache>();
+  KernelBuilder builder(ctx, cache, std::make_shared<AutoTuner>(tempCache("settle_idle.tsv")));
+  builder.setSettleTime(std::chrono::seconds(20));  // longer than the test
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 3);
+  ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));  // no idle work yet: the gray stopgap is not built
+  builder.setIdleWork(true);
+  p.mask.coefficients[4] = 9;
+  builder.request(2, p, PixelFormat::RGBA8, 64, 48);  // on the RGBA stopgap at once; settles now
+  std::uint64_t generation = 0;
+  ASSERT_TRUE(builder.take(&generation));
+  const VariantId stopgap = stopgapVariant(ctx->info.kind == DeviceKind::GPU);
+  auto grayBuilt = [&] {
+    Convolver c(ctx, cache);
+    c.setParams(p);
+    return c.prepareStopgap(PixelFormat::GRAY8, stopgap, true);
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!grayBuilt() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(grayBuilt()) << "the gray stopgap was not built while the edit settled";
+  builder.request(3, p, PixelFormat::GRAY8, 64, 48);
+  std::unique_ptr<Convolver> gray = builder.take(&generation);
+  ASSERT_TRUE(gray) << "the switch to gray was no hand-over";
+  EXPECT_EQ(generation, 3u);
+  expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
 }
 
 }  // namespace
