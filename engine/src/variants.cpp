@@ -76,6 +76,12 @@ std::vector<KernelPass> kernelPasses(const VariantInfo& v) {
 RacePlan racePlan(const VariantInfo& v, bool gpu) {
   RacePlan plan;
   if (v.id == VariantId::Auto || (v.cpuOnly && gpu)) return plan;
+  // Elsewhere than on a GPU only the kernels written for CPU devices race:
+  // they won every mask size, format and frame size measured on both CPU
+  // machines (docs/benchmarks.md, "the row kernels against OpenCV's
+  // filter2D"), and every other kernel raced there costs a compile and, on
+  // PoCL, a first launch that stops the device for 100-900 ms.
+  if (!gpu && !v.cpuOnly) return plan;
   plan.workgroups = {{0, 0}};
   if (v.wholeRows) {
     plan.packets = {2, 4, 8};  // rows per work-item: 2 for small masks, more for large ones

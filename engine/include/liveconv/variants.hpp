@@ -76,7 +76,7 @@ struct VariantInfo {
   // A work-item filters whole rows, `packet` of them, instead of a block of
   // pixels: the NDRange is one work-item wide (kernels/rows.cl).
   bool wholeRows = false;
-  // Written for CPU devices: `auto` races it there and nowhere else.
+  // Written for CPU devices: `auto` races it there and nowhere else, and only these there.
   bool cpuOnly = false;
 };
 
@@ -139,7 +139,8 @@ std::vector<KernelPass> kernelPasses(const VariantInfo& v);
 
 // What `auto` races of a variant on a GPU or on another device, besides its
 // defaults: the packets (0: the variant's default) and the workgroup shapes
-// ({0, 0}: the default, shrunk to fit). Empty packets: the variant is not raced there.
+// ({0, 0}: the default, shrunk to fit). Empty packets: the variant is not raced
+// there (a GPU races every variant but the CPU ones, another device only those).
 struct RacePlan {
   std::vector<int> packets;
   std::vector<std::pair<int, int>> workgroups;
