@@ -487,7 +487,7 @@ void Convolver::runOnce(const cl::CommandQueue& queue) {
 void Convolver::enqueuePrepared(Prepared& p, const cl::CommandQueue& queue, const DeviceImage& src,
                                 const DeviceImage& dst, const std::vector<cl::Event>* waitFor, cl::Event* done,
                                 cl::Event* first) {
-  cl::CommandQueue q = queue;
+  const cl::CommandQueue& q = queue;
   std::vector<cl::Event> before = waitFor ? *waitFor : std::vector<cl::Event>();
   bool firstSet = false;
   for (std::size_t i = 0; i < p.passes.size(); ++i) {
@@ -567,7 +567,7 @@ void Convolver::ensureIntermediate(const Prepared& p, const DeviceImage& src, in
 }
 
 // The frame into the image2d_t a pass reads through a sampler; (re)made for a new size or format.
-cl::Event Convolver::copyIntoImage(cl::CommandQueue& q, const DeviceImage& src, const std::vector<cl::Event>& after) {
+cl::Event Convolver::copyIntoImage(const cl::CommandQueue& q, const DeviceImage& src, const std::vector<cl::Event>& after) {
   const int bpp = bytesPerPixel(src.format);
   if (src.pitchBytes != static_cast<std::size_t>(src.width) * bpp)
     throw UnsupportedError("Variant image needs tightly packed rows.");

@@ -178,7 +178,7 @@ class Convolver {
                        const std::vector<cl::Event>* waitFor, cl::Event* done, cl::Event* first);
   void setPassArgs(Prepared& p, std::size_t pass, const DeviceImage& src, const DeviceImage& dst);
   void ensureIntermediate(const Prepared& p, const DeviceImage& src, int pitchFloats);
-  cl::Event copyIntoImage(cl::CommandQueue& q, const DeviceImage& src, const std::vector<cl::Event>& after);
+  cl::Event copyIntoImage(const cl::CommandQueue& q, const DeviceImage& src, const std::vector<cl::Event>& after);
   bool wrapsHostFrames(const ImageView& src, const ImageView& dst, std::size_t pitch) const;
   FrameTimings processInHostMemory(const ImageView& src, const ImageView& dst, std::size_t pitch);
 
