@@ -16,7 +16,7 @@
 // loads; the chunks at the two ends of a row copy their window through the
 // border rule into private memory first and then run the same loop.
 //
-// Build options: MASK_W, MASK_H; PX (the packet: output rows per work-item); NV (16-value
+// Build options: MASK_W, MASK_H (else MAX_MASK_SIDE, the size taken at run time); PX (the packet: output rows per work-item); NV (16-value
 // vectors per chunk); BAKED: the coefficients are literals (baked_mask[]) and
 // zero taps are dropped at compile time; RANK1: `mask` holds the row taps and
 // `columnTaps` the column taps of a rank-1 mask (unused otherwise).
@@ -36,14 +36,27 @@
 #ifndef NV
 #define NV 2
 #endif
+// The mask's size: compiled in (rows_baked, rows_separable), or taken at run
+// time (rows: one program serves every mask, so a new size needs no compile),
+// with the private arrays sized for the largest mask (MAX_MASK_SIDE).
+#ifdef MASK_W
 #define MW MASK_W
 #define MH MASK_H
+#define MW_MAX MASK_W
+#define MH_MAX MASK_H
+#else
+#define MW maskW
+#define MH maskH
+#define MW_MAX MAX_MASK_SIDE
+#define MH_MAX MAX_MASK_SIDE
+#endif
 #define RX (MW / 2)
 #define RY (MH / 2)
 #define CHUNK (NV * 16)
 // Values a chunk's window spans, and that rounded up to whole vectors.
 #define WIN (CHUNK + (MW - 1) * CHANNELS)
 #define WIN_VECTORS ((WIN + 15) / 16)
+#define WIN_VECTORS_MAX ((CHUNK + (MW_MAX - 1) * CHANNELS + 15) / 16)
 
 #ifndef INT_ACC
 #define INT_ACC 0
@@ -171,7 +184,7 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
   const int dstRow = dstPitch * CHANNELS;
 
   // The source row of each tap row r (-1: a zero-border row, contributes nothing).
-  int sourceRow[PY + MH - 1];
+  int sourceRow[PY + MH_MAX - 1];
   for (int r = 0; r < PY + MH - 1; ++r) sourceRow[r] = border_index(y0 + r - RY, height);
 
   for (int e0 = 0; e0 < rowValues; e0 += CHUNK) {
@@ -189,7 +202,7 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
         APPLY_SOURCE_ROW(LOAD_SOURCE)
       }
     } else {
-      acc1 window[WIN_VECTORS * 16];
+      acc1 window[WIN_VECTORS_MAX * 16];
       for (int r = 0; r < PY + MH - 1; ++r) {
         if (sourceRow[r] < 0) continue;
         __global const uchar* row = src + sourceRow[r] * srcRow;

@@ -145,9 +145,12 @@ class WorkgroupFit {
     if (!pass.defines.empty()) options << " " << pass.defines;
     // The mask's size where it is compiled in: a pass of several sums only its own taps.
     const bool tapsShape = !onePass_ && pass.taps != PassTaps::Mask;
-    if (tapsShape || v_.binding != MaskBinding::Runtime)
+    if (tapsShape || v_.binding != MaskBinding::Runtime) {
       options << " -D MASK_W=" << (tapsShape && pass.taps == PassTaps::Column ? 1 : m_.width)
               << " -D MASK_H=" << (tapsShape && pass.taps == PassTaps::Row ? 1 : m_.height);
+    } else {
+      options << " -D MAX_MASK_SIDE=" << kMaxMaskSide;  // what a kernel sizing its arrays for any mask allows
+    }
     return options.str();
   }
 
@@ -253,6 +256,7 @@ class WorkgroupFit {
 struct Convolver::Prepared {
   FilterParams params;  // concrete: never VariantId::Auto
   FilterParams autoParams;  // the Auto set it was chosen for (variant Invalid when not auto)
+  bool stopgap = false;      // serves its Auto set until a kernel of the set's own is prepared
   PixelFormat format = PixelFormat::Invalid;
   const VariantInfo* variant = nullptr;
   std::vector<KernelPass> passes;  // kernelPasses(*variant)
@@ -431,6 +435,7 @@ bool Convolver::prepareStopgap(PixelFormat format, VariantId stopgap, bool cache
   if (!p) return false;
   prepared_.push_back(std::move(p));
   prepared_.back()->autoParams = params_;  // serves the auto set until its own kernel is prepared
+  prepared_.back()->stopgap = true;
   current_ = prepared_.back().get();
   return true;
 }
@@ -454,6 +459,7 @@ ActiveKernel Convolver::describe(const Prepared& p) {
   a.localBytes = p.localBytes;
   a.columnWorkgroup = {p.colWx, p.colWy};
   a.columnPacket = p.colPacket;
+  a.stopgap = p.stopgap;
   return a;
 }
 

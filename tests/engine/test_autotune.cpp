@@ -93,7 +93,7 @@ TEST(AutoTune, TheRowKernelsRaceOnCpuDevicesOnly) {
     EXPECT_EQ(racePlan(v, false).packets.empty(), !v.cpuOnly) << v.name;  // a CPU only these
   }
   EXPECT_TRUE(racePlan(variantInfo(VariantId::Auto), false).packets.empty());
-  EXPECT_EQ(provisionalVariant(7, 7, false, false), VariantId::Rows);
+  EXPECT_EQ(provisionalVariant(7, 7, false, false), VariantId::RowsBaked);
   EXPECT_EQ(provisionalVariant(31, 31, true, false), VariantId::RowsSeparable);
   EXPECT_EQ(provisionalVariant(7, 7, false, true), VariantId::Baked);
   EXPECT_EQ(provisionalVariant(31, 31, true, true), VariantId::Separable);
@@ -312,6 +312,7 @@ TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
   ASSERT_TRUE(first);
   EXPECT_EQ(generation, 3u);
   EXPECT_EQ(first->lastRun().variant, stopgapVariant(ctx->info.kind == DeviceKind::GPU));
+  EXPECT_TRUE(first->lastRun().stopgap);
   // The provisional kernel and the winner may be taken together when the race is quick: wait for the race.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while ((tuner->racesRun() < 1 || builder.busy()) && std::chrono::steady_clock::now() < deadline)
@@ -382,11 +383,12 @@ TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
   EXPECT_TRUE(builder.wait(2, 0));
   EXPECT_EQ(generation, 2u);
   EXPECT_EQ(first->lastRun().variant, stopgap) << "the new mask waited for a compile";
+  EXPECT_TRUE(first->lastRun().stopgap);
   std::printf("[          ] the stopgap (%s) was handed over %.1f ms after the request\n", variantInfo(stopgap).name,
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count());
   expectExactOn64x48(*first, p);
   std::unique_ptr<Convolver> own =
-      takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; });
+      takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; });
   ASSERT_TRUE(own) << "the set's own kernel never replaced the stopgap";
   EXPECT_EQ(generation, 2u);
 
@@ -477,7 +479,7 @@ TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
   ASSERT_EQ(opened->lastRun().variant, stopgap);
   std::uint64_t generation = 0;
   // The provisional kernel: the race has not answered yet.
-  ASSERT_TRUE(takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; }));
+  ASSERT_TRUE(takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; }));
   EXPECT_EQ(tuner->racesRun(), 0) << "the race answered first; nothing to tell apart";
   builder.request(2, p, PixelFormat::GRAY8, 64, 48);
   std::unique_ptr<Convolver> gray = builder.take(&generation);
@@ -527,8 +529,8 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
 
 // A window's builder (setSettleTime): while edits come faster than the settle
 // time, each shows at once on the stopgap and nothing else is built; `auto`'s
-// own kernel follows once they pause. The masks keep one size, so that
-// kernel's program is built already and would follow at once without settling.
+// own kernel follows once they pause. The masks keep one size, so the race's
+// answer for it is known and that kernel would follow without one.
 TEST(KernelBuilder, AutosOwnKernelWaitsUntilTheEditsPause) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto tuner = std::make_shared<AutoTuner>(tempCache("settle.tsv"));
@@ -541,7 +543,7 @@ TEST(KernelBuilder, AutosOwnKernelWaitsUntilTheEditsPause) {
   const VariantId stopgap = stopgapVariant(ctx->info.kind == DeviceKind::GPU);
   ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
   std::uint64_t generation = 0;
-  ASSERT_TRUE(takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; }));
+  ASSERT_TRUE(takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; }));
   const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (builder.busy() && std::chrono::steady_clock::now() < idle)  // its race, too
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -555,11 +557,12 @@ TEST(KernelBuilder, AutosOwnKernelWaitsUntilTheEditsPause) {
     std::unique_ptr<Convolver> shown = builder.take(&generation);
     ASSERT_TRUE(shown) << "edit " << g << " did not show at once";
     EXPECT_EQ(shown->lastRun().variant, stopgap);
+    EXPECT_TRUE(shown->lastRun().stopgap);
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
     EXPECT_FALSE(builder.take(&generation)) << "a kernel was built while the edits came";
   }
   std::unique_ptr<Convolver> own =
-      takeUntil(builder, &generation, [&](const Convolver& c) { return c.lastRun().variant != stopgap; });
+      takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; });
   const auto waited = std::chrono::steady_clock::now() - last;
   ASSERT_TRUE(own);
   EXPECT_EQ(generation, 5u);

@@ -277,6 +277,28 @@ TEST(Variants, RowKernelsTakeTheLargestMasks) {
   EXPECT_EQ(cases, 3 * 2 * 2 * 3 * 4);
 }
 
+// `rows` takes the mask at run time: one program per format serves every mask
+// size, 1x1 to 63x63, square or not, on frames smaller than the mask too, with
+// the results of the reference. (auto's stopgap on a CPU: a new size needs no compile.)
+TEST(Variants, TheRowKernelServesEveryMaskSizeWithOneProgram) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  ASSERT_EQ(variantInfo(VariantId::Rows).binding, MaskBinding::Runtime);
+  auto cache = std::make_shared<ProgramCache>();
+  Convolver conv(ctx, cache);
+  const VariantInfo& rows = variantInfo(VariantId::Rows);
+  for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+    const Image src = test::randomImage(45, 31, format, 9);
+    ASSERT_TRUE(runCase(conv, rows, test::integerMask(3, 3), src, BorderMode::Mirror, AlphaMode::PassThrough).empty());
+    const int built = cache->buildCount();
+    for (const Size2& ms : {Size2{1, 1}, Size2{5, 9}, Size2{17, 3}, Size2{63, 63}, Size2{1, 63}}) {
+      const std::string failure =
+          runCase(conv, rows, test::integerMask(ms.w, ms.h), src, BorderMode::Mirror, AlphaMode::PassThrough);
+      EXPECT_TRUE(failure.empty()) << failure;
+    }
+    EXPECT_EQ(cache->buildCount(), built) << "a new mask size compiled `rows` again";
+  }
+}
+
 // A frame whose input and output fill more than half the device's caches is
 // written with streaming stores; rows 2051 values long start at every
 // alignment, so both store paths run.

@@ -88,6 +88,7 @@ struct ActiveKernel {
   WorkgroupShape columnWorkgroup;
   int columnPacket = 0;
   bool upToDate = true;  // false when `auto` has a newer answer for this size than the kernel that runs
+  bool stopgap = false;  // `auto`'s stopgap (prepareStopgap), until the set's own kernel is prepared
 };
 
 class Convolver {
