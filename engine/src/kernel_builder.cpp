@@ -199,6 +199,14 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   Outcome out;
   if (job.stage == Stage::OtherFormats) {
     buildOtherFormats(job);
+    bool resumes = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      resumes = resumeAfterIdle_.has_value();
+    }
+    // Then, once the set has nothing left to build, the other variants. Not
+    // while an edit settles: on two cores that time is the stream's.
+    if (!resumes) buildOtherVariants(job);
     return out;
   }
   auto followedBy = [&](Stage stage) {
@@ -263,6 +271,31 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
       c.runOnce(queue_);
     } catch (const std::exception&) {
       // A real request for this format says what is wrong.
+    }
+  }
+}
+
+void KernelBuilder::buildOtherVariants(const Job& job) {
+  const bool gpu = device_->info.kind == DeviceKind::GPU;
+  for (const VariantInfo& v : variantRegistry()) {
+    if (v.id == VariantId::Auto || v.id == job.params.variant || v.binding != MaskBinding::Runtime ||
+        (v.cpuOnly && gpu))
+      continue;  // one program per mask, or not for this device
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_ || requested_) return;  // a request goes first
+    }
+    Job next = job;  // the set as a switch to `v` asks for it
+    next.params.variant = v.id;
+    next.stage = Stage::Set;
+    if (cachedKernel(next)) continue;  // built already
+    try {
+      Convolver c(device_, cache_, tuner_);
+      c.setParams(next.params);
+      c.prepare(job.format);
+      c.runOnce(queue_);
+    } catch (const std::exception&) {
+      // A real request for this variant says what is wrong.
     }
   }
 }

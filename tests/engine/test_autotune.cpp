@@ -462,6 +462,54 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
   }
 }
 
+// Idle, once the set has nothing left to build, a live builder has every
+// other variant that takes the mask at run time ready in the set's format: a
+// switch of variant in a window is a hand-over in request(), exact, not a compile.
+TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasEveryRuntimeVariantReady) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const bool gpu = ctx->info.kind == DeviceKind::GPU;
+  for (const bool live : {true, false}) {
+    SCOPED_TRACE(live ? "idle work" : "no idle work");
+    auto tuner = std::make_shared<AutoTuner>(tempCache("prebuild_variants.tsv"));
+    KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+    builder.setIdleWork(live);
+    FilterParams p;
+    p.variant = VariantId::Auto;
+    p.mask = test::integerMask(3, 5);
+    const auto started = std::chrono::steady_clock::now();
+    ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
+    const auto idle = started + std::chrono::seconds(240);
+    do {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    } while (builder.busy() && std::chrono::steady_clock::now() < idle);
+    ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+    std::printf("[          ] idle after %.0f ms\n",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    std::uint64_t generation = 0, g = 1;
+    while (builder.take(&generation)) {
+    }
+    int handed = 0, asked = 0;
+    for (const VariantInfo& v : variantRegistry()) {
+      if (v.id == VariantId::Auto || v.binding != MaskBinding::Runtime || (v.cpuOnly && gpu)) continue;
+      p.variant = v.id;
+      p.mask.coefficients[0] += 1;  // a new mask too: the program serves it
+      builder.request(++g, p, PixelFormat::RGBA8, 64, 48);
+      std::unique_ptr<Convolver> c = builder.take(&generation);
+      ++asked;
+      EXPECT_TRUE(c || !live) << v.name << " was not ready when request() returned";
+      if (!c) continue;
+      ++handed;
+      EXPECT_EQ(c->lastRun().variant, v.id);
+      expectExactOn64x48(*c, p);
+    }
+    EXPECT_GE(asked, gpu ? 6 : 7);
+    if (live)
+      EXPECT_EQ(handed, asked);
+    else
+      EXPECT_LT(handed, asked) << "without idle work the other variants are compiled when asked for";
+  }
+}
+
 // The other format's stopgap comes right after a set's first hand-over,
 // before its provisional kernel and race: a switch to gray soon after a
 // window opened (while `auto` still races) is a hand-over, not a compile.
