@@ -64,6 +64,7 @@ struct Pipeline::Slot {
   bool hostCopy = false;        // ... and from there into the output frame
   Frame frame;
   std::uint64_t generation = 0, tag = 0;
+  VariantId variantAsked = VariantId::Invalid, variantRan = VariantId::Invalid;
   cl::Event uploaded, convert, filtered, readBack;
   cl::Event filterStart;  // the first pass (separable has two): the kernel time spans all passes
 };
@@ -392,7 +393,9 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
     const std::vector<cl::Event> afterKernel{s.filtered};
     premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, &afterKernel);
   }
-  lastVariant_ = static_cast<int>(convolver_->lastRun().variant);
+  s.variantAsked = convolver_->params().variant;
+  s.variantRan = convolver_->lastRun().variant;
+  lastVariant_ = static_cast<int>(s.variantRan);
   s.hostCopy = deliverPixels_;
   // Throughput runs (no pixels wanted, nothing kept on the device) still read
   // back: that is the cost a real output would pay.
@@ -517,6 +520,8 @@ void Pipeline::deliver(Slot& s) {
   frame.externalOwner.reset();
   frame.paramsGeneration = s.generation;
   frame.paramsTag = s.tag;
+  frame.variantAsked = s.variantAsked;
+  frame.variantRan = s.variantRan;
   frame.timings.uploadMs = eventMs(s.uploaded);
   frame.timings.kernelMs = eventSpanMs(s.filterStart, s.filtered);  // first pass start to last pass end
   frame.timings.readbackMs = s.readBackQueued ? eventMs(s.readBack) : 0.0;

@@ -362,6 +362,11 @@ TEST(Pipeline, AWindowsPipelineTakesItsFirstKernelFromTheBuilder) {
     std::optional<Frame> f = pipeline.pop();
     ASSERT_TRUE(f);
     EXPECT_EQ(f->paramsTag, 7u);
+    EXPECT_EQ(f->variantAsked, VariantId::Auto);
+    EXPECT_TRUE(f->variantRan != VariantId::Auto && f->variantRan != VariantId::Invalid) << "frame " << index;
+    if (index == 0) {
+      EXPECT_EQ(f->variantRan, stopgapVariant(ctx->info.kind == DeviceKind::GPU));
+    }
     expectMatches(*f, want, "frame " + std::to_string(index));
   }
   ASSERT_EQ(opt.tuner->racesRun(), 1) << "no race finished";

@@ -14,10 +14,12 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeWidget>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "feed/frame_feed.hpp"
 #include "liveconv/kernel_sources.hpp"
@@ -239,10 +241,13 @@ class FailingFeed : public FrameFeed {
   FailingFeed(std::unique_ptr<FrameFeed> inner, int framesBeforeFailure, int* advances, bool* recordingStopped)
       : inner_(std::move(inner)), left_(framesBeforeFailure), advances_(advances), stopped_(recordingStopped) {}
   void setParams(std::shared_ptr<const ParamsSnapshot> s) override { inner_->setParams(std::move(s)); }
-  FeedFrame advance(Advance mode) override {
+  int framesLeft() const { return left_; }
+  FeedFrame advance(Advance mode) override {  // fails once it has shown framesBeforeFailure frames
     ++*advances_;
-    if (left_-- <= 0) throw cl::Error(CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel");
-    return inner_->advance(mode);
+    if (left_ <= 0) throw cl::Error(CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel");
+    FeedFrame f = inner_->advance(mode);
+    if (f.fresh) --left_;
+    return f;
   }
   FrameStats stats() const override {
     FrameStats s = inner_->stats();
@@ -272,11 +277,16 @@ TEST_F(QtShell, ADeviceThatStopsAnsweringLeavesTheWindowUp) {
   auto w = openWindow();
   int advances = 0;
   bool recordingStopped = false;
-  w->loop().adopt(std::make_unique<FailingFeed>(makeFrameFeed("testpattern:64x48", "", w->model().snapshot()), 3,
-                                                &advances, &recordingStopped),
-                  "testpattern:64x48");
+  auto failing = std::make_unique<FailingFeed>(makeFrameFeed("testpattern:64x48", "", w->model().snapshot()), 3,
+                                               &advances, &recordingStopped);
+  const FailingFeed& feed = *failing;
+  w->loop().adopt(std::move(failing), "testpattern:64x48");
   ASSERT_TRUE(w->startRecording(dir_.filePath("lost.mkv")));
-  for (int i = 0; i < 3; ++i) w->tick();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (feed.framesLeft() > 0 && std::chrono::steady_clock::now() < deadline) {  // its three frames
+    w->tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   EXPECT_NE(w->loop().frame().filtered.data, nullptr);
   EXPECT_TRUE(w->loop().failure().empty());
   ASSERT_TRUE(w->model().applySpec("sharpen", nullptr));  // the user's edit, made before the failure

@@ -28,8 +28,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "liveconv/device.hpp"
 #include "liveconv/reference.hpp"
@@ -205,8 +207,12 @@ TEST_F(QtShell, SaveFrameWritesTheFilteredFrameAtItsOwnSize) {
 TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   auto w = openWindow();
   w->viewport()->setNativeZoom(true);
-  w->model().applySpec("motion45:7", nullptr);  // the seed mask (also the default)
-  for (int i = 0; i < 5; ++i) w->tick();
+  w->model().applySpec("motion45:7", nullptr);  // the seed mask
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  do {  // until the frame filtered with it is on screen
+    w->tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  } while (w->loop().frame().paramsVersion != w->model().version() && std::chrono::steady_clock::now() < deadline);
   const FeedFrame& frame = w->loop().frame();
   ASSERT_NE(frame.source.data, nullptr);
   Image want(frame.source.width, frame.source.height, frame.source.format);

@@ -1,4 +1,4 @@
-// The test-pattern feed on the readback path: the UI thread never waits long
+// The test-pattern feed on the readback path: the UI thread never waits
 // for the device (a frame the device has not finished is shown by a later
 // advance(), the previous one stays on screen meanwhile), and every frame it
 // hands out is the reference filter of the source handed out with it, with
@@ -59,22 +59,21 @@ class TestPatternFeedTest : public ::testing::Test {
 };
 
 // A frame that keeps the device busy for long (a 31x31 mask on a large frame,
-// on the naive kernel): advance() comes back within its budget with no new
-// frame and the previous one still shown, and the frame arrives later. The
-// old feed waited for the device inside advance().
+// on the naive kernel): advance() comes back at once with no new frame and
+// the previous one still shown, and the frame arrives later. The old feed
+// waited for the device inside advance().
 TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
   std::string error;
   ASSERT_TRUE(model_.applySpec("box:31", &error)) << error;
   ASSERT_TRUE(model_.setVariant(VariantId::Naive));
   auto feed = makeFrameFeed("testpattern:2048x1536", "", model_.snapshot());
+  // The advance() that shows the first frame enqueues the next one, which does not wait for it.
   const FeedFrame first = advanceUntil(*feed, Advance::Play, [](const FeedFrame&) { return true; });
-  expectReference(first, model_.filter());
   const double kernelMs = feed->stats().stages.kernelMs;
-
-  // The next frame: enqueued by this advance(), which does not wait for it.
   const auto t0 = Clock::now();
   const FeedFrame during = feed->advance(Advance::Play);
   const double advanceMs = msSince(t0);
+  expectReference(first, model_.filter());  // still on screen
   std::printf("[          ] %s: kernel %.0f ms, advance() took %.1f ms\n", feed->stats().device.c_str(), kernelMs,
               advanceMs);
   if (kernelMs < 300) GTEST_SKIP() << "SKIP: this device filters the frame in " << kernelMs
@@ -90,7 +89,8 @@ TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
 
 // Frames that follow edits (a mask, a variant, the pixel format) each carry
 // the version that filtered them and are its exact result; none shows a
-// newer version than the model has, none an older one after it was shown.
+// newer version than the model has, none an older one after it was shown;
+// the feed's stats name the variant of the frame on screen.
 TEST_F(TestPatternFeedTest, EveryFrameIsTheFilterOfItsSourceWithItsVersion) {
   ASSERT_EQ(model_.snapshot()->filter.variant, VariantId::Auto);  // the windows' default
   auto feed = makeFrameFeed("testpattern:97x61", "", model_.snapshot());
@@ -119,6 +119,8 @@ TEST_F(TestPatternFeedTest, EveryFrameIsTheFilterOfItsSourceWithItsVersion) {
           if (byVersion.count(x.paramsVersion)) {
             EXPECT_EQ(x.source.format, formatOf[x.paramsVersion]);
             expectReference(x, byVersion[x.paramsVersion]);
+            // What the overlay says is the set that filtered the frame on screen.
+            EXPECT_EQ(feed->stats().variantAsked, byVersion[x.paramsVersion].variant) << "version " << x.paramsVersion;
           }
           return x.paramsVersion == model_.version();
         });

@@ -53,6 +53,7 @@ struct Shown {
   int width = 0, height = 0;
   PixelFormat format = PixelFormat::Invalid;
   std::uint64_t index = 0, version = 0;
+  VariantId variantAsked = VariantId::Invalid, variantRan = VariantId::Invalid;  // of the set that filtered it
 };
 
 // Copies a frame the pipeline kept on the device into the display's buffer.
@@ -195,8 +196,9 @@ class PipelineFeed final : public FrameFeed {
     out.framesTotal = framesShown_;
     for (const DropCause& d : out.drops) out.framesTotal += d.count;
     out.device = device_->info.name;
-    out.variantAsked = pipeline_->currentParams().variant;
-    out.variantRan = pipeline_->lastVariant();
+    // The variant that filtered the frame on screen (until one is, the set in force).
+    out.variantAsked = shown_.sourceOwner ? shown_.variantAsked : pipeline_->currentParams().variant;
+    out.variantRan = shown_.sourceOwner ? shown_.variantRan : pipeline_->lastVariant();
     out.displayPath = target_ ? DisplayPath::ZeroCopy : DisplayPath::Readback;
     out.displayPathText = displayPath_;
     out.error = error_;
@@ -620,6 +622,8 @@ class PipelineFeed final : public FrameFeed {
         latest_.format = latest_.source.format;
         latest_.index = static_cast<std::uint64_t>(frame->index);
         latest_.version = frame->paramsTag;
+        latest_.variantAsked = frame->variantAsked;
+        latest_.variantRan = frame->variantRan;
       }
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mutex_);

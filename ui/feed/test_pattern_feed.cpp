@@ -3,15 +3,16 @@
 // ("lc-build"); the UI thread only takes a finished Convolver at a frame
 // boundary and never waits for a compile.
 //
-// Nor does it wait long for the device. On the readback path a frame is
-// filtered into one of two sets of buffers while the other, mapped, is on
-// screen: advance() enqueues the upload, the kernel and a non-blocking map,
-// then gives the device at most kDeviceWaitBudget; a frame not done by then
-// is shown by a later advance() and the screen keeps the previous one meanwhile.
-// So a device that is busy (PoCL generates a new kernel's work-group function
-// on its first launch, 200-250 ms on two cores, and runs nothing else meanwhile)
-// slows the pattern, not the window. The buffers are host-pinned
-// (CL_MEM_ALLOC_HOST_PTR): mapping them is a pointer hand-out on CPU devices.
+// Nor does it wait for the device. On the readback path a frame is filtered
+// into one of two sets of buffers while the other, mapped, is on screen:
+// advance() shows the frame in flight if the device is done with it, then
+// enqueues the next one (the upload, the kernel and a non-blocking map), which
+// runs while the window draws and is shown by a later advance(); the screen
+// keeps the previous frame meanwhile. So a slow kernel, or a device that is
+// busy (PoCL generates a new kernel's work-group function on its first launch,
+// 200-250 ms on two cores, and runs nothing else meanwhile), slows the pattern,
+// not the window. The buffers are host-pinned (CL_MEM_ALLOC_HOST_PTR): mapping
+// them is a pointer hand-out on CPU devices.
 //
 // Where the display link opened the device for zero-copy (cl_khr_gl_sharing,
 // see ui/gl/gl_interop.hpp) the kernel's output is the display's one GL pixel
@@ -21,7 +22,6 @@
 #include <chrono>
 #include <exception>
 #include <map>
-#include <thread>
 
 #include "feed/feeds.hpp"
 #include "feed/test_pattern.hpp"
@@ -34,10 +34,6 @@ namespace liveconv::ui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// How long advance() lets the device finish a frame before it shows the
-// previous one again: well inside a 60 ms UI frame, with room for the draw.
-constexpr std::chrono::milliseconds kDeviceWaitBudget{25};
 
 // Whether the device is done with `e`; throws when the command failed.
 bool complete(const cl::Event& e) {
@@ -55,7 +51,7 @@ struct Slot {
   std::uint8_t* mapping = nullptr;  // the pointer the map will hand out, while in flight
   cl::Event written, first, filtered, read;  // read: the map (readback) or the release to GL (zero-copy)
   std::uint64_t index = 0, version = 0;
-  VariantId variant = VariantId::Invalid;
+  VariantId asked = VariantId::Invalid, variant = VariantId::Invalid;  // the set's variant, and the one that ran
   Clock::time_point sourceAt{}, generatedFrom{};
   double interopMs = 0;  // zero-copy: acquire + release, host clock, less the kernel
 };
@@ -99,13 +95,12 @@ class TestPatternFeed final : public FrameFeed {
   FeedFrame advance(Advance mode) override {
     applyPending();
     if (mode != Advance::Hold) moveOn_ = true;
+    // Readback: the frame in flight had the window's last frame to finish in;
+    // shown if it is done, never waited for, and the next one goes on its way.
+    // Zero-copy: the one GL buffer is filtered into by submit() itself, which waits.
+    bool fresh = !target_ && showIfDone();
     if (inFlight_ < 0 && (moveOn_ || outdated())) submit();
-    bool fresh = false;
-    if (inFlight_ >= 0 && finishWithin(kDeviceWaitBudget)) {
-      show(inFlight_);
-      inFlight_ = -1;
-      fresh = true;
-    }
+    if (target_) fresh = showIfDone();
     return frame(fresh);
   }
 
@@ -119,8 +114,8 @@ class TestPatternFeed final : public FrameFeed {
     s.framesShown = framesShown_;
     s.framesTotal = framesShown_;  // the test source is pulled, never pushed: nothing can be dropped
     s.device = device_->info.name;
-    s.variantAsked = applied_->filter.variant;
     // The variant that filtered the frame on screen (until the first one is, the one that will).
+    s.variantAsked = shown_ >= 0 ? slots_[shown_].asked : applied_->filter.variant;
     s.variantRan = shown_ >= 0 ? slots_[shown_].variant : convolver_->lastRun().variant;
     s.displayPath = target_ ? DisplayPath::ZeroCopy : DisplayPath::Readback;
     s.displayPathText = displayPath_;
@@ -204,6 +199,7 @@ class TestPatternFeed final : public FrameFeed {
       filterIntoDisplay(slot);
     else
       filterAndMap(slot);
+    slot.asked = applied_->filter.variant;
     slot.variant = convolver_->lastRun().variant;
     slotKernels_[next] = kernelsTaken_;
     inFlight_ = next;
@@ -258,14 +254,11 @@ class TestPatternFeed final : public FrameFeed {
                                        eventSpanMs(slot.first, slot.filtered));
   }
 
-  // True once the frame in flight is done; waits for the device at most `budget`.
-  bool finishWithin(std::chrono::milliseconds budget) {
-    const Slot& slot = slots_[inFlight_];
-    const auto until = Clock::now() + budget;
-    while (!complete(slot.read)) {
-      if (Clock::now() >= until) return false;
-      std::this_thread::sleep_for(std::chrono::microseconds(250));
-    }
+  // Shows the frame in flight if the device is done with it.
+  bool showIfDone() {
+    if (inFlight_ < 0 || !complete(slots_[inFlight_].read)) return false;
+    show(inFlight_);
+    inFlight_ = -1;
     return true;
   }
 

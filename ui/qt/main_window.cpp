@@ -7,6 +7,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -14,6 +15,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
+#include <algorithm>
 #include <exception>
 #include <iostream>
 
@@ -86,7 +88,19 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   if (!openSource(last) && last != kTestSource) openSource(kTestSource);
 
   connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
-  timer_.setInterval(0);  // as fast as the feed delivers; paints are coalesced by Qt
+  // As fast as the feed delivers (paints are coalesced by Qt); with vsync on,
+  // no faster than the fastest screen refreshes (60 Hz where none says, as on
+  // Xvfb), as the viewer's swaps: a display that does not pace the paints
+  // would otherwise draw a frame per pass of the event loop, on the cores
+  // that decode and filter.
+  timer_.setTimerType(Qt::PreciseTimer);
+  timer_.setInterval(model_.view().vsync ? 900 / fastestRefreshHz() : 0);
+}
+
+int MainWindow::fastestRefreshHz() {
+  double hz = 0;
+  for (const QScreen* s : QGuiApplication::screens()) hz = std::max(hz, s->refreshRate());
+  return hz >= 1 ? static_cast<int>(hz + 0.5) : 60;
 }
 
 MainWindow::~MainWindow() {

@@ -50,6 +50,8 @@ struct Frame {
   std::chrono::steady_clock::time_point handedOverAt{};
   std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
   std::uint64_t paramsTag = 0;         // ... and the caller's own number for it (Pipeline::setParams)
+  VariantId variantAsked = VariantId::Invalid;  // ... the variant it names (`auto`, or a concrete one)
+  VariantId variantRan = VariantId::Invalid;    // ... and the concrete variant that filtered the frame
   // Output frames of lent input (`external`): the source pixels it was filtered
   // from and their owner, kept alive with the frame so a caller can show both.
   ImageView sourcePixels;
