@@ -203,6 +203,18 @@ TEST_F(QtShell, SaveFrameWritesTheFilteredFrameAtItsOwnSize) {
   EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("Saved the frame")) << w->statusBar()->currentMessage().toStdString();
 }
 
+// With vsync on (the default) the frame timer keeps to the fastest screen's
+// refresh rate (60 Hz where none says, as on Xvfb), as the viewer's swaps: a
+// display that does not pace the paints gets no frame per pass of the event loop.
+TEST_F(QtShell, WithVsyncOnTheFrameTimerKeepsToTheRefreshRate) {
+  auto w = openWindow();
+  ASSERT_TRUE(w->model().view().vsync);
+  const int hz = MainWindow::fastestRefreshHz();
+  ASSERT_GE(hz, 1);
+  EXPECT_GE(w->frameIntervalMs(), 900 / hz);
+  EXPECT_LE(w->frameIntervalMs(), 1000 / hz) << "slower than the display refreshes";
+}
+
 // The frame shown pixel for pixel (native zoom) against the CPU reference of the source frame.
 TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   auto w = openWindow();

@@ -62,6 +62,7 @@ class MainWindow : public QMainWindow {
   void syncFromModel();  // after the model changed from outside the docks
   void saveSettings();
   void setRunning(bool running);  // the frame timer; the tests step with tick()
+  int frameIntervalMs() const { return timer_.interval(); }  // the frame timer's: 0, or 0.9 refresh with vsync
   // --display-path, as the viewer takes it; before the window is first shown
   // (the display link is made then). Where `interop` cannot run, the sentence
   // that says why goes to stderr and the status line, and displayNotice() keeps it.
