@@ -6,10 +6,16 @@
 # cache and the Qt settings start empty), read back from --stats-json.
 # Prints per run: frames and ms until each edit was on screen, the variant
 # that ran it, the UI thread's frame times and the source-to-screen latency.
-# Usage: scripts/measure-edits.sh [BUILD_DIR] [SOURCES...]
+# Usage: scripts/measure-edits.sh [--warm] [BUILD_DIR] [SOURCES...]
+#   --warm     run each window once before it is measured, with the same HOME:
+#              PoCL's kernel cache and the tuning cache (~/.cache) are then
+#              warm, as for a returning user, while the settings (~/.config)
+#              start empty again (without it: a first run on a fresh machine)
 #   BUILD_DIR  default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
 #   SOURCES    default testpattern:1280x720 lavfi:testsrc2=size=1280x720:rate=30
 set -euo pipefail
+warm=0
+if [ "${1:-}" = --warm ]; then warm=1; shift; fi
 build="${1:-build}"
 shift || true
 [ -d "$build" ] || { echo "measure-edits.sh: no build folder $build." >&2; exit 1; }
@@ -37,7 +43,7 @@ cat >"$tmp/edits.txt" <<'EOF'
 70 wait
 90 quit
 EOF
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); caches: $([ "$warm" = 1 ] && echo warm || echo cold)"
 for src in "${sources[@]}"; do
   for win in viewer qt; do
     bin="$build/ui/glfw/liveconv-viewer"
@@ -46,8 +52,11 @@ for src in "${sources[@]}"; do
     [ -x "$bin" ] || { echo "$win: not built ($bin)"; continue; }
     home=$(mktemp -d "$tmp/home.XXXX")
     rc=0
-    (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
-      "$bin" "${args[@]}" --script edits.txt --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
+    for run in $(seq 0 "$warm"); do
+      rm -rf "$tmp/out.json" "$home/.config"  # the caches stay; the settings (a window's last mask, format) go
+      (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
+        "$bin" "${args[@]}" --script edits.txt --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
+    done
     "$py" - "$win" "$src" "$rc" "$tmp/out.json" <<'PY'
 import json, sys
 win, src, rc, path = sys.argv[1:]

@@ -199,14 +199,14 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   Outcome out;
   if (job.stage == Stage::OtherFormats) {
     buildOtherFormats(job);
-    bool resumes = false;
+    // Then the other variants: while an edit settles, until the set's next
+    // step is due; once the set has nothing left to build, all of them.
+    auto until = std::chrono::steady_clock::time_point::max();
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      resumes = resumeAfterIdle_.has_value();
+      if (resumeAfterIdle_) until = resumeAfterIdle_->notBefore;
     }
-    // Then, once the set has nothing left to build, the other variants. Not
-    // while an edit settles: on two cores that time is the stream's.
-    if (!resumes) buildOtherVariants(job);
+    buildOtherVariants(job, until);
     return out;
   }
   auto followedBy = [&](Stage stage) {
@@ -275,7 +275,7 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
   }
 }
 
-void KernelBuilder::buildOtherVariants(const Job& job) {
+void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock::time_point until) {
   const bool gpu = device_->info.kind == DeviceKind::GPU;
   for (const VariantInfo& v : variantRegistry()) {
     if (v.id == VariantId::Auto || v.id == job.params.variant || v.binding != MaskBinding::Runtime ||
@@ -285,6 +285,7 @@ void KernelBuilder::buildOtherVariants(const Job& job) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stop_ || requested_) return;  // a request goes first
     }
+    if (std::chrono::steady_clock::now() >= until) return;  // and the set's own next step
     Job next = job;  // the set as a switch to `v` asks for it
     next.params.variant = v.id;
     next.stage = Stage::Set;
@@ -293,7 +294,11 @@ void KernelBuilder::buildOtherVariants(const Job& job) {
       Convolver c(device_, cache_, tuner_);
       c.setParams(next.params);
       c.prepare(job.format);
-      c.runOnce(queue_);
+      // A first launch too on a GPU. Not elsewhere: PoCL generates a kernel's
+      // code at its first launch and runs nothing else meanwhile, and a stream
+      // playing beside would stall for each variant nobody may ask for; the
+      // first frame after a switch to it pays that once instead.
+      if (gpu) c.runOnce(queue_);
     } catch (const std::exception&) {
       // A real request for this variant says what is wrong.
     }

@@ -291,6 +291,9 @@ bool Pipeline::awaitFormat(PixelFormat format, int width, int height) {
 // `auto`: the builder races for it (once per set and size) while the engine
 // goes on with what it runs.
 void Pipeline::askForRace(PixelFormat format, int width, int height) {
+  // A stopgap serves the set: the builder's own later steps for it (the
+  // provisional kernel, the race) follow once the edits pause.
+  if (convolver_->lastRun().stopgap) return;
   // Looked at once per set, format and size, not per frame.
   const RaceKey key{activeGeneration_, static_cast<int>(format), width, height};
   if (key == raceChecked_) return;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -371,6 +372,46 @@ TEST(Pipeline, AWindowsPipelineTakesItsFirstKernelFromTheBuilder) {
   }
   ASSERT_EQ(opt.tuner->racesRun(), 1) << "no race finished";
   EXPECT_EQ(opt.tuner->lastRaceThread(), "lc-build");
+  pipeline.endOfInput();
+}
+
+// While the stopgap serves a window's `auto` set, frames of the size it was
+// asked for do not start a race of their own: the set's later steps (its
+// provisional kernel, the race) wait until the edits pause (kLiveEditSettle),
+// so a stream that has just started meets no race on the device.
+TEST(Pipeline, AStreamThatStartsOnTheStopgapDoesNotRaceBeforeTheEditsPause) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  PipelineOptions opt;
+  opt.policy = QueuePolicy::Live;
+  opt.liveEdits = true;
+  opt.tuner = std::make_shared<AutoTuner>("");
+  opt.expectedWidth = 64;
+  opt.expectedHeight = 48;
+  std::atomic<bool> raced{false};  // a race asks the tuner's stop request before each candidate
+  opt.tuner->setStopRequest([&raced] {
+    raced = true;
+    return false;
+  });
+  const FilterParams params = paramsWith(test::integerMask(5, 3), VariantId::Auto);
+  const auto opened = std::chrono::steady_clock::now();
+  Pipeline pipeline(ctx, params, opt);
+  ASSERT_TRUE(pipeline.prepared().variant == stopgapVariant(ctx->info.kind == DeviceKind::GPU));
+  const Image img = test::randomImage(64, 48, PixelFormat::RGBA8, 3);
+  const Image want = reference(img, params);
+  int index = 0;
+  const auto quiet = kLiveEditSettle - std::chrono::milliseconds(150);
+  while (std::chrono::steady_clock::now() - opened < quiet) {
+    ASSERT_TRUE(pipeline.push(frameOf(img, index)));
+    std::optional<Frame> f = pipeline.pop();
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->variantRan, stopgapVariant(ctx->info.kind == DeviceKind::GPU)) << "frame " << index;
+    expectMatches(*f, want, "frame " + std::to_string(index));
+    ++index;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_FALSE(raced) << "a race ran while the stream started";
+  std::printf("[          ] %d frames on the stopgap in the first %lld ms\n", index,
+              static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count()));
   pipeline.endOfInput();
 }
 

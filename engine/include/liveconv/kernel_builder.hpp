@@ -26,10 +26,11 @@
 // for the other pixel format (for `auto`, the stopgap of every format; a concrete variant
 // only where one program serves every mask), so that a switch of the pixel
 // format, or `auto`'s first edit, is a hand-over in request(), not a compile.
-// Once a set has nothing left to build (not while an edit settles), it also
+// Then, while an edit settles and once a set has nothing left to build, it
 // compiles every other variant that takes the mask at run time (naive, local,
 // ...; rows on a CPU) in the set's format, so that a switch to one of those is
-// a hand-over too: programs no later mask makes useless.
+// a hand-over too: programs no later mask makes useless (run once on a GPU only:
+// on PoCL a first launch stops the device, and the stream beside it).
 // Only the ProgramCache keeps what this builds; a request goes first.
 //
 // A request may also carry the caller's own number for the set (a tag, such
@@ -130,9 +131,9 @@ class KernelBuilder {
   void loop();
   Outcome build(const Job& job);
   void buildOtherFormats(const Job& job);
-  // Idle, once the set has nothing left to build: every other variant that
-  // takes the mask at run time, in the set's format (into the cache only).
-  void buildOtherVariants(const Job& job);
+  // Idle: every other variant that takes the mask at run time, in the set's
+  // format (into the cache only), until `until` (the set's next step is due).
+  void buildOtherVariants(const Job& job, std::chrono::steady_clock::time_point until);
   void finish(const Job& job, Outcome outcome);  // under mutex_
   // Whether a stopgap serves the job first: `auto`, a frame that affords it,
   // and no earlier failure to build one for its format, border and alpha.
