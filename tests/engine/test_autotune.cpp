@@ -653,5 +653,40 @@ TEST(KernelBuilder, TheOtherFormatIsBuiltWhileAnEditSettles) {
   expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
 }
 
+// While an edit settles, a builder with idle work also compiles the other
+// variants that take the mask at run time (after the set's other format), so
+// a switch to one right after an edit is a hand-over; the set's own steps
+// still wait for the edits to pause.
+TEST(KernelBuilder, TheOtherVariantsAreCompiledWhileAnEditSettles) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  auto cache = std::make_shared<ProgramCache>();
+  KernelBuilder builder(ctx, cache, std::make_shared<AutoTuner>(tempCache("settle_variants.tsv")));
+  builder.setSettleTime(std::chrono::seconds(30));  // longer than the test
+  builder.setIdleWork(true);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(3, 5);
+  ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
+  FilterParams naive = p;
+  naive.variant = VariantId::Naive;
+  auto naiveBuilt = [&] {
+    Convolver c(ctx, cache);
+    c.setParams(naive);
+    return c.prepareIfCached(PixelFormat::RGBA8);
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!naiveBuilt() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(naiveBuilt()) << "naive was not compiled while the edit settled";
+  std::uint64_t generation = 0;
+  EXPECT_FALSE(builder.take(&generation)) << "the set's own kernel came before the edits paused";
+  naive.mask.coefficients[2] = 7;
+  builder.request(2, naive, PixelFormat::RGBA8, 64, 48);
+  std::unique_ptr<Convolver> switched = builder.take(&generation);
+  ASSERT_TRUE(switched) << "the switch to naive was no hand-over";
+  EXPECT_EQ(generation, 2u);
+  expectExactOn64x48(*switched, naive);
+}
+
 }  // namespace
 }  // namespace liveconv
