@@ -528,9 +528,9 @@ class Viewer {
       GLFWmonitor** monitors = glfwGetMonitors(&count);
       for (int i = 0; i < count; ++i)
         if (const GLFWvidmode* mode = glfwGetVideoMode(monitors[i])) refreshHz_ = std::max(refreshHz_, mode->refreshRate);
-      if (refreshHz_ <= 0) refreshHz_ = 60;  // none said (Xvfb)
+      if (refreshHz_ <= 0) refreshHz_ = -1;  // none said (Xvfb): vsyncFrameInterval's default
     }
-    std::this_thread::sleep_until(lastSwap_ + std::chrono::microseconds(900000 / refreshHz_));
+    std::this_thread::sleep_until(lastSwap_ + vsyncFrameInterval(refreshHz_));
   }
 
   void timePass() {

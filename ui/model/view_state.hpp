@@ -2,6 +2,8 @@
 // a new parameter snapshot.
 #pragma once
 
+#include <chrono>
+
 namespace liveconv::ui {
 
 enum class CompareMode {
@@ -51,5 +53,13 @@ struct ViewState {
   bool fullscreen = false;
   bool vsync = true;
 };
+
+// With vsync on, both windows draw frames at least this far apart: 0.9 of a
+// refresh of the fastest screen (`refreshHz`; 0 or less where no screen says,
+// as on Xvfb: 60 Hz), so a display that does not pace them gets no more
+// frames than it shows, and the cores that decode and filter keep the rest.
+inline std::chrono::microseconds vsyncFrameInterval(int refreshHz) {
+  return std::chrono::microseconds(900000 / (refreshHz > 0 ? refreshHz : 60));
+}
 
 }  // namespace liveconv::ui

@@ -89,18 +89,20 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
 
   connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
   // As fast as the feed delivers (paints are coalesced by Qt); with vsync on,
-  // no faster than the fastest screen refreshes (60 Hz where none says, as on
-  // Xvfb), as the viewer's swaps: a display that does not pace the paints
-  // would otherwise draw a frame per pass of the event loop, on the cores
-  // that decode and filter.
+  // as the viewer's swaps, no faster than the fastest screen refreshes
+  // (vsyncFrameInterval): else a display that does not pace the paints would
+  // get a frame per pass of the event loop.
   timer_.setTimerType(Qt::PreciseTimer);
-  timer_.setInterval(model_.view().vsync ? 900 / fastestRefreshHz() : 0);
+  timer_.setInterval(
+      model_.view().vsync
+          ? static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(vsyncFrameInterval(fastestRefreshHz())).count())
+          : 0);
 }
 
 int MainWindow::fastestRefreshHz() {
   double hz = 0;
   for (const QScreen* s : QGuiApplication::screens()) hz = std::max(hz, s->refreshRate());
-  return hz >= 1 ? static_cast<int>(hz + 0.5) : 60;
+  return static_cast<int>(hz + 0.5);  // 0 where none says
 }
 
 MainWindow::~MainWindow() {

@@ -58,7 +58,7 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path);  // the picture widget, overlay included
   bool saveFrame(const QString& path);       // the filtered frame at its own size
   void tick();           // one frame: model -> feed -> viewport -> status bar
-  static int fastestRefreshHz();  // of the screens, in Hz (60 where none says)
+  static int fastestRefreshHz();  // of the screens, in Hz (0 where none says)
   void syncFromModel();  // after the model changed from outside the docks
   void saveSettings();
   void setRunning(bool running);  // the frame timer; the tests step with tick()
