@@ -33,9 +33,20 @@ void makeParentDirs(const std::string& path) {
     if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
 }
 
+Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
+  Image img(w, h, f);
+  std::mt19937 rng(seed);
+  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
+  return img;
+}
+
+}  // namespace
+
+AutoTuner::AutoTuner(std::string cachePath) : path_(std::move(cachePath)) {}
+
 // The candidates of a race: every kernel variant that can take this mask, in
 // the shapes and packets its race plan names (variants.cpp).
-std::vector<FilterParams> candidates(const FilterParams& base, bool gpu) {
+std::vector<FilterParams> AutoTuner::candidates(const FilterParams& base, bool gpu) {
   std::vector<FilterParams> out;
   const bool separable = factorSeparable(base.mask, nullptr);
   for (const VariantInfo& v : variantRegistry()) {
@@ -52,17 +63,6 @@ std::vector<FilterParams> candidates(const FilterParams& base, bool gpu) {
   }
   return out;
 }
-
-Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
-  Image img(w, h, f);
-  std::mt19937 rng(seed);
-  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
-  return img;
-}
-
-}  // namespace
-
-AutoTuner::AutoTuner(std::string cachePath) : path_(std::move(cachePath)) {}
 
 std::pair<int, int> AutoTuner::raceSample(int width, int height) {
   const double pixels = double(width) * height;

@@ -490,6 +490,12 @@ void Convolver::runOnce(const cl::CommandQueue& queue) {
   }
 }
 
+std::vector<Convolver::PreparedSet> Convolver::preparedSets() const {
+  std::vector<PreparedSet> sets;
+  for (const auto& p : prepared_) sets.push_back({p->params, p->format});
+  return sets;
+}
+
 void Convolver::enqueuePrepared(Prepared& p, const cl::CommandQueue& queue, const DeviceImage& src,
                                 const DeviceImage& dst, const std::vector<cl::Event>* waitFor, cl::Event* done,
                                 cl::Event* first) {

@@ -1,5 +1,6 @@
 #include "liveconv/kernel_builder.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "liveconv/autotune.hpp"
@@ -103,6 +104,92 @@ void KernelBuilder::setIdleWork(bool on) {
 void KernelBuilder::setSettleTime(std::chrono::milliseconds settle) {
   std::lock_guard<std::mutex> lock(mutex_);
   settle_ = settle;
+}
+
+void KernelBuilder::setFirstLaunchElsewhere(FirstLaunchElsewhere elsewhere) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  elsewhere_ = std::move(elsewhere);
+}
+
+namespace {
+
+// Sets that launch the same code: the same program and work-group shape (the
+// mask's values and size matter only where they are compiled in).
+std::string launchKey(const FilterParams& p, PixelFormat format) {
+  std::string key = std::to_string(static_cast<int>(p.variant)) + '/' + toString(format) + '/' + toString(p.border) +
+                    '/' + std::to_string(static_cast<int>(p.alpha)) + '/' + std::to_string(p.workgroup.x) + 'x' +
+                    std::to_string(p.workgroup.y) + '/' + std::to_string(p.packet);
+  if (variantInfo(p.variant).binding != MaskBinding::Runtime) {
+    key += '/' + std::to_string(p.mask.width) + 'x' + std::to_string(p.mask.height);
+    for (const float v : p.mask.coefficients) key += ',' + std::to_string(v);
+  }
+  return key;
+}
+
+}  // namespace
+
+void KernelBuilder::launchCandidatesElsewhere(const Job& job) {
+  if (device_->info.kind == DeviceKind::GPU) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!elsewhere_) return;
+  }
+  const auto interrupted = [this, generation = job.generation] {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stop_ || requested_.has_value() || finished_ > generation;  // as the race itself
+  };
+  std::vector<std::unique_ptr<Convolver>> built;
+  for (const FilterParams& candidate : AutoTuner::candidates(job.params, false)) {
+    if (interrupted()) throw Cancelled("The race was interrupted before it started.");
+    try {
+      auto c = std::make_unique<Convolver>(device_, cache_, nullptr);
+      c->setParams(candidate);
+      c->prepare(job.format);
+      built.push_back(std::move(c));
+    } catch (const std::exception&) {
+      // The race says why this candidate is out.
+    }
+  }
+  std::vector<Convolver*> cs;
+  for (const auto& c : built) cs.push_back(c.get());
+  firstLaunch(cs, false, interrupted);
+  if (interrupted()) throw Cancelled("The race was interrupted before it started.");
+}
+
+void KernelBuilder::firstLaunch(const std::vector<Convolver*>& cs, bool here, const std::function<bool()>& abandon) {
+  std::vector<Convolver::PreparedSet> sets;
+  std::vector<std::string> keys;
+  FirstLaunchElsewhere elsewhere;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Convolver* c : cs)
+      for (const Convolver::PreparedSet& set : c->preparedSets()) {
+        std::string key = launchKey(set.params, set.format);
+        if (launched_.count(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        keys.push_back(std::move(key));
+        sets.push_back(set);
+      }
+    if (sets.empty()) return;
+    elsewhere = elsewhere_;
+  }
+  const bool gpu = device_->info.kind == DeviceKind::GPU;
+  bool ran = false;
+  if (!gpu && elsewhere) {
+    // Not abandoned for a request unless the caller says (a race would be):
+    // one that needs no compile is handed over in request(), and idle work
+    // killed at each edit would never finish.
+    const auto stop = [&] { return stopped() || (abandon && abandon()); };
+    ran = elsewhere(device_->info, sets, stop);
+    if (!ran && stop()) return;
+  }
+  if (!ran && (here || gpu)) {
+    for (Convolver* c : cs) c->runOnce(queue_);
+    ran = true;
+  }
+  if (!ran) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (launched_.size() > 4096) launched_.clear();  // a long session of baked masks: forget, launch again
+  launched_.insert(keys.begin(), keys.end());
 }
 
 std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
@@ -230,9 +317,10 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
       next->prepare(job.format);
       followedBy(Stage::Race);
     } else {
+      if (next->awaitsRace(job.format, job.width, job.height)) launchCandidatesElsewhere(job);
       next->prepare(job.format, job.width, job.height);
     }
-    next->runOnce(queue_);  // a first launch's code generation happens here, not on the frame path
+    firstLaunch({next.get()}, true);  // a first launch's code generation happens here, not on the frame path
     next->setBuildPolicy(BuildPolicy::FramePath);
     next->setInterrupt({});
     out.convolver = std::move(next);
@@ -251,6 +339,7 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
   const bool gpu = device_->info.kind == DeviceKind::GPU;
   const bool isAuto = job.params.variant == VariantId::Auto;
   if (!isAuto && variantInfo(job.params.variant).binding != MaskBinding::Runtime) return;  // one program per mask
+  std::vector<std::unique_ptr<Convolver>> built;
   for (const PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
     if (format == job.format && !isAuto) continue;  // `auto`: its stopgap in this format too
     {
@@ -260,48 +349,69 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
     Job other = job;
     other.format = format;
     other.stage = Stage::Set;
-    if (cachedKernel(other)) continue;  // built already
+    if (std::unique_ptr<Convolver> c = cachedKernel(other)) {  // built already (launched too, perhaps)
+      built.push_back(std::move(c));
+      continue;
+    }
     try {
-      Convolver c(device_, cache_, tuner_);
-      c.setParams(job.params);
+      auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
+      c->setParams(job.params);
       if (isAuto)
-        prepareStopgap(c, other, gpu);
+        prepareStopgap(*c, other, gpu);
       else
-        c.prepare(format);
-      c.runOnce(queue_);
+        c->prepare(format);
+      built.push_back(std::move(c));
     } catch (const std::exception&) {
       // A real request for this format says what is wrong.
     }
   }
+  launchOnce(built, true);
 }
 
 void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock::time_point until) {
   const bool gpu = device_->info.kind == DeviceKind::GPU;
+  std::vector<std::unique_ptr<Convolver>> built;
   for (const VariantInfo& v : variantRegistry()) {
     if (v.id == VariantId::Auto || v.id == job.params.variant || v.binding != MaskBinding::Runtime ||
         (v.cpuOnly && gpu))
       continue;  // one program per mask, or not for this device
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (stop_ || requested_) return;  // a request goes first
+      if (stop_ || requested_) break;  // a request goes first
     }
-    if (std::chrono::steady_clock::now() >= until) return;  // and the set's own next step
+    if (std::chrono::steady_clock::now() >= until) break;  // and the set's own next step
     Job next = job;  // the set as a switch to `v` asks for it
     next.params.variant = v.id;
     next.stage = Stage::Set;
-    if (cachedKernel(next)) continue;  // built already
+    if (std::unique_ptr<Convolver> c = cachedKernel(next)) {  // built already (launched too, perhaps)
+      built.push_back(std::move(c));
+      continue;
+    }
     try {
-      Convolver c(device_, cache_, tuner_);
-      c.setParams(next.params);
-      c.prepare(job.format);
-      // A first launch too on a GPU. Not elsewhere: PoCL generates a kernel's
-      // code at its first launch and runs nothing else meanwhile, and a stream
-      // playing beside would stall for each variant nobody may ask for; the
-      // first frame after a switch to it pays that once instead.
-      if (gpu) c.runOnce(queue_);
+      auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
+      c->setParams(next.params);
+      c->prepare(job.format);
+      built.push_back(std::move(c));
     } catch (const std::exception&) {
       // A real request for this variant says what is wrong.
     }
+  }
+  // Their first launches, all compiled first (a switch to one is then a
+  // hand-over): on a GPU, or in a helper. Not here on PoCL: it generates a
+  // kernel's code at its first launch and runs nothing else meanwhile, and a
+  // stream playing beside would stall for each variant nobody may ask for;
+  // the first frame after a switch pays that instead.
+  launchOnce(built, false);
+}
+
+void KernelBuilder::launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here) {
+  std::vector<Convolver*> cs;
+  for (const auto& c : built) cs.push_back(c.get());
+  if (cs.empty()) return;
+  try {
+    firstLaunch(cs, here);
+  } catch (const std::exception&) {
+    // A real request for one of them says what is wrong.
   }
 }
 

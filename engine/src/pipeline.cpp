@@ -128,6 +128,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
     Convolver(device_, cache_).setParams(params);  // a bad set throws its own error, not a build's
     builder_->setIdleWork(true);
     builder_->setSettleTime(kLiveEditSettle);
+    builder_->setFirstLaunchElsewhere(options_.firstLaunchElsewhere);
     convolver_ = builder_->first(activeGeneration_, params, options_.format, options_.expectedWidth,
                                  options_.expectedHeight, options_.paramsTag);
   } else {

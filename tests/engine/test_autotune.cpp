@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <random>
 #include <thread>
+#include <tuple>
 
 #include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
@@ -507,6 +509,72 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasEveryRuntimeVariantReady) {
       EXPECT_EQ(handed, asked);
     else
       EXPECT_LT(handed, asked) << "without idle work the other variants are compiled when asked for";
+  }
+}
+
+// On a CPU device (PoCL generates a kernel's code at its first launch, and
+// every launch of the process waits for it) a builder given a helper makes
+// each first launch there: the set's own, the other format's, those of the
+// other variants, and before a race those of every candidate; nothing is left
+// for the frame path or the race. A GPU launches itself.
+TEST(KernelBuilder, OnACpuDeviceEveryFirstLaunchGoesToTheHelperGiven) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const bool gpu = ctx->info.kind == DeviceKind::GPU;
+  using Launch = std::tuple<VariantId, int, int, int, PixelFormat>;  // variant, workgroup, packet, format
+  auto launchOf = [](const FilterParams& p, PixelFormat f) {
+    return Launch{p.variant, p.workgroup.x, p.workgroup.y, p.packet, f};
+  };
+  for (const VariantId asked : {VariantId::Local, VariantId::Auto}) {
+    SCOPED_TRACE(variantInfo(asked).name);
+    std::mutex m;
+    std::set<Launch> launched;
+    auto tuner = std::make_shared<AutoTuner>(tempCache("first_launch_elsewhere.tsv"));
+    KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+    builder.setIdleWork(true);
+    builder.setFirstLaunchElsewhere(
+        [&](const DeviceInfo& d, const std::vector<Convolver::PreparedSet>& sets, const std::function<bool()>&) {
+          EXPECT_EQ(d.name, ctx->info.name);
+          std::lock_guard<std::mutex> lock(m);
+          for (const Convolver::PreparedSet& set : sets) {
+            EXPECT_NE(set.params.variant, VariantId::Auto) << "the helper gets the concrete set";
+            EXPECT_TRUE(launched.insert(launchOf(set.params, set.format)).second)
+                << variantInfo(set.params.variant).name << " launched twice";
+          }
+          return true;
+        });
+    FilterParams p;
+    p.variant = asked;
+    p.mask = test::integerMask(3, 5);
+    ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
+    const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    do {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    } while (builder.busy() && std::chrono::steady_clock::now() < idle);
+    ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+    std::lock_guard<std::mutex> lock(m);
+    if (gpu) {
+      EXPECT_TRUE(launched.empty()) << "a GPU makes its first launches itself";
+      continue;
+    }
+    std::set<std::pair<VariantId, PixelFormat>> variants;  // what was launched, by variant and format
+    for (const Launch& l : launched) variants.insert({std::get<0>(l), std::get<4>(l)});
+    std::set<std::pair<VariantId, PixelFormat>> want;
+    for (const VariantInfo& v : variantRegistry())
+      if (v.id != VariantId::Auto && v.binding == MaskBinding::Runtime) want.insert({v.id, PixelFormat::RGBA8});
+    if (asked == VariantId::Local) {
+      want.insert({VariantId::Local, PixelFormat::GRAY8});  // its other format
+      EXPECT_EQ(variants, want);
+      continue;
+    }
+    want.insert({stopgapVariant(false), PixelFormat::GRAY8});  // the stopgap in the other format
+    for (const auto& w : want) EXPECT_TRUE(variants.count(w)) << variantInfo(w.first).name << " " << toString(w.second);
+    const std::vector<FilterParams> candidates = AutoTuner::candidates(p, false);
+    EXPECT_GE(candidates.size(), 3u);
+    for (const FilterParams& c : candidates)
+      EXPECT_TRUE(launched.count(launchOf(c, PixelFormat::RGBA8)))
+          << variantInfo(c.variant).name << " " << c.workgroup.x << "x" << c.workgroup.y << " packet " << c.packet
+          << ": a candidate the race launched itself";
+    EXPECT_GE(tuner->racesRun(), 1) << "no race ran";
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -17,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "feed/first_launch_helper.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/mask_file.hpp"
 #include "png/png_io.hpp"
 
 namespace {
@@ -328,6 +331,66 @@ Box differingBox(const liveconv::Image& a, const liveconv::Image& b, int fromX) 
 // right. Each shot is compared with the one without the overlay (right of the
 // left third, where the viewer confirms each shot), and the two windows with
 // each other: the same overlay, the same sizes.
+// PoCL's first launches go to a helper: each window, started with
+// --first-launch-helper, builds and launches the sets it is given, and the code
+// lands in PoCL's kernel cache (here a folder of the test's own), where the
+// window's own first launch then finds it. A GPU, a cache turned off, a
+// helper abandoned or given arguments it does not take: false, nothing waits.
+class FirstLaunchHelper : public ::testing::TestWithParam<Window> {};
+
+std::vector<std::string> sharedObjects(const std::string& dir) {
+  std::vector<std::string> found;
+  if (!std::filesystem::exists(dir)) return found;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(dir))
+    if (f.path().extension() == ".so") found.push_back(f.path().string());
+  return found;
+}
+
+TEST_P(FirstLaunchHelper, TheWindowLaunchesTheSetsItIsGivenIntoPoclsKernelCache) {
+  liveconv::DeviceInfo pocl;
+  for (const liveconv::DeviceInfo& d : liveconv::enumerateDevices())
+    if (d.kind == liveconv::DeviceKind::CPU && d.platformName.find("Portable Computing Language") != std::string::npos)
+      pocl = d;
+  if (pocl.index < 0) GTEST_SKIP() << "SKIP: no PoCL CPU device: no code generated at first launch";
+  const std::string cache = std::string(::testing::TempDir()) + "liveconv_first_launch_" + GetParam().name;
+  std::filesystem::remove_all(cache);
+  ASSERT_EQ(setenv("POCL_CACHE_DIR", cache.c_str(), 1), 0);  // the helper's, not this process's (already open)
+  std::vector<liveconv::Convolver::PreparedSet> sets(2);
+  sets[0].params.variant = liveconv::VariantId::Naive;
+  sets[0].params.mask = liveconv::parseMaskArgument("box:5");
+  sets[0].format = liveconv::PixelFormat::RGBA8;
+  sets[1].params.variant = liveconv::VariantId::Local;
+  sets[1].params.mask = liveconv::parseMaskArgument("gaussian:9");
+  sets[1].params.border = liveconv::BorderMode::Mirror;
+  sets[1].format = liveconv::PixelFormat::GRAY8;
+  const liveconv::FirstLaunchElsewhere helper = liveconv::ui::firstLaunchInHelper(GetParam().binary);
+
+  EXPECT_TRUE(helper(pocl, sets, {}));
+  const std::vector<std::string> found = sharedObjects(cache);
+  auto has = [&](const char* kernel) {
+    return std::any_of(found.begin(), found.end(), [&](const std::string& f) { return f.find(kernel) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("/convolve_naive/")) << found.size() << " files";
+  EXPECT_TRUE(has("/convolve_local/")) << found.size() << " files";
+
+  std::filesystem::remove_all(cache);
+  EXPECT_FALSE(helper(pocl, sets, [] { return true; })) << "abandoned";
+  liveconv::DeviceInfo gpu = pocl;
+  gpu.kind = liveconv::DeviceKind::GPU;
+  EXPECT_FALSE(helper(gpu, sets, {})) << "a GPU generates its code itself";
+  ASSERT_EQ(setenv("POCL_KERNEL_CACHE", "0", 1), 0);
+  EXPECT_FALSE(helper(pocl, sets, {})) << "without PoCL's cache nothing comes back";
+  unsetenv("POCL_KERNEL_CACHE");
+  EXPECT_TRUE(sharedObjects(cache).empty()) << "abandoned, or not started, yet code was generated";
+  unsetenv("POCL_CACHE_DIR");
+
+  const int status = std::system((std::string(GetParam().binary) + " --first-launch-helper --device 0 --bogus x").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << "an argument it does not take";
+}
+
+INSTANTIATE_TEST_SUITE_P(BothWindows, FirstLaunchHelper, ::testing::ValuesIn(windows()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 TEST(BothWindowsOverlay, OffFullCompactAndCornersLookTheSameInBothWindows) {
   if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
   if (!onPath("xvfb-run")) GTEST_SKIP() << "no xvfb-run: cannot open a window";

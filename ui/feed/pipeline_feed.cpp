@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "feed/feeds.hpp"
+#include "feed/first_launch_helper.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
@@ -301,6 +302,7 @@ class PipelineFeed final : public FrameFeed {
     // where the announced frame size affords it, else the provisional kernel),
     // and so does every later one; a format switch finds its kernels built.
     options.liveEdits = true;
+    options.firstLaunchElsewhere = offeredFirstLaunchHelper();  // PoCL's first launches: off this process
     if (firstSource_) firstSource_->frameSize(&options.expectedWidth, &options.expectedHeight);
     options.format = params->format;
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them

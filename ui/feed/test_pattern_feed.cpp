@@ -24,6 +24,7 @@
 #include <map>
 
 #include "feed/feeds.hpp"
+#include "feed/first_launch_helper.hpp"
 #include "feed/test_pattern.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
@@ -71,6 +72,7 @@ class TestPatternFeed final : public FrameFeed {
     builder_ = std::make_unique<KernelBuilder>(device_, std::make_shared<ProgramCache>());
     builder_->setIdleWork(true);  // the other format's kernels, whenever it has time
     builder_->setSettleTime(kLiveEditSettle);  // auto's race once the edits pause
+    builder_->setFirstLaunchElsewhere(offeredFirstLaunchHelper());  // PoCL's first launches: off this process
     convolver_ = builder_->first(initial->version, initial->filter, initial->format, width_, height_);
     requested_ = initial->version;
     waiting_[requested_] = initial;

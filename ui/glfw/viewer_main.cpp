@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "feed/first_launch_helper.hpp"
 #include "feed/frame_feed.hpp"
 #include "feed/frame_loop.hpp"
 #include "gl/gl.hpp"
@@ -606,6 +607,8 @@ int run(const ViewerOptions& opt) {
 }  // namespace liveconv::ui
 
 int main(int argc, char** argv) {
+  if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
+  liveconv::ui::offerFirstLaunchHelper();
   liveconv::ui::ViewerOptions options;
   const std::string error = liveconv::ui::parseViewerOptions(argc, argv, &options);
   if (!error.empty()) {

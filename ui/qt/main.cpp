@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gl/interop_policy.hpp"
+#include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
 #include "liveconv/device.hpp"
 #include "model/commands.hpp"
@@ -168,6 +169,8 @@ int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
+  liveconv::ui::offerFirstLaunchHelper();
   if (const int code = answerHelpOrVersion(argc, argv); code >= 0) return code;
   CommandLine c;
   int usageCode = 2;

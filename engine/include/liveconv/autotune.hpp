@@ -54,6 +54,11 @@ class AutoTuner {
   // (nothing is remembered). `run` passes its Ctrl-C / SIGTERM flag.
   void setStopRequest(std::function<bool()> stop);
 
+  // The candidates a race times for `params` (variant Auto): every variant
+  // that can take its mask, with the work-group shapes and packets the
+  // registry names for this kind of device.
+  static std::vector<FilterParams> candidates(const FilterParams& params, bool gpu);
+
   // The frame size a race for width x height times its candidates on: the same
   // size up to 1920x1080's pixel count, else the same shape scaled down to it.
   static std::pair<int, int> raceSample(int width, int height);

@@ -163,6 +163,15 @@ class Convolver {
   // over, so the frame path never meets a first launch.
   void runOnce(const cl::CommandQueue& queue);
 
+  // What was prepared so far, as concrete parameter sets: setParams(params)
+  // and prepare(format) on another Convolver (in another process too) build
+  // the same programs and run the same work-group shapes.
+  struct PreparedSet {
+    FilterParams params;  // never VariantId::Auto
+    PixelFormat format = PixelFormat::Invalid;
+  };
+  std::vector<PreparedSet> preparedSets() const;
+
   const DeviceContext& device() const { return *device_; }
   const std::shared_ptr<DeviceContext>& deviceContext() const { return device_; }
   const std::shared_ptr<ProgramCache>& programCache() const { return cache_; }

@@ -29,9 +29,19 @@
 // Then, while an edit settles and once a set has nothing left to build, it
 // compiles every other variant that takes the mask at run time (naive, local,
 // ...; rows on a CPU) in the set's format, so that a switch to one of those is
-// a hand-over too: programs no later mask makes useless (run once on a GPU only:
-// on PoCL a first launch stops the device, and the stream beside it).
+// a hand-over too: programs no later mask makes useless (run once on a GPU,
+// or in a helper, below; not here on PoCL, where a first launch stops the
+// device and the stream beside it).
 // Only the ProgramCache keeps what this builds; a request goes first.
+//
+// PoCL generates a kernel's code at its first launch while holding a lock that
+// every launch of the process takes: 100-300 ms on two cores in which the
+// stream beside it stops. A window therefore gives the builder a way to make
+// first launches in another process (setFirstLaunchElsewhere): there the code
+// lands in PoCL's kernel cache on disk, and the launch here only loads it. On
+// a CPU device with such a helper, every first launch goes there, including
+// those of the other variants (which are otherwise left to their first frame)
+// and, before a race, those of every candidate.
 //
 // A request may also carry the caller's own number for the set (a tag, such
 // as a window's parameter version); take() hands it back with the Convolver,
@@ -43,12 +53,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "liveconv/convolver.hpp"
 
@@ -57,6 +69,14 @@ namespace liveconv {
 // How long a window's builder lets edits settle (KernelBuilder::setSettleTime):
 // longer than the pause between two keystrokes or slider steps.
 constexpr std::chrono::milliseconds kLiveEditSettle{500};
+
+// Makes the first launches of prepared sets (Convolver::preparedSets()) on
+// this device in another process, and waits for them: true when all ran
+// there; false when they could not, or when `abandon` (asked while it waits)
+// said to stop (the builder then goes on by its own rules).
+using FirstLaunchElsewhere = std::function<bool(const DeviceInfo& device,
+                                                const std::vector<Convolver::PreparedSet>& sets,
+                                                const std::function<bool()>& abandon)>;
 
 class KernelBuilder {
  public:
@@ -87,6 +107,8 @@ class KernelBuilder {
   // the user edits, each edit shows at once on the stopgap, and the device
   // and the cores are not spent on kernels the next edit would throw away.
   void setSettleTime(std::chrono::milliseconds settle);
+  // A CPU device's first launches go to `elsewhere` (see above), before the first request.
+  void setFirstLaunchElsewhere(FirstLaunchElsewhere elsewhere);
   // The newest Convolver built (in FramePath mode), with its generation and
   // its request's tag; null when none is waiting. Called at a frame boundary.
   std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
@@ -143,6 +165,16 @@ class KernelBuilder {
   // The set's kernel (for `auto`, its stopgap) where its program is built
   // already; null otherwise (no compile).
   std::unique_ptr<Convolver> cachedKernel(const Job& job);
+  // The first launches of what `cs` prepared, each set once: here on a GPU;
+  // on another device in one helper where one is given (killed when the
+  // builder stops or `abandon` says so), else here only when `here`.
+  void firstLaunch(const std::vector<Convolver*>& cs, bool here, const std::function<bool()>& abandon = {});
+  // Before a race, where a helper is given on a CPU device: every candidate
+  // compiled here and launched once in the helper, so that the race's own
+  // launches only load their code and the stream beside it never stops for
+  // a code generation. Throws Cancelled when a request interrupts it.
+  void launchCandidatesElsewhere(const Job& job);
+  void launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here);  // idle work: no error escapes
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
@@ -160,6 +192,8 @@ class KernelBuilder {
   bool stop_ = false;
   bool idleWork_ = false;
   std::chrono::milliseconds settle_{0};
+  FirstLaunchElsewhere elsewhere_;
+  std::set<std::string> launched_;  // what firstLaunch() has launched (its keys), here or elsewhere
   std::chrono::steady_clock::time_point lastRequest_{};
   std::thread thread_;
 };

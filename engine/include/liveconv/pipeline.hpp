@@ -85,6 +85,9 @@ struct PipelineOptions {
   // other pixel format when it has time (KernelBuilder::setIdleWork), so a
   // format switch finds its kernel built. Off for runs, where nothing switches.
   bool liveEdits = false;
+  // With liveEdits on a CPU device: where the builder makes its first
+  // launches (KernelBuilder::setFirstLaunchElsewhere); empty: here.
+  FirstLaunchElsewhere firstLaunchElsewhere;
   // A picture on screen (a window; needs QueuePolicy::Live): one frame on the
   // device at a time and one waiting, the newest (an older one waiting is
   // dropped as engine late). Where the device is slower than the source, a
