@@ -7,7 +7,8 @@
 # Prints per run: frames and ms until each edit was on screen, the variant
 # that ran it, the UI thread's frame times and the source-to-screen latency.
 # Usage: scripts/measure-edits.sh [--warm] [BUILD_DIR] [SOURCES...]
-#   --warm     run each window once before it is measured, with the same HOME:
+#   --warm     run each window once before it is measured (the same edits,
+#              then 8 s more for the work a window does when idle), with the same HOME:
 #              PoCL's kernel cache and the tuning cache (~/.cache) are then
 #              warm, as for a returning user, while the settings (~/.config)
 #              start empty again (without it: a first run on a fresh machine)
@@ -43,6 +44,7 @@ cat >"$tmp/edits.txt" <<'EOF'
 70 wait
 90 quit
 EOF
+sed 's/^90 quit$/500 quit/' "$tmp/edits.txt" >"$tmp/warmup.txt"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); caches: $([ "$warm" = 1 ] && echo warm || echo cold)"
 for src in "${sources[@]}"; do
   for win in viewer qt; do
@@ -54,8 +56,10 @@ for src in "${sources[@]}"; do
     rc=0
     for run in $(seq 0 "$warm"); do
       rm -rf "$tmp/out.json" "$home/.config"  # the caches stay; the settings (a window's last mask, format) go
+      script=edits.txt
+      [ "$run" -lt "$warm" ] && script=warmup.txt
       (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
-        "$bin" "${args[@]}" --script edits.txt --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
+        "$bin" "${args[@]}" --script "$script" --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
     done
     "$py" - "$win" "$src" "$rc" "$tmp/out.json" <<'PY'
 import json, sys

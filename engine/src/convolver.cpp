@@ -492,7 +492,22 @@ void Convolver::runOnce(const cl::CommandQueue& queue) {
 
 std::vector<Convolver::PreparedSet> Convolver::preparedSets() const {
   std::vector<PreparedSet> sets;
-  for (const auto& p : prepared_) sets.push_back({p->params, p->format});
+  for (const auto& p : prepared_) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over each pass's source and options
+    auto mix = [&h](const std::string& text) {
+      for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+      h = (h ^ 0xffu) * 1099511628211ull;
+    };
+    for (const cl::Kernel& k : p->kernels) {
+      const cl::Program program = k.getInfo<CL_KERNEL_PROGRAM>();
+      mix(program.getInfo<CL_PROGRAM_SOURCE>());
+      mix(program.getBuildInfo<CL_PROGRAM_BUILD_OPTIONS>(device_->info.device));
+      mix(k.getInfo<CL_KERNEL_FUNCTION_NAME>());
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    sets.push_back({p->params, p->format, hex});
+  }
   return sets;
 }
 

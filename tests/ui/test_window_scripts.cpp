@@ -16,10 +16,12 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "feed/first_launch_helper.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/convolver.hpp"
 #include "liveconv/mask_file.hpp"
 #include "png/png_io.hpp"
 
@@ -352,28 +354,36 @@ TEST_P(FirstLaunchHelper, TheWindowLaunchesTheSetsItIsGivenIntoPoclsKernelCache)
     if (d.kind == liveconv::DeviceKind::CPU && d.platformName.find("Portable Computing Language") != std::string::npos)
       pocl = d;
   if (pocl.index < 0) GTEST_SKIP() << "SKIP: no PoCL CPU device: no code generated at first launch";
-  const std::string cache = std::string(::testing::TempDir()) + "liveconv_first_launch_" + GetParam().name;
-  std::filesystem::remove_all(cache);
-  ASSERT_EQ(setenv("POCL_CACHE_DIR", cache.c_str(), 1), 0);  // the helper's, not this process's (already open)
-  std::vector<liveconv::Convolver::PreparedSet> sets(2);
-  sets[0].params.variant = liveconv::VariantId::Naive;
-  sets[0].params.mask = liveconv::parseMaskArgument("box:5");
-  sets[0].format = liveconv::PixelFormat::RGBA8;
-  sets[1].params.variant = liveconv::VariantId::Local;
-  sets[1].params.mask = liveconv::parseMaskArgument("gaussian:9");
-  sets[1].params.border = liveconv::BorderMode::Mirror;
-  sets[1].format = liveconv::PixelFormat::GRAY8;
+  const std::string dir = std::string(::testing::TempDir()) + "liveconv_first_launch_" + GetParam().name + "/";
+  const std::string cache = dir + "pocl";
+  std::filesystem::remove_all(dir);
+  // The helper's PoCL cache (this process's PoCL is open already and keeps
+  // its own), and the record of launches beside a tuning cache of the test's own.
+  ASSERT_EQ(setenv("POCL_CACHE_DIR", cache.c_str(), 1), 0);
+  ASSERT_EQ(setenv("LIVECONV_TUNING_CACHE", (dir + "autotune.tsv").c_str(), 1), 0);
+  // Two sets as a builder prepares them: naive on RGBA, local on gray with another border.
+  auto device = liveconv::DeviceContext::create(pocl);
+  std::vector<liveconv::Convolver::PreparedSet> sets;
+  for (const auto& [variant, mask, border, format] :
+       {std::tuple{liveconv::VariantId::Naive, "box:5", liveconv::BorderMode::Clamp, liveconv::PixelFormat::RGBA8},
+        std::tuple{liveconv::VariantId::Local, "gaussian:9", liveconv::BorderMode::Mirror, liveconv::PixelFormat::GRAY8}}) {
+    liveconv::FilterParams p;
+    p.variant = variant;
+    p.mask = liveconv::parseMaskArgument(mask);
+    p.border = border;
+    liveconv::Convolver c(device);
+    c.setParams(p);
+    c.prepare(format);
+    for (const auto& set : c.preparedSets()) sets.push_back(set);
+  }
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_NE(sets[0].programKey, sets[1].programKey);
   const liveconv::FirstLaunchElsewhere helper = liveconv::ui::firstLaunchInHelper(GetParam().binary);
-
-  EXPECT_TRUE(helper(pocl, sets, {}));
-  const std::vector<std::string> found = sharedObjects(cache);
   auto has = [&](const char* kernel) {
+    const std::vector<std::string> found = sharedObjects(cache);
     return std::any_of(found.begin(), found.end(), [&](const std::string& f) { return f.find(kernel) != std::string::npos; });
   };
-  EXPECT_TRUE(has("/convolve_naive/")) << found.size() << " files";
-  EXPECT_TRUE(has("/convolve_local/")) << found.size() << " files";
 
-  std::filesystem::remove_all(cache);
   EXPECT_FALSE(helper(pocl, sets, [] { return true; })) << "abandoned";
   liveconv::DeviceInfo gpu = pocl;
   gpu.kind = liveconv::DeviceKind::GPU;
@@ -382,6 +392,16 @@ TEST_P(FirstLaunchHelper, TheWindowLaunchesTheSetsItIsGivenIntoPoclsKernelCache)
   EXPECT_FALSE(helper(pocl, sets, {})) << "without PoCL's cache nothing comes back";
   unsetenv("POCL_KERNEL_CACHE");
   EXPECT_TRUE(sharedObjects(cache).empty()) << "abandoned, or not started, yet code was generated";
+
+  EXPECT_TRUE(helper(pocl, sets, {}));
+  EXPECT_TRUE(has("/convolve_naive/")) << "no code for naive in " << cache;
+  EXPECT_TRUE(has("/convolve_local/")) << "no code for local in " << cache;
+  EXPECT_TRUE(std::filesystem::exists(dir + "first-launches.tsv")) << "no record of the launches";
+
+  // Recorded: a later window (another process: the record is read again) starts no helper for them.
+  std::filesystem::remove_all(cache);
+  EXPECT_TRUE(helper(pocl, sets, {}));
+  EXPECT_TRUE(sharedObjects(cache).empty()) << "a helper ran for sets recorded as launched";
   unsetenv("POCL_CACHE_DIR");
 
   const int status = std::system((std::string(GetParam().binary) + " --first-launch-helper --device 0 --bogus x").c_str());

@@ -6,12 +6,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
+#include "liveconv/autotune.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/parameters.hpp"
@@ -54,34 +59,118 @@ std::vector<std::string> helperArguments(const std::string& executable, const De
   return args;
 }
 
-// Runs the helper, its output to /dev/null; true when it exited with 0 within
-// the limit. Killed when `abandon` says so.
-bool runHelper(const std::vector<std::string>& args, const std::function<bool()>& abandon) {
+// Runs the helper (its errors to /dev/null); `launched(i)` for each set it
+// reports done on its standard output (one index a line), also when it is
+// killed later. True when it exited with 0 within the limit; killed when
+// `abandon` says so.
+bool runHelper(const std::vector<std::string>& args, const std::function<bool()>& abandon,
+               const std::function<void(std::size_t)>& launched) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) return false;
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&files, report[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&files, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
-  if (spawned != 0) return false;
+  close(report[1]);
+  if (spawned != 0) {
+    close(report[0]);
+    return false;
+  }
+  fcntl(report[0], F_SETFL, O_NONBLOCK);
+  std::string pending;
+  const auto readReports = [&] {
+    char buffer[256];
+    for (ssize_t n; (n = read(report[0], buffer, sizeof buffer)) > 0;) pending.append(buffer, static_cast<std::size_t>(n));
+    for (std::size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1))
+      launched(static_cast<std::size_t>(std::strtoul(pending.c_str(), nullptr, 10)));
+  };
   const auto deadline = std::chrono::steady_clock::now() + kFirstLaunchHelperLimit;
   int status = 0;
+  bool ok = false;
   for (;;) {
+    readReports();
     const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (done < 0) return false;
+    if (done == pid) {
+      ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      break;
+    }
+    if (done < 0) break;
     if (std::chrono::steady_clock::now() >= deadline || (abandon && abandon())) {
       kill(pid, SIGKILL);  // what it generated so far stays in PoCL's cache
       waitpid(pid, &status, 0);
-      return false;
+      break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  readReports();
+  close(report[0]);
+  return ok;
+}
+
+// What helpers launched, across runs: a line per set (the device and driver,
+// the program's digest, the variant, format and work-group shape), so that a
+// window on a machine whose PoCL cache is warm starts no helper at all. A
+// stale line (PoCL's cache emptied by hand) costs what no helper costs: the
+// first launch in the window.
+class LaunchRecord {
+ public:
+  static LaunchRecord& instance() {
+    static LaunchRecord record;
+    return record;
+  }
+
+  bool has(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    return keys_.count(key) > 0;
+  }
+
+  void add(const std::vector<std::string>& keys) {
+    if (keys.empty()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    load();
+    if (keys_.size() + keys.size() > kMaxKeys) {  // bounded: start again
+      keys_.clear();
+      std::ofstream(path_, std::ios::trunc);
+    }
+    std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), error_);
+    std::ofstream out(path_, std::ios::app);
+    for (const std::string& k : keys)
+      if (keys_.insert(k).second) out << k << "\n";
+  }
+
+ private:
+  static constexpr std::size_t kMaxKeys = 20000;
+
+  void load() {
+    // Beside `auto`'s answers, which are just as particular to the device and driver.
+    const std::string path =
+        (std::filesystem::path(AutoTuner::defaultCachePath()).parent_path() / "first-launches.tsv").string();
+    if (path == path_) return;
+    path_ = path;
+    keys_.clear();
+    std::ifstream in(path_);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) keys_.insert(line);
+  }
+
+  std::mutex mutex_;
+  std::string path_;  // what keys_ were read from
+  std::set<std::string> keys_;
+  std::error_code error_;
+};
+
+std::string recordKey(const DeviceInfo& device, const Convolver::PreparedSet& set) {
+  return device.fingerprint() + "\t" + set.programKey + "\t" + variantInfo(set.params.variant).name + "\t" +
+         toString(set.format) + "\t" + std::to_string(set.params.workgroup.x) + "x" +
+         std::to_string(set.params.workgroup.y) + "\t" + std::to_string(set.params.packet);
 }
 
 }  // namespace
@@ -90,7 +179,23 @@ FirstLaunchElsewhere firstLaunchInHelper(std::string executable) {
   return [executable = std::move(executable)](const DeviceInfo& device,
                                               const std::vector<Convolver::PreparedSet>& sets,
                                               const std::function<bool()>& abandon) {
-    return generatesCodeAtFirstLaunch(device) && runHelper(helperArguments(executable, device, sets), abandon);
+    if (!generatesCodeAtFirstLaunch(device)) return false;
+    LaunchRecord& record = LaunchRecord::instance();
+    std::vector<Convolver::PreparedSet> todo;
+    std::vector<std::string> keys;
+    for (const Convolver::PreparedSet& set : sets) {
+      std::string key = recordKey(device, set);
+      if (record.has(key)) continue;  // launched by a helper before, its code in PoCL's cache
+      todo.push_back(set);
+      keys.push_back(std::move(key));
+    }
+    if (todo.empty()) return true;
+    std::vector<std::string> done;
+    const bool ok = runHelper(helperArguments(executable, device, todo), abandon, [&](std::size_t i) {
+      if (i < keys.size()) done.push_back(keys[i]);
+    });
+    record.add(done);  // those done, also when it was killed before the others
+    return ok;
   };
 }
 
@@ -144,12 +249,14 @@ int firstLaunchHelperMain(int argc, char** argv) {
   try {
     auto device = DeviceContext::create(selectDevice(selector));
     const cl::CommandQueue queue(device->context, device->info.device);
-    for (const ParamValues& set : sets) {
+    for (std::size_t i = 0; i < sets.size(); ++i) {
       try {
         Convolver c(device);
-        c.setParams(set.filter);
-        c.prepare(set.format);
+        c.setParams(sets[i].filter);
+        c.prepare(sets[i].format);
         c.runOnce(queue);
+        std::printf("%zu\n", i);  // done: the caller records it
+        std::fflush(stdout);
       } catch (const std::exception&) {
         code = 1;  // the others still go
       }

@@ -8,7 +8,10 @@
 // the window's own executable, started with kFirstLaunchFlag: it builds the
 // same program (the same source and options, so PoCL's kernel cache on disk
 // keys it the same), launches it once on a small frame and exits; the window's
-// own first launch then only loads the code PoCL left in its cache.
+// own first launch then only loads the code PoCL left in its cache. What the
+// helpers launched is recorded beside `auto`'s answers (first-launches.tsv:
+// device and driver, the program's digest, variant, format, shape), so a
+// window on a machine whose PoCL cache is warm starts no helper at all.
 //
 //   main(): offerFirstLaunchHelper() -> a feed's builder: setFirstLaunchElsewhere(offeredFirstLaunchHelper())
 //   lc-build: firstLaunchInHelper(...)(device, sets, abandon)
@@ -42,8 +45,9 @@ void offerFirstLaunchHelper(std::string executable = "/proc/self/exe");
 FirstLaunchElsewhere offeredFirstLaunchHelper();
 
 // In a window's main(), before anything else: true when this process was
-// started as a helper; firstLaunchHelperMain() is then all it does (exit 0 when
-// every launch ran, 1 when one failed, 2 for arguments it does not take).
+// started as a helper; firstLaunchHelperMain() is then all it does: each set
+// launched is reported as its index on a line of standard output; exit 0 when
+// every launch ran, 1 when one failed, 2 for arguments it does not take.
 bool isFirstLaunchHelper(int argc, char** argv);
 int firstLaunchHelperMain(int argc, char** argv);
 

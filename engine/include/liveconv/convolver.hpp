@@ -169,6 +169,9 @@ class Convolver {
   struct PreparedSet {
     FilterParams params;  // never VariantId::Auto
     PixelFormat format = PixelFormat::Invalid;
+    // A digest (hex) of its programs' sources and build options: with the
+    // device, what a driver's own cache of built programs (PoCL's) keys them by.
+    std::string programKey;
   };
   std::vector<PreparedSet> preparedSets() const;
 
