@@ -357,10 +357,9 @@ TEST_P(FirstLaunchHelper, TheWindowLaunchesTheSetsItIsGivenIntoPoclsKernelCache)
   const std::string dir = std::string(::testing::TempDir()) + "liveconv_first_launch_" + GetParam().name + "/";
   const std::string cache = dir + "pocl";
   std::filesystem::remove_all(dir);
-  // The helper's PoCL cache (this process's PoCL is open already and keeps
-  // its own), and the record of launches beside a tuning cache of the test's own.
+  // The helper's PoCL cache, and the record of its launches there (this
+  // process's PoCL is open already and keeps its own).
   ASSERT_EQ(setenv("POCL_CACHE_DIR", cache.c_str(), 1), 0);
-  ASSERT_EQ(setenv("LIVECONV_TUNING_CACHE", (dir + "autotune.tsv").c_str(), 1), 0);
   // Two sets as a builder prepares them: naive on RGBA, local on gray with another border.
   auto device = liveconv::DeviceContext::create(pocl);
   std::vector<liveconv::Convolver::PreparedSet> sets;
@@ -396,12 +395,16 @@ TEST_P(FirstLaunchHelper, TheWindowLaunchesTheSetsItIsGivenIntoPoclsKernelCache)
   EXPECT_TRUE(helper(pocl, sets, {}));
   EXPECT_TRUE(has("/convolve_naive/")) << "no code for naive in " << cache;
   EXPECT_TRUE(has("/convolve_local/")) << "no code for local in " << cache;
-  EXPECT_TRUE(std::filesystem::exists(dir + "first-launches.tsv")) << "no record of the launches";
+  EXPECT_TRUE(std::filesystem::exists(cache + "/liveconv-first-launches.tsv")) << "no record of the launches";
 
-  // Recorded: a later window (another process: the record is read again) starts no helper for them.
-  std::filesystem::remove_all(cache);
+  // Recorded: no helper starts for them again (the code is taken away to see that none is made).
+  for (const std::string& f : sharedObjects(cache)) std::filesystem::remove(f);
   EXPECT_TRUE(helper(pocl, sets, {}));
   EXPECT_TRUE(sharedObjects(cache).empty()) << "a helper ran for sets recorded as launched";
+  // The record goes with PoCL's cache: another cache folder, the helper runs again.
+  ASSERT_EQ(setenv("POCL_CACHE_DIR", (cache + "2").c_str(), 1), 0);
+  EXPECT_TRUE(helper(pocl, sets, {}));
+  EXPECT_FALSE(sharedObjects(cache + "2").empty()) << "no helper for a new PoCL cache";
   unsetenv("POCL_CACHE_DIR");
 
   const int status = std::system((std::string(GetParam().binary) + " --first-launch-helper --device 0 --bogus x").c_str());

@@ -16,7 +16,6 @@
 #include <thread>
 #include <vector>
 
-#include "liveconv/autotune.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/parameters.hpp"
@@ -114,11 +113,19 @@ bool runHelper(const std::vector<std::string>& args, const std::function<bool()>
   return ok;
 }
 
+// Where PoCL keeps the code it generates (its own rule: $POCL_CACHE_DIR, else
+// $XDG_CACHE_HOME/pocl/kcache, else ~/.cache/pocl/kcache); empty when unknown.
+std::string poclKernelCache() {
+  if (const char* dir = std::getenv("POCL_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/pocl/kcache";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/pocl/kcache";
+  return {};
+}
+
 // What helpers launched, across runs: a line per set (the device and driver,
 // the program's digest, the variant, format and work-group shape), so that a
-// window on a machine whose PoCL cache is warm starts no helper at all. A
-// stale line (PoCL's cache emptied by hand) costs what no helper costs: the
-// first launch in the window.
+// window on a machine whose PoCL cache is warm starts no helper at all. The
+// record lives in PoCL's cache folder, so it goes when that cache is emptied.
 class LaunchRecord {
  public:
   static LaunchRecord& instance() {
@@ -129,13 +136,14 @@ class LaunchRecord {
   bool has(const std::string& key) {
     std::lock_guard<std::mutex> lock(mutex_);
     load();
-    return keys_.count(key) > 0;
+    return !path_.empty() && keys_.count(key) > 0;
   }
 
   void add(const std::vector<std::string>& keys) {
     if (keys.empty()) return;
     std::lock_guard<std::mutex> lock(mutex_);
     load();
+    if (path_.empty()) return;
     if (keys_.size() + keys.size() > kMaxKeys) {  // bounded: start again
       keys_.clear();
       std::ofstream(path_, std::ios::trunc);
@@ -150,9 +158,8 @@ class LaunchRecord {
   static constexpr std::size_t kMaxKeys = 20000;
 
   void load() {
-    // Beside `auto`'s answers, which are just as particular to the device and driver.
-    const std::string path =
-        (std::filesystem::path(AutoTuner::defaultCachePath()).parent_path() / "first-launches.tsv").string();
+    const std::string cache = poclKernelCache();
+    const std::string path = cache.empty() ? std::string() : cache + "/liveconv-first-launches.tsv";
     if (path == path_) return;
     path_ = path;
     keys_.clear();

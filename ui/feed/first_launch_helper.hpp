@@ -9,9 +9,10 @@
 // same program (the same source and options, so PoCL's kernel cache on disk
 // keys it the same), launches it once on a small frame and exits; the window's
 // own first launch then only loads the code PoCL left in its cache. What the
-// helpers launched is recorded beside `auto`'s answers (first-launches.tsv:
-// device and driver, the program's digest, variant, format, shape), so a
-// window on a machine whose PoCL cache is warm starts no helper at all.
+// helpers launched is recorded in that cache's folder
+// (liveconv-first-launches.tsv: device and driver, the program's digest,
+// variant, format, shape), so a window on a machine whose PoCL cache is warm
+// starts no helper at all, and an emptied cache takes the record with it.
 //
 //   main(): offerFirstLaunchHelper() -> a feed's builder: setFirstLaunchElsewhere(offeredFirstLaunchHelper())
 //   lc-build: firstLaunchInHelper(...)(device, sets, abandon)
