@@ -157,18 +157,20 @@ void KernelBuilder::launchCandidatesElsewhere(const Job& job) {
 }
 
 void KernelBuilder::firstLaunch(const std::vector<Convolver*>& cs, bool here, const std::function<bool()>& abandon) {
+  std::vector<Convolver::PreparedSet> all;  // read from the driver: outside the lock request() takes
+  for (const Convolver* c : cs)
+    for (Convolver::PreparedSet& set : c->preparedSets()) all.push_back(std::move(set));
   std::vector<Convolver::PreparedSet> sets;
   std::vector<std::string> keys;
   FirstLaunchElsewhere elsewhere;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const Convolver* c : cs)
-      for (const Convolver::PreparedSet& set : c->preparedSets()) {
-        std::string key = launchKey(set.params, set.format);
-        if (launched_.count(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
-        keys.push_back(std::move(key));
-        sets.push_back(set);
-      }
+    for (Convolver::PreparedSet& set : all) {
+      std::string key = launchKey(set.params, set.format);
+      if (launched_.count(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      keys.push_back(std::move(key));
+      sets.push_back(std::move(set));
+    }
     if (sets.empty()) return;
     elsewhere = elsewhere_;
   }
