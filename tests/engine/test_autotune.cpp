@@ -30,6 +30,16 @@ std::string tempCache(const char* name) {
   return path;
 }
 
+// Waits until the builder has nothing left to build (its idle work done too),
+// at most `limit`; true when it went idle.
+bool waitUntilIdle(const KernelBuilder& builder, std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  do {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while (builder.busy() && std::chrono::steady_clock::now() < until);
+  return !builder.busy();
+}
+
 TEST(AutoTune, PicksAVerifiedVariantAndMatchesTheReference) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto tuner = std::make_shared<AutoTuner>(tempCache("race.tsv"));
@@ -442,11 +452,7 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
       builder.setIdleWork(live);
       std::uint64_t generation = 0;
       ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));  // as a window's feed opens
-      const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-      do {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      } while (builder.busy() && std::chrono::steady_clock::now() < idle);
-      ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+      ASSERT_TRUE(waitUntilIdle(builder, std::chrono::seconds(120))) << "the builder never went idle";
       while (builder.take(&generation)) {  // the later steps of the RGBA set
       }
       builder.request(2, p, PixelFormat::GRAY8, 64, 48);
@@ -480,11 +486,7 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasEveryRuntimeVariantReady) {
     p.mask = test::integerMask(3, 5);
     const auto started = std::chrono::steady_clock::now();
     ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
-    const auto idle = started + std::chrono::seconds(240);
-    do {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    } while (builder.busy() && std::chrono::steady_clock::now() < idle);
-    ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+    ASSERT_TRUE(waitUntilIdle(builder, std::chrono::seconds(240))) << "the builder never went idle";
     std::printf("[          ] idle after %.0f ms\n",
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
     std::uint64_t generation = 0, g = 1;
@@ -546,11 +548,7 @@ TEST(KernelBuilder, OnACpuDeviceEveryFirstLaunchGoesToTheHelperGiven) {
     p.variant = asked;
     p.mask = test::integerMask(3, 5);
     ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
-    const auto idle = std::chrono::steady_clock::now() + std::chrono::seconds(240);
-    do {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    } while (builder.busy() && std::chrono::steady_clock::now() < idle);
-    ASSERT_FALSE(builder.busy()) << "the builder never went idle";
+    ASSERT_TRUE(waitUntilIdle(builder, std::chrono::seconds(240))) << "the builder never went idle";
     std::lock_guard<std::mutex> lock(m);
     if (gpu) {
       EXPECT_TRUE(launched.empty()) << "a GPU makes its first launches itself";
