@@ -74,6 +74,8 @@ bool runHelper(const std::vector<std::string>& args, const std::function<bool()>
   posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&files, report[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&files, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  // Nothing else of the window's (its display connection, its devices' files) stays open in the helper.
+  posix_spawn_file_actions_addclosefrom_np(&files, STDERR_FILENO + 1);
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
