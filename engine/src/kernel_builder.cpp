@@ -150,9 +150,7 @@ void KernelBuilder::launchCandidatesElsewhere(const Job& job) {
       // The race says why this candidate is out.
     }
   }
-  std::vector<Convolver*> cs;
-  for (const auto& c : built) cs.push_back(c.get());
-  firstLaunch(cs, false, interrupted);
+  launchOnce(built, false, interrupted);
   if (interrupted()) throw Cancelled("The race was interrupted before it started.");
 }
 
@@ -338,7 +336,6 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
 }
 
 void KernelBuilder::buildOtherFormats(const Job& job) {
-  const bool gpu = device_->info.kind == DeviceKind::GPU;
   const bool isAuto = job.params.variant == VariantId::Auto;
   if (!isAuto && variantInfo(job.params.variant).binding != MaskBinding::Runtime) return;  // one program per mask
   std::vector<std::unique_ptr<Convolver>> built;
@@ -351,21 +348,7 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
     Job other = job;
     other.format = format;
     other.stage = Stage::Set;
-    if (std::unique_ptr<Convolver> c = cachedKernel(other)) {  // built already (launched too, perhaps)
-      built.push_back(std::move(c));
-      continue;
-    }
-    try {
-      auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
-      c->setParams(job.params);
-      if (isAuto)
-        prepareStopgap(*c, other, gpu);
-      else
-        c->prepare(format);
-      built.push_back(std::move(c));
-    } catch (const std::exception&) {
-      // A real request for this format says what is wrong.
-    }
+    if (std::unique_ptr<Convolver> c = idleKernel(other)) built.push_back(std::move(c));
   }
   launchOnce(built, true);
 }
@@ -385,18 +368,7 @@ void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock
     Job next = job;  // the set as a switch to `v` asks for it
     next.params.variant = v.id;
     next.stage = Stage::Set;
-    if (std::unique_ptr<Convolver> c = cachedKernel(next)) {  // built already (launched too, perhaps)
-      built.push_back(std::move(c));
-      continue;
-    }
-    try {
-      auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
-      c->setParams(next.params);
-      c->prepare(job.format);
-      built.push_back(std::move(c));
-    } catch (const std::exception&) {
-      // A real request for this variant says what is wrong.
-    }
+    if (std::unique_ptr<Convolver> c = idleKernel(next)) built.push_back(std::move(c));
   }
   // Their first launches, all compiled first (a switch to one is then a
   // hand-over): on a GPU, or in a helper. Not here on PoCL: it generates a
@@ -406,12 +378,28 @@ void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock
   launchOnce(built, false);
 }
 
-void KernelBuilder::launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here) {
+std::unique_ptr<Convolver> KernelBuilder::idleKernel(const Job& set) {
+  if (std::unique_ptr<Convolver> c = cachedKernel(set)) return c;  // built already (launched too, perhaps)
+  try {
+    auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
+    c->setParams(set.params);
+    if (set.params.variant != VariantId::Auto)
+      c->prepare(set.format);
+    else if (!prepareStopgap(*c, set, device_->info.kind == DeviceKind::GPU))
+      return nullptr;
+    return c;
+  } catch (const std::exception&) {
+    return nullptr;  // a real request for this set says what is wrong
+  }
+}
+
+void KernelBuilder::launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here,
+                               const std::function<bool()>& abandon) {
   std::vector<Convolver*> cs;
   for (const auto& c : built) cs.push_back(c.get());
   if (cs.empty()) return;
   try {
-    firstLaunch(cs, here);
+    firstLaunch(cs, here, abandon);
   } catch (const std::exception&) {
     // A real request for one of them says what is wrong.
   }

@@ -174,7 +174,12 @@ class KernelBuilder {
   // launches only load their code and the stream beside it never stops for
   // a code generation. Throws Cancelled when a request interrupts it.
   void launchCandidatesElsewhere(const Job& job);
-  void launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here);  // idle work: no error escapes
+  // firstLaunch() for idle work and a race's candidates: no error escapes.
+  void launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here,
+                  const std::function<bool()>& abandon = {});
+  // Idle work: the set's kernel (for `auto`, its stopgap), cached or compiled
+  // here; null when it cannot be built (a real request for it says why).
+  std::unique_ptr<Convolver> idleKernel(const Job& set);
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
