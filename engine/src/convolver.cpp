@@ -511,6 +511,12 @@ std::vector<Convolver::PreparedSet> Convolver::preparedSets() const {
   return sets;
 }
 
+std::string Convolver::PreparedSet::launchKey() const {
+  return programKey + "\t" + variantInfo(params.variant).name + "\t" + toString(format) + "\t" +
+         std::to_string(params.workgroup.x) + "x" + std::to_string(params.workgroup.y) + "\t" +
+         std::to_string(params.packet);
+}
+
 void Convolver::enqueuePrepared(Prepared& p, const cl::CommandQueue& queue, const DeviceImage& src,
                                 const DeviceImage& dst, const std::vector<cl::Event>* waitFor, cl::Event* done,
                                 cl::Event* first) {

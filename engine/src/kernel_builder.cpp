@@ -111,23 +111,6 @@ void KernelBuilder::setFirstLaunchElsewhere(FirstLaunchElsewhere elsewhere) {
   elsewhere_ = std::move(elsewhere);
 }
 
-namespace {
-
-// Sets that launch the same code: the same program and work-group shape (the
-// mask's values and size matter only where they are compiled in).
-std::string launchKey(const FilterParams& p, PixelFormat format) {
-  std::string key = std::to_string(static_cast<int>(p.variant)) + '/' + toString(format) + '/' + toString(p.border) +
-                    '/' + std::to_string(static_cast<int>(p.alpha)) + '/' + std::to_string(p.workgroup.x) + 'x' +
-                    std::to_string(p.workgroup.y) + '/' + std::to_string(p.packet);
-  if (variantInfo(p.variant).binding != MaskBinding::Runtime) {
-    key += '/' + std::to_string(p.mask.width) + 'x' + std::to_string(p.mask.height);
-    for (const float v : p.mask.coefficients) key += ',' + std::to_string(v);
-  }
-  return key;
-}
-
-}  // namespace
-
 void KernelBuilder::launchCandidatesElsewhere(const Job& job) {
   if (device_->info.kind == DeviceKind::GPU) return;
   {
@@ -141,14 +124,10 @@ void KernelBuilder::launchCandidatesElsewhere(const Job& job) {
   std::vector<std::unique_ptr<Convolver>> built;
   for (const FilterParams& candidate : AutoTuner::candidates(job.params, false)) {
     if (interrupted()) throw Cancelled("The race was interrupted before it started.");
-    try {
-      auto c = std::make_unique<Convolver>(device_, cache_, nullptr);
-      c->setParams(candidate);
-      c->prepare(job.format);
-      built.push_back(std::move(c));
-    } catch (const std::exception&) {
-      // The race says why this candidate is out.
-    }
+    Job set = job;
+    set.params = candidate;
+    set.stage = Stage::Set;
+    if (std::unique_ptr<Convolver> c = idleKernel(set)) built.push_back(std::move(c));  // else the race says why
   }
   launchOnce(built, false, interrupted);
   if (interrupted()) throw Cancelled("The race was interrupted before it started.");
@@ -164,7 +143,7 @@ void KernelBuilder::firstLaunch(const std::vector<Convolver*>& cs, bool here, co
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Convolver::PreparedSet& set : all) {
-      std::string key = launchKey(set.params, set.format);
+      std::string key = set.launchKey();
       if (launched_.count(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
       keys.push_back(std::move(key));
       sets.push_back(std::move(set));

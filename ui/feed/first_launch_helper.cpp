@@ -177,9 +177,7 @@ class LaunchRecord {
 };
 
 std::string recordKey(const DeviceInfo& device, const Convolver::PreparedSet& set) {
-  return device.fingerprint() + "\t" + set.programKey + "\t" + variantInfo(set.params.variant).name + "\t" +
-         toString(set.format) + "\t" + std::to_string(set.params.workgroup.x) + "x" +
-         std::to_string(set.params.workgroup.y) + "\t" + std::to_string(set.params.packet);
+  return device.fingerprint() + "\t" + set.launchKey();
 }
 
 }  // namespace

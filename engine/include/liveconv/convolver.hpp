@@ -172,6 +172,10 @@ class Convolver {
     // A digest (hex) of its programs' sources and build options: with the
     // device, what a driver's own cache of built programs (PoCL's) keys them by.
     std::string programKey;
+    // The programs and the work-group shape they run in (tab-separated: the
+    // digest, variant, format, shape, packet): two sets with the same launch
+    // key launch the same code.
+    std::string launchKey() const;
   };
   std::vector<PreparedSet> preparedSets() const;
 

@@ -177,8 +177,9 @@ class KernelBuilder {
   // firstLaunch() for idle work and a race's candidates: no error escapes.
   void launchOnce(const std::vector<std::unique_ptr<Convolver>>& built, bool here,
                   const std::function<bool()>& abandon = {});
-  // Idle work: the set's kernel (for `auto`, its stopgap), cached or compiled
-  // here; null when it cannot be built (a real request for it says why).
+  // For idle work and a race's candidates: the set's kernel (for `auto`, its
+  // stopgap), cached or compiled here; null when it cannot be built (a real
+  // request for it, or the race, says why).
   std::unique_ptr<Convolver> idleKernel(const Job& set);
 
   std::shared_ptr<DeviceContext> device_;
@@ -198,7 +199,7 @@ class KernelBuilder {
   bool idleWork_ = false;
   std::chrono::milliseconds settle_{0};
   FirstLaunchElsewhere elsewhere_;
-  std::set<std::string> launched_;  // what firstLaunch() has launched (its keys), here or elsewhere
+  std::set<std::string> launched_;  // what firstLaunch() has launched (PreparedSet::launchKey()), here or elsewhere
   std::chrono::steady_clock::time_point lastRequest_{};
   std::thread thread_;
 };
