@@ -5,7 +5,9 @@
 # `wait`, run under Xvfb with a fresh HOME (so the tuning cache, PoCL's kernel
 # cache and the Qt settings start empty), read back from --stats-json.
 # Prints per run: frames and ms until each edit was on screen, the variant
-# that ran it, the UI thread's frame times and the source-to-screen latency.
+# that ran it, the UI thread's frame times, the source-to-screen latency, the
+# frames dropped, the passes that drew (where the build says), and the
+# window's CPU time (where /usr/bin/time is installed).
 # Usage: scripts/measure-edits.sh [--warm] [BUILD_DIR] [SOURCES...]
 #   --warm     run each window once before it is measured (the same edits,
 #              then 8 s more for the work a window does when idle), with the same HOME:
@@ -27,6 +29,9 @@ command -v xvfb-run >/dev/null || { echo "measure-edits.sh: needs xvfb-run (Debi
 py=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The window's own CPU time (user + system) and wall time, where GNU time is installed.
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%U %S %e" -o "$tmp/cpu")
 cat >"$tmp/edits.txt" <<'EOF'
 10 mask box:5
 10 wait
@@ -58,18 +63,26 @@ for src in "${sources[@]}"; do
       rm -rf "$tmp/out.json" "$home/.config"  # the caches stay; the settings (a window's last mask, format) go
       script=edits.txt
       [ "$run" -lt "$warm" ] && script=warmup.txt
+      rm -f "$tmp/cpu"
       (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
-        "$bin" "${args[@]}" --script "$script" --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
+        "${timer[@]}" "$bin" "${args[@]}" --script "$script" --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
     done
-    "$py" - "$win" "$src" "$rc" "$tmp/out.json" <<'PY'
+    "$py" - "$win" "$src" "$rc" "$tmp/out.json" "$tmp/cpu" <<'PY'
 import json, sys
-win, src, rc, path = sys.argv[1:]
+win, src, rc, path, cpu = sys.argv[1:]
 try:
     d = json.load(open(path))
 except Exception as e:
     print(f"{win} {src}: exit {rc}, no stats file ({e})")
     sys.exit(0)
-print(f"{win} {src} (exit {rc}): ui_frame_ms {d['ui_frame_ms']}, latency_ms {d['latency_ms']}")
+try:
+    user, system, wall = (float(x) for x in open(cpu).read().split()[-3:])
+    cores = f", {user + system:.1f} s of CPU in {wall:.1f} s ({(user + system) / wall:.2f} cores)"
+except Exception:
+    cores = ""
+redraws = f", {d['redraws']} redraws" if 'redraws' in d else ""
+print(f"{win} {src} (exit {rc}): ui_frame_ms {d['ui_frame_ms']}, latency_ms {d['latency_ms']}, "
+      f"dropped {d['frames_dropped']}/{d['frames_total']}, {d['frames']} frames{redraws}{cores}")
 for e in d['edits']:
     print(f"    {e['command']:32s} {e['visible_after_frames']:4d} frames {e['visible_after_ms']:5d} ms  {e['variant_ran']}")
 PY

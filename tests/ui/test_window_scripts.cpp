@@ -170,6 +170,28 @@ TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
   EXPECT_EQ(frame.height(), 240);
 }
 
+// A window draws again only what changed: paused, its passes go on (the
+// script's frames count them) but it redraws a few times a second for the
+// overlay's numbers, and an edit still reaches the paused picture at once.
+// (The pointer entering the new window under Xvfb is input: the viewer's
+// first second is drawn every pass.)
+TEST_P(WindowScript, APausedWindowDrawsOnlyWhenSomethingChanges) {
+  std::string output;
+  ASSERT_EQ(run("5 pause\n60 mask box:3\n60 wait\n300 quit\n", &output), 0) << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  std::smatch frames, redraws;
+  ASSERT_TRUE(std::regex_search(json, frames, std::regex(R"("frames": (\d+))"))) << json;
+  ASSERT_TRUE(std::regex_search(json, redraws, std::regex(R"("redraws": (\d+))"))) << json;
+  EXPECT_GE(std::stol(frames[1]), 300);
+  EXPECT_GE(std::stol(redraws[1]), 5) << "the overlay's numbers were never drawn again";
+  EXPECT_LT(std::stol(redraws[1]), std::stol(frames[1]) / 2) << "a paused window drew every pass";
+  const std::vector<Edit> edits = editsOf(json);
+  ASSERT_EQ(edits.size(), 1u) << json;
+  EXPECT_GT(edits[0].shownFrame, 0) << "the edit never reached the paused picture";
+  EXPECT_LE(edits[0].framesToShow, 10) << json;
+}
+
 // A decoded stream (the pipeline's engine and builder threads): with `auto`,
 // each new mask is on screen within a fraction of a second, first on the
 // provisional kernel, while the stream plays on.

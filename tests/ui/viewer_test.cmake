@@ -7,11 +7,13 @@ if(LIVECONV_WITH_MEDIA)
   target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_WITH_MEDIA)  # the PipelineFeed cases
 endif()
 
-# The display-path decisions with a fake clGetGLContextInfoKHR, and the
-# background opening of sources and devices; neither needs a window.
+# The display-path decisions with a fake clGetGLContextInfoKHR, the
+# background opening of sources and devices, and when the frame loop has a
+# window draw; none needs a window.
 liveconv_add_test(ui_display_tests
   ${CMAKE_CURRENT_LIST_DIR}/test_interop_policy.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/test_feed_switcher.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/test_feed_switcher.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_frame_loop_redraw.cpp)
 target_link_libraries(ui_display_tests PRIVATE liveconv_ui_interop_policy liveconv_ui_feed)
 
 # Both windows driven by one --script, read back through --stats-json.

@@ -109,7 +109,54 @@ const FeedFrame& FrameLoop::tick(bool step) {
   advance(step || stepWanted_);
   stepWanted_ = false;
   logTick();
+  timeTick();
+  decideRedraw();
   return frame_;
+}
+
+// ---- drawing only what changed
+
+bool FrameLoop::Shown::operator==(const Shown& o) const {
+  return modelVersion == o.modelVersion && installs == o.installs && refusals == o.refusals &&
+         seekRefusals == o.seekRefusals && scriptLines == o.scriptLines && recordings == o.recordings &&
+         view == o.view && opening == o.opening && picture == o.picture && recording == o.recording;
+}
+
+void FrameLoop::timeTick() {
+  const auto now = std::chrono::steady_clock::now();
+  if (ticks_ > 2) {  // the first ticks carry start-up
+    const double ms = std::chrono::duration<double, std::milli>(now - lastTick_).count();
+    uiFrameTimes_.push(static_cast<float>(ms));
+    if (ms > 0) uiFps_ = uiFps_ == 0 ? 1000 / ms : uiFps_ + (1000 / ms - uiFps_) / 20;
+  }
+  lastTick_ = now;
+}
+
+void FrameLoop::decideRedraw() {
+  const auto now = std::chrono::steady_clock::now();
+  Shown shown;
+  shown.modelVersion = model_.version();
+  shown.installs = installs_;
+  shown.refusals = refusals_;
+  shown.seekRefusals = seekRefusals_;
+  shown.scriptLines = scriptLinesRun_;
+  shown.recordings = recordingsFinished_;
+  shown.view = model_.view();
+  shown.opening = openingMessage();
+  shown.picture = pictureMessage();
+  shown.recording = recording();
+  redrawDue_ = frame_.fresh || std::exchange(exposed_, false) || now < inputUntil_ ||
+               now - lastDraw_ >= kRedrawInterval || !(shown == drawnState_);
+  if (redrawDue_) drawnState_ = std::move(shown);
+}
+
+void FrameLoop::inputCame() {
+  inputUntil_ = std::chrono::steady_clock::now() + kInputRedraw;
+}
+
+void FrameLoop::drew() {
+  lastDraw_ = std::chrono::steady_clock::now();
+  ++redraws_;
 }
 
 void FrameLoop::advance(bool step) {
@@ -404,7 +451,7 @@ std::string FrameLoop::writeStatsJson(const std::string& path) const {
   for (const ParamDescription& d : paramDescriptions())
     if (d.id != ParamId::Mask && d.id != ParamId::Device)
       parameters.emplace_back(d.flag + 2, modelParamText(model_, d.id));
-  if (out) out << log_.toJson(s, framesShown_, videoFps(), mask, parameters);
+  if (out) out << log_.toJson(s, framesShown_, redraws_, videoFps(), mask, parameters);
   if (!out) return "cannot write " + path + ".";
   return {};
 }

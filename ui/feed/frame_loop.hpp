@@ -106,6 +106,32 @@ class FrameLoop {
   // New source frames shown per second (not redraws); 0 while paused.
   double videoFps() const;
 
+  // ---- drawing only what changed
+  // The loop turns at the display's rate (input, frames taken, script lines),
+  // but a pass draws only when tick() found something the window shows
+  // changed: a new frame, an edit or a view setting, a message, a new feed,
+  // a script line; or when the shell said input came (inputCame()); or at
+  // least every kRedrawInterval (the overlay's and status bar's numbers).
+  // On a software GL a redraw of an unchanged window costs as much as one of
+  // a new frame (llvmpipe: most of a core at 60 Hz), taken from the cores
+  // that decode and filter.
+  static constexpr std::chrono::milliseconds kRedrawInterval{250};
+  // After input, every pass draws for this long: hover highlights, tooltips
+  // and a text field's cursor follow the pointer and the clock, not the model.
+  static constexpr std::chrono::milliseconds kInputRedraw{1000};
+  bool redrawDue() const { return redrawDue_; }
+  // Input came (a key, the pointer, the wheel): the passes of the next kInputRedraw draw (call before tick()).
+  void inputCame();
+  // The window was exposed, resized or focused: the next pass draws (call before tick()).
+  void exposed() { exposed_ = true; }
+  // The shell drew this pass (what the stats file counts as redraws).
+  void drew();
+  std::uint64_t redraws() const { return redraws_; }
+  // The loop's own rate and its pass times, the UI thread's responsiveness
+  // (what `ui_frame_ms` in the stats file summarises); the same in both windows.
+  double uiFps() const { return uiFps_; }
+  const FrameTimeHistory& uiFrameTimes() const { return uiFrameTimes_; }
+
   // ---- keys and scripts
   // Acts on a key's command where it concerns the model, the playback or the
   // counters (true); the shell's own (full screen, screenshots, quit) are left
@@ -168,6 +194,8 @@ class FrameLoop {
   void runScriptLine(const ScriptLine& line, std::vector<ShellRequest>* requests);
   void logTick();
   void measureLatency();
+  void timeTick();
+  void decideRedraw();
 
   ViewerModel& model_;
   Opener opener_;
@@ -205,6 +233,20 @@ class FrameLoop {
   int waitLine_ = 0;  // the model version the log has seen (0: none yet)
   VideoRate videoRate_;
   LatencyWindow latency_;  // the overlay's; the log keeps every sample
+  // What the window showed when it last drew (decideRedraw() compares), and when.
+  struct Shown {
+    std::uint64_t modelVersion = 0, installs = 0, refusals = 0, seekRefusals = 0, scriptLines = 0, recordings = 0;
+    ViewState view;
+    std::string opening, picture;
+    bool recording = false;
+    bool operator==(const Shown& o) const;
+  };
+  Shown drawnState_;
+  std::chrono::steady_clock::time_point lastDraw_{}, inputUntil_{}, lastTick_{};
+  bool redrawDue_ = true, exposed_ = false;
+  std::uint64_t redraws_ = 0;
+  double uiFps_ = 0;
+  FrameTimeHistory uiFrameTimes_{240};
   FrameStats baseline_;  // the counters at the last resetCounters()
   Script script_;
   SessionLog log_;

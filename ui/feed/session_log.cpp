@@ -101,11 +101,11 @@ bool SessionLog::settled() const {
   return true;
 }
 
-std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, double videoFps,
+std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, std::uint64_t redraws, double videoFps,
                                const std::string& maskSpec,
                                const std::vector<std::pair<std::string, std::string>>& parameters) const {
   std::ostringstream out;
-  out << "{\n  \"frames\": " << framesShown << ",\n  \"source\": " << jsonQuote(s.source)
+  out << "{\n  \"frames\": " << framesShown << ",\n  \"redraws\": " << redraws << ",\n  \"source\": " << jsonQuote(s.source)
       << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variantText())
       << ",\n  \"mask\": " << jsonQuote(maskSpec) << ",\n  \"parameters\": {";
   for (std::size_t i = 0; i < parameters.size(); ++i)

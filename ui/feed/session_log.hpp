@@ -57,7 +57,9 @@ class SessionLog {
 
   // The whole log, the final stats, the mask that ran (its spec) and the
   // parameters as the flags spell them ({"border", "wrap"}, ...) as one JSON object.
-  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, double videoFps, const std::string& maskSpec,
+  // `redraws`: the passes that drew (the others found nothing the window shows changed).
+  std::string toJson(const FrameStats& stats, std::uint64_t framesShown, std::uint64_t redraws, double videoFps,
+                     const std::string& maskSpec,
                      const std::vector<std::pair<std::string, std::string>>& parameters = {}) const;
 
  private:

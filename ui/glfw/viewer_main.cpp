@@ -51,9 +51,26 @@ std::string glfwLastError() {
 std::vector<int> g_keys;
 constexpr int kShift = 1 << 20;  // or-ed into a key held with Shift
 constexpr int kAlt = 1 << 21;  // or-ed into a key held with Alt
+// Input since the last pass (FrameLoop::inputCame), or an expose, resize or
+// focus change (FrameLoop::exposed): the window draws.
+bool g_input = false, g_exposed = false;
 void onKey(GLFWwindow*, int key, int, int action, int mods) {
+  g_input = true;
   if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput)
     g_keys.push_back(key | (mods & GLFW_MOD_SHIFT ? kShift : 0) | (mods & GLFW_MOD_ALT ? kAlt : 0));
+}
+
+// Set before ImGui's backend, which chains to them.
+void watchInput(GLFWwindow* window) {
+  glfwSetKeyCallback(window, onKey);
+  glfwSetCharCallback(window, [](GLFWwindow*, unsigned) { g_input = true; });
+  glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { g_input = true; });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { g_input = true; });
+  glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { g_input = true; });
+  glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { g_input = true; });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { g_exposed = true; });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { g_exposed = true; });
+  glfwSetFramebufferSizeCallback(window, [](GLFWwindow*, int, int) { g_exposed = true; });
 }
 
 struct Layout {
@@ -236,7 +253,7 @@ class Window {
       return "the viewer needs OpenGL 3.3 core; this driver offers " + std::to_string(major) + "." +
              std::to_string(minor) + " (" + reinterpret_cast<const char*>(glGetString(GL_VERSION)) + ").";
     glfwSwapInterval(vsync ? 1 : 0);
-    glfwSetKeyCallback(window_, onKey);  // set before ImGui so its backend chains to it
+    watchInput(window_);  // before ImGui, so its backend chains to the callbacks
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -331,13 +348,14 @@ void addPanelRequests(const ShellRequests& panel, std::vector<FrameLoop::ShellRe
 }
 
 // One window's passes: poll -> keys and script -> the frame loop's tick ->
-// upload -> panels and overlay -> draw -> what the pass asked of the shell
-// (screenshots, full screen, quit) -> swap.
+// (where something the window shows changed: FrameLoop::redrawDue) upload ->
+// panels and overlay -> draw -> what the pass asked of the shell
+// (screenshots, full screen, quit) -> swap; else a wait for input or the next refresh.
 class Viewer {
  public:
   Viewer(const ViewerOptions& opt, ViewerModel& model, FrameLoop& loop, GLFWwindow* window)
       : opt_(opt), model_(model), loop_(loop), win_(window), vsync_(model.view().vsync),
-        switched_(opt.switchTo.empty()), started_(std::chrono::steady_clock::now()), last_(started_) {
+        switched_(opt.switchTo.empty()), started_(std::chrono::steady_clock::now()) {
     for (const DeviceInfo& d : enumerateDevices())
       inputs_.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
     inputs_.cameras = listCameraSources();
@@ -362,14 +380,24 @@ class Viewer {
   // One pass; true when --frames N --quit is done.
   bool pass() {
     glfwPollEvents();
+    if (std::exchange(g_input, false) || ImGui::GetIO().WantTextInput) loop_.inputCame();  // a text cursor blinks
+    if (std::exchange(g_exposed, false)) loop_.exposed();
     std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
     takeKeys(loop_, &requests);
     if (model_.view().vsync != vsync_) glfwSwapInterval((vsync_ = model_.view().vsync) ? 1 : 0);
-    if (!switchAsked_ && !switched_ && framesDrawn_ >= 1) {  // --switch-to: as if picked in the panel
+    if (!switchAsked_ && !switched_ && picturePasses_ >= 1) {  // --switch-to: as if picked in the panel
       model_.setSource(opt_.switchTo);
       switchAsked_ = true;
     }
     const FeedFrame& frame = advance();
+    if (frame.hasPicture() || !message().empty()) ++picturePasses_;
+    // A source that never delivers still ends a test run, with whatever the window shows.
+    const bool lastFrame =
+        opt_.frames > 0 && ((switched_ && picturePasses_ >= opt_.frames) || msSince(started_) > 30000);
+    if (!loop_.redrawDue() && requests.empty() && !lastFrame) {  // nothing the window shows changed
+      waitForNextPass();
+      return false;
+    }
     const auto uploadStart = std::chrono::steady_clock::now();
     const bool comparing = model_.view().compare == CompareMode::Split;
     if (frame.fresh || (comparing && !sourceShown_)) {
@@ -382,9 +410,6 @@ class Viewer {
     const ScreenRect overlay = drawUi(layout, &panel);
     addPanelRequests(panel, &requests);
     draw(frame, layout, uploadMs);
-    if (frame.hasPicture() || !message().empty()) ++framesDrawn_;
-    // A source that never delivers still ends a test run, with whatever the window shows.
-    const bool lastFrame = opt_.frames > 0 && ((switched_ && framesDrawn_ >= opt_.frames) || msSince(started_) > 30000);
     const FrameStats stats = loop_.stats();
     const ShotInfo shot{&layout, overlay, &frame, &stats, renderer_->pixelBufferUploads(), framesWhileOpening_,
                         &panelState_};
@@ -395,9 +420,9 @@ class Viewer {
     if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
     if (panel.stopRecording) loop_.stopRecording();
     keepToRefreshRate();
-    lastSwap_ = std::chrono::steady_clock::now();
+    lastPass_ = std::chrono::steady_clock::now();
     glfwSwapBuffers(win_);
-    timePass();
+    loop_.drew();
     return lastFrame && opt_.quit;
   }
 
@@ -411,7 +436,7 @@ class Viewer {
       sourceShown_ = false;
       if (switchAsked_ && !switched_) {
         switched_ = true;
-        framesDrawn_ = 0;  // --frames counts from here
+        picturePasses_ = 0;  // --frames counts from here
       }
     }
     if (!loop_.openingMessage().empty()) ++framesWhileOpening_;
@@ -441,7 +466,8 @@ class Viewer {
     if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, kPanelWidth, layout.areaWin.height, panel);
     ScreenRect overlay;
     if (view.overlayVisible)
-      overlay = drawOverlay(stats, history_, OverlayRates{loop_.videoFps(), fps_, view.paused}, view, layout.areaWin);
+      overlay = drawOverlay(stats, loop_.uiFrameTimes(), OverlayRates{loop_.videoFps(), loop_.uiFps(), view.paused}, view,
+                            layout.areaWin);
     if (!message().empty()) drawSourceMessage(message(), layout.areaWin);
     if (!loop_.openingMessage().empty()) drawPendingBanner(loop_.openingMessage(), layout.areaWin);
     notice_.draw(layout.areaWin);
@@ -523,23 +549,28 @@ class Viewer {
   // hundreds of frames a second on the cores that decode and filter. Where the
   // swap does wait for the display, this never holds a frame past a refresh.
   void keepToRefreshRate() {
-    if (!vsync_) return;
-    if (refreshHz_ == 0) {  // the fastest monitor's rate, so no monitor is drawn to below its own
-      int count = 0;
-      GLFWmonitor** monitors = glfwGetMonitors(&count);
-      for (int i = 0; i < count; ++i)
-        if (const GLFWvidmode* mode = glfwGetVideoMode(monitors[i])) refreshHz_ = std::max(refreshHz_, mode->refreshRate);
-      if (refreshHz_ <= 0) refreshHz_ = -1;  // none said (Xvfb): vsyncFrameInterval's default
-    }
-    std::this_thread::sleep_until(lastSwap_ + vsyncFrameInterval(refreshHz_));
+    if (vsync_) std::this_thread::sleep_until(lastPass_ + vsyncFrameInterval(refreshHz()));
   }
 
-  void timePass() {
-    const auto now = std::chrono::steady_clock::now();
-    const double frameMs = std::chrono::duration<double, std::milli>(now - last_).count();
-    last_ = now;
-    if (framesDrawn_ > 2) history_.push(static_cast<float>(frameMs));  // the first frames carry start-up
-    fps_ = fps_ == 0 ? 1000.0 / frameMs : fps_ + (1000.0 / frameMs - fps_) / 20.0;
+  // A pass that drew nothing: the next one comes with input, or a refresh after this one.
+  void waitForNextPass() {
+    const double seconds =
+        std::chrono::duration<double>(lastPass_ + vsyncFrameInterval(refreshHz()) - std::chrono::steady_clock::now())
+            .count();
+    if (seconds > 0) glfwWaitEventsTimeout(seconds);
+    lastPass_ = std::chrono::steady_clock::now();
+  }
+
+  // The fastest monitor's rate, so no monitor is drawn to below its own; -1
+  // where none says (Xvfb): vsyncFrameInterval's default.
+  int refreshHz() {
+    if (refreshHz_ != 0) return refreshHz_;
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    for (int i = 0; i < count; ++i)
+      if (const GLFWvidmode* mode = glfwGetVideoMode(monitors[i])) refreshHz_ = std::max(refreshHz_, mode->refreshRate);
+    if (refreshHz_ <= 0) refreshHz_ = -1;
+    return refreshHz_;
   }
 
   const ViewerOptions& opt_;
@@ -549,19 +580,18 @@ class Viewer {
   std::unique_ptr<PictureRenderer> renderer_;
   PanelInputs inputs_;
   PanelState panelState_;
-  FrameTimeHistory history_{240};
   Fullscreen fullscreen_;
   Notice notice_;
   int exitCode_ = kExitOk;
-  double fps_ = 0, displayMs_ = 0;
-  int refreshHz_ = 0;  // keepToRefreshRate()'s, found at its first call
+  double displayMs_ = 0;
+  int refreshHz_ = 0;  // refreshHz()'s, found at its first call
   bool vsync_, sourceShown_ = false, dragging_ = false, quit_ = false;
-  long framesDrawn_ = 0;         // with a picture: --frames counts these
-  long framesWhileOpening_ = 0;  // drawn while a source or device opened in the background
+  long picturePasses_ = 0;       // passes with a picture (drawn or not): --frames counts these
+  long framesWhileOpening_ = 0;  // passes while a source or device opened in the background
   bool switchAsked_ = false, switched_;
   std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0, shownRefusals_ = 0;
   const std::chrono::steady_clock::time_point started_;
-  std::chrono::steady_clock::time_point last_, lastSwap_{};  // lastSwap_: when the last swap began
+  std::chrono::steady_clock::time_point lastPass_{};  // when the last pass ended (its swap began, if it drew)
 };
 
 int run(const ViewerOptions& opt) {

@@ -65,7 +65,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, kPadding);
   ImGui::Begin("##overlay", nullptr, flags);
 
-  // The video's rate (new source frames shown per second) leads; the UI's redraw rate is secondary.
+  // The video's rate (new source frames shown per second) leads; the UI loop's rate (FrameLoop::uiFps) is secondary.
   if (rates.paused)
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1), "PAUSED");
   else

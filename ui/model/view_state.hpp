@@ -54,6 +54,15 @@ struct ViewState {
   bool vsync = true;
 };
 
+// Every field (the windows draw again when any of them changed).
+inline bool operator==(const ViewState& a, const ViewState& b) {
+  return a.compare == b.compare && a.orientation == b.orientation && a.splitPosition == b.splitPosition &&
+         a.overlayVisible == b.overlayVisible && a.overlayCompact == b.overlayCompact &&
+         a.overlayOpacity == b.overlayOpacity && a.overlayCorner == b.overlayCorner &&
+         a.panelsVisible == b.panelsVisible && a.paused == b.paused && a.loop == b.loop &&
+         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync;
+}
+
 // With vsync on, both windows draw frames at least this far apart: 0.9 of a
 // refresh of the fastest screen (`refreshHz`; 0 or less where no screen says,
 // as on Xvfb: 60 Hz), so a display that does not pace them gets no more

@@ -41,7 +41,7 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   setDockOptions(AnimatedDocks | AllowTabbedDocks);
   shell_ = loadShellSettings(settings_, model_);
 
-  viewport_ = new Viewport(model_.view(), this);
+  viewport_ = new Viewport(loop_, model_.view(), this);
   setCentralWidget(viewport_);
   maskDock_ = new MaskDock(model_, this);
   engineDock_ = new EngineDock(model_, this);
@@ -311,6 +311,7 @@ void MainWindow::tick() {
   viewport_->doneCurrent();
   step_ = false;
   viewport_->present(frame, loop_.stats());
+  if (loop_.redrawDue()) loop_.drew();  // the paint asked for runs before the next tick
   updateOpening();
   updateRecording();
   updateStatus();  // after updateRecording(): a failure's message box also says what was recorded
@@ -375,7 +376,9 @@ void MainWindow::updateRecording() {
     notify("Recording stopped", QString::fromStdString(r.stoppedBy), "What was written so far: " + what + ".");
 }
 
-void MainWindow::updateStatus() {
+// The status bar's numbers, with the picture: each new text repaints the
+// window, so they change when the loop redraws (FrameLoop::redrawDue), not on every tick.
+void MainWindow::updateNumbers() {
   const FrameStats& s = loop_.stats();
   const bool seekable = s.durationSeconds > 0;
   // A message in the status bar hides its normal widgets (the seek bar and the
@@ -388,16 +391,22 @@ void MainWindow::updateStatus() {
     seekSlider_->setRange(0, static_cast<int>(s.durationSeconds * 10));
     seekSlider_->setValue(static_cast<int>(std::max(0.0, s.positionSeconds) * 10));
   }
-  if (loop_.seekRefusals() != shownSeekRefusals_) {
-    shownSeekRefusals_ = loop_.seekRefusals();
-    statusBar()->showMessage("This source cannot seek (a live or generated source).", 4000);
-  }
-  fpsLabel_->setText(QString("%1 fps").arg(viewport_->fps(), 0, 'f', 1));
+  // The video's rate, as the overlay leads with it (the loop's own rate is in the overlay).
+  fpsLabel_->setText(model_.view().paused ? QString("paused") : QString("%1 fps").arg(loop_.videoFps(), 0, 'f', 1));
   throughputLabel_->setText(QString("%1 Mpixel/s").arg(s.megapixelsPerSecond, 0, 'f', 0));
   droppedLabel_->setText(
       QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
   deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variantText()));
   maskDock_->setRunningVariant(s.variantAsked, s.variantRan);
+}
+
+void MainWindow::updateStatus() {
+  const FrameStats& s = loop_.stats();
+  if (loop_.redrawDue()) updateNumbers();
+  if (loop_.seekRefusals() != shownSeekRefusals_) {
+    shownSeekRefusals_ = loop_.seekRefusals();
+    statusBar()->showMessage("This source cannot seek (a live or generated source).", 4000);
+  }
   // A kernel that failed to build or a variant that refused the mask: the
   // previous parameters keep running; say so once, in the status line with the
   // whole text in its tooltip, grey the variant in the dock, and for a build

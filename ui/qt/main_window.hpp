@@ -104,6 +104,7 @@ class MainWindow : public QMainWindow {
   // log or other detail under "Show Details".
   void notify(const QString& title, const QString& message, const QString& detail = {});
   void updateStatus();
+  void updateNumbers();
   void updateRecording();
   void applyPanelsVisible();
   bool ensureDisplayLink();

@@ -7,7 +7,8 @@
 
 namespace liveconv::ui {
 
-Viewport::Viewport(ViewState& view, QWidget* parent) : QOpenGLWidget(parent), view_(view) {
+Viewport::Viewport(const FrameLoop& loop, ViewState& view, QWidget* parent)
+    : QOpenGLWidget(parent), loop_(loop), view_(view) {
   QSurfaceFormat format;
   format.setVersion(3, 3);  // the shared shaders are GLSL 330 core
   format.setProfile(QSurfaceFormat::CoreProfile);
@@ -46,7 +47,6 @@ void Viewport::initializeGL() {
 
 void Viewport::present(const FeedFrame& frame, const FrameStats& stats) {
   stats_ = stats;
-  if (frame.fresh && frame.hasPicture()) videoRate_.shown(clock_.nsecsElapsed() / 1e9);
   const bool comparing = view_.compare == CompareMode::Split;
   if (frame.hasPicture() && (frame.fresh || (comparing && !sourceShown_) || !gl_)) {
     makeCurrent();  // also runs initializeGL() the first time
@@ -58,7 +58,7 @@ void Viewport::present(const FeedFrame& frame, const FrameStats& stats) {
     }
     doneCurrent();
   }
-  update();
+  if (loop_.redrawDue()) update();
 }
 
 void Viewport::paintGL() {
@@ -66,11 +66,6 @@ void Viewport::paintGL() {
   const qint64 start = clock_.nsecsElapsed();
   const double dt = lastPaintNs_ ? (start - lastPaintNs_) / 1e9 : 1.0 / 60;
   lastPaintNs_ = start;
-  ++paints_;
-  if (paints_ > 2 && dt > 0) {  // the first paints carry start-up
-    history_.push(static_cast<float>(dt * 1000));
-    fps_ = fps_ == 0 ? 1 / dt : fps_ + (1 / dt - fps_) / 20;
-  }
   stats_.stages.displayMs = displayMs_;
   GlPaint p;
   const qreal dpr = devicePixelRatioF();
@@ -78,19 +73,15 @@ void Viewport::paintGL() {
   p.framebufferHeight = static_cast<int>(height() * dpr + 0.5);
   p.devicePixelRatio = static_cast<float>(dpr);
   p.nativeZoom = nativeZoom_;
-  p.fps = fps_;
+  p.fps = loop_.uiFps();
   p.deltaSeconds = dt;
-  p.videoFps = videoFps();
+  p.videoFps = loop_.videoFps();
   p.paused = view_.paused;
   p.pending = pending_;
   p.message = message_;
-  painted_ = gl_->paint(p, view_, stats_, history_);
+  painted_ = gl_->paint(p, view_, stats_, loop_.uiFrameTimes());
   const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
   displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
-}
-
-double Viewport::videoFps() const {
-  return videoRate_.perSecond(clock_.nsecsElapsed() / 1e9);
 }
 
 void Viewport::setMessage(const std::string& text) {

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "feed/frame_feed.hpp"
+#include "feed/frame_loop.hpp"
 #include "model/frame_stats.hpp"
 #include "model/view_state.hpp"
 #include "qt/gl_view.hpp"
@@ -18,10 +19,12 @@ namespace liveconv::ui {
 class Viewport : public QOpenGLWidget {
   Q_OBJECT
  public:
-  Viewport(ViewState& view, QWidget* parent = nullptr);
+  // The overlay's rates and frame times come from `loop` (the loop's, as in the viewer).
+  Viewport(const FrameLoop& loop, ViewState& view, QWidget* parent = nullptr);
   ~Viewport() override;
 
-  // Uploads the frame (when fresh or when the compare view needs the source) and schedules a paint.
+  // Uploads the frame (when fresh or when the compare view needs the source)
+  // and, where the loop found something it shows changed (FrameLoop::redrawDue), schedules a paint.
   void present(const FeedFrame& frame, const FrameStats& stats);
   void setNativeZoom(bool native) { nativeZoom_ = native; }
   const GlPainted& lastPainted() const { return painted_; }
@@ -29,8 +32,6 @@ class Viewport : public QOpenGLWidget {
   const FrameStats& paintedStats() const { return stats_; }
   // Host frames uploaded through the renderer's pixel buffers (the readback path); 0 before GL.
   std::uint64_t pixelBufferUploads() const { return gl_ ? gl_->pixelBufferUploads() : 0; }
-  double fps() const { return fps_; }
-  double videoFps() const;  // new source frames presented per second
   // Upload + draw time of the last frame, host clock, for the overlay's display stage.
   double displayMs() const { return displayMs_; }
   // Empty while the GL side works; else why it could not start (shown in the status bar).
@@ -56,17 +57,15 @@ class Viewport : public QOpenGLWidget {
  private:
   void dragDivider(const QPointF& at);
 
+  const FrameLoop& loop_;
   ViewState& view_;
   std::unique_ptr<GlView> gl_;
   FrameStats stats_;
-  VideoRate videoRate_;
-  FrameTimeHistory history_{240};
   GlPainted painted_;
   QString glError_;
   QElapsedTimer clock_;
-  double fps_ = 0, displayMs_ = 0, uploadMs_ = 0;
+  double displayMs_ = 0, uploadMs_ = 0;
   qint64 lastPaintNs_ = 0;
-  std::uint64_t paints_ = 0;
   std::string pending_;
   std::string message_;
   bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false, contextReady_ = false;
