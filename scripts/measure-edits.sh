@@ -8,17 +8,26 @@
 # that ran it, the UI thread's frame times, the source-to-screen latency, the
 # frames dropped, the passes that drew (where the build says), and the
 # window's CPU time (where /usr/bin/time is installed).
-# Usage: scripts/measure-edits.sh [--warm] [BUILD_DIR] [SOURCES...]
+# Usage: scripts/measure-edits.sh [--warm] [--frames N] [BUILD_DIR] [SOURCES...]
 #   --warm     run each window once before it is measured (the same edits,
 #              then 8 s more for the work a window does when idle), with the same HOME:
 #              PoCL's kernel cache and the tuning cache (~/.cache) are then
 #              warm, as for a returning user, while the settings (~/.config)
 #              start empty again (without it: a first run on a fresh machine)
+#   --frames N the measured run quits at frame N (default 90, just after the
+#              last edit; more: the window then plays on, as a user watching)
 #   BUILD_DIR  default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
 #   SOURCES    default testpattern:1280x720 lavfi:testsrc2=size=1280x720:rate=30
 set -euo pipefail
 warm=0
-if [ "${1:-}" = --warm ]; then warm=1; shift; fi
+frames=90
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --warm) warm=1; shift ;;
+    --frames) frames="$2"; shift 2 ;;
+    *) break ;;
+  esac
+done
 build="${1:-build}"
 shift || true
 [ -d "$build" ] || { echo "measure-edits.sh: no build folder $build." >&2; exit 1; }
@@ -47,9 +56,10 @@ cat >"$tmp/edits.txt" <<'EOF'
 60 wait
 70 format gray
 70 wait
-90 quit
+QUIT quit
 EOF
-sed 's/^90 quit$/500 quit/' "$tmp/edits.txt" >"$tmp/warmup.txt"
+sed "s/^QUIT quit\$/500 quit/" "$tmp/edits.txt" >"$tmp/warmup.txt"
+sed -i "s/^QUIT quit\$/$frames quit/" "$tmp/edits.txt"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); caches: $([ "$warm" = 1 ] && echo warm || echo cold)"
 for src in "${sources[@]}"; do
   for win in viewer qt; do

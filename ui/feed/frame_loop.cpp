@@ -127,7 +127,8 @@ void FrameLoop::timeTick() {
   if (ticks_ > 2) {  // the first ticks carry start-up
     const double ms = std::chrono::duration<double, std::milli>(now - lastTick_).count();
     uiFrameTimes_.push(static_cast<float>(ms));
-    if (ms > 0) uiFps_ = uiFps_ == 0 ? 1000 / ms : uiFps_ + (1000 / ms - uiFps_) / 20;
+    // The mean pass time, then its rate (a mean of rates would read high where the passes vary).
+    uiMs_ = uiMs_ == 0 ? ms : uiMs_ + (ms - uiMs_) / 20;
   }
   lastTick_ = now;
 }

@@ -129,7 +129,7 @@ class FrameLoop {
   std::uint64_t redraws() const { return redraws_; }
   // The loop's own rate and its pass times, the UI thread's responsiveness
   // (what `ui_frame_ms` in the stats file summarises); the same in both windows.
-  double uiFps() const { return uiFps_; }
+  double uiFps() const { return uiMs_ > 0 ? 1000 / uiMs_ : 0; }
   const FrameTimeHistory& uiFrameTimes() const { return uiFrameTimes_; }
 
   // ---- keys and scripts
@@ -245,7 +245,7 @@ class FrameLoop {
   std::chrono::steady_clock::time_point lastDraw_{}, inputUntil_{}, lastTick_{};
   bool redrawDue_ = true, exposed_ = false;
   std::uint64_t redraws_ = 0;
-  double uiFps_ = 0;
+  double uiMs_ = 0;  // the pass time, smoothed
   FrameTimeHistory uiFrameTimes_{240};
   FrameStats baseline_;  // the counters at the last resetCounters()
   Script script_;

@@ -552,12 +552,13 @@ class Viewer {
     if (vsync_) std::this_thread::sleep_until(lastPass_ + vsyncFrameInterval(refreshHz()));
   }
 
-  // A pass that drew nothing: the next one comes with input, or a refresh after this one.
+  // A pass that drew nothing: the next one comes with input, or a refresh
+  // after this one (X events the window does not act on wait on).
   void waitForNextPass() {
-    const double seconds =
-        std::chrono::duration<double>(lastPass_ + vsyncFrameInterval(refreshHz()) - std::chrono::steady_clock::now())
-            .count();
-    if (seconds > 0) glfwWaitEventsTimeout(seconds);
+    const auto next = lastPass_ + vsyncFrameInterval(refreshHz());
+    for (auto now = std::chrono::steady_clock::now(); now < next && !g_input && !g_exposed;
+         now = std::chrono::steady_clock::now())
+      glfwWaitEventsTimeout(std::chrono::duration<double>(next - now).count());
     lastPass_ = std::chrono::steady_clock::now();
   }
 
