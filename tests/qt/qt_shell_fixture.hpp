@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QPainter>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +19,7 @@
 #include "liveconv/device.hpp"
 #include "liveconv/image.hpp"
 #include "qt/main_window.hpp"
+#include "qt/viewport.hpp"
 
 namespace liveconv::ui::qttest {
 
@@ -98,13 +100,24 @@ inline void tickUntilQuiet(MainWindow& w, int quietMs = 400) {
   }
 }
 
+// The whole window as a person sees it: the widgets, and the picture (a
+// window of its own, which a widget grab leaves out) where it sits.
+inline QImage windowShot(MainWindow& w) {
+  QApplication::processEvents();
+  QImage shot = w.grab().toImage();
+  QPainter(&shot).drawImage(w.centralWidget()->geometry().topLeft(), w.viewport()->grabPicture());
+  return shot;
+}
+
 // Saves a picture of `widget` for a person to look at, next to the window
 // screenshot that $LIVECONV_QT_WINDOW_PNG names (ctest sets it); not checked.
 inline void saveForReview(QWidget& widget, const QString& fileName) {
   const QByteArray window = qgetenv("LIVECONV_QT_WINDOW_PNG");
   if (window.isEmpty()) return;
   QApplication::processEvents();
-  widget.grab().save(QFileInfo(QString::fromLocal8Bit(window)).dir().filePath(fileName));
+  auto* main = qobject_cast<MainWindow*>(&widget);
+  const QImage shot = main ? windowShot(*main) : widget.grab().toImage();
+  shot.save(QFileInfo(QString::fromLocal8Bit(window)).dir().filePath(fileName));
 }
 
 inline Image copyOf(const ImageView& v) {

@@ -104,7 +104,7 @@ TEST_F(QtShell, TheOverlayNamesTheLiveDisplayPath) {
   ASSERT_NE(frame.source.data, nullptr);
   Image want(frame.source.width, frame.source.height, frame.source.format);
   convolveReference(frame.source, want.view(), w->model().mask(), w->model().border(), w->model().alpha());
-  const QImage shot = w->viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+  const QImage shot = w->viewport()->grabPicture().convertToFormat(QImage::Format_RGBA8888);
   const FbRect pic = w->viewport()->lastPainted().picture, overlay = w->viewport()->lastPainted().overlay;
   ASSERT_EQ(pic.width, frame.source.width);
   int compared = 0;

@@ -10,6 +10,7 @@
 #include "png/png_io.hpp"
 
 #include <QApplication>
+#include <QGuiApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -86,7 +87,7 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
   w->syncFromModel();
   w->activateWindow();
   ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
-  w->viewport()->setFocus();
+  w->setFocus();  // off the spec box: the keys go to the window's shortcuts
   QTest::keyClick(w.get(), Qt::Key_V);
   EXPECT_NE(model.variant(), VariantId::Naive) << "V moves on to the next usable variant";
   QTest::keyClick(w.get(), Qt::Key_C);
@@ -150,6 +151,30 @@ TEST_F(QtShell, FirstRunOpensTheTestSourceWithoutAMessage) {
       tickUntil(*w, [&] { return w->loop().playingSource() == "testpattern" && w->loop().frame().hasPicture(); }));
   EXPECT_EQ(w->loop().stats().frameWidth, 1280) << "the plain test source plays";
   EXPECT_TRUE(w->lastError().isEmpty()) << w->lastError().toStdString();
+}
+
+// The picture has the keyboard when the window opens and again when it is
+// clicked, so Space, H and the other keys act at once (as in a video player),
+// not a spin box or list in the docks that would take them for itself.
+TEST_F(QtShell, ThePictureHasTheKeyboardAtTheStartAndOnAClick) {
+  auto w = openWindow();
+  w->activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+  QWidget* picture = w->centralWidget();
+  EXPECT_EQ(QApplication::focusWidget(), picture) << "the keyboard starts elsewhere";
+  QTest::keyClick(picture, Qt::Key_Space);
+  EXPECT_TRUE(w->model().view().paused) << "Space on the picture";
+  // The keyboard in the mask dock's spec box: a key there is the box's.
+  w->maskDock()->specBox()->setFocus();
+  QTest::keyClick(QGuiApplication::focusWindow(), Qt::Key_H);
+  EXPECT_TRUE(w->model().view().panelsVisible) << "H typed into the spec box hid the panels";
+  // A click on the picture, and the keys are the window's again (the click
+  // goes to the picture's own window, which then has the keyboard).
+  const QPoint middle(w->viewport()->width() / 2, w->viewport()->height() / 2);
+  QTest::mouseClick(w->viewport(), Qt::LeftButton, {}, middle);
+  QApplication::processEvents();
+  QTest::keyClick(QGuiApplication::focusWindow(), Qt::Key_H);
+  EXPECT_FALSE(w->model().view().panelsVisible) << "H after a click on the picture";
 }
 
 // The mask dock's line and the status bar say what `auto` runs.
@@ -228,7 +253,7 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   ASSERT_NE(frame.source.data, nullptr);
   Image want(frame.source.width, frame.source.height, frame.source.format);
   convolveReference(frame.source, want.view(), w->model().mask(), w->model().border(), w->model().alpha());
-  const QImage shot = w->viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+  const QImage shot = w->viewport()->grabPicture().convertToFormat(QImage::Format_RGBA8888);
   const FbRect pic = w->viewport()->lastPainted().picture, overlay = w->viewport()->lastPainted().overlay;
   ASSERT_EQ(pic.width, frame.source.width);
   ASSERT_EQ(pic.height, frame.source.height);
@@ -254,7 +279,7 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   w->syncFromModel();
   w->tick();
   const FeedFrame& next = w->loop().frame();
-  const QImage split = w->viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+  const QImage split = w->viewport()->grabPicture().convertToFormat(QImage::Format_RGBA8888);
   const FbRect p2 = w->viewport()->lastPainted().picture;
   const int y = p2.height - 10;  // the bottom rows: away from the overlay
   const uchar* left = split.constScanLine(p2.y + y) + (p2.x + 10) * 4;
@@ -270,7 +295,7 @@ TEST_F(QtShell, ViewportMatchesTheReferenceFilter) {
   w->viewport()->setNativeZoom(false);
   w->tick();
   QApplication::processEvents();
-  w->grab().save(out ? out : "liveconv-qt-window.png");
+  windowShot(*w).save(out ? out : "liveconv-qt-window.png");
 }
 
 // The mask dock packs the grid and its controls to the top: the grid area is

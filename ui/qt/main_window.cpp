@@ -41,8 +41,14 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   setDockOptions(AnimatedDocks | AllowTabbedDocks);
   shell_ = loadShellSettings(settings_, model_);
 
-  viewport_ = new Viewport(loop_, model_.view(), this);
-  setCentralWidget(viewport_);
+  viewport_ = new Viewport(loop_, model_.view());
+  QWidget* picture = QWidget::createWindowContainer(viewport_, this);  // which owns it (see viewport.hpp)
+  picture->setMinimumSize(320, 200);
+  // The keys of the key table act on the picture: it has the keyboard at the
+  // start (the first in the focus chain) and whenever it is clicked (its
+  // window takes it), not a spin box or list in the docks that would take Space or V itself.
+  picture->setFocusPolicy(Qt::StrongFocus);
+  setCentralWidget(picture);
   maskDock_ = new MaskDock(model_, this);
   engineDock_ = new EngineDock(model_, this);
   addDockWidget(Qt::LeftDockWidgetArea, maskDock_);
@@ -242,7 +248,7 @@ bool MainWindow::saveMask(const QString& path) {
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {
-  const QImage image = viewport_->grabFramebuffer();
+  const QImage image = viewport_->grabPicture();
   if (image.isNull() || !image.save(path, "PNG")) {
     showError("Cannot save screenshot", "Could not write " + path + ".");
     return false;

@@ -7,15 +7,14 @@
 
 namespace liveconv::ui {
 
-Viewport::Viewport(const FrameLoop& loop, ViewState& view, QWidget* parent)
-    : QOpenGLWidget(parent), loop_(loop), view_(view) {
+Viewport::Viewport(const FrameLoop& loop, ViewState& view)
+    : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate), loop_(loop), view_(view) {
   QSurfaceFormat format;
   format.setVersion(3, 3);  // the shared shaders are GLSL 330 core
   format.setProfile(QSurfaceFormat::CoreProfile);
   format.setSwapInterval(view.vsync ? 1 : 0);
   setFormat(format);
-  setMinimumSize(320, 200);
-  setMouseTracking(false);
+  setMinimumSize(QSize(320, 200));
   clock_.start();
 }
 
@@ -68,7 +67,7 @@ void Viewport::paintGL() {
   lastPaintNs_ = start;
   stats_.stages.displayMs = displayMs_;
   GlPaint p;
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = devicePixelRatio();
   p.framebufferWidth = static_cast<int>(width() * dpr + 0.5);
   p.framebufferHeight = static_cast<int>(height() * dpr + 0.5);
   p.devicePixelRatio = static_cast<float>(dpr);
@@ -82,6 +81,15 @@ void Viewport::paintGL() {
   painted_ = gl_->paint(p, view_, stats_, loop_.uiFrameTimes());
   const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
   displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
+}
+
+QImage Viewport::grabPicture() {
+  if (!gl_ || !isExposed()) return {};
+  makeCurrent();
+  paintGL();  // into the back buffer, which is not swapped: the next paint draws over it
+  QImage image = grabFramebuffer();
+  doneCurrent();
+  return image;
 }
 
 void Viewport::setMessage(const std::string& text) {
@@ -99,7 +107,7 @@ void Viewport::setPending(const std::string& text) {
 // The compare divider follows the mouse while the left button is down on the picture.
 void Viewport::dragDivider(const QPointF& at) {
   const FbRect& pic = painted_.picture;
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = devicePixelRatio();
   if (pic.width <= 0 || pic.height <= 0) return;
   const double x = at.x() * dpr, y = at.y() * dpr;
   const double t =
