@@ -19,6 +19,7 @@
 #   BUILD_DIR  default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
 #   SOURCES    default testpattern:1280x720 lavfi:testsrc2=size=1280x720:rate=30
 set -euo pipefail
+. "$(dirname "$0")/lib/windows.sh"
 warm=0
 frames=90
 while [ $# -gt 0 ]; do
@@ -60,13 +61,10 @@ QUIT quit
 EOF
 sed "s/^QUIT quit\$/500 quit/" "$tmp/edits.txt" >"$tmp/warmup.txt"
 sed -i "s/^QUIT quit\$/$frames quit/" "$tmp/edits.txt"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); caches: $([ "$warm" = 1 ] && echo warm || echo cold)"
+machine_line "$([ "$warm" = 1 ] && echo warm || echo cold)"
 for src in "${sources[@]}"; do
   for win in viewer qt; do
-    bin="$build/ui/glfw/liveconv-viewer"
-    args=(--source "$src")
-    if [ "$win" = qt ]; then bin="$build/ui/qt/liveconv-qt"; args=("$src"); fi
-    [ -x "$bin" ] || { echo "$win: not built ($bin)"; continue; }
+    window_command "$build" "$win" "$src" || continue
     home=$(mktemp -d "$tmp/home.XXXX")
     rc=0
     for run in $(seq 0 "$warm"); do

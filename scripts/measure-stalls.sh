@@ -12,6 +12,7 @@
 #   BUILD_DIR  default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
 #   SOURCES    default testpattern:1280x720 lavfi:testsrc2=size=1280x720:rate=30 lavfi:testsrc2=size=640x360:rate=30
 set -euo pipefail
+. "$(dirname "$0")/lib/windows.sh"
 build="${1:-build}"
 shift || true
 [ -d "$build" ] || { echo "measure-stalls.sh: no build folder $build." >&2; exit 1; }
@@ -29,13 +30,10 @@ cat >"$tmp/pause.txt" <<'EOF'
 150 wait
 290 quit
 EOF
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); caches: cold"
+machine_line cold
 for src in "${sources[@]}"; do
   for win in viewer qt; do
-    bin="$build/ui/glfw/liveconv-viewer"
-    args=(--source "$src")
-    if [ "$win" = qt ]; then bin="$build/ui/qt/liveconv-qt"; args=("$src"); fi
-    [ -x "$bin" ] || { echo "$win: not built ($bin)"; continue; }
+    window_command "$build" "$win" "$src" || continue
     home=$(mktemp -d "$tmp/home.XXXX")
     rc=0
     (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
