@@ -249,7 +249,11 @@ bool MainWindow::saveMask(const QString& path) {
 
 bool MainWindow::saveScreenshot(const QString& path) {
   const QImage image = viewport_->grabPicture();
-  if (image.isNull() || !image.save(path, "PNG")) {
+  if (image.isNull()) {
+    showError("Cannot save screenshot", "The picture is not on screen (the window is hidden or minimised).");
+    return false;
+  }
+  if (!image.save(path, "PNG")) {
     showError("Cannot save screenshot", "Could not write " + path + ".");
     return false;
   }
@@ -383,7 +387,7 @@ void MainWindow::updateRecording() {
 }
 
 // The status bar's numbers, with the picture: each new text repaints the
-// window, so they change when the loop redraws (FrameLoop::redrawDue), not on every tick.
+// status bar, so they change when the loop redraws (FrameLoop::redrawDue), not on every tick.
 void MainWindow::updateNumbers() {
   const FrameStats& s = loop_.stats();
   const bool seekable = s.durationSeconds > 0;
