@@ -553,9 +553,11 @@ class Viewer {
   }
 
   // A pass that drew nothing: the next one comes with input, or a refresh
-  // after this one (X events the window does not act on wait on).
+  // after this one (with vsync off, 2 ms: a new frame is drawn as soon as it
+  // comes); X events the window does not act on wait on.
   void waitForNextPass() {
-    const auto next = lastPass_ + vsyncFrameInterval(refreshHz());
+    const auto next =
+        lastPass_ + (vsync_ ? std::chrono::microseconds(vsyncFrameInterval(refreshHz())) : std::chrono::microseconds(2000));
     for (auto now = std::chrono::steady_clock::now(); now < next && !g_input && !g_exposed;
          now = std::chrono::steady_clock::now())
       glfwWaitEventsTimeout(std::chrono::duration<double>(next - now).count());
