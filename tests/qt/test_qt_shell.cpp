@@ -4,18 +4,15 @@
 // settings round-trip, and bad input leaves the window up with a message.
 // Without an OpenCL device the window tests are a visible SKIP.
 #include <gtest/gtest.h>
-#include <QStatusBar>
-#include <QDir>
-#include "liveconv/compare.hpp"
-#include "png/png_io.hpp"
 
 #include <QApplication>
-#include <QGuiApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QFile>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -26,6 +23,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -34,8 +32,10 @@
 #include <memory>
 #include <thread>
 
+#include "liveconv/compare.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/reference.hpp"
+#include "png/png_io.hpp"
 #include "qt/engine_dock.hpp"
 #include "qt/main_window.hpp"
 #include "qt/mask_dock.hpp"

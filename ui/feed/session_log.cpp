@@ -105,9 +105,10 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
                                const std::string& maskSpec,
                                const std::vector<std::pair<std::string, std::string>>& parameters) const {
   std::ostringstream out;
-  out << "{\n  \"frames\": " << framesShown << ",\n  \"redraws\": " << redraws << ",\n  \"source\": " << jsonQuote(s.source)
-      << ",\n  \"device\": " << jsonQuote(s.device) << ",\n  \"variant\": " << jsonQuote(s.variantText())
-      << ",\n  \"mask\": " << jsonQuote(maskSpec) << ",\n  \"parameters\": {";
+  out << "{\n  \"frames\": " << framesShown << ",\n  \"redraws\": " << redraws
+      << ",\n  \"source\": " << jsonQuote(s.source) << ",\n  \"device\": " << jsonQuote(s.device)
+      << ",\n  \"variant\": " << jsonQuote(s.variantText()) << ",\n  \"mask\": " << jsonQuote(maskSpec)
+      << ",\n  \"parameters\": {";
   for (std::size_t i = 0; i < parameters.size(); ++i)
     out << (i ? ", " : "") << jsonQuote(parameters[i].first) << ": " << jsonQuote(parameters[i].second);
   out << "}"

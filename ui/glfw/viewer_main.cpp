@@ -354,8 +354,13 @@ void addPanelRequests(const ShellRequests& panel, std::vector<FrameLoop::ShellRe
 class Viewer {
  public:
   Viewer(const ViewerOptions& opt, ViewerModel& model, FrameLoop& loop, GLFWwindow* window)
-      : opt_(opt), model_(model), loop_(loop), win_(window), vsync_(model.view().vsync),
-        switched_(opt.switchTo.empty()), started_(std::chrono::steady_clock::now()) {
+      : opt_(opt),
+        model_(model),
+        loop_(loop),
+        win_(window),
+        vsync_(model.view().vsync),
+        switched_(opt.switchTo.empty()),
+        started_(std::chrono::steady_clock::now()) {
     for (const DeviceInfo& d : enumerateDevices())
       inputs_.deviceNames.push_back(std::to_string(d.index) + ": " + d.name + " (" + d.platformName + ")");
     inputs_.cameras = listCameraSources();
@@ -466,8 +471,8 @@ class Viewer {
     if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, kPanelWidth, layout.areaWin.height, panel);
     ScreenRect overlay;
     if (view.overlayVisible)
-      overlay = drawOverlay(stats, loop_.uiFrameTimes(), OverlayRates{loop_.videoFps(), loop_.uiFps(), view.paused}, view,
-                            layout.areaWin);
+      overlay = drawOverlay(stats, loop_.uiFrameTimes(), OverlayRates{loop_.videoFps(), loop_.uiFps(), view.paused},
+                            view, layout.areaWin);
     if (!message().empty()) drawSourceMessage(message(), layout.areaWin);
     if (!loop_.openingMessage().empty()) drawPendingBanner(loop_.openingMessage(), layout.areaWin);
     notice_.draw(layout.areaWin);
@@ -556,8 +561,8 @@ class Viewer {
   // after this one (with vsync off, 2 ms: a new frame is drawn as soon as it
   // comes); X events the window does not act on wait on.
   void waitForNextPass() {
-    const auto next =
-        lastPass_ + (vsync_ ? std::chrono::microseconds(vsyncFrameInterval(refreshHz())) : std::chrono::microseconds(2000));
+    const auto next = lastPass_ + (vsync_ ? std::chrono::microseconds(vsyncFrameInterval(refreshHz()))
+                                          : std::chrono::microseconds(2000));
     for (auto now = std::chrono::steady_clock::now(); now < next && !g_input && !g_exposed;
          now = std::chrono::steady_clock::now())
       glfwWaitEventsTimeout(std::chrono::duration<double>(next - now).count());

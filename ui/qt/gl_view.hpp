@@ -35,7 +35,7 @@ struct GlPaint {
   int framebufferWidth = 0, framebufferHeight = 0;
   float devicePixelRatio = 1;  // framebuffer pixels per logical pixel
   bool nativeZoom = false;     // one frame pixel per framebuffer pixel (tests)
-  double fps = 0;        // the UI loop's rate (FrameLoop::uiFps)
+  double fps = 0;              // the UI loop's rate (FrameLoop::uiFps)
   double videoFps = 0;   // new source frames shown per second
   bool paused = false;
   double deltaSeconds = 1.0 / 60;
