@@ -4,7 +4,8 @@
 # auto, variant naive, a cell, back to auto, format gray), each followed by
 # `wait`, run under Xvfb with a fresh HOME (so the tuning cache, PoCL's kernel
 # cache and the Qt settings start empty), read back from --stats-json.
-# Prints per run: frames and ms until each edit was on screen, the variant
+# Prints per run: passes ("frames"), new frames shown ("new") and ms until
+# each edit was on screen, the variant
 # that ran it, the UI thread's frame times, the source-to-screen latency, the
 # frames dropped, the passes that drew (where the build says), and the
 # window's CPU time (where /usr/bin/time is installed).
@@ -92,7 +93,8 @@ redraws = f", {d['redraws']} redraws" if 'redraws' in d else ""
 print(f"{win} {src} (exit {rc}): ui_frame_ms {d['ui_frame_ms']}, latency_ms {d['latency_ms']}, "
       f"dropped {d['frames_dropped']}/{d['frames_total']}, {d['frames']} frames{redraws}{cores}")
 for e in d['edits']:
-    print(f"    {e['command']:32s} {e['visible_after_frames']:4d} frames {e['visible_after_ms']:5d} ms  {e['variant_ran']}")
+    new = f"{e['visible_after_new_frames']:3d} new" if 'visible_after_new_frames' in e else "       "
+    print(f"    {e['command']:32s} {e['visible_after_frames']:4d} frames {new} {e['visible_after_ms']:5d} ms  {e['variant_ran']}")
 PY
   done
 done

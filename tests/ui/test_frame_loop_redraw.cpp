@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 #include "feed/frame_loop.hpp"
@@ -118,6 +121,62 @@ TEST(FrameLoopRedraw, TheUiRateIsTheLoopsWhetherItDrawsOrNot) {
   EXPECT_GT(l.loop.uiFps(), 10.0);
   EXPECT_LT(l.loop.uiFps(), 110.0);
   EXPECT_LE(l.loop.redraws(), 3u) << "passes drew that had nothing new to show";
+}
+
+// New frames come every other pass, and each is filtered with the parameters
+// the feed had when the frame before it came: one frame in flight, as in a
+// pipeline whose device is busy while an edit arrives.
+class SlowFeed final : public FrameFeed {
+ public:
+  void setParams(std::shared_ptr<const ParamsSnapshot> snapshot) override { asked_ = snapshot->version; }
+  FeedFrame advance(Advance) override {
+    FeedFrame f;
+    f.filtered = ImageView{pixels_, 1, 1, 4, PixelFormat::RGBA8};
+    f.paramsVersion = shownVersion_;
+    if (++calls_ % 2 == 0) {
+      f.fresh = true;
+      f.paramsVersion = shownVersion_ = inFlight_;
+      inFlight_ = asked_;
+    }
+    return f;
+  }
+  FrameStats stats() const override { return {}; }
+
+ private:
+  std::uint8_t pixels_[4] = {1, 2, 3, 4};
+  std::uint64_t asked_ = 0, inFlight_ = 0, shownVersion_ = 0;
+  int calls_ = 0;
+};
+
+long long field(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?\\d+)"))) return -100;
+  return std::stoll(m[1]);
+}
+
+// The stats file counts an edit's wait in passes (what a script's FRAME
+// counts) and in new frames on screen: a pass without a new frame shows the
+// picture already there.
+TEST(FrameLoopEdits, AnEditsWaitIsCountedInPassesAndInNewFramesShown) {
+  ViewerModel model;
+  FrameLoop loop(model);
+  loop.adopt(std::make_unique<SlowFeed>(), "testpattern");
+  model.setSource("testpattern");
+  for (int i = 0; i < 6; ++i) loop.tick();
+  ASSERT_TRUE(model.setCell(0, 0, 7.0f));
+  for (int i = 0; i < 12; ++i) loop.tick();
+  const std::string path = ::testing::TempDir() + "frame_loop_edits.json";
+  ASSERT_EQ(loop.writeStatsJson(path), "");
+  std::stringstream json;
+  json << std::ifstream(path).rdbuf();
+  const std::string text = json.str();
+  const std::string edit = text.substr(text.find("\"edits\""));
+  std::printf("%s", edit.c_str());
+  // The edit is handed over in a pass without a new frame. The frame in flight
+  // then shows first (old parameters, the next pass), and the next new frame
+  // shows the edit two passes after that: 3 passes, 2 new frames.
+  EXPECT_EQ(field(edit, "visible_after_new_frames"), 2);
+  EXPECT_EQ(field(edit, "visible_after_frames"), 3);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ std::string readFile(const std::string& path) {
 
 struct Edit {
   std::string what, variant;
-  long askedFrame = -1, shownFrame = -1, framesToShow = -1, msToShow = -1;
+  long askedFrame = -1, shownFrame = -1, framesToShow = -1, newFramesToShow = -1, msToShow = -1;
   bool refused = false;
 };
 
@@ -75,6 +75,7 @@ std::vector<Edit> editsOf(const std::string& json) {
       else if (key == "frame") e.askedFrame = std::stol(text);
       else if (key == "shown_frame") e.shownFrame = std::stol(text);
       else if (key == "visible_after_frames") e.framesToShow = std::stol(text);
+      else if (key == "visible_after_new_frames") e.newFramesToShow = std::stol(text);
       else if (key == "visible_after_ms") e.msToShow = std::stol(text);
       else if (key == "refused") e.refused = text == "true";
     }
@@ -190,6 +191,11 @@ TEST_P(WindowScript, APausedWindowDrawsOnlyWhenSomethingChanges) {
   ASSERT_EQ(edits.size(), 1u) << json;
   EXPECT_GT(edits[0].shownFrame, 0) << "the edit never reached the paused picture";
   EXPECT_LE(edits[0].framesToShow, 10) << json;
+  // Paused, the picture changes only when the frame on screen is filtered
+  // again: for the edit, and at most once before it for a kernel of the
+  // previous set that came meanwhile (auto after its stopgap: rows_baked).
+  EXPECT_GE(edits[0].newFramesToShow, 1) << json;
+  EXPECT_LE(edits[0].newFramesToShow, 2) << json;
 }
 
 // A decoded stream (the pipeline's engine and builder threads): with `auto`,

@@ -218,6 +218,7 @@ void FrameLoop::advance(bool step) {
   if (frame_.fresh) videoRate_.shown(secondsNow());
   measureLatency();
   if (frame_.hasPicture()) ++framesShown_;
+  if (frame_.fresh) ++newFramesShown_;
   ++ticks_;
 }
 
@@ -273,11 +274,11 @@ void FrameLoop::logTick() {
   if (loggedVersion_ == 0) loggedVersion_ = model_.version();  // the state the window started in is no edit
   if (model_.version() > loggedVersion_) {
     loggedVersion_ = model_.version();
-    log_.edited(loggedVersion_, {}, framesShown_);
+    log_.edited(loggedVersion_, {}, framesShown_, newFramesShown_);
   }
   // While another feed opens (a source, device or format switch) the old one's frames do not show the edit.
   if (frame_.hasPicture() && frame_.paramsVersion && !switcher_.pending())
-    log_.shown(frame_.paramsVersion, stats_.variantText(), framesShown_);
+    log_.shown(frame_.paramsVersion, stats_.variantText(), framesShown_, newFramesShown_);
   if (stats_.rejectedVersion) log_.refused(stats_.rejectedVersion, framesShown_);
   log_.message("open", switcher_.error(), framesShown_);
   log_.message("source", stats_.sourceMessage, framesShown_);
@@ -436,7 +437,7 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
   if (!error.empty()) log_.message("script", "line " + std::to_string(line.lineNumber) + ": " + error, framesShown_);
   if (model_.version() > loggedVersion_ && loggedVersion_ != 0) {
     loggedVersion_ = model_.version();
-    log_.edited(loggedVersion_, line.text, framesShown_);
+    log_.edited(loggedVersion_, line.text, framesShown_, newFramesShown_);
   }
 }
 

@@ -222,6 +222,7 @@ class FrameLoop {
   Playback playback_;
   bool playbackHanded_ = false;
   std::uint64_t framesShown_ = 0;
+  std::uint64_t newFramesShown_ = 0;  // passes that brought a new picture (FeedFrame::fresh)
   std::uint64_t loggedVersion_ = 0;
   std::uint64_t loggedNotices_ = 0;
   std::uint64_t scriptLinesRun_ = 0;

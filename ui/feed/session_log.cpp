@@ -44,20 +44,24 @@ void SessionLog::message(const std::string& kind, const std::string& text, std::
   messages_.push_back({frame, nowMs(), kind, text});
 }
 
-void SessionLog::edited(std::uint64_t version, const std::string& what, std::uint64_t frame) {
+void SessionLog::edited(std::uint64_t version, const std::string& what, std::uint64_t frame,
+                        std::uint64_t newFrames) {
   if (!edits_.empty() && edits_.back().version >= version) return;
   Edit e;
   e.version = version;
   e.what = what;
   e.askedFrame = frame;
+  e.askedNewFrames = newFrames;
   e.askedMs = nowMs();
   edits_.push_back(e);
 }
 
-void SessionLog::shown(std::uint64_t version, const std::string& variant, std::uint64_t frame) {
+void SessionLog::shown(std::uint64_t version, const std::string& variant, std::uint64_t frame,
+                       std::uint64_t newFrames) {
   for (Edit& e : edits_)
     if (e.version <= version && e.shownFrame == 0 && !e.refused) {
       e.shownFrame = frame;
+      e.shownNewFrames = newFrames;
       e.shownMs = nowMs();
       e.variant = variant;
     }
@@ -130,6 +134,8 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
     out << (i ? "," : "") << "\n    {\"version\": " << e.version << ", \"command\": " << jsonQuote(e.what)
         << ", \"frame\": " << e.askedFrame << ", \"shown_frame\": " << e.shownFrame
         << ", \"visible_after_frames\": " << (e.shownFrame ? static_cast<long long>(e.shownFrame - e.askedFrame) : -1)
+        << ", \"visible_after_new_frames\": "
+        << (e.shownFrame ? static_cast<long long>(e.shownNewFrames - e.askedNewFrames) : -1)
         << ", \"visible_after_ms\": " << (e.shownFrame ? static_cast<long long>(e.shownMs - e.askedMs + 0.5) : -1)
         << ", \"variant_ran\": " << jsonQuote(e.variant) << ", \"refused\": " << (e.refused ? "true" : "false") << "}";
   }

@@ -30,6 +30,11 @@ class SessionLog {
     double askedMs = 0;
     std::uint64_t shownFrame = 0;  // the first frame filtered with it (0: not yet)
     double shownMs = 0;
+    // New pictures that reached the screen (FeedFrame::fresh) when it was asked,
+    // and when the first one filtered with it came: a pass that finds no new
+    // frame shows the same picture again, so on a 30 fps clip in a window that
+    // turns at 60 Hz every other pass counts only for shownFrame.
+    std::uint64_t askedNewFrames = 0, shownNewFrames = 0;
     std::string variant;  // what filtered that frame
     bool refused = false;  // the frame side refused it; the previous parameters run on
   };
@@ -38,11 +43,13 @@ class SessionLog {
 
   // A message shown now; the same text of the same kind twice in a row is logged once.
   void message(const std::string& kind, const std::string& text, std::uint64_t frame);
+  // `frame`: the passes with a picture so far (what a script's FRAME counts);
+  // `newFrames`: the new pictures that reached the screen so far.
   // The model's version went from an older one to `version`, by `what` ("" for the window).
-  void edited(std::uint64_t version, const std::string& what, std::uint64_t frame);
+  void edited(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames);
   // A frame filtered with parameters `version` is on screen (or that version, and
   // those before it, were refused).
-  void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame);
+  void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame, std::uint64_t newFrames);
   void refused(std::uint64_t version, std::uint64_t frame);
   void wrote(const std::string& path) { files_.push_back(path); }
   // Once per pass of the UI thread: its frame times go into the file.
