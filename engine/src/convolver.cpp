@@ -256,7 +256,7 @@ class WorkgroupFit {
 struct Convolver::Prepared {
   FilterParams params;  // concrete: never VariantId::Auto
   FilterParams autoParams;  // the Auto set it was chosen for (variant Invalid when not auto)
-  bool stopgap = false;      // serves its Auto set until a kernel of the set's own is prepared
+  bool stopgap = false;      // serves its set (auto, or a variant that compiles each mask) until its own kernel is prepared
   PixelFormat format = PixelFormat::Invalid;
   const VariantInfo* variant = nullptr;
   std::vector<KernelPass> passes;  // kernelPasses(*variant)
@@ -426,7 +426,9 @@ bool Convolver::prepareIfCached(PixelFormat format) {
 }
 
 bool Convolver::prepareStopgap(PixelFormat format, VariantId stopgap, bool cachedOnly) {
-  if (params_.variant != VariantId::Auto) throw InvalidArgument("Only auto is served by a stopgap kernel.");
+  if (!servedByStopgap(params_.variant))
+    throw InvalidArgument(std::string("Variant ") + variantInfo(params_.variant).name +
+                          " takes the mask at run time: it needs no stopgap kernel.");
   FilterParams concrete = params_;
   concrete.variant = stopgap;
   concrete.workgroup = {};
@@ -434,7 +436,7 @@ bool Convolver::prepareStopgap(PixelFormat format, VariantId stopgap, bool cache
   std::unique_ptr<Prepared> p = build(concrete, format, cachedOnly);
   if (!p) return false;
   prepared_.push_back(std::move(p));
-  prepared_.back()->autoParams = params_;  // serves the auto set until its own kernel is prepared
+  prepared_.back()->autoParams = params_;  // serves the set until its own kernel is prepared
   prepared_.back()->stopgap = true;
   current_ = prepared_.back().get();
   return true;

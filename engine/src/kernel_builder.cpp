@@ -38,11 +38,22 @@ bool KernelBuilder::stopped() const {
 void KernelBuilder::request(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width,
                             int height, bool raceOnly, std::uint64_t tag) {
   Job job{generation, params, format, width, height, raceOnly ? Stage::Race : Stage::Set, tag};
-  // A kernel whose program is built already (the set's own, or for `auto`
-  // the stopgap) is handed over here, in the caller's thread: no compile, and
-  // no wait for a compile or a race the builder's thread is in the middle of.
+  if (!raceOnly) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // In a window, a variant that compiles each mask is served by a stopgap
+    // while it compiles, where the picture changes: a new mask, border, alpha
+    // or format. A switch of variant alone keeps what runs until the new one
+    // is built (the picture is the same either way).
+    job.stopgap = idleWork_ && params.variant != VariantId::Auto && servedByStopgap(params.variant) &&
+                  (!lastSet_ || changesPicture(*lastSet_, job));
+    lastSet_ = job;
+  }
+  // A kernel whose program is built already (the set's own, or the stopgap
+  // that serves it) is handed over here, in the caller's thread: no compile,
+  // and no wait for a compile or a race the builder's thread is in the middle of.
   const bool isAuto = params.variant == VariantId::Auto;
   std::unique_ptr<Convolver> ready = !raceOnly && (!isAuto || stopgapServes(job)) ? cachedKernel(job) : nullptr;
+  const bool onStopgap = ready && ready->lastRun().stopgap;
   std::lock_guard<std::mutex> lock(mutex_);
   // A race for the set that runs never displaces a newer set on its way (that
   // one is built for the current size anyway).
@@ -54,11 +65,12 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
     error_.clear();
     buildLog_.clear();
     finished_ = generation;
-    // `auto` goes on with its provisional kernel and race, once the edits
-    // settle; a concrete set is done. A builder with idle work turns to the
-    // set's other format first (done at once where that is built already).
+    // A set served by its stopgap goes on with its own kernel (for `auto`, its
+    // provisional kernel and race) once the edits settle; a set on its own
+    // kernel is done. A builder with idle work turns to the set's other format
+    // first (done at once where that is built already).
     std::optional<Job> next;
-    if (isAuto) {
+    if (onStopgap) {
       next = job;
       next->stage = Stage::Provisional;
       next->notBefore = std::chrono::steady_clock::now() + settle_;
@@ -175,9 +187,13 @@ std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
   try {
     auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
     c->setParams(job.params);
-    const bool ready = job.params.variant == VariantId::Auto
-                           ? c->prepareStopgap(job.format, stopgapVariant(device_->info.kind == DeviceKind::GPU), true)
-                           : c->prepareIfCached(job.format);
+    const VariantId stopgap = stopgapVariant(device_->info.kind == DeviceKind::GPU);
+    bool ready = job.params.variant != VariantId::Auto && c->prepareIfCached(job.format);
+    if (!ready && (job.params.variant == VariantId::Auto || job.stopgap)) {
+      c = std::make_unique<Convolver>(device_, cache_, tuner_);
+      c->setParams(job.params);
+      ready = c->prepareStopgap(job.format, stopgap, true);
+    }
     if (!ready) return nullptr;
     c->setBuildPolicy(BuildPolicy::FramePath);
     return c;
@@ -253,10 +269,16 @@ int KernelBuilder::stopgapKey(const Job& job) {
          static_cast<int>(job.params.alpha);
 }
 
+bool KernelBuilder::changesPicture(const Job& before, const Job& now) {
+  return !(before.params.mask == now.params.mask) || before.params.border != now.params.border ||
+         before.params.alpha != now.params.alpha || before.format != now.format;
+}
+
 bool KernelBuilder::stopgapServes(const Job& job) const {
   const DeviceInfo& d = device_->info;
   std::lock_guard<std::mutex> lock(mutex_);
-  return job.stage == Stage::Set && job.params.variant == VariantId::Auto && !stopgapsFailed_.count(stopgapKey(job)) &&
+  return job.stage == Stage::Set && (job.params.variant == VariantId::Auto || job.stopgap) &&
+         !stopgapsFailed_.count(stopgapKey(job)) &&
          stopgapAffordable(job.width, job.height, job.params.mask.width, job.params.mask.height,
                            bytesPerPixel(job.format), d.kind == DeviceKind::GPU, d.computeUnits);
 }
@@ -316,10 +338,11 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
 
 void KernelBuilder::buildOtherFormats(const Job& job) {
   const bool isAuto = job.params.variant == VariantId::Auto;
-  if (!isAuto && variantInfo(job.params.variant).binding != MaskBinding::Runtime) return;  // one program per mask
+  // A variant that compiles each mask: the stopgap that serves it, as `auto`'s.
+  const bool byStopgap = !isAuto && servedByStopgap(job.params.variant);
   std::vector<std::unique_ptr<Convolver>> built;
   for (const PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
-    if (format == job.format && !isAuto) continue;  // `auto`: its stopgap in this format too
+    if (format == job.format && !isAuto && !byStopgap) continue;  // `auto`: its stopgap in this format too
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stop_ || requested_) return;  // a request goes first
@@ -327,6 +350,11 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
     Job other = job;
     other.format = format;
     other.stage = Stage::Set;
+    if (byStopgap) {
+      other.params.variant = stopgapVariant(device_->info.kind == DeviceKind::GPU);
+      other.params.workgroup = {};
+      other.params.packet = 0;
+    }
     if (std::unique_ptr<Convolver> c = idleKernel(other)) built.push_back(std::move(c));
   }
   launchOnce(built, true);
@@ -357,7 +385,9 @@ void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock
   launchOnce(built, false);
 }
 
-std::unique_ptr<Convolver> KernelBuilder::idleKernel(const Job& set) {
+std::unique_ptr<Convolver> KernelBuilder::idleKernel(const Job& job) {
+  Job set = job;
+  set.stopgap = false;  // the set's own program (for `auto`, its stopgap's)
   if (std::unique_ptr<Convolver> c = cachedKernel(set)) return c;  // built already (launched too, perhaps)
   try {
     auto c = std::make_unique<Convolver>(device_, cache_, tuner_);
@@ -412,11 +442,17 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
   const bool ok = out.error.empty();
   if (job.stage != Stage::Set) {
     // A later step for a set already handed over; dropped once a newer set
-    // was taken. One that failed leaves what runs running (every step is right).
+    // was taken. One of `auto`'s that failed leaves what runs running (every
+    // step is right); the kernel of a concrete variant its stopgap served is
+    // the one asked for, and its failure is the set's (failed(), error()).
     if (ok && job.generation >= takenGeneration_ && (!built_ || builtGeneration_ <= job.generation)) {
       built_ = std::move(out.convolver);
       builtGeneration_ = job.generation;
       builtTag_ = job.tag;
+    } else if (!ok && job.params.variant != VariantId::Auto && job.generation == finished_) {
+      failed_ = job.generation;
+      error_ = out.error;
+      buildLog_ = out.log;
     }
   } else if (job.generation < finished_) {
     // A newer set was handed over meanwhile (its stopgap, at once): this one is done with.

@@ -120,6 +120,10 @@ VariantId stopgapVariant(bool gpu) {
   return gpu ? VariantId::Local : VariantId::Rows;
 }
 
+bool servedByStopgap(VariantId variant) {
+  return variant == VariantId::Auto || variantInfo(variant).binding != MaskBinding::Runtime;
+}
+
 bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits) {
   // Taps x channels a frame may cost on the stopgap: on the 2-core machine
   // `rows` runs about 1.1e11 of them a second, so 1.5e9 a core is some 30 ms a

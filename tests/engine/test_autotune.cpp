@@ -413,6 +413,72 @@ TEST(KernelBuilder, ANewAutoMaskShowsAtOnceOnTheStopgapThenOnItsOwnKernels) {
   EXPECT_EQ(large->lastRun().variant, AutoTuner::provisional(p, ctx->info.kind).variant);
 }
 
+// In a window (idle work on), a variant that compiles each mask (baked) shows
+// a new mask at once on the stopgap, exactly, then on its own kernel once the
+// edits settle. A switch of variant alone (the same picture) waits for its
+// own kernel, and a builder for a run (no idle work) never hands a stopgap.
+TEST(KernelBuilder, AVariantThatCompilesEachMaskShowsANewMaskOnTheStopgapInAWindow) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const bool gpu = ctx->info.kind == DeviceKind::GPU;
+  const VariantId stopgap = stopgapVariant(gpu);
+  for (const bool live : {true, false}) {
+    SCOPED_TRACE(live ? "a window" : "a run");
+    KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+    builder.setIdleWork(live);
+    builder.setSettleTime(std::chrono::milliseconds(100));
+    FilterParams p;
+    p.variant = VariantId::Baked;
+    p.mask = test::integerMask(3, 3);
+    std::uint64_t generation = 0;
+    std::unique_ptr<Convolver> opened = builder.first(1, p, PixelFormat::RGBA8, 64, 48);
+    ASSERT_TRUE(opened);
+    EXPECT_EQ(opened->lastRun().variant, live ? stopgap : VariantId::Baked);
+    EXPECT_EQ(opened->lastRun().stopgap, live);
+    if (live) {
+      std::unique_ptr<Convolver> own =
+          takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; });
+      ASSERT_TRUE(own) << "baked never replaced the stopgap";
+      EXPECT_EQ(own->lastRun().variant, VariantId::Baked);
+      expectExactOn64x48(*own, p);
+    }
+    ASSERT_TRUE(waitUntilIdle(builder, std::chrono::seconds(120))) << "the builder never went idle";
+    while (builder.take(&generation)) {
+    }
+
+    p.mask.coefficients[4] += 3;  // a new mask: baked compiles again
+    builder.request(2, p, PixelFormat::RGBA8, 64, 48);
+    std::unique_ptr<Convolver> edited = builder.take(&generation);
+    if (!live) {
+      EXPECT_FALSE(edited) << "a run was handed a kernel before baked was built";
+      ASSERT_TRUE(builder.wait(2, 120000)) << builder.error();
+      edited = builder.take(&generation);
+      ASSERT_TRUE(edited);
+      EXPECT_EQ(edited->lastRun().variant, VariantId::Baked);
+      continue;
+    }
+    ASSERT_TRUE(edited) << "the new mask waited for baked's compile";
+    EXPECT_EQ(generation, 2u);
+    EXPECT_EQ(edited->lastRun().variant, stopgap);
+    EXPECT_TRUE(edited->lastRun().stopgap);
+    expectExactOn64x48(*edited, p);
+    std::unique_ptr<Convolver> own =
+        takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; });
+    ASSERT_TRUE(own) << "baked never replaced the stopgap";
+    EXPECT_EQ(generation, 2u);
+    EXPECT_EQ(own->lastRun().variant, VariantId::Baked);
+    expectExactOn64x48(*own, p);
+    ASSERT_TRUE(waitUntilIdle(builder, std::chrono::seconds(120)));
+
+    p.variant = VariantId::Unrolled;  // the same picture: no stopgap
+    builder.request(3, p, PixelFormat::RGBA8, 64, 48);
+    ASSERT_TRUE(builder.wait(3, 120000)) << builder.error();
+    std::unique_ptr<Convolver> switched = takeUntil(builder, &generation, [](const Convolver&) { return true; });
+    ASSERT_TRUE(switched);
+    EXPECT_EQ(generation, 3u);
+    EXPECT_EQ(switched->lastRun().variant, VariantId::Unrolled) << "a switch of variant alone ran on the stopgap";
+  }
+}
+
 // A set of a concrete variant whose program is built already (a runtime-bound
 // mask: naive, local) is handed over by request() itself: a cell edit never
 // waits for the builder's thread, whatever it is compiling or racing.
@@ -435,13 +501,13 @@ TEST(KernelBuilder, ASetWhoseProgramIsBuiltIsReadyWhenRequestReturns) {
 }
 
 // A builder for live edits (setIdleWork) compiles the set in force for the
-// other pixel format once the set was handed over (for `auto`, the stopgap of
-// every format; naive, whose one program serves every mask, as itself): a
+// other pixel format once the set was handed over (for `auto` and baked, the
+// stopgap of every format; naive, whose one program serves every mask, as itself): a
 // later switch of the format is handed over by request() itself. A builder
 // without it compiles nothing it was not asked for.
 TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  for (const VariantId variant : {VariantId::Auto, VariantId::Naive}) {
+  for (const VariantId variant : {VariantId::Auto, VariantId::Naive, VariantId::Baked}) {
     for (const bool live : {true, false}) {
       SCOPED_TRACE(std::string(variantInfo(variant).name) + (live ? ", prebuild" : ", no prebuild"));
       auto tuner = std::make_shared<AutoTuner>(tempCache("prebuild.tsv"));
@@ -463,8 +529,8 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
       }
       ASSERT_TRUE(gray) << "the gray kernel was not ready when request() returned";
       EXPECT_EQ(generation, 2u);
-      EXPECT_EQ(gray->lastRun().variant, variant == VariantId::Auto ? stopgapVariant(ctx->info.kind == DeviceKind::GPU)
-                                                                      : variant);
+      EXPECT_EQ(gray->lastRun().variant, variant == VariantId::Naive ? variant
+                                                                       : stopgapVariant(ctx->info.kind == DeviceKind::GPU));
       expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
     }
   }

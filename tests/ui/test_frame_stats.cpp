@@ -37,6 +37,7 @@ TEST(FrameStats, VariantLineNamesWhatAutoRuns) {
   EXPECT_EQ(variantLine(VariantId::Local, VariantId::Local), "local");
   EXPECT_EQ(variantLine(VariantId::Auto, VariantId::Invalid), "auto");
   EXPECT_EQ(variantLine(VariantId::Auto, VariantId::Separable), "auto -> separable");
+  EXPECT_EQ(variantLine(VariantId::Baked, VariantId::Rows), "rows, until baked is built") << "a stopgap serves baked";
   EXPECT_EQ(variantLine(VariantId::Invalid, VariantId::Invalid), "") << "before any frame";
   EXPECT_EQ(FrameStats().runsOnText(VariantId::Local), "local");
 }

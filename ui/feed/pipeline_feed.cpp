@@ -34,6 +34,7 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
 #include "liveconv/pipeline.hpp"
+#include "liveconv/variants.hpp"
 #include "media/cameras.hpp"
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
@@ -321,6 +322,7 @@ class PipelineFeed final : public FrameFeed {
     pipeline_ = std::move(pipeline);
     device_ = std::move(device);
     applied_ = requested_ = params;
+    watchGeneration(Pipeline::kFirstGeneration);  // the new pipeline numbers its sets afresh
     streamFormat_ = params->format;  // then lc-decode's: it follows wantFormat_
     requestedVersion_ = params->version;
     stop_ = false;
@@ -390,6 +392,15 @@ class PipelineFeed final : public FrameFeed {
     rejectedVariant_ = next.filter.variant;
   }
 
+  // A variant that compiles each mask may run on a stopgap until its own
+  // kernel is built (KernelBuilder): that build can still fail, and
+  // pollBuild() says so. `requested_` is the set `generation` stands for.
+  void watchGeneration(std::uint64_t generation) {
+    const VariantId variant = requested_->filter.variant;
+    watchedGeneration_ = variant != VariantId::Auto && servedByStopgap(variant) ? generation : 0;
+    watched_ = requested_;
+  }
+
   // The build of the newest set finished: clear the error, or report it while the previous set keeps running.
   void pollBuild() {
     std::uint64_t generation = 0;
@@ -397,11 +408,17 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       generation = requestedGeneration_;
     }
+    if (watchedGeneration_ && pipeline_->paramsFailed(watchedGeneration_)) {
+      // The kernel its stopgap stood in for failed to build: said as any refusal.
+      reject(*watched_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
+      watchedGeneration_ = 0;
+    }
     if (generation == 0) return;
     if (pipeline_->paramsFailed(generation)) {
       reject(*requested_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
     } else if (pipeline_->waitParamsBuilt(generation, 0)) {
       applied_ = requested_;
+      watchGeneration(generation);
       std::lock_guard<std::mutex> lock(mutex_);
       error_.clear();
       buildLog_.clear();
@@ -678,6 +695,9 @@ class PipelineFeed final : public FrameFeed {
   double durationSeconds_ = 0;   // 0: live or unknown
   Playback playback_;
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
+  // UI thread: a set handed over on its stopgap, whose own kernel may still fail (pollBuild).
+  std::shared_ptr<const ParamsSnapshot> watched_;
+  std::uint64_t watchedGeneration_ = 0;
   std::shared_ptr<const Image> lastSource_;  // pushed last: filtered again when paused after an edit
   std::uint64_t lastIndex_ = 0;              // of lastSource_
   double lastSourcePosition_ = -1;           // of lastSource_ (-1: unknown)

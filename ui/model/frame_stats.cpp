@@ -19,9 +19,10 @@ double FrameStats::droppedPercent() const {
 std::string variantLine(VariantId asked, VariantId ran) {
   if (asked == VariantId::Invalid) return "";  // nothing has run yet
   std::string line = variantInfo(asked).name;
-  if (asked == VariantId::Auto && ran != VariantId::Invalid && ran != VariantId::Auto)
-    line += std::string(" -> ") + variantInfo(ran).name;
-  return line;
+  if (ran == VariantId::Invalid || ran == asked) return line;
+  if (asked == VariantId::Auto) return line + " -> " + variantInfo(ran).name;
+  // A variant that compiles each mask, served meanwhile by a stopgap.
+  return std::string(variantInfo(ran).name) + ", until " + line + " is built";
 }
 
 double megapixelsPerSecond(int width, int height, double kernelMs) {

@@ -26,7 +26,8 @@ struct DropCause {
 };
 
 // The overlay's variant: "local", or for `auto` what it runs, "auto -> separable"
-// ("auto" alone before the first frame).
+// ("auto" alone before the first frame); a variant that compiles each mask,
+// while a stopgap serves a new mask: "rows, until baked is built".
 std::string variantLine(VariantId asked, VariantId ran);
 
 // How filtered frames reach the screen.
@@ -70,7 +71,7 @@ struct FrameStats {
 
   std::uint64_t framesDropped() const;
   bool zeroCopy() const { return displayPath == DisplayPath::ZeroCopy; }
-  // What runs, as the overlay says it: "local", "auto -> separable".
+  // What runs, as the overlay says it: "local", "auto -> separable", "rows, until baked is built".
   std::string variantText() const { return variantLine(variantAsked, variantRan); }
   // What the mask panels say runs for the model's variant: what the frame
   // side runs (with what `auto` chose) once it runs that variant, else the

@@ -88,7 +88,7 @@ struct ActiveKernel {
   WorkgroupShape columnWorkgroup;
   int columnPacket = 0;
   bool upToDate = true;  // false when `auto` has a newer answer for this size than the kernel that runs
-  bool stopgap = false;  // `auto`'s stopgap (prepareStopgap), until the set's own kernel is prepared
+  bool stopgap = false;  // a stopgap (prepareStopgap), until the set's own kernel is prepared
 };
 
 class Convolver {
@@ -112,9 +112,11 @@ class Convolver {
   // Throws BuildError / UnsupportedError with a sentence, Cancelled when the
   // interrupt (below) asked a race to stop.
   void prepare(PixelFormat format, int width = 0, int height = 0);
-  // For `auto`: prepares `stopgap` (a variant that takes the mask at run
-  // time, stopgapVariant()) to serve the set until a kernel of its own is
+  // For `auto`, and for a variant that compiles each mask or mask size
+  // (servedByStopgap()): prepares `stopgap` (a variant that takes the mask at
+  // run time, stopgapVariant()) to serve the set until a kernel of its own is
   // prepared; what a FramePath Convolver then runs and lastRun() names.
+  // Throws InvalidArgument for a variant that takes the mask at run time.
   // `cachedOnly`: only where its program is already built (no compile: safe
   // on any thread); false when it is not, and nothing was prepared.
   bool prepareStopgap(PixelFormat format, VariantId stopgap, bool cachedOnly = false);

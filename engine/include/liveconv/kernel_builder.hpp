@@ -19,12 +19,17 @@
 // ready: a stopgap (stopgapVariant(): the mask taken at run time, so its one
 // program per format, border and alpha serves every later mask without a
 // compile; only where the frame affords it), the provisional kernel the rules
-// name, then the race's winner.
+// name, then the race's winner. With idle work on (a window), a set of a
+// variant that compiles each mask or mask size (baked, unrolled, separable,
+// ...: servedByStopgap()) comes in two: the stopgap, where the picture
+// changed (a new mask, border, alpha or format; a switch of variant alone
+// keeps what runs), then, once the edits settle, its own kernel. A failure of
+// that kernel is the set's (failed(), error()).
 //
 // A builder for live edits (setIdleWork() turns it on) has idle work too: right
 // after a set's first hand-over, and once a set is done, it compiles the set
-// for the other pixel format (for `auto`, the stopgap of every format; a concrete variant
-// only where one program serves every mask), so that a switch of the pixel
+// for the other pixel format (for `auto` and a variant a stopgap serves, the
+// stopgap of every format; any other variant as itself), so that a switch of the pixel
 // format, or `auto`'s first edit, is a hand-over in request(), not a compile.
 // Then, while an edit settles and once a set has nothing left to build, it
 // compiles every other variant that takes the mask at run time (naive, local,
@@ -143,6 +148,9 @@ class KernelBuilder {
     Stage stage = Stage::Invalid;
     std::uint64_t tag = 0;
     std::chrono::steady_clock::time_point notBefore{};  // settling (setSettleTime)
+    // A concrete variant that compiles each mask, in a window, where the
+    // picture changed: the stopgap may serve it (request() decides).
+    bool stopgap = false;
   };
   struct Outcome {
     std::unique_ptr<Convolver> convolver;
@@ -157,9 +165,12 @@ class KernelBuilder {
   // format (into the cache only), until `until` (the set's next step is due).
   void buildOtherVariants(const Job& job, std::chrono::steady_clock::time_point until);
   void finish(const Job& job, Outcome outcome);  // under mutex_
-  // Whether a stopgap serves the job first: `auto`, a frame that affords it,
-  // and no earlier failure to build one for its format, border and alpha.
+  // Whether a stopgap serves the job first: `auto` or Job::stopgap, a frame
+  // that affords it, and no earlier failure to build one for its format,
+  // border and alpha.
   static int stopgapKey(const Job& job);
+  // Whether `now` filters frames to other pixels than `before` (not only another variant).
+  static bool changesPicture(const Job& before, const Job& now);
   bool stopgapServes(const Job& job) const;
   bool prepareStopgap(Convolver& next, const Job& job, bool gpu);
   // The set's kernel (for `auto`, its stopgap) where its program is built
@@ -180,7 +191,7 @@ class KernelBuilder {
   // For idle work and a race's candidates: the set's kernel (for `auto`, its
   // stopgap), cached or compiled here; null when it cannot be built (a real
   // request for it, or the race, says why).
-  std::unique_ptr<Convolver> idleKernel(const Job& set);
+  std::unique_ptr<Convolver> idleKernel(const Job& job);
 
   std::shared_ptr<DeviceContext> device_;
   std::shared_ptr<ProgramCache> cache_;
@@ -190,6 +201,7 @@ class KernelBuilder {
   std::condition_variable changed_;
   std::optional<Job> requested_;
   std::optional<Job> resumeAfterIdle_;  // the step of a set that waits behind its OtherFormats job
+  std::optional<Job> lastSet_;          // the newest set asked for (request())
   bool building_ = false;
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;

@@ -156,6 +156,9 @@ class Pipeline : public FrameChannel {
   // Takes a parameter snapshot; validates it now (throws InvalidArgument),
   // builds it off the frame path and applies it at the next frame boundary
   // after the build. Returns its generation number (the initial set is 1).
+  // The generation of the set the pipeline was made with; setParams() numbers
+  // the later ones from kFirstGeneration + 1.
+  static constexpr std::uint64_t kFirstGeneration = 1;
   // `tag`: the caller's own number for the set (a window's parameter
   // version), carried by every frame it filters as Frame::paramsTag, so the
   // caller needs no table from generations to its numbers. `format`: the
@@ -230,7 +233,7 @@ class Pipeline : public FrameChannel {
   // Owned by the engine thread.
   std::unique_ptr<Convolver> convolver_;
   std::unique_ptr<YuvConverter> yuvConverter_;
-  std::uint64_t activeGeneration_ = 1;
+  std::uint64_t activeGeneration_ = kFirstGeneration;
   std::uint64_t activeTag_ = 0;  // the caller's number for the set that runs
   std::unique_ptr<Convolver> parked_;  // built for a format the frames have not switched to yet
   std::uint64_t parkedGeneration_ = 0, parkedTag_ = 0;
@@ -243,7 +246,7 @@ class Pipeline : public FrameChannel {
   // Parameter messages: setParams() -> builder_ -> the engine (applyBuiltParams).
   std::unique_ptr<KernelBuilder> builder_;
   mutable std::mutex paramsMutex_;  // current_, nextGeneration_, asked_, engineError_
-  std::uint64_t nextGeneration_ = 2;
+  std::uint64_t nextGeneration_ = kFirstGeneration + 1;
   struct Asked {
     std::uint64_t generation = 0;
     PixelFormat format = PixelFormat::Invalid;

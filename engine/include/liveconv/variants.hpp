@@ -155,6 +155,11 @@ VariantId provisionalVariant(int maskW, int maskH, bool rank1, bool gpu);
 // border and alpha) serves every mask. Used only where the frame can afford
 // it: stopgapAffordable() bounds the taps a frame costs on it.
 VariantId stopgapVariant(bool gpu);
+// Whether a stopgap may serve a set of this variant while its own kernel is
+// built: `auto`, and in a window (KernelBuilder::setIdleWork) a variant whose
+// program holds the mask or its size (baked, unrolled, separable, ...), which
+// compiles for a new mask. A variant that takes the mask at run time needs none.
+bool servedByStopgap(VariantId variant);
 // The multiply-adds one output channel costs on `v`: the mask's taps, or W + H
 // for a variant that sums a rank-1 mask in two 1-D passes (bench's %fma).
 double fmasPerOutput(const VariantInfo& v, int maskW, int maskH);
