@@ -9,7 +9,7 @@
 # that ran it, the UI thread's frame times, the source-to-screen latency, the
 # frames dropped, the passes that drew (where the build says), and the
 # window's CPU time (where /usr/bin/time is installed).
-# Usage: scripts/measure-edits.sh [--warm] [--frames N] [BUILD_DIR] [SOURCES...]
+# Usage: scripts/measure-edits.sh [--warm] [--frames N] [--variant V] [BUILD_DIR] [SOURCES...]
 #   --warm     run each window once before it is measured (the same edits,
 #              then 8 s more for the work a window does when idle), with the same HOME:
 #              PoCL's kernel cache and the tuning cache (~/.cache) are then
@@ -17,16 +17,20 @@
 #              start empty again (without it: a first run on a fresh machine)
 #   --frames N the measured run quits at frame N (default 90, just after the
 #              last edit; more: the window then plays on, as a user watching)
+#   --variant V the window starts on variant V (default: auto); the script's
+#              switches to naive and back to auto stay as they are
 #   BUILD_DIR  default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
 #   SOURCES    default testpattern:1280x720 lavfi:testsrc2=size=1280x720:rate=30
 set -euo pipefail
 . "$(dirname "$0")/lib/windows.sh"
 warm=0
 frames=90
+variant=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --warm) warm=1; shift ;;
     --frames) frames="$2"; shift 2 ;;
+    --variant) variant="$2"; shift 2 ;;
     *) break ;;
   esac
 done
@@ -66,6 +70,7 @@ machine_line "$([ "$warm" = 1 ] && echo warm || echo cold)"
 for src in "${sources[@]}"; do
   for win in viewer qt; do
     window_command "$build" "$win" "$src" || continue
+    [ -n "$variant" ] && args+=(--variant "$variant")
     home=$(mktemp -d "$tmp/home.XXXX")
     rc=0
     for run in $(seq 0 "$warm"); do

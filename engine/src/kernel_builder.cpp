@@ -432,6 +432,9 @@ bool KernelBuilder::prepareStopgap(Convolver& next, const Job& job, bool gpu) {
 void KernelBuilder::finish(const Job& job, Outcome out) {
   building_ = false;
   if (job.stage == Stage::OtherFormats) {
+    // A newer set handed over meanwhile queued idle work of its own, with its
+    // own step behind it: that step waits for that idle work, not this one.
+    if (requested_ && requested_->stage == Stage::OtherFormats) return;
     // Back to the steps of the set that was interrupted for it, unless a newer request came.
     if (!requested_ && resumeAfterIdle_) requested_ = resumeAfterIdle_;
     resumeAfterIdle_.reset();

@@ -2,6 +2,7 @@
 // disk keyed by device fingerprint and frame size.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
 
 #include <chrono>
@@ -476,6 +477,46 @@ TEST(KernelBuilder, AVariantThatCompilesEachMaskShowsANewMaskOnTheStopgapInAWind
     ASSERT_TRUE(switched);
     EXPECT_EQ(generation, 3u);
     EXPECT_EQ(switched->lastRun().variant, VariantId::Unrolled) << "a switch of variant alone ran on the stopgap";
+  }
+}
+
+// Edits that come while the builder does idle work (compiling the other
+// variants) each queue idle work of their own: the last one's own kernel
+// still follows once they pause (it was dropped when the older idle work ended).
+TEST(KernelBuilder, AfterQuickEditsTheLastSetsOwnKernelStillFollows) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  for (const VariantId variant : {VariantId::Baked, VariantId::Auto}) {
+    SCOPED_TRACE(variantInfo(variant).name);
+    auto tuner = std::make_shared<AutoTuner>(tempCache("quick_edits.tsv"));
+    KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
+    builder.setIdleWork(true);
+    builder.setSettleTime(std::chrono::milliseconds(100));
+    // On a CPU device the idle work's first launches go here: held while the
+    // edits come, so they surely come while the idle work runs.
+    std::atomic<bool> hold{false};
+    builder.setFirstLaunchElsewhere(
+        [&](const DeviceInfo&, const std::vector<Convolver::PreparedSet>&, const std::function<bool()>& abandon) {
+          while (hold && !abandon()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          return false;  // launched nowhere: the builder goes on by its own rules
+        });
+    FilterParams p;
+    p.variant = variant;
+    p.mask = test::integerMask(5, 5);
+    std::uint64_t generation = 0;
+    ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));  // the stopgap; the idle work starts
+    hold = true;
+    for (std::uint64_t g = 2; g <= 6; ++g) {
+      p.mask.coefficients[g] += 1;
+      builder.request(g, p, PixelFormat::RGBA8, 64, 48);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    hold = false;
+    std::unique_ptr<Convolver> own = takeUntil(builder, &generation, [&](const Convolver& c) {
+      return !c.lastRun().stopgap;
+    });
+    ASSERT_TRUE(own) << "the last set stayed on its stopgap";
+    EXPECT_EQ(generation, 6u);
+    expectExactOn64x48(*own, p);
   }
 }
 
