@@ -231,8 +231,10 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
     return;
   }
   ImGui::TextDisabled("sum %g, scale %g, offset %g", m.sum(), m.scale(), m.offset());
+  ImGui::PushTextWrapPos(0.0f);  // "runs on variant rows, until baked is built" is wider than the panel
   ImGui::TextDisabled("%s; runs on variant %s", model.separable() ? "separable (rank 1)" : "not separable (rank > 1)",
                       inputs.stats.runsOnText(model.variant()).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace liveconv::ui
