@@ -520,6 +520,37 @@ TEST(KernelBuilder, AfterQuickEditsTheLastSetsOwnKernelStillFollows) {
   }
 }
 
+// The kernel a stopgap stands in for can still fail to build: its failure is
+// the set's, with the compiler's log, for the window to refuse as any other.
+TEST(KernelBuilder, AFailureOfTheKernelAStopgapServedIsTheSets) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string dir = testing::TempDir() + "/builder_broken_packet";
+  std::filesystem::create_directories(dir);
+  for (const char* f : {"common.cl", "rows.cl", "packet.cl"}) {
+    std::ofstream out(dir + "/" + f);
+    out << kernelSource(f);
+    if (std::string(f) == "packet.cl") out << "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n";
+  }
+  setenv(kKernelDirEnvVar, dir.c_str(), 1);
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  builder.setIdleWork(true);
+  builder.setSettleTime(std::chrono::milliseconds(50));
+  FilterParams p;
+  p.variant = VariantId::Baked;
+  p.mask = test::integerMask(3, 3);
+  std::unique_ptr<Convolver> opened = builder.first(1, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(opened);
+  EXPECT_TRUE(opened->lastRun().stopgap);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!builder.failed(1) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  unsetenv(kKernelDirEnvVar);
+  ASSERT_TRUE(builder.failed(1)) << "baked's failure after its stopgap was not the set's";
+  EXPECT_NE(builder.buildLog().find("undeclared_thing"), std::string::npos) << builder.buildLog();
+  std::uint64_t generation = 0;
+  while (std::unique_ptr<Convolver> c = builder.take(&generation)) EXPECT_TRUE(c->lastRun().stopgap);
+}
+
 // A set of a concrete variant whose program is built already (a runtime-bound
 // mask: naive, local) is handed over by request() itself: a cell edit never
 // waits for the builder's thread, whatever it is compiling or racing.
