@@ -256,7 +256,7 @@ class WorkgroupFit {
 struct Convolver::Prepared {
   FilterParams params;  // concrete: never VariantId::Auto
   FilterParams autoParams;  // the Auto set it was chosen for (variant Invalid when not auto)
-  bool stopgap = false;      // serves its set (auto, or a variant that compiles each mask) until its own kernel is prepared
+  bool stopgap = false;  // serves its set (auto, or a variant that compiles each mask) until its own kernel is prepared
   PixelFormat format = PixelFormat::Invalid;
   const VariantInfo* variant = nullptr;
   std::vector<KernelPass> passes;  // kernelPasses(*variant)

@@ -386,8 +386,8 @@ void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock
 }
 
 std::unique_ptr<Convolver> KernelBuilder::idleKernel(const Job& job) {
-  Job set = job;
-  set.stopgap = false;  // the set's own program (for `auto`, its stopgap's)
+  Job set = job;  // the set's own program (for `auto`, its stopgap's), never one standing in for it
+  set.stopgap = false;
   if (std::unique_ptr<Convolver> c = cachedKernel(set)) return c;  // built already (launched too, perhaps)
   try {
     auto c = std::make_unique<Convolver>(device_, cache_, tuner_);

@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <set>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +10,7 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -29,6 +28,20 @@ std::string tempCache(const char* name) {
   const std::string path = testing::TempDir() + "/" + name;
   std::remove(path.c_str());
   return path;
+}
+
+// A kernel folder (for kKernelDirEnvVar) in the test's temp dir with `files`
+// as built in, `broken` among them with a kernel that does not compile
+// (`undeclared_thing`, for the compiler's log). Returns its path.
+std::string kernelsWithOneBroken(const char* name, std::initializer_list<const char*> files, const char* broken) {
+  const std::string dir = testing::TempDir() + "/" + name;
+  std::filesystem::create_directories(dir);
+  for (const char* f : files) {
+    std::ofstream out(dir + "/" + f);
+    out << kernelSource(f);
+    if (std::string(f) == broken) out << "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n";
+  }
+  return dir;
 }
 
 // Waits until the builder has nothing left to build (its idle work done too),
@@ -288,13 +301,8 @@ TEST(KernelBuilder, AFailedBuildIsReportedWithItsSentenceAndNothingIsHandedOver)
 // keeps the compiler's log apart, for the windows to show each in its place.
 TEST(KernelBuilder, ACompileFailureKeepsItsSentenceAndTheCompilersLogApart) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  const std::string dir = testing::TempDir() + "/builder_broken_kernels";
-  std::filesystem::create_directories(dir);
-  for (const char* f : {"common.cl", "naive.cl"}) {
-    std::ofstream out(dir + "/" + f);
-    out << (std::string(f) == "naive.cl" ? kernelSource("naive.cl") + "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n" : kernelSource(f));
-  }
-  setenv(kKernelDirEnvVar, dir.c_str(), 1);
+  setenv(kKernelDirEnvVar,
+         kernelsWithOneBroken("builder_broken_kernels", {"common.cl", "naive.cl"}, "naive.cl").c_str(), 1);
   KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
   FilterParams p;
   p.variant = VariantId::Naive;
@@ -511,9 +519,8 @@ TEST(KernelBuilder, AfterQuickEditsTheLastSetsOwnKernelStillFollows) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     hold = false;
-    std::unique_ptr<Convolver> own = takeUntil(builder, &generation, [&](const Convolver& c) {
-      return !c.lastRun().stopgap;
-    });
+    std::unique_ptr<Convolver> own =
+        takeUntil(builder, &generation, [&](const Convolver& c) { return !c.lastRun().stopgap; });
     ASSERT_TRUE(own) << "the last set stayed on its stopgap";
     EXPECT_EQ(generation, 6u);
     expectExactOn64x48(*own, p);
@@ -524,14 +531,8 @@ TEST(KernelBuilder, AfterQuickEditsTheLastSetsOwnKernelStillFollows) {
 // the set's, with the compiler's log, for the window to refuse as any other.
 TEST(KernelBuilder, AFailureOfTheKernelAStopgapServedIsTheSets) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  const std::string dir = testing::TempDir() + "/builder_broken_packet";
-  std::filesystem::create_directories(dir);
-  for (const char* f : {"common.cl", "rows.cl", "packet.cl"}) {
-    std::ofstream out(dir + "/" + f);
-    out << kernelSource(f);
-    if (std::string(f) == "packet.cl") out << "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n";
-  }
-  setenv(kKernelDirEnvVar, dir.c_str(), 1);
+  setenv(kKernelDirEnvVar,
+         kernelsWithOneBroken("builder_broken_packet", {"common.cl", "rows.cl", "packet.cl"}, "packet.cl").c_str(), 1);
   KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
   builder.setIdleWork(true);
   builder.setSettleTime(std::chrono::milliseconds(50));
@@ -601,8 +602,8 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
       }
       ASSERT_TRUE(gray) << "the gray kernel was not ready when request() returned";
       EXPECT_EQ(generation, 2u);
-      EXPECT_EQ(gray->lastRun().variant, variant == VariantId::Naive ? variant
-                                                                       : stopgapVariant(ctx->info.kind == DeviceKind::GPU));
+      EXPECT_EQ(gray->lastRun().variant,
+                variant == VariantId::Naive ? variant : stopgapVariant(ctx->info.kind == DeviceKind::GPU));
       expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
     }
   }

@@ -75,7 +75,8 @@ std::vector<Edit> editsOf(const std::string& json) {
       else if (key == "frame") e.askedFrame = std::stol(text);
       else if (key == "shown_frame") e.shownFrame = std::stol(text);
       else if (key == "visible_after_frames") e.framesToShow = std::stol(text);
-      else if (key == "visible_after_new_frames") e.newFramesToShow = std::stol(text);
+      else if (key == "visible_after_new_frames")
+        e.newFramesToShow = std::stol(text);
       else if (key == "visible_after_ms") e.msToShow = std::stol(text);
       else if (key == "refused") e.refused = text == "true";
     }

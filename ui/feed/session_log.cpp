@@ -44,8 +44,7 @@ void SessionLog::message(const std::string& kind, const std::string& text, std::
   messages_.push_back({frame, nowMs(), kind, text});
 }
 
-void SessionLog::edited(std::uint64_t version, const std::string& what, std::uint64_t frame,
-                        std::uint64_t newFrames) {
+void SessionLog::edited(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames) {
   if (!edits_.empty() && edits_.back().version >= version) return;
   Edit e;
   e.version = version;
