@@ -236,6 +236,11 @@ std::uint64_t KernelBuilder::finished() const {
   return finished_;
 }
 
+bool KernelBuilder::hasBuilt() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return built_ != nullptr;
+}
+
 bool KernelBuilder::busy() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return requested_.has_value() || building_;

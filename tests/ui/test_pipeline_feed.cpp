@@ -214,6 +214,36 @@ TEST_F(PipelineFeedTest, AnEditWhilePausedRefiltersTheHeldFrame) {
   expectReference(f, model_.filter());
 }
 
+// Paused under a variant that compiles each mask, an edit shows at once on
+// the stopgap (the mask taken at run time); once the variant's own kernel is
+// built, the held frame is filtered again with it, so the picture and the
+// overlay's variant are the kernel asked for without play or step.
+TEST_F(PipelineFeedTest, APausedFrameShownOnTheStopgapIsFilteredAgainWithTheVariantsOwnKernel) {
+  ASSERT_TRUE(model_.setVariant(VariantId::Baked));
+  feed_->setParams(model_.snapshot());
+  advanceUntil(*feed_, Advance::Play, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  const std::uint64_t heldIndex = settleHeld(*feed_);
+  const std::string path = ::testing::TempDir() + "liveconv-paused-refilter.mkv";
+  ASSERT_EQ(feed_->startRecording(path), "");
+  std::string error;
+  ASSERT_TRUE(model_.applySpec("gaussian:5", &error)) << error;  // a mask no baked program was built for
+  feed_->setParams(model_.snapshot());
+  const FeedFrame first =
+      advanceUntil(*feed_, Advance::Hold, [&](const FeedFrame& x) { return x.paramsVersion == model_.version(); });
+  EXPECT_EQ(first.index, heldIndex);
+  EXPECT_NE(feed_->stats().variantRan, VariantId::Baked) << "the edit shows at once, on the stopgap";
+  expectReference(first, model_.filter());
+  const FeedFrame own = advanceUntil(*feed_, Advance::Hold,
+                                     [&](const FeedFrame&) { return feed_->stats().variantRan == VariantId::Baked; });
+  EXPECT_EQ(own.index, heldIndex) << "the same source frame, filtered with baked";
+  EXPECT_EQ(own.paramsVersion, model_.version());
+  expectReference(own, model_.filter());
+  // A recording keeps one frame per picture: the edit's; the same picture from baked is not written again.
+  EXPECT_EQ(feed_->stats().recordedFrames, 1);
+  feed_->stopRecording();
+  std::remove(path.c_str());
+}
+
 // A decoded source switches to gray and back in place: the same feed, its
 // decoder converting to the new format from its next frame. Frames still in
 // flight keep the old version and format; every frame of the new version is

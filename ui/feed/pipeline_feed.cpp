@@ -138,6 +138,14 @@ class PipelineFeed final : public FrameFeed {
         refilteredFor_ = requestedVersion_;
         refilter_ = true;
       }
+      // ... and again when a later kernel of the set on screen is ready (the
+      // one its stopgap stood in for, `auto`'s provisional kernel or winner):
+      // what the overlay names is then what filtered the picture.
+      if (mode == Advance::Hold && shown_.sourceOwner && shown_.version == requestedVersion_ &&
+          requestedGeneration_ == 0 && !refilterForKernel_ && pipeline_ && pipeline_->kernelWaiting()) {
+        refilterForKernel_ = true;  // until the frame filtered with it arrives
+        refilter_ = true;
+      }
     }
     wake_.notify_all();
     bool fresh = false;
@@ -147,6 +155,7 @@ class PipelineFeed final : public FrameFeed {
         shown_ = std::move(latest_);
         latest_ = Shown();
         fresh = true;
+        refilterForKernel_ = false;
         ++framesShown_;
       }
     }
@@ -654,9 +663,15 @@ class PipelineFeed final : public FrameFeed {
     std::lock_guard<std::mutex> lock(recordMutex_);
     // Zero-copy: frames submitted before recording started carry no host pixels.
     if (!sink_ || frame.image.sizeBytes() == 0) return;
+    // Paused, a frame is filtered again when a later kernel of its set is
+    // ready: the same source frame and set, the same pixels (every variant is
+    // exact), so the file keeps the one it has.
+    if (recordedFrames_ > 0 && frame.index == lastRecordedIndex_ && frame.paramsTag == lastRecordedTag_) return;
     try {
       sink_->write(frame);
       ++recordedFrames_;
+      lastRecordedIndex_ = frame.index;
+      lastRecordedTag_ = frame.paramsTag;
     } catch (const std::exception& e) {
       sink_.reset();
       std::lock_guard<std::mutex> l(mutex_);
@@ -683,6 +698,7 @@ class PipelineFeed final : public FrameFeed {
   PixelFormat wantFormat_ = PixelFormat::Invalid;    // under mutex_: what the UI thread asked it to convert to
   bool formatInPlace_ = false;                       // the decoder switches formats (setFormat); fixed at open
   std::uint64_t requestedVersion_ = 0;
+  bool refilterForKernel_ = false;  // UI thread: paused, a refilter asked for a kernel that is ready
   std::atomic<int> rateNum_{30}, rateDen_{1};
 
   // Shared between the threads, under mutex_.
@@ -716,6 +732,8 @@ class PipelineFeed final : public FrameFeed {
   std::unique_ptr<FrameSink> sink_;
   std::string recordingPath_;
   long long recordedFrames_ = 0;
+  std::int64_t lastRecordedIndex_ = -1;  // the source frame and set written last
+  std::uint64_t lastRecordedTag_ = 0;
 
   std::thread decoder_, presenter_;
 };

@@ -128,6 +128,10 @@ class KernelBuilder {
   std::uint64_t finished() const;
   // True while a request waits or builds.
   bool busy() const;
+  // True while a built Convolver waits for take(): for a paused window, whose
+  // frame boundaries come only when it asks (a later step of the set on
+  // screen, such as the kernel a stopgap stood in for, is ready).
+  bool hasBuilt() const;
   // Stops the thread (a race in flight is interrupted); requests are then ignored.
   void stop();
   bool stopped() const;

@@ -177,6 +177,11 @@ class Pipeline : public FrameChannel {
   std::string paramsBuildLog() const;
   // True once `generation` has failed to build (a UI polls this without waiting).
   bool paramsFailed(std::uint64_t generation) const;
+  // True while the builder has a kernel ready that the next frame boundary
+  // takes: a later step of the set that runs (the kernel its stopgap stood
+  // in for, `auto`'s provisional kernel or race winner) or a newer set. A
+  // paused window filters its frame again to show it.
+  bool kernelWaiting() const { return builder_->hasBuilt(); }
   FilterParams currentParams() const;
   // The concrete variant that filtered the last frame (what `auto` chose);
   // Invalid before the first frame.
