@@ -99,7 +99,12 @@ std::unique_ptr<Convolver> KernelBuilder::first(std::uint64_t generation, const 
                                                 PixelFormat format, int width, int height, std::uint64_t tag) {
   request(generation, params, format, width, height, false, tag);
   while (!wait(generation, 100)) {
-    if (failed(generation)) throw BuildError(error(), buildLog());
+    if (failed(generation)) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // The engine's own kind of error, so a window exits as `liveconv run` would.
+      if (unsupported_) throw UnsupportedError(error_);
+      throw BuildError(error_, buildLog_);
+    }
     if (stopped()) throw Cancelled("The kernel builder stopped before the first kernel was built.");
   }
   std::lock_guard<std::mutex> lock(mutex_);
@@ -335,6 +340,9 @@ KernelBuilder::Outcome KernelBuilder::build(const Job& job) {
   } catch (const BuildError& e) {
     out.error = e.what();
     out.log = e.buildLog();
+  } catch (const UnsupportedError& e) {
+    out.error = e.what();
+    out.unsupported = true;
   } catch (const std::exception& e) {
     out.error = e.what();
   }
@@ -461,6 +469,7 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
       failed_ = job.generation;
       error_ = out.error;
       buildLog_ = out.log;
+      unsupported_ = out.unsupported;
     }
   } else if (job.generation < finished_) {
     // A newer set was handed over meanwhile (its stopgap, at once): this one is done with.
@@ -475,6 +484,7 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
     failed_ = finished_ = job.generation;
     error_ = out.error;
     buildLog_ = out.log;
+    unsupported_ = out.unsupported;
   }
   if (!requested_ && ok && out.next) {
     requested_ = out.next;

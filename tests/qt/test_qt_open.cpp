@@ -16,6 +16,7 @@
 
 #include "feed/frame_feed.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/reference.hpp"
 #include "qt/viewport.hpp"
 #include "qt_shell_fixture.hpp"
@@ -55,6 +56,28 @@ TEST_F(QtShell, ALastSourceThatCannotOpenIsSaidOnThePictureOverTheTestSource) {
   ASSERT_TRUE(openAndPlay(*w, "testpattern:320x240"));
   w->tick();
   EXPECT_EQ(w->viewport()->message(), "") << "the next open clears it";
+}
+
+// A set the device cannot run (a workgroup larger than any device allows)
+// means nothing can play: said once, in `liveconv run`'s words and with its
+// exit code, without a fallback to the test source that would fail alike;
+// the next set opens the source again.
+TEST_F(QtShell, ASetThatCannotRunIsSaidAndTheNextSetOpensTheSourceAgain) {
+  settings_->setValue(paramDescription(ParamId::Variant).settingsKey, "local");
+  settings_->setValue(paramDescription(ParamId::Workgroup).settingsKey, "128x128");
+  MainWindow w(*settings_, ErrorStyle::StatusBar);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  ASSERT_TRUE(tickUntil(w, [&] { return !w.loop().openError().empty(); })) << "the open never failed";
+  EXPECT_NE(w.loop().openError().find("does not fit"), std::string::npos) << w.loop().openError();
+  EXPECT_EQ(w.loop().openErrorExitCode(), kExitUnsupported);
+  EXPECT_TRUE(w.lastError().contains("Choose another variant")) << w.lastError().toStdString();
+  for (int i = 0; i < 20; ++i) w.tick();
+  EXPECT_FALSE(w.loop().running());
+  EXPECT_EQ(w.model().source(), "testpattern:320x240") << "no fallback";
+  ASSERT_TRUE(w.model().setWorkgroup({0, 0}));
+  w.syncFromModel();
+  EXPECT_TRUE(waitForFirstFrame(w)) << "the next set did not open the source again: " << w.lastError().toStdString();
 }
 
 // A file shows its seek bar and position in the status bar; a message there

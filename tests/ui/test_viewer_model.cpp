@@ -264,6 +264,7 @@ TEST(WindowExitCodes, SameNumbersAsTheCommandLine) {
   EXPECT_EQ(int(ui::kExitUsage), int(app::kExitUsage));
   EXPECT_EQ(int(ui::kExitNoDevice), int(app::kExitNoDevice));
   EXPECT_EQ(int(ui::kExitBuildFailed), int(app::kExitBuildFailed));
+  EXPECT_EQ(int(ui::kExitUnsupported), int(app::kExitUnsupported));
   EXPECT_EQ(int(ui::kExitInputFailed), int(app::kExitInputFailed));
   EXPECT_EQ(int(ui::kExitOutputFailed), int(app::kExitOutputFailed));
   EXPECT_EQ(int(ui::kExitNoDisplay), 9) << "the window's own code, after the CLI's 0-8";

@@ -102,9 +102,10 @@ class WindowScript : public ::testing::TestWithParam<Window> {
     const std::string prefix = !display ? "env -u DISPLAY -u WAYLAND_DISPLAY "
                                : onPath("xvfb-run") ? "xvfb-run -a -s '-screen 0 1280x1024x24' "
                                                     : "";
-    const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " + prefix +
-                            GetParam().binary + " " + extraArgs_ + GetParam().sourceOption +
-                            source + " --script script.txt --stats-json stats.json > out.log 2>&1";
+    // A window that never ends is a failure (124), not a test run that hangs.
+    const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 timeout 240 " + prefix +
+                            GetParam().binary + " " + extraArgs_ + GetParam().sourceOption + source +
+                            " --script script.txt --stats-json stats.json > out.log 2>&1";
     std::printf("running: %s\n", cmd.c_str());
     const int status = std::system(cmd.c_str());
     *output = readFile(dir_ + "out.log");
@@ -333,6 +334,19 @@ TEST_P(WindowScript, ABadScriptLineIsAUsageErrorNamingTheLine) {
   EXPECT_NE(output.find("line 2: frame 3 comes before the line above it"), std::string::npos) << output;
   EXPECT_EQ(run("1 wait now\n", &output, pattern, false), 2);
   EXPECT_NE(output.find("line 1: wait takes no argument"), std::string::npos) << output;
+}
+
+// A set that cannot run here ends a window started on it, in both windows,
+// with `liveconv run`'s sentence and exit code (5): nothing could ever play,
+// and a script would wait for frames that never come.
+TEST_P(WindowScript, ASetThatCannotRunEndsTheWindowWithTheCommandsExitCode) {
+  std::string output;
+  extraArgs_ = "--variant separable --mask laplacian ";
+  EXPECT_EQ(run("30 quit\n", &output), 5);
+  EXPECT_NE(output.find("Variant separable needs a rank-1 (separable) mask"), std::string::npos) << output;
+  extraArgs_ = "--variant local --workgroup 128x128 ";  // more work-items than any device allows
+  EXPECT_EQ(run("30 quit\n", &output), 5);
+  EXPECT_NE(output.find("Workgroup 128x128 does not fit"), std::string::npos) << output;
 }
 
 struct Box {

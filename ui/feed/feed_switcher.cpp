@@ -57,6 +57,11 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   // plays on (the test pattern and FFmpeg's decoders change format in place).
   const PixelFormat format = model.format();
   const bool formatSwitch = format != askedFormat_ && feed_ && !feed_->changesFormatInPlace();
+  // Nothing plays because the set it opened with cannot run here (a variant
+  // refused, a kernel that failed to build): the next set opens it again.
+  const bool setRefused = errorExitCode_ == kExitUnsupported || errorExitCode_ == kExitBuildFailed;
+  if (!feed_ && pendingMessage_.empty() && setRefused && lastGood_ && lastGood_->version != refusedVersion_)
+    askedAny_ = false;
   if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_ || formatSwitch)) {
     const bool newSource = !askedAny_ || source != askedSource_;
     const bool deviceSwitch = device != askedDevice_;
@@ -70,6 +75,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     job.deviceIndex = device;
     job.selector = selectorFor(device);
     job.snapshot = lastGood_;
+    pendingVersion_ = lastGood_->version;
     pendingSource_ = source;
     pendingDevice_ = device;
     pendingFormat_ = format;
@@ -99,9 +105,12 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
                  ? "Cannot switch the device: " + done->error
                  : "Cannot open " + (pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_) + ": " +
                        done->error;
+    errorExitCode_ = done->exitCode;
+    refusedVersion_ = pendingVersion_;
     return false;
   }
   error_.clear();
+  errorExitCode_ = kExitOk;
   feed_ = std::move(done->feed);  // the old feed (and the frame it owns) goes only now
   feedDevice_ = pendingDevice_;
   feedFormat_ = pendingFormat_;
@@ -126,6 +135,7 @@ void FeedSwitcher::workerLoop() {
       if (!result.feed) result.error = "no feed was made.";
     } catch (const std::exception& e) {
       result.error = e.what();
+      result.exitCode = exitCodeFor(e);
     }
     std::unique_ptr<FrameFeed> dropped;
     {

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "feed/frame_feed.hpp"
+#include "model/exit_codes.hpp"
 #include "model/viewer_model.hpp"
 
 namespace liveconv::ui {
@@ -61,6 +62,8 @@ class FeedSwitcher {
   const std::string& pendingMessage() const { return pendingMessage_; }
   // Why the last open failed ("" after one that worked); the old feed plays on.
   const std::string& error() const { return error_; }
+  // What a window would exit with for that failure (`liveconv run`'s number for it); kExitOk after one that worked.
+  WindowExitCode errorExitCode() const { return errorExitCode_; }
 
  private:
   struct Job {
@@ -73,6 +76,7 @@ class FeedSwitcher {
     std::uint64_t ticket = 0;
     std::unique_ptr<FrameFeed> feed;
     std::string error;
+    WindowExitCode exitCode = kExitInputFailed;  // where error is not empty
   };
   void workerLoop();
   std::string selectorFor(int deviceIndex) const;
@@ -89,6 +93,9 @@ class FeedSwitcher {
   bool askedAny_ = false;
   std::uint64_t lastTicket_ = 0;
   std::string pendingMessage_, error_, pendingSource_;
+  WindowExitCode errorExitCode_ = kExitOk;
+  std::uint64_t pendingVersion_ = 0,
+                refusedVersion_ = 0;  // the model's versions of the open in flight and of one refused
   int pendingDevice_ = -1;
   bool pendingIsDeviceSwitch_ = false;
   std::shared_ptr<const ParamsSnapshot> lastGood_;

@@ -63,6 +63,8 @@ class FrameLoop {
   const std::string& openingMessage() const { return switcher_.pendingMessage(); }
   // Why the last open failed ("Cannot open SOURCE: ..."); "" once one worked.
   const std::string& openError() const { return switcher_.error(); }
+  // What a window would exit with for that failure, were it the first source (kExitOk: none).
+  WindowExitCode openErrorExitCode() const { return switcher_.errorExitCode(); }
   // The source the feed in hand plays (the model names the one asked for last).
   const std::string& playingSource() const { return playingSource_; }
   // The model's device index the feed in hand was opened on (-1: the default

@@ -295,25 +295,19 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
   try {
     try {
       loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link), asked);
-    } catch (const NoDeviceError&) {
-      throw;
-    } catch (const BuildError&) {
-      throw;
     } catch (const std::exception& e) {
-      if (asked.rfind("testpattern", 0) == 0) throw;
+      // No device, or a set that cannot run: the test pattern would fail alike.
+      if (asked.rfind("testpattern", 0) == 0 || exitCodeFor(e) != kExitInputFailed) throw;
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
       loop.adopt(makeFrameFeed("testpattern", opt.params.values.device, model.snapshot(), &link), "testpattern");
       model.setSource(asked);
     }
-  } catch (const NoDeviceError& e) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return kExitNoDevice;
   } catch (const BuildError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n%s\n", e.what(), e.buildLog().c_str());
     return kExitBuildFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return kExitInputFailed;
+    return exitCodeFor(e);
   }
   return kExitOk;
 }

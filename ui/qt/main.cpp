@@ -206,6 +206,8 @@ int main(int argc, char** argv) {
   liveconv::ui::MainWindow window(settings, c.run.script.empty() ? liveconv::ui::ErrorStyle::Dialog
                                                                  : liveconv::ui::ErrorStyle::StatusBar);
   window.setDisplayPath(c.displayPath);
+  // Scripted, or told when to quit: nobody is there to pick another variant or device.
+  window.setQuitWhenNothingCanPlay(!c.run.script.empty() || c.run.quit || !c.run.screenshot.empty());
   liveconv::ui::applyStartParams(c.params, window.model());  // over the settings of the last run
   if (c.deviceIndex >= 0) window.model().setDevice(c.deviceIndex);
   window.syncFromModel();

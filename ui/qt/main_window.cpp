@@ -208,11 +208,21 @@ void MainWindow::updateOpening() {
     shownOpenError_ = openError;
     if (openError.isEmpty()) return;
     updateDeviceMenu();  // a failed switch: the tick goes back to the device that plays on
-    if (!loop_.running() && model_.source() != kTestSource) {
+    const WindowExitCode code = loop_.openErrorExitCode();
+    if (!loop_.running() && model_.source() != kTestSource && code == kExitInputFailed) {
       // Nothing played yet (the last run's source is gone): say why, show the test source.
       notify("Cannot open source", openError, "The test source plays instead.");
       openSource(kTestSource);
       fallbackReason_ = openError.toStdString();
+    } else if (!loop_.running()) {
+      // No device, or a set that cannot run here: the test source would fail alike.
+      notify("Nothing can play", openError,
+             code == kExitNoDevice ? "Choose another device in the Device menu."
+                                   : "Choose another variant or mask: the source opens again with it.");
+      if (quitWhenNothingCanPlay_) {
+        std::cerr << "liveconv-qt: " << openError.toStdString() << "\n";
+        QCoreApplication::exit(code);
+      }
     } else {
       notify(openError.startsWith("Cannot switch") ? "Cannot switch device" : "Cannot open source", openError,
              "The previous source plays on.");

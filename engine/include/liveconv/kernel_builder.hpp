@@ -101,7 +101,8 @@ class KernelBuilder {
   // `auto`: its stopgap or provisional kernel; the later steps follow through
   // take()): how an owner that opens on a thread of its own (a window's feed,
   // for a new source, device or pixel format) gets its first kernel through
-  // the builder. Throws BuildError (with the compiler's log) or Cancelled.
+  // the builder. Throws BuildError (with the compiler's log), UnsupportedError
+  // (the set cannot run here: a workgroup too large, ...) or Cancelled.
   std::unique_ptr<Convolver> first(std::uint64_t generation, const FilterParams& params, PixelFormat format, int width,
                                    int height, std::uint64_t tag = 0);
   // Turns the idle work on (see above), before the first request.
@@ -159,6 +160,7 @@ class KernelBuilder {
   struct Outcome {
     std::unique_ptr<Convolver> convolver;
     std::string error, log;
+    bool unsupported = false;  // the error was an UnsupportedError (no compile failed)
     bool interrupted = false;
     std::optional<Job> next;  // the step that follows this one
   };
@@ -210,6 +212,7 @@ class KernelBuilder {
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
   std::string error_, buildLog_;
+  bool unsupported_ = false;      // the last failure was an UnsupportedError
   std::set<int> stopgapsFailed_;  // by stopgapKey()
   bool stop_ = false;
   bool idleWork_ = false;
