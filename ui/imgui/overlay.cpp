@@ -47,16 +47,68 @@ void drawStageBar(const Stage* stages, int count, double totalMs) {
   ImGui::Dummy(ImVec2(width, height));
 }
 
+// The full overlay's stage table (decode .. display, in ms), its bar, and the latency line.
+void drawStages(const FrameStats& stats) {
+  const Stage stages[] = {
+      {"decode", stats.stages.decodeMs, IM_COL32(150, 150, 160, 255)},
+      {"upload", stats.stages.uploadMs, IM_COL32(90, 160, 230, 255)},
+      {"kernel", stats.stages.kernelMs, IM_COL32(120, 220, 120, 255)},
+      {stats.zeroCopy() ? "interop" : "readback", stats.stages.readbackMs, IM_COL32(240, 180, 70, 255)},
+      {"display", stats.stages.displayMs, IM_COL32(210, 110, 200, 255)},
+  };
+  if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingStretchSame)) {
+    for (const Stage& s : stages) {
+      ImGui::TableNextColumn();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s", s.name);
+    }
+    for (const Stage& s : stages) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", s.ms);
+    }
+    ImGui::EndTable();
+  }
+  drawStageBar(stages, 5, stats.stages.totalMs());
+  // A frame's whole trip: from the source's hand-over through the queues, the filter and the readback to the screen.
+  if (stats.latencyMedianMs > 0)
+    ImGui::Text("latency %.1f ms median, %.1f ms p99", stats.latencyMedianMs, stats.latencyP99Ms);
+  else
+    ImGui::TextDisabled("latency: no new frame yet");
+}
+
+// Drops by cause, what runs where, and whatever is wrong.
+void drawDetails(const FrameStats& stats) {
+  ImGui::Text("dropped %llu/%llu (%.1f%%)", static_cast<unsigned long long>(stats.framesDropped()),
+              static_cast<unsigned long long>(stats.framesTotal), stats.droppedPercent());
+  for (const DropCause& d : stats.drops)
+    if (d.count)
+      secondaryText("  %s: %llu/%llu (%.1f%%)", d.cause.c_str(), static_cast<unsigned long long>(d.count),
+                    static_cast<unsigned long long>(stats.framesTotal),
+                    stats.framesTotal ? 100.0 * d.count / stats.framesTotal : 0.0);
+  ImGui::PushTextWrapPos(0);
+  if (!stats.source.empty()) secondaryText("source  %s", stats.source.c_str());
+  secondaryText("device  %s", stats.device.c_str());
+  secondaryText("variant %s", stats.variantText().c_str());
+  // "interop: zero-copy (...)" or "interop: readback + PBO (why)"
+  secondaryText("%s", stats.displayPathText.c_str());
+  if (!stats.recordingPath.empty())
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "REC %s (%lld frames)", stats.recordingPath.c_str(),
+                       stats.recordedFrames);
+  if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", stats.error.c_str());
+  if (!stats.buildLog.empty()) secondaryText("%s", stats.buildLog.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, const OverlayRates& rates,
                        const ViewState& view, const ScreenRect& area) {
   const float pad = 10;
   const bool right = view.overlayCorner == OverlayCorner::TopRight || view.overlayCorner == OverlayCorner::BottomRight;
-  const bool bottom = view.overlayCorner == OverlayCorner::BottomRight || view.overlayCorner == OverlayCorner::BottomLeft;
-  ImGui::SetNextWindowPos(ImVec2(right ? area.x + area.width - pad : area.x + pad,
-                                 bottom ? area.y + area.height - pad : area.y + pad),
-                          ImGuiCond_Always, ImVec2(right ? 1.0f : 0.0f, bottom ? 1.0f : 0.0f));
+  const bool bottom =
+      view.overlayCorner == OverlayCorner::BottomRight || view.overlayCorner == OverlayCorner::BottomLeft;
+  ImGui::SetNextWindowPos(
+      ImVec2(right ? area.x + area.width - pad : area.x + pad, bottom ? area.y + area.height - pad : area.y + pad),
+      ImGuiCond_Always, ImVec2(right ? 1.0f : 0.0f, bottom ? 1.0f : 0.0f));
   ImGui::SetNextWindowSize(ImVec2(view.overlayCompact ? 330 : 370, 0));
   ImGui::SetNextWindowBgAlpha(std::clamp(view.overlayOpacity, kMinOverlayOpacity, 1.0f));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
@@ -86,30 +138,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
     return {pos.x, pos.y, size.x, size.y};
   }
 
-  const Stage stages[] = {
-      {"decode", stats.stages.decodeMs, IM_COL32(150, 150, 160, 255)},
-      {"upload", stats.stages.uploadMs, IM_COL32(90, 160, 230, 255)},
-      {"kernel", stats.stages.kernelMs, IM_COL32(120, 220, 120, 255)},
-      {stats.zeroCopy() ? "interop" : "readback", stats.stages.readbackMs, IM_COL32(240, 180, 70, 255)},
-      {"display", stats.stages.displayMs, IM_COL32(210, 110, 200, 255)},
-  };
-  if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_SizingStretchSame)) {
-    for (const Stage& s : stages) {
-      ImGui::TableNextColumn();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s", s.name);
-    }
-    for (const Stage& s : stages) {
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", s.ms);
-    }
-    ImGui::EndTable();
-  }
-  drawStageBar(stages, 5, stats.stages.totalMs());
-  // A frame's whole trip: from the source's hand-over through the queues, the filter and the readback to the screen.
-  if (stats.latencyMedianMs > 0)
-    ImGui::Text("latency %.1f ms median, %.1f ms p99", stats.latencyMedianMs, stats.latencyP99Ms);
-  else
-    ImGui::TextDisabled("latency: no new frame yet");
+  drawStages(stats);
 
   const std::vector<float> times = history.values();
   // The caption above the plot, not over it: an overlay text would cover the line.
@@ -117,25 +146,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::PlotLines("##frametimes", times.data(), static_cast<int>(times.size()), 0, nullptr, 0.0f,
                    std::max(20.0f, history.maxMs() * 1.2f), ImVec2(ImGui::GetContentRegionAvail().x, 48));
 
-  ImGui::Text("dropped %llu/%llu (%.1f%%)", static_cast<unsigned long long>(stats.framesDropped()),
-              static_cast<unsigned long long>(stats.framesTotal), stats.droppedPercent());
-  for (const DropCause& d : stats.drops)
-    if (d.count)
-      secondaryText("  %s: %llu/%llu (%.1f%%)", d.cause.c_str(), static_cast<unsigned long long>(d.count),
-                          static_cast<unsigned long long>(stats.framesTotal),
-                          stats.framesTotal ? 100.0 * d.count / stats.framesTotal : 0.0);
-  ImGui::PushTextWrapPos(0);
-  if (!stats.source.empty()) secondaryText("source  %s", stats.source.c_str());
-  secondaryText("device  %s", stats.device.c_str());
-  secondaryText("variant %s", stats.variantText().c_str());
-  // "interop: zero-copy (...)" or "interop: readback + PBO (why)"
-  secondaryText("%s", stats.displayPathText.c_str());
-  if (!stats.recordingPath.empty())
-    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "REC %s (%lld frames)", stats.recordingPath.c_str(),
-                       stats.recordedFrames);
-  if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", stats.error.c_str());
-  if (!stats.buildLog.empty()) secondaryText("%s", stats.buildLog.c_str());
-  ImGui::PopTextWrapPos();
+  drawDetails(stats);
   // Wrapped lines are measured a frame late by the auto-fitting height; a
   // little room below the last one keeps it off the bottom edge meanwhile.
   ImGui::Dummy(ImVec2(0, 2));
