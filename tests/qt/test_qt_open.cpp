@@ -71,9 +71,11 @@ TEST_F(QtShell, ASetThatCannotRunIsSaidAndTheNextSetOpensTheSourceAgain) {
   ASSERT_TRUE(tickUntil(w, [&] { return !w.loop().openError().empty(); })) << "the open never failed";
   EXPECT_NE(w.loop().openError().find("does not fit"), std::string::npos) << w.loop().openError();
   EXPECT_EQ(w.loop().openErrorExitCode(), kExitUnsupported);
-  EXPECT_TRUE(w.lastError().contains("Choose another variant")) << w.lastError().toStdString();
+  EXPECT_TRUE(w.lastError().contains("Pick another variant")) << w.lastError().toStdString();
   for (int i = 0; i < 20; ++i) w.tick();
   EXPECT_FALSE(w.loop().running());
+  EXPECT_NE(w.viewport()->message().find("does not fit"), std::string::npos) << "on the picture too";
+  EXPECT_EQ(w.viewport()->messageHint().rfind("Pick another variant", 0), 0u) << w.viewport()->messageHint();
   EXPECT_EQ(w.model().source(), "testpattern:320x240") << "no fallback";
   ASSERT_TRUE(w.model().setWorkgroup({0, 0}));
   w.syncFromModel();

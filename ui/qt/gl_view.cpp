@@ -109,7 +109,7 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
     o = drawOverlay(stats, history, OverlayRates{p.videoFps, p.fps, view.paused}, view,
                     {0, 0, io.DisplaySize.x, io.DisplaySize.y});
   if (!p.message.empty())
-    drawSourceMessage(p.message, {0, 0, io.DisplaySize.x, io.DisplaySize.y}, "Open another source from the File menu.");
+    drawSourceMessage(p.message, {0, 0, io.DisplaySize.x, io.DisplaySize.y}, p.messageHint.c_str());
   if (!p.pending.empty()) drawPendingBanner(p.pending, {0, 0, io.DisplaySize.x, io.DisplaySize.y});
   ImGui::Render();
   glViewport(0, 0, p.framebufferWidth, p.framebufferHeight);

@@ -41,6 +41,7 @@ struct GlPaint {
   double deltaSeconds = 1.0 / 60;
   std::string pending;  // "opening ..." while a source or device opens in the background; "" otherwise
   std::string message;  // why nothing plays (the source failed or ended), centred on the picture; "" otherwise
+  std::string messageHint;  // under it: what to do about it
 };
 
 struct GlPainted {

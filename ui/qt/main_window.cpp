@@ -188,6 +188,17 @@ bool MainWindow::ensureDisplayLink() {
 // What the background open is doing: "opening ..." in the status line and on
 // the picture while it runs, the new source's name once it plays, and why it
 // failed (once) while the previous source plays on.
+// What to do about what the picture says: with nothing playing for want of a
+// set that runs or of a device, pick another; else open another source.
+std::string MainWindow::pictureHint() const {
+  if (!loop_.running() && loop_.openErrorExitCode() == kExitNoDevice)
+    return "Choose another device in the Device menu.";
+  if (!loop_.running() &&
+      (loop_.openErrorExitCode() == kExitUnsupported || loop_.openErrorExitCode() == kExitBuildFailed))
+    return "Pick another variant, mask or workgroup: the source opens again with it.";
+  return "Open another source from the File menu.";
+}
+
 void MainWindow::updateOpening() {
   const QString opening = QString::fromStdString(loop_.openingMessage());
   viewport_->setPending(loop_.openingMessage());
@@ -216,9 +227,7 @@ void MainWindow::updateOpening() {
       fallbackReason_ = openError.toStdString();
     } else if (!loop_.running()) {
       // No device, or a set that cannot run here: the test source would fail alike.
-      notify("Nothing can play", openError,
-             code == kExitNoDevice ? "Choose another device in the Device menu."
-                                   : "Choose another variant or mask: the source opens again with it.");
+      notify("Nothing can play", openError, QString::fromStdString(pictureHint()));
       if (quitWhenNothingCanPlay_) {
         std::cerr << "liveconv-qt: " << openError.toStdString() << "\n";
         QCoreApplication::exit(code);
@@ -469,7 +478,7 @@ void MainWindow::updateStatus() {
   // turned out not to decode, a device that stopped answering.
   const QString sourceMessage = QString::fromStdString(s.sourceMessage);
   // On the picture too, where the user looks, as in the viewer.
-  viewport_->setMessage(!loop_.pictureMessage().empty() ? loop_.pictureMessage() : fallbackReason_);
+  viewport_->setMessage(!loop_.pictureMessage().empty() ? loop_.pictureMessage() : fallbackReason_, pictureHint());
   if (sourceMessage != shownSourceMessage_) {
     shownSourceMessage_ = sourceMessage;
     if (!sourceMessage.isEmpty()) statusBar()->showMessage(sourceMessage, 30000);

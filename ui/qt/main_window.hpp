@@ -113,6 +113,7 @@ class MainWindow : public QMainWindow {
   void applyPanelsVisible();
   bool ensureDisplayLink();
   void updateOpening();
+  std::string pictureHint() const;
   void updateDeviceMenu();
   void runShellRequest(const FrameLoop::ShellRequest& request);
  public:

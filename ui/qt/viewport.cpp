@@ -78,6 +78,7 @@ void Viewport::paintGL() {
   p.paused = view_.paused;
   p.pending = pending_;
   p.message = message_;
+  p.messageHint = messageHint_;
   painted_ = gl_->paint(p, view_, stats_, loop_.uiFrameTimes());
   const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
   displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
@@ -92,9 +93,10 @@ QImage Viewport::grabPicture() {
   return image;
 }
 
-void Viewport::setMessage(const std::string& text) {
-  if (text == message_) return;
+void Viewport::setMessage(const std::string& text, const std::string& hint) {
+  if (text == message_ && hint == messageHint_) return;
   message_ = text;
+  messageHint_ = hint;
   update();
 }
 

@@ -53,8 +53,10 @@ class Viewport : public QOpenGLWindow {
   bool glContextReady() const { return contextReady_; }
   // The banner at the top left of the picture ("opening ..."); "" hides it.
   void setPending(const std::string& text);
-  void setMessage(const std::string& text);  // why nothing plays, on the picture (as the viewer shows it)
+  // Why nothing plays, on the picture (as the viewer shows it), and what to do about it.
+  void setMessage(const std::string& text, const std::string& hint);
   const std::string& message() const { return message_; }
+  const std::string& messageHint() const { return messageHint_; }
 
  signals:
   void glFailed(const QString& message);
@@ -79,7 +81,7 @@ class Viewport : public QOpenGLWindow {
   double displayMs_ = 0, uploadMs_ = 0;
   qint64 lastPaintNs_ = 0;
   std::string pending_;
-  std::string message_;
+  std::string message_, messageHint_;
   bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false, contextReady_ = false;
 };
 
