@@ -94,8 +94,8 @@ class FeedSwitcher {
   std::uint64_t lastTicket_ = 0;
   std::string pendingMessage_, error_, pendingSource_;
   WindowExitCode errorExitCode_ = kExitOk;
-  std::uint64_t pendingVersion_ = 0,
-                refusedVersion_ = 0;  // the model's versions of the open in flight and of one refused
+  std::uint64_t pendingVersion_ = 0;  // the model's version the open in flight was asked with
+  std::uint64_t refusedVersion_ = 0;  // ... and that of the last set refused (errorExitCode_ 4 or 5)
   int pendingDevice_ = -1;
   bool pendingIsDeviceSwitch_ = false;
   std::shared_ptr<const ParamsSnapshot> lastGood_;
