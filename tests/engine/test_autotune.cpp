@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -34,7 +35,7 @@ std::string tempCache(const char* name) {
 // among them with a kernel that does not compile (`undeclared_thing`, for the
 // compiler's log), set as kKernelDirEnvVar for as long as it lives (or until
 // restore()): a test that fails half-way leaves the tests after it the
-// built-in kernels.
+// kernels they had.
 class KernelsWithOneBroken {
  public:
   KernelsWithOneBroken(const char* name, std::initializer_list<const char*> files, const char* broken) {
@@ -45,12 +46,22 @@ class KernelsWithOneBroken {
       out << kernelSource(f);
       if (std::string(f) == broken) out << "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n";
     }
+    if (const char* before = std::getenv(kKernelDirEnvVar)) saved_ = before;
     setenv(kKernelDirEnvVar, dir.c_str(), 1);
   }
   ~KernelsWithOneBroken() { restore(); }
   KernelsWithOneBroken(const KernelsWithOneBroken&) = delete;
   KernelsWithOneBroken& operator=(const KernelsWithOneBroken&) = delete;
-  void restore() { unsetenv(kKernelDirEnvVar); }
+  // The variable as it was before (a developer's own kernel folder, or none).
+  void restore() {
+    if (saved_)
+      setenv(kKernelDirEnvVar, saved_->c_str(), 1);
+    else
+      unsetenv(kKernelDirEnvVar);
+  }
+
+ private:
+  std::optional<std::string> saved_;
 };
 
 // Waits until the builder has nothing left to build (its idle work done too),
@@ -533,6 +544,31 @@ TEST(KernelBuilder, AfterQuickEditsTheLastSetsOwnKernelStillFollows) {
     ASSERT_TRUE(own) << "the last set stayed on its stopgap";
     EXPECT_EQ(generation, 6u);
     expectExactOn64x48(*own, p);
+  }
+}
+
+// A first set that cannot run here is said with the engine's own kind of
+// error, so a window exits with `liveconv run`'s code for it: a workgroup no
+// device allows is UnsupportedError (5), a kernel that does not compile BuildError (4).
+TEST(KernelBuilder, TheFirstSetsFailureKeepsItsKind) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  FilterParams p;
+  p.variant = VariantId::Local;
+  p.mask = test::integerMask(3, 3);
+  p.workgroup = {128, 128};
+  {
+    KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+    EXPECT_THROW(builder.first(1, p, PixelFormat::RGBA8, 64, 48), UnsupportedError);
+  }
+  KernelsWithOneBroken kernels("builder_broken_first", {"common.cl", "naive.cl"}, "naive.cl");
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  p.variant = VariantId::Naive;
+  p.workgroup = {};
+  try {
+    builder.first(1, p, PixelFormat::RGBA8, 64, 48);
+    ADD_FAILURE() << "a kernel that does not compile was handed over";
+  } catch (const BuildError& e) {
+    EXPECT_NE(e.buildLog().find("undeclared_thing"), std::string::npos) << e.buildLog();
   }
 }
 

@@ -49,6 +49,8 @@ class Gate {
     changed_.wait(lock, [&] { return released_ > 0; });
     --released_;
     if (source == "broken") throw std::runtime_error("the camera is busy.");
+    if (initial && initial->filter.variant == VariantId::Separable)  // as the engine refuses a mask that is not rank-1
+      throw UnsupportedError("Variant separable needs a rank-1 (separable) mask; this one is not.");
     return std::make_unique<FakeFeed>(source, selector, std::move(initial));
   }
   void release(int n = 1) {
@@ -206,6 +208,40 @@ TEST(FeedSwitcher, ReopenOpensTheSameSourceAgain) {
   EXPECT_EQ(current(f.switcher)->source, "testpattern");
   for (int frame = 0; frame < 3; ++frame) f.switcher.sync(f.model);
   EXPECT_EQ(f.gate.started(), 1) << "one reopen, one open";
+}
+
+// A window whose first set cannot run has no feed at all: the failure keeps
+// `liveconv run`'s exit code for it, the same set is not tried again every
+// frame, and the next set (a newer model version) opens the source again.
+TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) {
+  Gate gate;
+  gate.release(10);
+  ViewerModel model;
+  FeedSwitcher switcher([&](const std::string& s, const std::string& sel,
+                            std::shared_ptr<const ParamsSnapshot> p) { return gate.open(s, sel, std::move(p)); },
+                        "cpu");
+  model.setSource("clip");
+  ASSERT_TRUE(model.setVariant(VariantId::Separable));
+  auto settle = [&] {
+    const auto deadline = Clock::now() + std::chrono::seconds(5);
+    bool installed = switcher.sync(model);
+    while (!installed && switcher.pending() && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      installed = switcher.sync(model);
+    }
+    return installed;
+  };
+  EXPECT_FALSE(settle());
+  EXPECT_EQ(switcher.feed(), nullptr);
+  EXPECT_EQ(switcher.errorExitCode(), kExitUnsupported) << switcher.error();
+  for (int frame = 0; frame < 5; ++frame) EXPECT_FALSE(switcher.sync(model));
+  EXPECT_EQ(gate.started(), 1) << "the set refused was tried again";
+  ASSERT_TRUE(model.setVariant(VariantId::Auto));
+  EXPECT_TRUE(settle()) << "the next set did not open the source: " << switcher.error();
+  ASSERT_NE(current(switcher), nullptr);
+  EXPECT_EQ(current(switcher)->source, "clip");
+  EXPECT_EQ(switcher.errorExitCode(), kExitOk);
+  EXPECT_EQ(gate.started(), 2);
 }
 
 }  // namespace

@@ -20,8 +20,9 @@
 #include <vector>
 
 #include "feed/first_launch_helper.hpp"
-#include "liveconv/device.hpp"
 #include "liveconv/convolver.hpp"
+#include "liveconv/device.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask_file.hpp"
 #include "png/png_io.hpp"
 
@@ -347,6 +348,19 @@ TEST_P(WindowScript, ASetThatCannotRunEndsTheWindowWithTheCommandsExitCode) {
   extraArgs_ = "--variant local --workgroup 128x128 ";  // more work-items than any device allows
   EXPECT_EQ(run("30 quit\n", &output), 5);
   EXPECT_NE(output.find("Workgroup 128x128 does not fit"), std::string::npos) << output;
+  // A kernel that does not compile: 4, with the compiler's log.
+  const std::string kernels = dir_ + "broken_kernels";
+  std::filesystem::create_directories(kernels);
+  std::ofstream(kernels + "/common.cl") << liveconv::kernelSource("common.cl");
+  std::ofstream(kernels + "/naive.cl") << liveconv::kernelSource("naive.cl")
+                                       << "\n__kernel void broken(__global int* p) { p[0] = undeclared_thing; }\n";
+  ASSERT_EQ(setenv(liveconv::kKernelDirEnvVar, kernels.c_str(), 1), 0);
+  extraArgs_ = "--variant naive ";
+  const int rc = run("30 quit\n", &output);
+  unsetenv(liveconv::kKernelDirEnvVar);
+  EXPECT_EQ(rc, 4);
+  EXPECT_NE(output.find("naive"), std::string::npos) << output;
+  EXPECT_NE(output.find("undeclared_thing"), std::string::npos) << "the compiler's log: " << output;
 }
 
 struct Box {

@@ -106,11 +106,13 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
                  : "Cannot open " + (pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_) + ": " +
                        done->error;
     errorExitCode_ = done->exitCode;
+    errorBuildLog_ = std::move(done->buildLog);
     refusedVersion_ = pendingVersion_;
     return false;
   }
   error_.clear();
   errorExitCode_ = kExitOk;
+  errorBuildLog_.clear();
   feed_ = std::move(done->feed);  // the old feed (and the frame it owns) goes only now
   feedDevice_ = pendingDevice_;
   feedFormat_ = pendingFormat_;
@@ -136,6 +138,7 @@ void FeedSwitcher::workerLoop() {
     } catch (const std::exception& e) {
       result.error = e.what();
       result.exitCode = exitCodeFor(e);
+      if (const auto* build = dynamic_cast<const BuildError*>(&e)) result.buildLog = build->buildLog();
     }
     std::unique_ptr<FrameFeed> dropped;
     {

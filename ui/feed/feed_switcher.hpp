@@ -64,6 +64,10 @@ class FeedSwitcher {
   const std::string& error() const { return error_; }
   // What a window would exit with for that failure (`liveconv run`'s number for it); kExitOk after one that worked.
   WindowExitCode errorExitCode() const { return errorExitCode_; }
+  // The compiler's log of that failure, where a kernel failed to build ("" otherwise).
+  const std::string& errorBuildLog() const { return errorBuildLog_; }
+  // The model's version of the set that failure opened with: a newer set opens the source again (see sync()).
+  std::uint64_t refusedVersion() const { return refusedVersion_; }
 
  private:
   struct Job {
@@ -77,6 +81,7 @@ class FeedSwitcher {
     std::unique_ptr<FrameFeed> feed;
     std::string error;
     WindowExitCode exitCode = kExitInputFailed;  // where error is not empty
+    std::string buildLog;                        // the compiler's, for a kernel that failed
   };
   void workerLoop();
   std::string selectorFor(int deviceIndex) const;
@@ -94,6 +99,7 @@ class FeedSwitcher {
   std::uint64_t lastTicket_ = 0;
   std::string pendingMessage_, error_, pendingSource_;
   WindowExitCode errorExitCode_ = kExitOk;
+  std::string errorBuildLog_;
   std::uint64_t pendingVersion_ = 0;  // the model's version the open in flight was asked with
   std::uint64_t refusedVersion_ = 0;  // ... and that of the last set refused (errorExitCode_ 4 or 5)
   int pendingDevice_ = -1;

@@ -65,6 +65,9 @@ class FrameLoop {
   const std::string& openError() const { return switcher_.error(); }
   // What a window would exit with for that failure, were it the first source (kExitOk: none).
   WindowExitCode openErrorExitCode() const { return switcher_.errorExitCode(); }
+  const std::string& openErrorBuildLog() const { return switcher_.errorBuildLog(); }
+  // The model's version the failed open was asked with.
+  std::uint64_t openRefusedVersion() const { return switcher_.refusedVersion(); }
   // The source the feed in hand plays (the model names the one asked for last).
   const std::string& playingSource() const { return playingSource_; }
   // The model's device index the feed in hand was opened on (-1: the default

@@ -128,8 +128,17 @@ class PipelineFeed final : public FrameFeed {
 
   FeedFrame advance(Advance mode) override {
     pollBuild();
+    // The newest filtered frame first, so what follows judges the frame it shows.
+    bool fresh = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      if (latest_.sourceOwner) {
+        shown_ = std::move(latest_);
+        latest_ = Shown();
+        fresh = true;
+        refilterForKernel_ = false;
+        ++framesShown_;
+      }
       paused_ = mode != Advance::Play;
       if (mode == Advance::Step) ++steps_;
       // Paused on a frame filtered with older parameters: filter it again once the new set is built.
@@ -148,17 +157,6 @@ class PipelineFeed final : public FrameFeed {
       }
     }
     wake_.notify_all();
-    bool fresh = false;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (latest_.sourceOwner) {
-        shown_ = std::move(latest_);
-        latest_ = Shown();
-        fresh = true;
-        refilterForKernel_ = false;
-        ++framesShown_;
-      }
-    }
     if (fresh && shown_.onDevice) showOnDevice();
     FeedFrame f;
     if (shown_.sourceOwner) {

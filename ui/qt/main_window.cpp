@@ -185,9 +185,6 @@ bool MainWindow::ensureDisplayLink() {
   return true;
 }
 
-// What the background open is doing: "opening ..." in the status line and on
-// the picture while it runs, the new source's name once it plays, and why it
-// failed (once) while the previous source plays on.
 // What to do about what the picture says: with nothing playing for want of a
 // set that runs or of a device, pick another; else open another source.
 std::string MainWindow::pictureHint() const {
@@ -199,6 +196,9 @@ std::string MainWindow::pictureHint() const {
   return "Open another source from the File menu.";
 }
 
+// What the background open is doing: "opening ..." in the status line and on
+// the picture while it runs, the new source's name once it plays, and why it
+// failed (once) while the previous source plays on.
 void MainWindow::updateOpening() {
   const QString opening = QString::fromStdString(loop_.openingMessage());
   viewport_->setPending(loop_.openingMessage());
@@ -227,9 +227,12 @@ void MainWindow::updateOpening() {
       fallbackReason_ = openError.toStdString();
     } else if (!loop_.running()) {
       // No device, or a set that cannot run here: the test source would fail alike.
-      notify("Nothing can play", openError, QString::fromStdString(pictureHint()));
-      if (quitWhenNothingCanPlay_) {
-        std::cerr << "liveconv-qt: " << openError.toStdString() << "\n";
+      const std::string& log = loop_.openErrorBuildLog();
+      notify("Nothing can play", openError, QString::fromStdString(pictureHint() + (log.empty() ? "" : "\n\n" + log)));
+      // Unless a newer set is on its way (the switcher opens the source again with it).
+      const bool newerSet = code != kExitNoDevice && loop_.openRefusedVersion() != model_.version();
+      if (quitWhenNothingCanPlay_ && !newerSet) {
+        std::cerr << "liveconv-qt: " << openError.toStdString() << "\n" << (log.empty() ? "" : log + "\n");
         QCoreApplication::exit(code);
       }
     } else {
