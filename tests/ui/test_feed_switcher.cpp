@@ -234,6 +234,8 @@ TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) 
   EXPECT_FALSE(settle());
   EXPECT_EQ(switcher.feed(), nullptr);
   EXPECT_EQ(switcher.errorExitCode(), kExitUnsupported) << switcher.error();
+  EXPECT_EQ(switcher.error(), "Variant separable needs a rank-1 (separable) mask; this one is not.")
+      << "as `liveconv run` says it: the source is not what failed";
   for (int frame = 0; frame < 5; ++frame) EXPECT_FALSE(switcher.sync(model));
   EXPECT_EQ(gate.started(), 1) << "the set refused was tried again";
   ASSERT_TRUE(model.setVariant(VariantId::Auto));

@@ -101,10 +101,14 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   if (!done || done->ticket != lastTicket_) return false;  // nothing yet, or superseded (dropped here)
   pendingMessage_.clear();
   if (!done->feed) {
-    error_ = pendingIsDeviceSwitch_
-                 ? "Cannot switch the device: " + done->error
-                 : "Cannot open " + (pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_) + ": " +
-                       done->error;
+    // A set that cannot run is said as `liveconv run` says it: the source is not what failed.
+    const std::string what = pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_;
+    if (done->exitCode == kExitUnsupported || done->exitCode == kExitBuildFailed)
+      error_ = done->error;
+    else if (pendingIsDeviceSwitch_)
+      error_ = "Cannot switch the device: " + done->error;
+    else
+      error_ = "Cannot open " + what + ": " + done->error;
     errorExitCode_ = done->exitCode;
     errorBuildLog_ = std::move(done->buildLog);
     refusedVersion_ = pendingVersion_;
