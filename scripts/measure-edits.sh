@@ -78,7 +78,7 @@ for src in "${sources[@]}"; do
       script=edits.txt
       [ "$run" -lt "$warm" ] && script=warmup.txt
       rm -f "$tmp/cpu"
-      (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
+      (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
         "${timer[@]}" "$bin" "${args[@]}" --script "$script" --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
     done
     "$py" - "$win" "$src" "$rc" "$tmp/out.json" "$tmp/cpu" <<'PY'

@@ -36,7 +36,7 @@ for src in "${sources[@]}"; do
     window_command "$build" "$win" "$src" || continue
     home=$(mktemp -d "$tmp/home.XXXX")
     rc=0
-    (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24" \
+    (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
       "$bin" "${args[@]}" --script pause.txt --stats-json "$home/out.json" >"$home/out.log" 2>&1) || rc=$?
     python3 - "$home/out.json" "$win" "$src" "$rc" <<'PY'
 import json, sys

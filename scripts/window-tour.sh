@@ -70,7 +70,7 @@ run() {  # WINDOW SOURCE SCRIPT
   if [ "$window" = viewer ]; then cmd=("$build/ui/glfw/liveconv-viewer" --source "$source")
   else cmd=("$build/ui/qt/liveconv-qt" "$source"); fi
   (cd "$work" && HOME="$work/home-$window" LIBGL_ALWAYS_SOFTWARE=1 \
-    xvfb-run -a -s "-screen 0 1280x1024x24" bash grab.sh "$window" "$source" "$script" "$window-${script%.txt}" "${cmd[@]}") ||
+    xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" bash grab.sh "$window" "$source" "$script" "$window-${script%.txt}" "${cmd[@]}") ||
     echo "window-tour: $window on $source ended with $?" >&2
 }
 

@@ -14,7 +14,7 @@ if(LIVECONV_WITH_MEDIA)
   # The recording test decodes what the shell wrote with the media library's source.
   target_compile_definitions(qt_shell_tests PRIVATE LIVECONV_WITH_MEDIA)
 endif()
-set_target_properties(qt_shell_tests PROPERTIES CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/xvfb_run.sh)
+set_target_properties(qt_shell_tests PROPERTIES CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/../xvfb_run.sh)
 gtest_discover_tests(qt_shell_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 TEST_PREFIX "qt."
   PROPERTIES
     ENVIRONMENT "LIVECONV_QT_WINDOW_PNG=${CMAKE_BINARY_DIR}/liveconv-qt-window.png"

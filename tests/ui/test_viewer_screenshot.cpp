@@ -50,7 +50,7 @@ bool onPath(const char* tool) {
 int runViewer(const std::string& args, const std::string& png, std::string* skip) {
   std::string prefix;
   if (onPath("xvfb-run")) {
-    prefix = "xvfb-run -a -s '-screen 0 1280x1024x24' ";
+    prefix = std::string(LIVECONV_XVFB_RUN) + " --screen 1280x1024x24 ";  // tests/xvfb_run.sh
   } else if (!std::getenv("DISPLAY")) {
     *skip = "no xvfb-run and no $DISPLAY: cannot open a window";
     return -1;

@@ -44,6 +44,9 @@ std::vector<Window> windows() {
   return w;
 }
 
+// A virtual X server for one window (tests/xvfb_run.sh says why it is not xvfb-run alone).
+const std::string kXvfbRun = std::string(LIVECONV_XVFB_RUN) + " --screen 1280x1024x24 ";
+
 bool onPath(const char* tool) {
   return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
@@ -100,9 +103,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
   int run(const std::string& script, std::string* output, const std::string& source = "testpattern:320x240",
           bool display = true) {
     std::ofstream(dir_ + "script.txt") << script;
-    const std::string prefix = !display ? "env -u DISPLAY -u WAYLAND_DISPLAY "
-                               : onPath("xvfb-run") ? "xvfb-run -a -s '-screen 0 1280x1024x24' "
-                                                    : "";
+    const std::string prefix = !display ? "env -u DISPLAY -u WAYLAND_DISPLAY " : onPath("xvfb-run") ? kXvfbRun : "";
     // A window that never ends is a failure (124), not a test run that hangs.
     const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 timeout 240 " + prefix +
                             GetParam().binary + " " + extraArgs_ + GetParam().sourceOption + source +
@@ -111,6 +112,8 @@ class WindowScript : public ::testing::TestWithParam<Window> {
     const int status = std::system(cmd.c_str());
     *output = readFile(dir_ + "out.log");
     std::printf("%s", output->c_str());
+    // The code must be the window's own, not xvfb-run's (5 for its clean-up).
+    EXPECT_EQ(output->find("xvfb-run: error"), std::string::npos) << *output;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
   }
 
@@ -487,8 +490,7 @@ TEST(BothWindowsOverlay, OffFullCompactAndCornersLookTheSameInBothWindows) {
                              "screenshot compact.png", "key Shift+O", "screenshot corner.png", "quit"})
       script += std::string("3 ") + step + "\n3 wait\n3 wait\n3 wait\n";
     std::ofstream(dir + "script.txt") << script;
-    const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s '-screen 0 " +
-                            "1280x1024x24' " + w.binary + " " + w.sourceOption +
+    const std::string cmd = "cd " + dir + " && HOME=" + dir + "home " + kXvfbRun + w.binary + " " + w.sourceOption +
                             "testpattern:640x480 --script script.txt > out.log 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(dir + "out.log");
     liveconv::Image off, full, compact, corner;
@@ -561,8 +563,8 @@ for i in $(seq 100); do kill -0 $viewer 2>/dev/null || break; sleep 0.1; done
 kill $viewer 2>/dev/null && echo "the viewer did not quit on Esc"
 wait $viewer
 )sh";
-  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIBGL_ALWAYS_SOFTWARE=1 LIVECONV_SCREENSHOT_LAYOUT=1 " +
-                          "xvfb-run -a -s '-screen 0 1280x1024x24' sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kXvfbRun +
+                          "sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
   std::printf("running: %s\n", cmd.c_str());
   const int status = std::system(cmd.c_str());
   std::printf("%s", readFile(dir + "out.log").c_str());
@@ -582,8 +584,7 @@ TEST(ViewerPacing, WithVsyncOnItDrawsNoFasterThanTheDisplayRefreshes) {
   const std::string dir = std::string(::testing::TempDir()) + "liveconv_pacing/";
   std::system(("rm -rf " + dir + " && mkdir -p " + dir + "home").c_str());
   std::ofstream(dir + "script.txt") << "90 quit\n";
-  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIBGL_ALWAYS_SOFTWARE=1 " +
-                          "xvfb-run -a -s '-screen 0 1280x1024x24' " + LIVECONV_VIEWER_BIN +
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home " + kXvfbRun + LIVECONV_VIEWER_BIN +
                           " --source testpattern:64x48 --script script.txt --stats-json stats.json > out.log 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(dir + "out.log");
   const std::string json = readFile(dir + "stats.json");

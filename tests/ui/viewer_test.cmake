@@ -1,7 +1,8 @@
 # The viewer in a real window: Xvfb + Mesa llvmpipe + the default OpenCL device.
 liveconv_add_test(ui_viewer_tests ${CMAKE_CURRENT_LIST_DIR}/test_viewer_screenshot.cpp)
 target_link_libraries(ui_viewer_tests PRIVATE liveconv_ui_feed liveconv_ui_png)
-target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>")
+target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>"
+  LIVECONV_XVFB_RUN="${CMAKE_CURRENT_LIST_DIR}/../xvfb_run.sh")
 add_dependencies(ui_viewer_tests liveconv-viewer)
 if(LIVECONV_WITH_MEDIA)
   target_compile_definitions(ui_viewer_tests PRIVATE LIVECONV_WITH_MEDIA)  # the PipelineFeed cases
@@ -23,7 +24,8 @@ gtest_discover_tests(ui_window_script_tests DISCOVERY_MODE PRE_TEST
   PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 300
   RESOURCE_LOCK xvfb  # one virtual server at a time: xvfb-run -a can race for a display number
   ENVIRONMENT "LIVECONV_TUNING_CACHE=${CMAKE_CURRENT_BINARY_DIR}/autotune-tests.tsv")
-target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>")
+target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>"
+  LIVECONV_XVFB_RUN="${CMAKE_CURRENT_LIST_DIR}/../xvfb_run.sh")
 add_dependencies(ui_window_script_tests liveconv-viewer)
 if(LIVECONV_WITH_MEDIA)
   target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_WITH_MEDIA)
