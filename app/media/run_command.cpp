@@ -237,8 +237,10 @@ int reportRun(const RunRequest& r, const StreamResult& result, const OpenedSourc
     std::cerr << "wrote " << raw->layout() << "\n";
   if (result.interrupted) {
     const int signal = interruptSignal();
-    std::cerr << "liveconv: interrupted by " << signalName(signal) << "; " << result.stats.framesOut
-              << " frames were written and the output was finished properly.\n";
+    std::cerr << "liveconv: interrupted by " << signalName(signal);
+    if (result.stats.framesOut > 0 || r.output == "null")
+      std::cerr << "; " << result.stats.framesOut << " frames were written and the output was finished properly";
+    std::cerr << ".\n";  // else the line above said nothing was written
     return signal > 0 ? 128 + signal : kExitInterrupted;
   }
   return kExitOk;
@@ -270,6 +272,17 @@ void checkOutputPath(const std::string& output, const std::string& input, bool o
   throw UsageError(output + " exists; pass -y to overwrite it, or -n to keep it.");
 }
 
+namespace {
+
+// A signal before the first frame: whatever failed after it, it is what ended the run.
+int interruptedBeforeTheStream(const char* during) {
+  std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << " while " << during
+            << "; nothing was written.\n";
+  return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+}
+
+}  // namespace
+
 int runCommand(const Args& args) {
   RunRequest r = parseRunRequest(args);
   InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
@@ -290,19 +303,28 @@ int runCommand(const Args& args) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
   } catch (const Cancelled&) {  // a signal while auto was measuring, before any frame
-    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal())
-              << " while auto was measuring; nothing was written.\n";
-    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+    return interruptedBeforeTheStream("auto was measuring");
+  } catch (const BuildError&) {
+    // A signal to the process group (Ctrl-C, `timeout`) also reaches the
+    // compiler's helpers: a build it broke is an interruption, not a kernel
+    // that does not compile.
+    if (!interruptRequested()) throw;
+    return interruptedBeforeTheStream("a kernel was being built");
   } catch (const InputError& e) {
-    if (channel) {  // the stream had started: the output was finished all the same
-      const StatsSnapshot stats = channel->stats().snapshot();
-      if (!r.quiet) std::cerr << summaryText(stats);
-      std::cerr << "liveconv: " << e.what() << " " << stats.framesOut
-                << " frames were written and the output was finished properly.\n";
-    } else {
+    // An open or a read that a signal cut short (EINTR) ends the run as the signal does.
+    const bool bySignal = interruptRequested();
+    if (!channel && bySignal) return interruptedBeforeTheStream("the input was being opened");
+    if (!channel) {
       std::cerr << "liveconv: " << e.what() << "\n";
+      return kExitInputFailed;
     }
-    return kExitInputFailed;
+    const StatsSnapshot stats = channel->stats().snapshot();  // the stream had started: the output was finished
+    if (!r.quiet) std::cerr << summaryText(stats);
+    std::cerr << "liveconv: "
+              << (bySignal ? "interrupted by " + std::string(signalName(interruptSignal())) + ";" : e.what()) << " "
+              << stats.framesOut << " frames were written and the output was finished properly.\n";
+    if (!bySignal) return kExitInputFailed;
+    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
   } catch (const EncoderChoiceError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return kExitUsage;

@@ -425,10 +425,17 @@ bool Convolver::prepareIfCached(PixelFormat format) {
   return true;
 }
 
+void Convolver::checkDeviceFit(PixelFormat format) const {
+  if (params_.variant == VariantId::Auto) return;
+  const VariantInfo& v = variantInfo(params_.variant);
+  WorkgroupFit(v, kernelPasses(v), params_, format, device_->info).fitDevice();
+}
+
 bool Convolver::prepareStopgap(PixelFormat format, VariantId stopgap, bool cachedOnly) {
   if (!servedByStopgap(params_.variant))
     throw InvalidArgument(std::string("Variant ") + variantInfo(params_.variant).name +
                           " takes the mask at run time: it needs no stopgap kernel.");
+  checkDeviceFit(format);
   FilterParams concrete = params_;
   concrete.variant = stopgap;
   concrete.workgroup = {};

@@ -430,6 +430,7 @@ void KernelBuilder::launchOnce(const std::vector<std::unique_ptr<Convolver>>& bu
 // False when the stopgap cannot be built here (not asked again for this
 // format, border and alpha): the set goes on without it.
 bool KernelBuilder::prepareStopgap(Convolver& next, const Job& job, bool gpu) {
+  next.checkDeviceFit(job.format);  // the set's own failure (UnsupportedError), not the stopgap's
   try {
     next.prepareStopgap(job.format, stopgapVariant(gpu));
     return true;

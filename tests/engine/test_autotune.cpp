@@ -572,6 +572,33 @@ TEST(KernelBuilder, TheFirstSetsFailureKeepsItsKind) {
   }
 }
 
+// In a window (stopgaps on), a set whose own kernel cannot fit the device (a
+// workgroup too large for baked) is refused at once, with UnsupportedError,
+// not served by the stopgap until its own build fails; the stopgap is not
+// blamed: the next set of that variant is served by it as before.
+TEST(KernelBuilder, ASetThatCannotFitTheDeviceIsRefusedBeforeAStopgapServesIt) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  builder.setIdleWork(true);
+  FilterParams p;
+  p.variant = VariantId::Baked;
+  p.mask = test::integerMask(3, 3);
+  p.workgroup = {128, 128};  // more work-items than any device allows
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    builder.first(1, p, PixelFormat::RGBA8, 64, 48);
+    ADD_FAILURE() << "a set that cannot fit the device was handed over (on its stopgap)";
+  } catch (const UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("Workgroup 128x128 does not fit"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << "refused only after a compile";
+  p.workgroup = {};
+  p.mask = test::integerMask(5, 5);
+  std::unique_ptr<Convolver> next = builder.first(2, p, PixelFormat::RGBA8, 64, 48);
+  ASSERT_TRUE(next);
+  EXPECT_TRUE(next->lastRun().stopgap) << "the stopgap was taken for the refused set's failure";
+}
+
 // The kernel a stopgap stands in for can still fail to build: its failure is
 // the set's, with the compiler's log, for the window to refuse as any other.
 TEST(KernelBuilder, AFailureOfTheKernelAStopgapServedIsTheSets) {

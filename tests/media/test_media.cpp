@@ -6,18 +6,19 @@
 #include <sys/stat.h>
 
 #include <array>
-#include <regex>
 #include <cctype>
-#include <sstream>
-#include <utility>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "liveconv/compare.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/pipeline.hpp"
 #include "liveconv/pipeline_convert.hpp"
 #include "liveconv/reference.hpp"
@@ -413,6 +414,45 @@ TEST(Media, ASecondCtrlCEndsTheRunAtOnce) {
                          "sleep 1; kill -0 $pid 2>/dev/null && echo still-alive && kill -KILL $pid; wait $pid; echo done");
   EXPECT_TRUE(has(r.output, "alive-after-first")) << r.output;
   EXPECT_FALSE(has(r.output, "still-alive")) << "a second Ctrl-C did not end the run:\n" << r.output;
+}
+
+// A signal before the first frame ends the run as an interruption (128 + N,
+// "interrupted by"), whatever it cut short on the way: an input still opening
+// (a FIFO no one writes to yet: its open() returns EINTR), or a kernel build
+// (a signal to the process group reaches the compiler's helpers; here the
+// compiler waits on a FIFO the kernel includes, and fails once it is written).
+TEST(Media, ASignalBeforeTheFirstFrameIsAnInterruptionWhateverItCutShort) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string fifo = tempDir() + "/opening.fifo", out = tempDir() + "/cut_short.mkv";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Sent once the run is blocked opening the FIFO (its handlers are in place by then).
+  Result r =
+      shell(std::string(LIVECONV_BIN) + " run -i " + fifo + " -o " + out + " --variant local >" + tempDir() +
+            "/open.log 2>&1 & pid=$!; n=0; until grep -q wait_for_partner /proc/$pid/wchan 2>/dev/null || " +
+            "[ $n -ge 300 ]; do sleep 0.1; n=$((n+1)); done; kill -TERM $pid; wait $pid; echo \"exit $?\"; cat " +
+            tempDir() + "/open.log");
+  EXPECT_TRUE(has(r.output, "exit 143")) << r.output;
+  EXPECT_TRUE(has(r.output, "interrupted by SIGTERM while the input was being opened; nothing was written."))
+      << r.output;
+  EXPECT_FALSE(fs::exists(out));
+
+  const std::string kernels = tempDir() + "/gated_kernels", gate = tempDir() + "/gate.fifo";
+  fs::create_directories(kernels);
+  ASSERT_EQ(::mkfifo(gate.c_str(), 0600), 0);
+  std::ofstream(kernels + "/common.cl") << liveconv::kernelSource("common.cl");
+  std::ofstream(kernels + "/local.cl") << "#include \"" << gate << "\"\n" << liveconv::kernelSource("local.cl");
+  // The compiler opens the gate (the shell's open for writing returns), then
+  // the signal, then the gate gives it a line that does not compile. A
+  // watchdog opens the gate after 60 s should the compiler never read it.
+  r = shell("(sleep 60; cat " + gate + ") >/dev/null 2>&1 & watchdog=$!; LIVECONV_KERNEL_DIR=" + kernels +
+            " POCL_CACHE_DIR=" + tempDir() + "/gated_pocl " + LIVECONV_BIN +
+            " run -i lavfi:testsrc2=size=160x120:rate=25 -o " + out + " --variant local >" + tempDir() +
+            "/build.log 2>&1 & pid=$!; exec 3>" + gate + "; kill -TERM $pid; sleep 0.3; echo '#error cut short' >&3; " +
+            "exec 3>&-; wait $pid; echo \"exit $?\"; kill $watchdog 2>/dev/null; cat " + tempDir() + "/build.log");
+  EXPECT_TRUE(has(r.output, "exit 143")) << r.output;
+  EXPECT_TRUE(has(r.output, "interrupted by SIGTERM while a kernel was being built; nothing was written.")) << r.output;
+  std::printf("%s", r.output.c_str());
+  EXPECT_FALSE(fs::exists(out));
 }
 
 // `liveconv run ... | head -1`: the reader leaves after one line; the run goes

@@ -351,6 +351,9 @@ TEST_P(WindowScript, ASetThatCannotRunEndsTheWindowWithTheCommandsExitCode) {
   extraArgs_ = "--variant local --workgroup 128x128 ";  // more work-items than any device allows
   EXPECT_EQ(run("30 quit\n", &output), 5);
   EXPECT_NE(output.find("Workgroup 128x128 does not fit"), std::string::npos) << output;
+  extraArgs_ = "--variant baked --workgroup 128x128 ";  // refused before its stopgap would serve it
+  EXPECT_EQ(run("30 quit\n", &output), 5);
+  EXPECT_NE(output.find("Workgroup 128x128 does not fit"), std::string::npos) << output;
   // A kernel that does not compile: 4, with the compiler's log.
   const std::string kernels = dir_ + "broken_kernels";
   std::filesystem::create_directories(kernels);

@@ -119,7 +119,14 @@ class Convolver {
   // Throws InvalidArgument for a variant that takes the mask at run time.
   // `cachedOnly`: only where its program is already built (no compile: safe
   // on any thread); false when it is not, and nothing was prepared.
+  // Throws UnsupportedError, as prepare() would, first where the set's own
+  // kernel cannot fit the device at all (a workgroup too large): refused at
+  // once, not after a stopgap has served it.
   bool prepareStopgap(PixelFormat format, VariantId stopgap, bool cachedOnly = false);
+  // Throws UnsupportedError where the set's own variant cannot fit the
+  // device's work-item and local-memory limits in this format; compiles
+  // nothing. Nothing for `auto` (it picks what fits).
+  void checkDeviceFit(PixelFormat format) const;
   // A set of a concrete variant: prepares it only where its program is built
   // already (no compile: safe on any thread); false when it is not, or for `auto`.
   bool prepareIfCached(PixelFormat format);
