@@ -160,6 +160,15 @@ SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultCl
   return spec;
 }
 
+namespace {
+
+// FFmpeg's AVIOInterruptCB: the source's stop (SourceSpec::stop).
+int askStop(void* stop) {
+  return (*static_cast<const std::function<bool()>*>(stop))() ? 1 : 0;
+}
+
+}  // namespace
+
 struct FfmpegSource::State {
   SourceSpec spec;
   PixelFormat format = PixelFormat::Invalid;
@@ -213,6 +222,10 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
   }
   AVDictionary* options = nullptr;
   for (const auto& [k, v] : spec.options) av_dict_set(&options, k.c_str(), v.c_str(), 0);
+  if (s_->spec.stop) {
+    if (!(s_->input = avformat_alloc_context())) throw std::bad_alloc();
+    s_->input->interrupt_callback = {askStop, &s_->spec.stop};  // State lives on the heap: the address holds
+  }
   int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
   av_dict_free(&options);
   if (err < 0) {

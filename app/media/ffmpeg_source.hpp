@@ -7,6 +7,7 @@
 // and range. Packets the decoder refuses are skipped and counted.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -22,6 +23,10 @@ struct SourceSpec {
   std::map<std::string, std::string> options;  // e.g. video_size, framerate
   bool live = false;                           // camera or real-time stream: live queue policy
   std::string text;                            // as the user wrote it, for messages
+  // Asked while FFmpeg waits on the input (opening, probing, reading a
+  // network stream that sends nothing); true gives up at once with an
+  // InputError. Empty: FFmpeg waits as long as the input takes.
+  std::function<bool()> stop;
 };
 
 // Source specs:

@@ -132,6 +132,7 @@ OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceCont
   }
   SourceSpec spec = parseSourceSpec(r.input == "-" ? "pipe:0" : r.input, defaultClipPath());
   if (r.input == "-") spec.text = "standard input";
+  spec.stop = interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
   const PixelFormat format = r.format;
   const ConvertMode convert = r.convert;
   if (spec.live) {  // cameras and streams: a busy camera is waited for, a lost one reopened

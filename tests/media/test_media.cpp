@@ -451,8 +451,28 @@ TEST(Media, ASignalBeforeTheFirstFrameIsAnInterruptionWhateverItCutShort) {
             "exec 3>&-; wait $pid; echo \"exit $?\"; kill $watchdog 2>/dev/null; cat " + tempDir() + "/build.log");
   EXPECT_TRUE(has(r.output, "exit 143")) << r.output;
   EXPECT_TRUE(has(r.output, "interrupted by SIGTERM while a kernel was being built; nothing was written.")) << r.output;
-  std::printf("%s", r.output.c_str());
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Ctrl-C while a network stream sends nothing (FFmpeg would probe it
+// forever) ends the run at once, as an interruption: FFmpeg asks the run's
+// stop between its waits.
+TEST(Media, CtrlCEndsTheWaitForAStreamThatSendsNothing) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const int port = 20000 + static_cast<int>(::getpid() % 20000);
+  char hexPort[8];
+  std::snprintf(hexPort, sizeof hexPort, "%04X", port);
+  const std::string log = tempDir() + "/silent.log";
+  // Interrupted once the run listens on the port (its handlers are in place by then).
+  const Result r =
+      shell(std::string(LIVECONV_BIN) + " run -i udp://127.0.0.1:" + std::to_string(port) + " -o null >" + log +
+            " 2>&1 & pid=$!; n=0; until grep -q ':" + hexPort +
+            " ' /proc/net/udp || [ $n -ge 300 ]; do sleep 0.1; n=$((n+1)); done; kill -INT $pid; n=0; " +
+            "while kill -0 $pid 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done; " +
+            "kill -KILL $pid 2>/dev/null && echo still-waiting-after-ctrl-c; wait $pid; echo \"exit $?\"; cat " + log);
+  EXPECT_FALSE(has(r.output, "still-waiting-after-ctrl-c")) << r.output;
+  EXPECT_TRUE(has(r.output, "exit 130")) << r.output;
+  EXPECT_TRUE(has(r.output, "interrupted by Ctrl-C (SIGINT) while the input was being opened")) << r.output;
 }
 
 // `liveconv run ... | head -1`: the reader leaves after one line; the run goes
