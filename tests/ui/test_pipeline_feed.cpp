@@ -5,11 +5,14 @@
 // pause, step and recording behave. Around a fake decoder: a source slower
 // than its frame rate shows rising "decoder late" drops, one at its pace none.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <future>
 #include <map>
 #include <thread>
 
@@ -300,4 +303,44 @@ TEST_F(FakeSourceFeedTest, ASourceAtItsFrameRateCountsNoDecodeLateDrop) {
   ASSERT_TRUE(playUntil(*feed, [&] { return feed->stats().framesShown >= 25; }))
       << "feed says: " << feed->stats().sourceMessage;
   EXPECT_EQ(decodeLate(*feed), 0u);
+}
+
+// A stream that stops sending while it plays (a network camera that hangs)
+// does not hold up closing the window: the feed's stop ends the read FFmpeg
+// waits in. The sender is an ffmpeg process, stopped with SIGSTOP.
+TEST(PipelineFeedStream, AStreamThatStallsDoesNotHoldUpClosingTheFeed) {
+  if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "SKIP: no ffmpeg to send a stream";
+  const int portNumber = 30000 + ::getpid() % 20000;
+  const std::string port = std::to_string(portNumber);
+  char hexPort[8];
+  std::snprintf(hexPort, sizeof hexPort, "%04X", portNumber);
+  const std::string pidFile = std::string(::testing::TempDir()) + "liveconv_stalled_sender.pid";
+  // Listens for the feed, then sends in real time for up to 60 s; the feed
+  // connects once the port is listening (state 0A in /proc/net/tcp).
+  ASSERT_EQ(
+      std::system(("(exec ffmpeg -v error -re -f lavfi -i testsrc2=size=96x64:rate=25 -t 60 -c:v mpeg2video "
+                   "-f mpegts 'tcp://127.0.0.1:" +
+                   port + "?listen=1') >/dev/null 2>&1 & echo $! >" + pidFile + "; n=0; until grep -q ':" + hexPort +
+                   " 00000000:0000 0A' /proc/net/tcp || [ $n -ge 300 ]; "
+                   "do sleep 0.1; n=$((n+1)); done")
+                      .c_str()),
+      0);
+  std::string pid;
+  std::ifstream(pidFile) >> pid;
+  ASSERT_FALSE(pid.empty());
+  ViewerModel model;
+  std::string error;
+  ASSERT_TRUE(model.applySpec("box:3", &error)) << error;
+  const std::string source = "tcp://127.0.0.1:" + port;
+  model.setSource(source);
+  std::unique_ptr<FrameFeed> feed = makeFrameFeed(source, "", model.snapshot());
+  advanceUntil(*feed, Advance::Play, [](const FeedFrame&) { return true; });
+  ASSERT_EQ(std::system(("kill -STOP " + pid).c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the decoder now waits on the socket
+  auto closing = std::async(std::launch::async, [&] { feed.reset(); });
+  const bool closed = closing.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  std::system(("kill -CONT " + pid + "; kill " + pid).c_str());  // the stream ends: a close still waiting ends too
+  closing.wait();
+  EXPECT_TRUE(closed) << "closing the feed waited on a stream that sends nothing";
 }

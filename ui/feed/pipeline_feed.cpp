@@ -333,6 +333,7 @@ class PipelineFeed final : public FrameFeed {
     streamFormat_ = params->format;  // then lc-decode's: it follows wantFormat_
     requestedVersion_ = params->version;
     stop_ = false;
+    sourceStop_ = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       wantFormat_ = params->format;
@@ -348,6 +349,7 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
     }
+    sourceStop_ = true;  // ends a read FFmpeg is waiting in
     wake_.notify_all();
     if (pipeline_) pipeline_->cancel();
     if (decoder_.joinable()) decoder_.join();
@@ -447,7 +449,9 @@ class PipelineFeed final : public FrameFeed {
         throw InvalidArgument("synthetic:WxH needs a frame size such as synthetic:1280x720.");
       return std::make_unique<SyntheticSource>(w, h, format, -1, device_);
     }
-    auto source = std::make_unique<app::FfmpegSource>(app::parseSourceSpec(sourceText_, app::defaultClipPath()), format);
+    app::SourceSpec spec = app::parseSourceSpec(sourceText_, app::defaultClipPath());
+    spec.stop = [this] { return sourceStop_.load(); };  // a stream that sends nothing does not hold stop() up
+    auto source = std::make_unique<app::FfmpegSource>(spec, format);
     int num = 0, den = 0;
     source->frameRate(&num, &den);
     if (num > 0 && den > 0) rateNum_ = num, rateDen_ = den;
@@ -703,6 +707,7 @@ class PipelineFeed final : public FrameFeed {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stop_ = false, paused_ = false, refilter_ = false;
+  std::atomic<bool> sourceStop_{false};  // stop() asks the decoder's waits on the source (SourceSpec::stop)
   int steps_ = 0;
   double seekTo_ = -1;           // asked by seek(), taken by lc-decode
   double position_ = -1;         // of the frame presented last, seconds from the clip's start
