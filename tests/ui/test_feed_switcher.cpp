@@ -81,9 +81,8 @@ class Gate {
 struct Fixture {
   Gate gate;
   ViewerModel model;
-  FeedSwitcher switcher{[this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p) {
-                          return gate.open(s, sel, std::move(p));
-                        },
+  FeedSwitcher switcher{[this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
+                               const OpenAbandoned&) { return gate.open(s, sel, std::move(p)); },
                         "cpu"};
   FakeFeed* first = nullptr;
 
@@ -217,8 +216,8 @@ TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) 
   Gate gate;
   gate.release(10);
   ViewerModel model;
-  FeedSwitcher switcher([&](const std::string& s, const std::string& sel,
-                            std::shared_ptr<const ParamsSnapshot> p) { return gate.open(s, sel, std::move(p)); },
+  FeedSwitcher switcher([&](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
+                            const OpenAbandoned&) { return gate.open(s, sel, std::move(p)); },
                         "cpu");
   model.setSource("clip");
   ASSERT_TRUE(model.setVariant(VariantId::Separable));

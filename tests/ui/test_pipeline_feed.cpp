@@ -16,6 +16,7 @@
 #include <map>
 #include <thread>
 
+#include "feed/feed_switcher.hpp"
 #include "feed/feeds.hpp"
 #include "feed/frame_feed.hpp"
 #include "liveconv/compare.hpp"
@@ -343,4 +344,48 @@ TEST(PipelineFeedStream, AStreamThatStallsDoesNotHoldUpClosingTheFeed) {
   std::system(("kill -CONT " + pid + "; kill " + pid).c_str());  // the stream ends: a close still waiting ends too
   closing.wait();
   EXPECT_TRUE(closed) << "closing the feed waited on a stream that sends nothing";
+}
+
+// A source that never answers (a UDP stream nobody sends to) gives way: the
+// next source asked for opens while it waits, and closing the window (the
+// switcher) does not wait for it. FFmpeg alone would give up after 10 s.
+TEST(PipelineFeedStream, AStreamThatNeverAnswersGivesWayToTheNextSourceAndToClosing) {
+  if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  const std::string silent = "udp://127.0.0.1:" + std::to_string(30000 + ::getpid() % 20000) + "?timeout=10000000";
+  ViewerModel model;
+  std::string error;
+  ASSERT_TRUE(model.applySpec("box:3", &error)) << error;
+  model.setSource("testpattern:64x48");
+  auto switcher = std::make_unique<FeedSwitcher>(
+      [](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
+         const OpenAbandoned& abandoned) { return makeFrameFeed(s, sel, std::move(p), nullptr, abandoned); },
+      "");
+  // Syncs as a window's frames do until `done`; the seconds it took, or -1 after `limit`.
+  auto syncUntil = [&](auto done, double limit) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+      switcher->sync(model);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (done()) return s;
+      if (s > limit) return -1.0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  };
+  ASSERT_GE(syncUntil([&] { return switcher->feed() != nullptr; }, 30), 0) << switcher->error();
+  const FrameFeed* pattern = switcher->feed();
+  model.setSource(silent);
+  syncUntil([] { return false; }, 0.5);
+  ASSERT_TRUE(switcher->pending()) << "the silent stream's open is under way";
+  model.setSource("testpattern:32x24");
+  const double installed = syncUntil([&] { return switcher->feed() != pattern; }, 30);
+  EXPECT_GE(installed, 0) << switcher->error();
+  EXPECT_LT(installed, 5) << "the next source waited for the silent stream's open";
+
+  model.setSource(silent);
+  syncUntil([] { return false; }, 0.5);
+  ASSERT_TRUE(switcher->pending());
+  const auto start = std::chrono::steady_clock::now();
+  switcher.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5))
+      << "closing waited for the silent stream's open";
 }

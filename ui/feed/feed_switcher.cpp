@@ -137,7 +137,12 @@ void FeedSwitcher::workerLoop() {
     Result result;
     result.ticket = job.ticket;
     try {
-      result.feed = factory_(job.source, job.selector, job.snapshot);
+      // A stream that never answers gives way to the next request, or to the window closing.
+      const OpenAbandoned abandoned = [this] {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return stop_ || job_.has_value();
+      };
+      result.feed = factory_(job.source, job.selector, job.snapshot, abandoned);
       if (!result.feed) result.error = "no feed was made.";
     } catch (const std::exception& e) {
       result.error = e.what();

@@ -27,9 +27,11 @@ namespace liveconv::ui {
 
 class FeedSwitcher {
  public:
-  // Makes a feed, as makeFrameFeed(source, selector, snapshot, link) does; runs on "lc-open".
+  // Makes a feed, as makeFrameFeed(source, selector, snapshot, link, abandoned) does; runs on "lc-open".
+  // `abandoned` turns true once a newer request came or the switcher closes.
   using Factory = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
-                                                           std::shared_ptr<const ParamsSnapshot> initial)>;
+                                                           std::shared_ptr<const ParamsSnapshot> initial,
+                                                           const OpenAbandoned& abandoned)>;
   // `defaultSelector` is used while the model names no device (index -1).
   FeedSwitcher(Factory factory, std::string defaultSelector);
   ~FeedSwitcher();  // waits for an open in flight, then drops it

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,6 +99,11 @@ bool decodedSourcesAvailable();
 // "camera:N" for every video capture device found (empty without the media build).
 std::vector<std::string> listCameraSources();
 
+// Asked while a feed opens its source (FFmpeg waiting on a stream that sends
+// nothing): true once the open is no longer wanted (a newer request came, the
+// window closes), and the open gives up with an InputError.
+using OpenAbandoned = std::function<bool()>;
+
 // Makes the feed for a source spec on the device the selector names
 // ("" = default): testpattern[:WxH] is generated on the UI thread; anything
 // else (a file, lavfi:..., camera:N, synthetic:WxH; "" = the bundled clip)
@@ -108,6 +114,6 @@ std::vector<std::string> listCameraSources();
 // through it, so the display path is chosen for it; without, it reads back.
 std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
                                          std::shared_ptr<const ParamsSnapshot> initial,
-                                         const DisplayLink* display = nullptr);
+                                         const DisplayLink* display = nullptr, OpenAbandoned abandoned = {});
 
 }  // namespace liveconv::ui

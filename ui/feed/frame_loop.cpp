@@ -41,12 +41,17 @@ void subtractCounters(FrameStats& now, const FrameStats& base) {
 
 FrameLoop::FrameLoop(ViewerModel& model, Opener opener, std::string selector)
     : model_(model),
-      opener_(opener ? std::move(opener) : Opener(makeFrameFeed)),
+      opener_(opener ? std::move(opener)
+                     : Opener([](const std::string& source, const std::string& selector,
+                                 std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
+                                 const OpenAbandoned& abandoned) {
+                         return makeFrameFeed(source, selector, std::move(initial), display, abandoned);
+                       })),
       defaultSelector_(selector.empty() ? defaultSelector() : std::move(selector)),
       switcher_(
-          [this](const std::string& source, const std::string& selector,
-                 std::shared_ptr<const ParamsSnapshot> initial) {
-            return opener_(source, selector, std::move(initial), link_.load());
+          [this](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial,
+                 const OpenAbandoned& abandoned) {
+            return opener_(source, selector, std::move(initial), link_.load(), abandoned);
           },
           defaultSelector_) {}
 

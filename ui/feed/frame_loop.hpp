@@ -33,11 +33,11 @@ namespace liveconv::ui {
 
 class FrameLoop {
  public:
-  // Makes a feed as makeFrameFeed(source, selector, initial, display) does;
-  // runs on "lc-open". The tests hand in one that blocks, as a slow camera would.
+  // Makes a feed as makeFrameFeed(source, selector, initial, display, abandoned)
+  // does; runs on "lc-open". The tests hand in one that blocks, as a slow camera would.
   using Opener = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
                                                           std::shared_ptr<const ParamsSnapshot> initial,
-                                                          const DisplayLink* display)>;
+                                                          const DisplayLink* display, const OpenAbandoned& abandoned)>;
   // `defaultSelector` names the device when the model names none ("": $LIVECONV_DEVICE, else the default).
   explicit FrameLoop(ViewerModel& model, Opener opener = {}, std::string defaultSelector = {});
   ViewerModel& model() { return model_; }

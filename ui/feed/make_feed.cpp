@@ -31,12 +31,13 @@ std::vector<std::string> listCameraSources() {
 }
 
 std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
-                                         std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
+                                         std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
+                                         OpenAbandoned abandoned) {
   int w = 0, h = 0;
   if (parseTestPatternSpec(source, &w, &h))
     return makeTestPatternFeed(w, h, deviceSelector, std::move(initial), display);
 #ifdef LIVECONV_WITH_MEDIA
-  return makePipelineFeed(source, deviceSelector, std::move(initial), display);
+  return makePipelineFeed(source, deviceSelector, std::move(initial), display, std::move(abandoned));
 #else
   throw InvalidArgument("Unknown source \"" + source +
                         "\": this build of the viewer has no FFmpeg and plays only \"testpattern\" or "

@@ -77,8 +77,9 @@ cl::Event copyToDisplay(cl::CommandQueue& queue, const DeviceImage& from, const 
 class PipelineFeed final : public FrameFeed {
  public:
   PipelineFeed(std::string source, SourceOpener opener, const LiveClockOptions& clock, std::string selector,
-               std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display)
+               std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display, OpenAbandoned abandoned = {})
       : sourceText_(std::move(source)),
+        openAbandoned_(std::move(abandoned)),
         opener_(std::move(opener)),
         clock_(clock),
         selector_(std::move(selector)),
@@ -88,6 +89,7 @@ class PipelineFeed final : public FrameFeed {
     // decode thread: a source that cannot be opened (a stream that refuses, a
     // file that is not video) fails the open, and the source playing stays.
     if (opener_ || sourceText_.rfind("synthetic:", 0) != 0) firstSource_ = openSource(initial->format);
+    openAbandoned_ = nullptr;  // the open is over: from here on only stop() ends the source's waits
     // A decoder that converts to either format switches in place (setFormat),
     // without opening the source, the device or the pipeline again.
     formatInPlace_ = firstSource_ && firstSource_->setFormat(initial->format);
@@ -450,7 +452,8 @@ class PipelineFeed final : public FrameFeed {
       return std::make_unique<SyntheticSource>(w, h, format, -1, device_);
     }
     app::SourceSpec spec = app::parseSourceSpec(sourceText_, app::defaultClipPath());
-    spec.stop = [this] { return sourceStop_.load(); };  // a stream that sends nothing does not hold stop() up
+    // A stream that sends nothing holds up neither stop() nor an open no longer wanted.
+    spec.stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
     auto source = std::make_unique<app::FfmpegSource>(spec, format);
     int num = 0, den = 0;
     source->frameRate(&num, &den);
@@ -682,6 +685,7 @@ class PipelineFeed final : public FrameFeed {
   }
 
   const std::string sourceText_;
+  OpenAbandoned openAbandoned_;  // while the constructor opens the source (on lc-open)
   const SourceOpener opener_;  // when set, in place of sourceText_
   const LiveClockOptions clock_;
   const std::string selector_;
@@ -744,9 +748,10 @@ class PipelineFeed final : public FrameFeed {
 }  // namespace
 
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
-                                            std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
+                                            std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
+                                            OpenAbandoned abandoned) {
   return std::make_unique<PipelineFeed>(source, nullptr, LiveClockOptions(), deviceSelector, std::move(initial),
-                                        display);
+                                        display, std::move(abandoned));
 }
 
 std::unique_ptr<FrameFeed> makePipelineFeed(SourceOpener opener, const LiveClockOptions& clock,
