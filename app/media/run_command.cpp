@@ -25,6 +25,11 @@
 namespace liveconv::app {
 namespace {
 
+// 128 + the signal that interrupted the run, as a shell reports a process it ended.
+int interruptExitCode() {
+  return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+}
+
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -237,12 +242,11 @@ int reportRun(const RunRequest& r, const StreamResult& result, const OpenedSourc
   else if (const auto* raw = dynamic_cast<const RawSink*>(&sink); raw && !r.quiet)
     std::cerr << "wrote " << raw->layout() << "\n";
   if (result.interrupted) {
-    const int signal = interruptSignal();
-    std::cerr << "liveconv: interrupted by " << signalName(signal);
+    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal());
     if (result.stats.framesOut > 0 || r.output == "null")
       std::cerr << "; " << result.stats.framesOut << " frames were written and the output was finished properly";
     std::cerr << ".\n";  // else the line above said nothing was written
-    return signal > 0 ? 128 + signal : kExitInterrupted;
+    return interruptExitCode();
   }
   return kExitOk;
 }
@@ -279,7 +283,7 @@ namespace {
 int interruptedBeforeTheStream(const char* during) {
   std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << " while " << during
             << "; nothing was written.\n";
-  return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+  return interruptExitCode();
 }
 
 }  // namespace
@@ -302,7 +306,7 @@ int runCommand(const Args& args) {
     return reportRun(r, result, in, *sink);
   } catch (const Interrupted& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
-    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+    return interruptExitCode();
   } catch (const Cancelled&) {  // a signal while auto was measuring, before any frame
     return interruptedBeforeTheStream("auto was measuring");
   } catch (const BuildError&) {
@@ -324,8 +328,7 @@ int runCommand(const Args& args) {
     std::cerr << "liveconv: "
               << (bySignal ? "interrupted by " + std::string(signalName(interruptSignal())) + ";" : e.what()) << " "
               << stats.framesOut << " frames were written and the output was finished properly.\n";
-    if (!bySignal) return kExitInputFailed;
-    return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
+    return bySignal ? interruptExitCode() : kExitInputFailed;
   } catch (const EncoderChoiceError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return kExitUsage;
