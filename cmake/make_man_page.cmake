@@ -1,6 +1,8 @@
 # cmake -P script behind liveconv_man_page(): PROGRAM, HELP2MAN, PAGE, NAME,
 # COMMANDS ("|"-separated subcommands whose --help becomes a COMMANDS
-# section), SEE_ALSO ("|"-separated section 1 pages), VERSION.
+# section), SEE_ALSO ("|"-separated section 1 pages), VERSION, REFERENCE (a
+# markdown page of docs/ whose "## " sections follow the options).
+include("${CMAKE_CURRENT_LIST_DIR}/MarkdownToMan.cmake")
 function(roff_escape text out)
   string(REPLACE "\\" "\\e" text "${text}")
   string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
@@ -20,6 +22,10 @@ if(COMMANDS)
     roff_escape("${help}" help)
     string(APPEND include_text ".SS \"${command}\"\n.nf\n${help}.fi\n")
   endforeach()
+endif()
+if(REFERENCE)
+  markdown_to_man("${REFERENCE}" reference_text)
+  string(APPEND include_text "${reference_text}")
 endif()
 if(SEE_ALSO)
   string(APPEND include_text "[SEE ALSO]\n")

@@ -1,17 +1,22 @@
-// Every command line of README.md's code blocks, run as a user would type it:
-// one ctest entry per line, so a README command that breaks turns CI red.
+// Every command line of the code blocks of README.md and of each docs/*.md,
+// run as a user would type it: one ctest entry per line, named by its file and
+// line, so a documented command that breaks turns CI red.
 //
 // Each line runs through /bin/sh, word for word, in a fresh folder that holds
-// the files the README names as placeholders (clip.mp4, edge.json, script.txt). The only
+// the files the docs name as placeholders (clip.mp4, edge.json, script.txt). The only
 // changes, each printed with the command:
-//  - `liveconv` is this build's (a PATH entry); `build/...` is this build tree;
+//  - `liveconv`, `liveconv-viewer` and `liveconv-qt` are this build's (a PATH
+//    entry); `build/...` is this build tree;
 //  - `run` without --frames gets `--frames 12`; `bench` gets small sizes and one
-//    timed run (the README's sizes are for a GPU);
+//    timed run (the docs' sizes are for a GPU); `bench --pipeline` gets a small
+//    --size and 12 --frames;
 //  - the windows (liveconv-qt, liveconv-viewer, `liveconv --ui`) run under Xvfb
 //    with `--frames 5 --quit`, and a settings folder of their own.
-// The exit code expected is 0, or the one the README documents for what this
+// The exit code expected is 0, or the one the docs give for what this
 // machine lacks: 3 for `--device gpu` without a GPU, 7 for a camera that is
 // not there. Files a command names with -o, --json or --stats-json must exist afterwards.
+// The files: LIVECONV_DOC_FILES, "|"-separated paths under LIVECONV_SOURCE_DIR
+// (tests/CMakeLists.txt lists README.md and docs/*.md when it is configured).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -23,7 +28,9 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -31,20 +38,34 @@ namespace fs = std::filesystem;
 namespace {
 
 struct ReadmeCommand {
-  int line = 0;      // in README.md
+  std::string file;  // as the source tree names it: README.md, docs/cli.md, ...
+  int line = 0;      // in that file
   std::string text;  // as written, without its trailing comment
+
+  std::string where() const { return file + ":" + std::to_string(line); }
 };
 
-// How GoogleTest prints a case: the README line and the command.
-void PrintTo(const ReadmeCommand& c, std::ostream* os) { *os << "README.md:" << c.line << ": " << c.text; }
+// How GoogleTest prints a case: the file, the line and the command.
+void PrintTo(const ReadmeCommand& c, std::ostream* os) { *os << c.where() << ": " << c.text; }
 
-// Lines of ```sh (or unlabelled) code blocks that start a liveconv program.
-std::vector<ReadmeCommand> readmeCommands() {
-  std::ifstream in(LIVECONV_README);
+// README.md and the docs/*.md files, as tests/CMakeLists.txt found them.
+std::vector<std::string> docFiles() {
+  std::vector<std::string> files;
+  std::istringstream list(LIVECONV_DOC_FILES);
+  for (std::string file; std::getline(list, file, '|');)
+    if (!file.empty()) files.push_back(file);
+  return files;
+}
+
+// Lines of ```sh (or unlabelled) code blocks of one file that start a liveconv program.
+std::vector<ReadmeCommand> commandsOf(const std::string& file) {
+  std::ifstream in(fs::path(LIVECONV_SOURCE_DIR) / file);
+  if (!in) throw std::runtime_error("cannot read " + file + " (listed by tests/CMakeLists.txt)");
   std::vector<ReadmeCommand> commands;
   std::string line;
   bool inBlock = false, shellBlock = false;
-  const std::regex program(R"(^(liveconv|build/app/liveconv|build/ui/qt/liveconv-qt|build/ui/glfw/liveconv-viewer)( |$))");
+  const std::regex program(
+      R"(^(liveconv|liveconv-viewer|liveconv-qt|build/app/liveconv|build/ui/qt/liveconv-qt|build/ui/glfw/liveconv-viewer)( |$))");
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.rfind("```", 0) == 0) {
       shellBlock = !inBlock && (line == "```" || line == "```sh" || line == "```bash");
@@ -54,7 +75,16 @@ std::vector<ReadmeCommand> readmeCommands() {
     if (!inBlock || !shellBlock) continue;
     if (const auto hash = line.find(" #"); hash != std::string::npos) line.erase(hash);
     line.erase(line.find_last_not_of(' ') + 1);
-    if (std::regex_search(line, program)) commands.push_back({number, line});
+    if (std::regex_search(line, program)) commands.push_back({file, number, line});
+  }
+  return commands;
+}
+
+std::vector<ReadmeCommand> documentedCommands() {
+  std::vector<ReadmeCommand> commands;
+  for (const std::string& file : docFiles()) {
+    const auto some = commandsOf(file);
+    commands.insert(commands.end(), some.begin(), some.end());
   }
   return commands;
 }
@@ -113,11 +143,16 @@ std::string missingCamera(const std::string& text) {
 class ReadmeCommandTest : public ::testing::TestWithParam<ReadmeCommand> {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("liveconv_readme_" + std::to_string(GetParam().line));
+    std::string name = "liveconv_doc_" + GetParam().where();
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    dir_ = fs::path(::testing::TempDir()) / name;
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "bin");
     fs::create_directories(dir_ / "home");
     fs::create_symlink(LIVECONV_BIN, dir_ / "bin" / "liveconv");
+    fs::create_symlink(fs::path(LIVECONV_BUILD_DIR) / "ui/glfw/liveconv-viewer", dir_ / "bin" / "liveconv-viewer");
+    fs::create_symlink(fs::path(LIVECONV_BUILD_DIR) / "ui/qt/liveconv-qt", dir_ / "bin" / "liveconv-qt");
     // The placeholders: a clip with audio and a mask file in the format the UIs save.
     const Outcome clip = runShell(
         "ffmpeg -v error -f lavfi -i testsrc2=size=320x240:rate=25 -f lavfi -i sine=frequency=440 -t 2 "
@@ -140,7 +175,14 @@ TEST_P(ReadmeCommandTest, RunsAsDocumented) {
   const bool window = has(w[0], "liveconv-qt") || has(w[0], "liveconv-viewer") || (w.size() > 1 && w[1] == "--ui");
   const std::string subcommand = w.size() > 1 ? w[1] : "";
   if (subcommand == "run" && optionValue(c.text, "--frames").empty()) command += " --frames 12";
-  if (subcommand == "bench") {
+  const bool pipeline = subcommand == "bench" && has(c.text, " --pipeline");
+  if (pipeline) {
+    for (const auto& [option, small] : {std::pair<std::string, std::string>{"--size", "160x96"}, {"--frames", "12"}}) {
+      const std::string value = optionValue(c.text, option);
+      if (!value.empty()) command = std::regex_replace(command, std::regex(" " + option + " " + value), " " + option + " " + small);
+      else command += " " + option + " " + small;
+    }
+  } else if (subcommand == "bench") {
     const std::string sizes = optionValue(c.text, "--sizes");
     if (!sizes.empty()) command = std::regex_replace(command, std::regex(" --sizes " + sizes), " --sizes 160x96");
     else command += " --sizes 160x96";
@@ -161,10 +203,10 @@ TEST_P(ReadmeCommandTest, RunsAsDocumented) {
     expected = 7;
     why = camera + " does not exist: 7, \"a camera that does not exist fails at once\"";
   }
-  std::cout << "[  README  ] line " << c.line << ": " << c.text << "\n[   RUNS   ] " << command << "\n[  EXPECTS ] exit "
+  std::cout << "[   DOCS   ] " << c.where() << ": " << c.text << "\n[   RUNS   ] " << command << "\n[  EXPECTS ] exit "
             << expected << " (" << why << ")\n";
   const Outcome o = runShell(env + command, dir_);
-  EXPECT_EQ(o.exitCode, expected) << "README.md line " << c.line << ": " << c.text << "\n" << o.output;
+  EXPECT_EQ(o.exitCode, expected) << c.where() << ": " << c.text << "\n" << o.output;
   if (expected != 0) return;
   for (const char* option : {"-o", "--output", "--json", "--json-log", "--stats-json"}) {
     const std::string file = optionValue(c.text, option);
@@ -175,16 +217,22 @@ TEST_P(ReadmeCommandTest, RunsAsDocumented) {
 }
 
 std::string testName(const ::testing::TestParamInfo<ReadmeCommand>& info) {
-  std::string name = "line" + std::to_string(info.param.line) + "_";
+  std::string name = info.param.file + "_" + std::to_string(info.param.line) + "_";
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   for (char ch : info.param.text.substr(0, 60)) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Readme, ReadmeCommandTest, ::testing::ValuesIn(readmeCommands()), testName);
+INSTANTIATE_TEST_SUITE_P(Readme, ReadmeCommandTest, ::testing::ValuesIn(documentedCommands()), testName);
 
-// The parser itself: a README without these would test nothing.
-TEST(ReadmeCommands, TheReadmeHasCommandsForEveryProgram) {
-  const auto commands = readmeCommands();
+// The parser itself: docs without these would test nothing.
+TEST(ReadmeCommands, TheDocsHaveCommandsForEveryProgram) {
+  const auto files = docFiles();
+  ASSERT_FALSE(files.empty());
+  EXPECT_EQ(files.front(), "README.md");
+  EXPECT_FALSE(commandsOf("README.md").empty()) << "README.md's tour has no command the tests found";
+  const auto commands = documentedCommands();
   auto count = [&](const std::string& part) {
     int n = 0;
     for (const auto& c : commands) n += has(c.text, part);
@@ -194,6 +242,7 @@ TEST(ReadmeCommands, TheReadmeHasCommandsForEveryProgram) {
   EXPECT_GE(count("liveconv bench"), 1);
   EXPECT_GE(count("liveconv devices"), 1);
   EXPECT_GE(count("liveconv-qt"), 1);
+  EXPECT_GE(count("liveconv-viewer"), 1);
 }
 
 }  // namespace
