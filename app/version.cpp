@@ -1,5 +1,6 @@
 #include "version.hpp"
 
+#include <dlfcn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,8 +30,17 @@ std::string loaderString(GetLoaderInfo get, cl_uint what) {
   return text.c_str();
 }
 
+// The loader's own functions are reached only through OpenCL 1.0's
+// clGetExtensionFunctionAddress (the 1.2 call asks a platform's driver, which
+// does not know them). The headers mark that call deprecated, so it is looked
+// up by name in the loader already linked, rather than called by declaration.
+using GetExtensionFunctionAddress = void* (*)(const char*);
+
 std::string icdLoaderLine() {
-  auto get = reinterpret_cast<GetLoaderInfo>(clGetExtensionFunctionAddress("clGetICDLoaderInfoOCLICD"));
+  const auto lookup =
+      reinterpret_cast<GetExtensionFunctionAddress>(dlsym(RTLD_DEFAULT, "clGetExtensionFunctionAddress"));
+  if (!lookup) return "an ICD loader without clGetExtensionFunctionAddress";
+  auto get = reinterpret_cast<GetLoaderInfo>(lookup("clGetICDLoaderInfoOCLICD"));
   if (!get) return "an ICD loader that does not name itself";
   return loaderString(get, kLoaderName) + " " + loaderString(get, kLoaderVersion) + ", up to " +
          loaderString(get, kLoaderOpenCLVersion);

@@ -34,7 +34,10 @@ if(window_targets)
   install(FILES "${PROJECT_SOURCE_DIR}/assets/desktop/liveconv.svg"
           DESTINATION "${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps")
 endif()
+# README and the guides it links to, in the same layout, so its links work where installed.
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs"
+        FILES_MATCHING PATTERN "*.md" PATTERN "screenshots/*.jpg" PATTERN "bench" EXCLUDE)
 
 # ---- the Debian package
 set(CPACK_GENERATOR DEB)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs, with apt-get, the Debian 12 packages liveconv needs and the machine
-# lacks. Packages already present are not touched, so a second run is quick.
-# The lists are what a minbase Debian 12 (debootstrap --variant=minbase
-# bookworm) lacks; .ci/run proves them in such a root on every submission.
+# Installs, with apt-get, the Debian packages liveconv needs and the machine
+# lacks, on Debian 13 (trixie) and Debian 12 (bookworm). Packages already
+# present are not touched, so a second run is quick. The lists are what a
+# minbase root (debootstrap --variant=minbase trixie|bookworm) lacks; .ci/run
+# proves them in such roots of both releases on every submission.
 # Usage: scripts/install-deps.sh [engine|full|tools]   (default full)
 #   engine  the OpenCL-only build: engine, bench, engine tests
 #   full    everything: FFmpeg, GLFW + ImGui viewer, Qt shell, their tests
@@ -32,6 +33,16 @@ full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libswscale-dev libswre
            xvfb xauth xdotool file help2man)
 # scripts/plot-bench.sh and scripts/cpu-vs-ffmpeg.sh.
 tools_pkgs=(python3 python3-opencv gnuplot-nox bc)  # python3-opencv: scripts/cpu-vs-opencv.sh
+
+# What differs between the releases. Debian 13's Mesa has rusticl, a second
+# OpenCL implementation for the CPU (llvmpipe), on which the tests run the
+# variant checks too; Debian 12's Mesa has none for the CPU.
+release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+case "$release" in
+  trixie) engine_pkgs+=(mesa-opencl-icd) ;;
+  bookworm) ;;
+  *) echo "install-deps: ${release:-this system} is not Debian 13 (trixie) or 12 (bookworm); trying the Debian 12 names." >&2 ;;
+esac
 
 wanted=("${engine_pkgs[@]}")
 [ "$profile" != engine ] && wanted+=("${full_pkgs[@]}")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "media/ffmpeg_compat.hpp"
 #include "media/media_errors.hpp"
 
 extern "C" {
@@ -121,16 +122,17 @@ AudioTranscoder::AudioTranscoder(const AVCodecParameters* input, int timeBaseNum
     if (int err = avcodec_open2(s.decoder, decoder, nullptr); err < 0) s.fail("opening the decoder", err);
     s.encoder = avcodec_alloc_context3(encoder);
     s.encoder->sample_rate = s.decoder->sample_rate;
-    if (encoder->supported_samplerates) {  // the encoder's rate nearest the input's
-      int best = encoder->supported_samplerates[0];
-      for (const int* r = encoder->supported_samplerates; *r; ++r)
+    if (const int* rates = ffmpeg_compat::sampleRates(encoder)) {  // the encoder's rate nearest the input's
+      int best = rates[0];
+      for (const int* r = rates; *r; ++r)
         if (std::abs(*r - s.decoder->sample_rate) < std::abs(best - s.decoder->sample_rate)) best = *r;
       s.encoder->sample_rate = best;
     }
     av_channel_layout_copy(&s.encoder->ch_layout, &s.decoder->ch_layout);
     if (s.encoder->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
       av_channel_layout_default(&s.encoder->ch_layout, s.decoder->ch_layout.nb_channels);
-    s.encoder->sample_fmt = encoder->sample_fmts ? encoder->sample_fmts[0] : s.decoder->sample_fmt;
+    const AVSampleFormat* sampleFormats = ffmpeg_compat::sampleFormats(encoder);
+    s.encoder->sample_fmt = sampleFormats ? sampleFormats[0] : s.decoder->sample_fmt;
     s.encoder->time_base = AVRational{1, s.encoder->sample_rate};
     if (muxer->oformat->flags & AVFMT_GLOBALHEADER) s.encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (int err = avcodec_open2(s.encoder, encoder, nullptr); err < 0) s.fail("opening the encoder", err);

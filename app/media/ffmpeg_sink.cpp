@@ -12,6 +12,8 @@
 #include <map>
 
 #include "media/audio_transcoder.hpp"
+#include "media/colour_scaler.hpp"
+#include "media/ffmpeg_compat.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
 
@@ -101,7 +103,7 @@ struct EncoderSink::State {
   const AVCodec* codec = nullptr;
   AVCodecContext* encoder = nullptr;
   AVStream* stream = nullptr;
-  SwsContext* sws = nullptr;
+  ColourScaler scaler;  // the filtered RGBA or gray frames to the encoder's format
   AVFrame* frame = nullptr;
   AVPacket* packet = nullptr;
   AVRational rate{25, 1};
@@ -128,11 +130,9 @@ struct EncoderSink::State {
   OutputColour colour;
   std::vector<std::pair<std::string, std::string>> encoderOptions;
   AVPixelFormat pixelFormat = AV_PIX_FMT_NONE;  // --pix-fmt
-  const SwsContext* swsConfigured = nullptr;  // the context the colour details were set on
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
-    sws_freeContext(sws);
     av_frame_free(&frame);
     av_packet_free(&packet);
     avcodec_free_context(&encoder);
@@ -167,10 +167,10 @@ struct EncoderSink::State {
   // it (yuv420p in, yuv420p out: an .mkv of a typical clip is not 8 times its
   // size); --pix-fmt bgra keeps the filtered pixels exactly. None otherwise.
   AVPixelFormat inputPixelFormat(PixelFormat frames) const {
-    if (!copy || copy->pixelFormat < 0 || frames != PixelFormat::RGBA8 || !codec->pix_fmts) return AV_PIX_FMT_NONE;
+    if (!copy || copy->pixelFormat < 0 || frames != PixelFormat::RGBA8 || !ffmpeg_compat::pixelFormats(codec)) return AV_PIX_FMT_NONE;
     const auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
     if (!isYuv(in)) return AV_PIX_FMT_NONE;  // an RGB input keeps the encoder's RGB choice
-    for (const AVPixelFormat* f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)
+    for (const AVPixelFormat* f = ffmpeg_compat::pixelFormats(codec); *f != AV_PIX_FMT_NONE; ++f)
       if (*f == in) return in;
     return AV_PIX_FMT_NONE;
   }
@@ -182,11 +182,11 @@ struct EncoderSink::State {
     av_dict_copy(&stream->metadata, copy->videoMetadata, 0);
     if (copy->sampleAspectNum > 0) stream->sample_aspect_ratio = AVRational{copy->sampleAspectNum, copy->sampleAspectDen};
     if (copy->displayMatrix.size() == 36)
-      if (uint8_t* m = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
+      if (uint8_t* m = ffmpeg_compat::newStreamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
         std::memcpy(m, copy->displayMatrix.data(), 36);
     addChapters();
     for (const StreamCopy::Stream& in : copy->streams) {
-      if (avformat_query_codec(output->oformat, in.parameters->codec_id, FF_COMPLIANCE_NORMAL) != 1) {
+      if (!holds(in.parameters->codec_id)) {
         if (!reencodeAudio(in))
           notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
                     << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
@@ -204,12 +204,21 @@ struct EncoderSink::State {
     }
   }
 
+  // Whether the container holds a copied stream of this codec. PCM in MP4
+  // (ISO/IEC 23003-5, which FFmpeg 6.1 and later write) is taken as not held:
+  // few players read it, and FFmpeg 5.1 refuses it, so the same run makes the
+  // same file (AAC) on both.
+  bool holds(AVCodecID codec) const {
+    const bool pcm = codec >= AV_CODEC_ID_PCM_S16LE && codec < AV_CODEC_ID_ADPCM_IMA_QT;
+    if (pcm && std::strcmp(output->oformat->name, "mp4") == 0) return false;
+    return avformat_query_codec(output->oformat, codec, FF_COMPLIANCE_NORMAL) == 1;
+  }
+
   // An audio stream the container cannot hold, encoded again with its usual
   // audio codec (AAC for MP4/MOV); false when there is none to encode with.
   bool reencodeAudio(const StreamCopy::Stream& in) {
     const AVCodecID target = output->oformat->audio_codec;
-    if (in.kind != "audio" || target == AV_CODEC_ID_NONE || !avcodec_find_encoder(target) ||
-        avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
+    if (in.kind != "audio" || target == AV_CODEC_ID_NONE || !avcodec_find_encoder(target) || !holds(target))
       return false;
     AVStream* out = avformat_new_stream(output, nullptr);
     try {
@@ -329,7 +338,8 @@ struct EncoderSink::State {
         av_opt_set(encoder->priv_data, "crf", "18", 0);  // near-transparent: a filter should not add visible loss
       } else {
         // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
-        encoder->pix_fmt = codec->pix_fmts ? avcodec_find_best_pix_fmt_of_list(codec->pix_fmts, src, 1, nullptr) : src;
+        const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
+        encoder->pix_fmt = formats ? avcodec_find_best_pix_fmt_of_list(formats, src, 1, nullptr) : src;
       }
       if (pixelFormat != AV_PIX_FMT_NONE) encoder->pix_fmt = pixelFormat;
       else if (const AVPixelFormat in = inputPixelFormat(px.format); in != AV_PIX_FMT_NONE) encoder->pix_fmt = in;
@@ -419,8 +429,9 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   s_->encoderOptions = options.encoderOptions;
   if (!options.pixelFormat.empty()) {
     s_->pixelFormat = av_get_pix_fmt(options.pixelFormat.c_str());
-    bool supported = s_->pixelFormat != AV_PIX_FMT_NONE && !s_->codec->pix_fmts;
-    for (const AVPixelFormat* f = s_->codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; ++f) supported |= *f == s_->pixelFormat;
+    const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(s_->codec);
+    bool supported = s_->pixelFormat != AV_PIX_FMT_NONE && !formats;
+    for (const AVPixelFormat* f = formats; f && *f != AV_PIX_FMT_NONE; ++f) supported |= *f == s_->pixelFormat;
     if (!supported)
       throw EncoderChoiceError("The " + std::string(s_->codec->name) + " encoder does not take the pixel format '" +
                                options.pixelFormat + "'; 'ffmpeg -h encoder=" + s_->codec->name + "' lists those it takes.");
@@ -448,17 +459,17 @@ void EncoderSink::write(const Frame& f) {
               << px.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
     s.warnedResize = true;
   }
-  s.sws = sws_getCachedContext(s.sws, px.width, px.height, avFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt,
-                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
-  if (s.sws != s.swsConfigured && isYuv(s.encoder->pix_fmt)) {  // RGB -> YUV with the output's matrix and range
-    const int* table = sws_getCoefficients(s.colour.swsTable);
-    sws_setColorspaceDetails(s.sws, table, 1, table, s.colour.range == AVCOL_RANGE_JPEG ? 1 : 0, 0, 1 << 16, 1 << 16);
-    s.swsConfigured = s.sws;
-  }
+  // RGB -> the encoder's format; to YUV with the output's matrix and range.
+  const ScalerColour toYuv{s.colour.swsTable, /*srcFullRange=*/true, /*dstFullRange=*/s.colour.range == AVCOL_RANGE_JPEG};
+  SwsContext* sws = s.scaler.get({px.width, px.height, avFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt},
+                                 isYuv(s.encoder->pix_fmt) ? &toYuv : nullptr);
+  if (!sws)
+    throw OutputError("Frames cannot be converted to " + std::string(av_get_pix_fmt_name(s.encoder->pix_fmt)) + " for " +
+                      s.path + ".");
   av_frame_make_writable(s.frame);
   const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
   const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
-  sws_scale(s.sws, src, srcStride, 0, px.height, s.frame->data, s.frame->linesize);
+  sws_scale(sws, src, srcStride, 0, px.height, s.frame->data, s.frame->linesize);
   const int64_t pts = s.nextPts(f);
   const int64_t duration = s.durations[pts];  // read now: encode() may hand the packet out at once
   s.frame->pts = pts;

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <thread>
 
+#include "media/colour_scaler.hpp"
+#include "media/ffmpeg_compat.hpp"
 #include "media/media_errors.hpp"
 
 extern "C" {
@@ -175,9 +177,7 @@ struct FfmpegSource::State {
   AVFormatContext* input = nullptr;
   AVCodecContext* decoder = nullptr;
   ConvertMode convert = ConvertMode::Cpu;
-  SwsContext* sws = nullptr;
-  const SwsContext* swsDetailsFor = nullptr;  // the context the colour details below were set on
-  int swsColorspace = -1, swsRange = -1;
+  ColourScaler scaler;  // the CPU conversion (--convert cpu, and formats the device does not take)
   std::string conversion;  // conversionUsed()
   AVPacket* packet = nullptr;
   AVFrame* frame = nullptr;
@@ -189,7 +189,6 @@ struct FfmpegSource::State {
   int consecutiveErrors = 0;
 
   ~State() {
-    sws_freeContext(sws);
     av_frame_free(&frame);
     av_packet_free(&packet);
     avcodec_free_context(&decoder);
@@ -334,7 +333,7 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
   copy->colorPrimaries = video->codecpar->color_primaries;
   copy->colorTransfer = video->codecpar->color_trc;
   size_t size = 0;
-  if (const uint8_t* matrix = av_stream_get_side_data(video, AV_PKT_DATA_DISPLAYMATRIX, &size); matrix && size >= 36)
+  if (const uint8_t* matrix = ffmpeg_compat::streamSideData(video, AV_PKT_DATA_DISPLAYMATRIX, &size); matrix && size >= 36)
     copy->displayMatrix.assign(matrix, matrix + 36);
   s_->copy = std::move(copy);
 }
@@ -375,25 +374,17 @@ void FfmpegSource::convert(Frame& out) {
     return;
   }
   const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
-  // Cached: a new context only when the size or format changes mid-stream.
-  s.sws = sws_getCachedContext(s.sws, w, h, static_cast<AVPixelFormat>(f->format), w, h, target,
-                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nullptr, nullptr, nullptr);
-  if (!s.sws) throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
+  // A new context only when the size or format changes mid-stream; the
+  // frame's own matrix and range, as the device path reads them; output is full-range RGB.
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f->format));
   const bool yuvSource = desc && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && desc->nb_components >= 3;
-  const int colorspace = swsColorspace(f), range = rangeOf(f) == YuvRange::Full ? 1 : 0;
-  if (yuvSource && (s.sws != s.swsDetailsFor || colorspace != s.swsColorspace || range != s.swsRange)) {
-    // The frame's own matrix and range, as the device path reads them; output is full-range RGB.
-    const int* table = sws_getCoefficients(colorspace);
-    sws_setColorspaceDetails(s.sws, table, range, table, 1, 0, 1 << 16, 1 << 16);
-    s.swsDetailsFor = s.sws;
-    s.swsColorspace = colorspace;
-    s.swsRange = range;
-  }
+  const ScalerColour fromYuv{swsColorspace(f), /*srcFullRange=*/rangeOf(f) == YuvRange::Full, /*dstFullRange=*/true};
+  SwsContext* sws = s.scaler.get({w, h, static_cast<AVPixelFormat>(f->format), w, h, target}, yuvSource ? &fromYuv : nullptr);
+  if (!sws) throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
   out.image = Image(w, h, s.format);
   std::uint8_t* dst[4] = {out.image.data(), nullptr, nullptr, nullptr};
   int dstStride[4] = {static_cast<int>(out.image.view().strideBytes), 0, 0, 0};
-  sws_scale(s.sws, f->data, f->linesize, 0, h, dst, dstStride);
+  sws_scale(sws, f->data, f->linesize, 0, h, dst, dstStride);
   s.conversion = std::string("by swscale (") + (formatName ? formatName : "?") + ")";
 }
 

@@ -83,7 +83,7 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
       next->stage = Stage::OtherFormats;
     }
     if (next)
-      requested_ = next;
+      requested_.emplace(std::move(*next));
     else if (requested_ && requested_->generation < generation)
       requested_.reset();  // older, and replaced
     changed_.notify_all();

@@ -2,6 +2,7 @@
 // disk keyed by device fingerprint and frame size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -829,8 +830,10 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   for (float& c : p.mask.coefficients) c = static_cast<float>(static_cast<int>(random() % 9) - 3);
   p.mask.coefficients[17] = 40;  // a sum far from zero
   p.mask.divisor = 64;
+  const auto requested = std::chrono::steady_clock::now();
   builder.request(1, p, PixelFormat::RGBA8, 640, 480);
   ASSERT_TRUE(builder.wait(1, 120000)) << builder.error();
+  const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested).count();
   std::uint64_t generation = 0;
   std::unique_ptr<Convolver> c = builder.take(&generation);
   ASSERT_TRUE(c);
@@ -844,8 +847,11 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   done.wait();
   const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const double kernelMs = eventSpanMs(first, done);
-  EXPECT_LT(wallMs - kernelMs, 40) << "the first frame waited " << wallMs - kernelMs << " ms beside its " << kernelMs
-                                   << " ms kernel";
+  // A first run that compiled or set up the kernel again would wait about as
+  // long as the build did; the margin scales with it, as a loaded machine slows both.
+  EXPECT_LT(wallMs - kernelMs, std::max(40.0, buildMs / 2))
+      << "the first frame waited " << wallMs - kernelMs << " ms beside its " << kernelMs << " ms kernel (the build took "
+      << buildMs << " ms)";
   Image got(640, 480, PixelFormat::RGBA8), want(640, 480, PixelFormat::RGBA8);
   ctx->queue.enqueueReadBuffer(dst.buffer, CL_TRUE, 0, got.sizeBytes(), got.data());
   convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -20,24 +22,53 @@ inline void PrintTo(BorderMode b, std::ostream* os) { *os << toString(b); }
 
 namespace liveconv::test {
 
+// The OpenCL implementation a suite is registered for (the rusticl suite
+// sets LIVECONV_TEST_IMPLEMENTATION=rusticl): its ICD file in
+// /etc/OpenCL/vendors says whether it is installed. Empty for the main suite.
+inline std::string testImplementation() {
+  const char* name = std::getenv("LIVECONV_TEST_IMPLEMENTATION");
+  return name ? name : "";
+}
+
 // The device the suite runs on: $LIVECONV_DEVICE or the default; null when none.
 inline std::shared_ptr<DeviceContext> testDevice() {
   static std::shared_ptr<DeviceContext> ctx = [] {
     try {
       auto device = DeviceContext::create(selectDevice(""));
       std::cout << "[          ] OpenCL device of these tests: " << device->info.name << " ("
-                << device->info.platformName << ")\n";
+                << device->info.platformName << ", " << device->info.driverVersion << ")\n";
       return device;
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      std::cout << "[          ] no OpenCL device for these tests: " << e.what() << "\n";
       return std::shared_ptr<DeviceContext>();
     }
   }();
   return ctx;
 }
 
-#define LIVECONV_REQUIRE_DEVICE(ctx)                                        \
-  auto ctx = ::liveconv::test::testDevice();                                \
-  if (!ctx) GTEST_SKIP() << "SKIP: no OpenCL device on this machine";
+// Why there is no device: a SKIP where the machine lacks it, a failure where
+// the suite's implementation is installed but gives no device.
+struct MissingDevice {
+  bool isFailure = false;
+  std::string why;
+};
+inline MissingDevice missingTestDevice() {
+  const std::string implementation = testImplementation();
+  if (implementation.empty()) return {false, "SKIP: no OpenCL device on this machine"};
+  const std::string icd = "/etc/OpenCL/vendors/" + implementation + ".icd";
+  if (!std::ifstream(icd)) return {false, "SKIP: " + implementation + " is not installed (no " + icd + ")"};
+  const char* selector = std::getenv("LIVECONV_DEVICE");
+  return {true, implementation + " is installed (" + icd + ") but LIVECONV_DEVICE=" + (selector ? selector : "") +
+                    " finds no device"};
+}
+
+#define LIVECONV_REQUIRE_DEVICE(ctx)                                               \
+  auto ctx = ::liveconv::test::testDevice();                                       \
+  if (!ctx) {                                                                      \
+    const ::liveconv::test::MissingDevice missing = ::liveconv::test::missingTestDevice(); \
+    if (missing.isFailure) FAIL() << missing.why;                                  \
+    GTEST_SKIP() << missing.why;                                                   \
+  }
 
 inline Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
   Image img(w, h, f);

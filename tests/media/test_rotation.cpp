@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "media/ffmpeg_compat.hpp"
 #include "test_support.hpp"
 
 extern "C" {
@@ -43,7 +44,7 @@ bool remuxRotated(const std::string& in, const std::string& out, double degrees)
   avcodec_parameters_copy(video->codecpar, input->streams[0]->codecpar);
   video->codecpar->codec_tag = 0;
   video->time_base = input->streams[0]->time_base;
-  auto* matrix = reinterpret_cast<int32_t*>(av_stream_new_side_data(video, AV_PKT_DATA_DISPLAYMATRIX, 36));
+  auto* matrix = reinterpret_cast<int32_t*>(liveconv::app::ffmpeg_compat::newStreamSideData(video, AV_PKT_DATA_DISPLAYMATRIX, 36));
   av_display_rotation_set(matrix, degrees);
   bool ok = avio_open(&output->pb, out.c_str(), AVIO_FLAG_WRITE) >= 0 && avformat_write_header(output, nullptr) >= 0;
   AVPacket* packet = av_packet_alloc();

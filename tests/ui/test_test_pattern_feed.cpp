@@ -78,7 +78,9 @@ TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
               advanceMs);
   if (kernelMs < 300) GTEST_SKIP() << "SKIP: this device filters the frame in " << kernelMs
                                    << " ms; the test needs one that takes 300 ms or more";
-  EXPECT_LT(advanceMs, 150) << "advance() waited for the device";
+  // Half the kernel's time: an advance() that waited would take all of it,
+  // however loaded the machine (a loaded machine slows both).
+  EXPECT_LT(advanceMs, kernelMs / 2) << "advance() waited for the device";
   EXPECT_FALSE(during.fresh);
   EXPECT_EQ(during.index, first.index) << "the previous frame left the screen before the next was done";
   EXPECT_EQ(during.filtered.data, first.filtered.data);

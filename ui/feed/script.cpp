@@ -31,7 +31,7 @@ bool isNumber(const std::string& s, bool integer) {
 const char* scriptOptionHelp() {
   return "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
          "                      border, format, device, source, save-frame, screenshot, record,\n"
-         "                      seek, pause, play, step, wait, quit; see the README)\n"
+         "                      seek, pause, play, step, wait, quit; man liveconv-viewer)\n"
          "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
          "                      with the frame it was asked on and the frame that first showed it\n";
 }

@@ -8,8 +8,10 @@
 namespace liveconv::ui {
 namespace {
 
+// CLHPP before 2023 answers CL_DEVICE_PLATFORM with a cl_platform_id, later
+// ones with a cl::Platform: wrapping either in a cl::Platform serves both.
 cl_platform_id platformOf(const DeviceInfo& info) {
-  return info.device.getInfo<CL_DEVICE_PLATFORM>();
+  return cl::Platform(info.device.getInfo<CL_DEVICE_PLATFORM>())();
 }
 
 template <typename Fn>

@@ -1,0 +1,57 @@
+// One swscale context and the colour details set on it, kept together.
+//
+// sws_getCachedContext may free a context and allocate the next at the same
+// address (FFmpeg 7 does so on every call for some conversions, as its own
+// setup rewrites fields the cache compares), so "is it the context I set the
+// matrix on?" cannot be asked of the pointer: a new context would keep
+// swscale's default matrix and range. This class makes a context only when
+// the geometry or formats change, and sets the matrix and ranges on each new
+// one and whenever they change.
+#pragma once
+
+extern "C" {
+#include <libswscale/swscale.h>
+}
+
+namespace liveconv::app {
+
+struct ScalerShape {
+  int srcWidth = 0, srcHeight = 0;
+  AVPixelFormat srcFormat = AV_PIX_FMT_NONE;
+  int dstWidth = 0, dstHeight = 0;
+  AVPixelFormat dstFormat = AV_PIX_FMT_NONE;
+  bool operator==(const ScalerShape& o) const {
+    return srcWidth == o.srcWidth && srcHeight == o.srcHeight && srcFormat == o.srcFormat && dstWidth == o.dstWidth &&
+           dstHeight == o.dstHeight && dstFormat == o.dstFormat;
+  }
+};
+
+// The YUV side's matrix (an SWS_CS_* value) and whether each side is full range.
+struct ScalerColour {
+  int matrix = SWS_CS_DEFAULT;
+  bool srcFullRange = false, dstFullRange = false;
+  bool operator==(const ScalerColour& o) const {
+    return matrix == o.matrix && srcFullRange == o.srcFullRange && dstFullRange == o.dstFullRange;
+  }
+};
+
+class ColourScaler {
+ public:
+  ColourScaler() = default;
+  ColourScaler(const ColourScaler&) = delete;
+  ColourScaler& operator=(const ColourScaler&) = delete;
+  ~ColourScaler() { sws_freeContext(context_); }
+
+  // The context for this conversion, made or updated as needed; null when
+  // swscale cannot convert between these formats. Without a colour (no YUV
+  // side), swscale's own defaults stay.
+  SwsContext* get(const ScalerShape& shape, const ScalerColour* colour);
+
+ private:
+  SwsContext* context_ = nullptr;
+  ScalerShape shape_;
+  ScalerColour colour_;
+  bool colourSet_ = false;
+};
+
+}  // namespace liveconv::app

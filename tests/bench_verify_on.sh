@@ -1,0 +1,14 @@
+#!/bin/sh
+# bench_verify_on.sh IMPLEMENTATION LIVECONV: `liveconv bench --verify` of every
+# variant on the device $LIVECONV_DEVICE selects, both formats, masks from 1x1
+# to 15x15 at a size that is no tile multiple. Exit 77 (SKIP) when the
+# implementation's ICD file is not installed; a failure when it is but has no device.
+implementation=$1
+liveconv=$2
+icd=/etc/OpenCL/vendors/$implementation.icd
+if [ ! -f "$icd" ]; then
+  echo "SKIP: $implementation is not installed (no $icd)"
+  exit 77
+fi
+exec "$liveconv" bench --verify --device "$LIVECONV_DEVICE" --variants all --format both --masks 1,3,7,15 \
+  --sizes 173x97 --runs 1 --warmup 0
