@@ -1,5 +1,7 @@
 #include "qt/mask_dock.hpp"
 
+#include <algorithm>
+
 #include "liveconv/parameters.hpp"
 #include "model/frame_stats.hpp"
 
@@ -188,13 +190,22 @@ void MaskDock::rebuildGrid() {
       c->setAlignment(Qt::AlignRight);
       c->setFixedWidth(kCellWidth);
       c->setToolTip(QString("(%1, %2)").arg(x - m.radiusX()).arg(y - m.radiusY()));
-      if (x == m.radiusX() && y == m.radiusY()) c->setStyleSheet("font-weight: bold;");  // the centre tap
+      if (x == m.radiusX() && y == m.radiusY()) {  // the centre tap, in bold: a font, not a style sheet,
+        QFont bold = c->font();                       // which gives the cell the style sheet's own (taller)
+        bold.setBold(true);                           // frame in Qt 6.8
+        c->setFont(bold);
+      }
       connect(c, &QDoubleSpinBox::valueChanged, this,
               [this, x, y](double v) { edited(model_.setCell(x, y, static_cast<float>(v))); });
       c->installEventFilter(this);
       grid_->addWidget(c, y, x);
       cells_.push_back(c);
     }
+  // One height for every cell, the tallest one's, so every row is alike and
+  // fitGridArea() shows whole rows whatever a style does to a single cell.
+  cellHeight_ = 0;
+  for (const QDoubleSpinBox* c : cells_) cellHeight_ = std::max(cellHeight_, c->sizeHint().height());
+  for (QDoubleSpinBox* c : cells_) c->setFixedHeight(cellHeight_);
   fitGridArea();
 }
 
@@ -205,8 +216,7 @@ void MaskDock::rebuildGrid() {
 void MaskDock::fitGridArea() {
   if (cells_.empty()) return;
   const int rows = std::min(gridHeight_, kRowsShown);
-  const int cellHeight = cells_.front()->sizeHint().height();
-  int height = kGridSpacing + rows * (cellHeight + kGridSpacing) + 2 * scroll_->frameWidth();
+  int height = kGridSpacing + rows * (cellHeight_ + kGridSpacing) + 2 * scroll_->frameWidth();
   int viewportWidth = scroll_->width() - 2 * scroll_->frameWidth();
   if (gridHeight_ > kRowsShown) viewportWidth -= scroll_->verticalScrollBar()->sizeHint().width();
   // From the cells, not gridHost_->sizeHint(): the layout's hint lags behind a rebuild.

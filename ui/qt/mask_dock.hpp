@@ -69,6 +69,7 @@ class MaskDock : public QDockWidget {
   QScrollArea* scroll_ = nullptr;
   std::vector<QDoubleSpinBox*> cells_;
   int gridWidth_ = 0, gridHeight_ = 0;
+  int cellHeight_ = 0;  // every cell's, so the rows are alike (fitGridArea())
   QSpinBox *width_ = nullptr, *height_ = nullptr;
   QDoubleSpinBox *divisor_ = nullptr, *bias_ = nullptr;
   QComboBox *normalize_ = nullptr, *symmetry_ = nullptr, *spec_ = nullptr;
