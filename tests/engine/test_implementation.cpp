@@ -6,7 +6,8 @@
 //   rusticl  RUSTICL_ENABLE=llvmpipe (rusticl shows no device without it),
 //            LIVECONV_DEVICE=rusticl, and an `auto` cache of its own beside
 //            the test binary.
-// Variables already set are kept. See missingTestDevice() for SKIP and failure.
+// RUSTICL_ENABLE and LIVECONV_DEVICE already set are kept; the cache is
+// always the suite's own. See missingTestDevice() for SKIP and failure.
 #include <unistd.h>
 
 #include <cstdlib>
