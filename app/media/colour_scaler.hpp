@@ -1,10 +1,10 @@
 // One swscale context and the colour details set on it, kept together.
 //
 // sws_getCachedContext may free a context and allocate the next at the same
-// address (FFmpeg 7 does so on every call for some conversions, as its own
-// setup rewrites fields the cache compares), so "is it the context I set the
-// matrix on?" cannot be asked of the pointer: a new context would keep
-// swscale's default matrix and range. This class makes a context only when
+// address (when its own setup has rewritten a field the cache compares, as it
+// does for full-range yuvj formats), so "is it the context I set the matrix
+// on?" cannot be asked of the pointer: a new context kept swscale's default
+// matrix and range (a full-range clip's frames after the first at 25-32 dB). This class makes a context only when
 // the geometry or formats change, and sets the matrix and ranges on each new
 // one and whenever they change.
 #pragma once
