@@ -22,37 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::atomic<bool> gInterrupted{false};
-std::atomic<int> gSignal{0};  // the signal that interrupted
-int gInterruptDepth = 0;      // InterruptScopes alive; changed on the main thread only
-constexpr int kHandledSignals[] = {SIGINT, SIGTERM, SIGHUP};
-void (*gPreviousHandlers[3])(int) = {SIG_DFL, SIG_DFL, SIG_DFL};
-
-std::atomic<long long> gFirstSignalNs{0};
-
-long long monotonicNs() {  // clock_gettime is async-signal-safe
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
-}
-
-// The first signal asks for a clean finish. Another one (a second Ctrl-C) ends
-// the process at once, unless it comes within half a second of the first: the
-// same request delivered twice, as `timeout` does (to the process, then to its
-// process group) or a terminal that closes (SIGHUP, then SIGTERM).
-extern "C" void onInterruptSignal(int signal) {
-  const long long now = monotonicNs();
-  long long none = 0;
-  if (gFirstSignalNs.compare_exchange_strong(none, now)) {
-    gSignal = signal;
-    gInterrupted = true;
-    return;
-  }
-  if (now - gFirstSignalNs.load() < 500000000LL) return;
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
-}
-
 // {"a":1} + "\"b\":2" -> {"a":1,"b":2}
 std::string withExtra(std::string json, const std::string& extra) {
   if (extra.empty() || json.empty() || json.back() != '}') return json;
@@ -121,37 +90,6 @@ class Progress {
 
 }  // namespace
 
-InterruptScope::InterruptScope() {
-  if (gInterruptDepth++ == 0) {
-    gInterrupted = false;
-    gSignal = 0;
-    gFirstSignalNs = 0;
-    for (int k = 0; k < 3; ++k) gPreviousHandlers[k] = std::signal(kHandledSignals[k], onInterruptSignal);
-  }
-}
-
-InterruptScope::~InterruptScope() {
-  if (--gInterruptDepth == 0)
-    for (int k = 0; k < 3; ++k) std::signal(kHandledSignals[k], gPreviousHandlers[k]);
-}
-
-bool interruptRequested() {
-  return gInterrupted;
-}
-
-int interruptSignal() {
-  return gSignal;
-}
-
-const char* signalName(int signal) {
-  switch (signal) {
-    case SIGINT: return "Ctrl-C (SIGINT)";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP (the terminal closed)";
-    default: return "a signal";
-  }
-}
-
 namespace {
 
 // lc-decode of a run: the source's frames into the pipeline, paced by the
@@ -166,7 +104,7 @@ void decodeInto(FrameSource& source, FrameChannel& pipeline, const StreamOptions
     const bool clocked = source.isLive() || options.realtime;
     LiveClock liveClock(options.liveClock,
                         pipeline.policy() == QueuePolicy::Live ? LateFrames::Drop : LateFrames::Keep);
-    while (!gInterrupted && (options.maxFrames < 0 || taken < options.maxFrames)) {
+    while (!interruptRequested() && (options.maxFrames < 0 || taken < options.maxFrames)) {
       Frame frame;
       const auto start = Clock::now();
       if (!source.next(frame)) break;
@@ -243,7 +181,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
 
   StreamResult result;
   result.stats = stats.snapshot();
-  result.interrupted = gInterrupted;
+  result.interrupted = interruptRequested();
   progress.update(result.stats, true);
   if (jsonLog.is_open()) jsonLog << withExtra(toJson(result.stats), options.jsonExtra) << "\n";
   if (sourceError) std::rethrow_exception(sourceError);

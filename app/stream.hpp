@@ -17,6 +17,7 @@
 #include "liveconv/live_clock.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/pipeline.hpp"
+#include "stop_signals.hpp"
 
 namespace liveconv::app {
 
@@ -47,21 +48,6 @@ struct StreamResult {
 // finishes the sink. Rethrows the first error of the source, engine or sink.
 StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options);
 
-// Ctrl-C, SIGTERM and SIGHUP for a stretch of work (the whole of `run`,
-// including waits for a camera): while a scope is alive, each sets a flag that
-// interruptRequested() reads, so the output is finished properly; a second
-// signal half a second or more later ends the process at once. Scopes nest.
-class InterruptScope {
- public:
-  InterruptScope();
-  ~InterruptScope();
-  InterruptScope(const InterruptScope&) = delete;
-  InterruptScope& operator=(const InterruptScope&) = delete;
-};
-bool interruptRequested();
-// The signal that interrupted (SIGINT, SIGTERM, SIGHUP), 0 when none; the exit code is 128 + it.
-int interruptSignal();
-const char* signalName(int signal);
 
 // --mask, --variant, --border, --alpha, --workgroup into a parameter set.
 // The default variant is "auto" when the registry has it, else "local".

@@ -94,11 +94,41 @@ bool isYuv(AVPixelFormat f) {
   return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
+// The muxer for `path` (or --container), refused before anything is written
+// where FFmpeg cannot write video into it (EncoderChoiceError: a name or a
+// flag to change, exit 2).
+AVFormatContext* allocOutput(const std::string& path, const SinkOptions& options) {
+  setUpFfmpeg();
+  const char* container = options.container.empty() ? nullptr : options.container.c_str();
+  AVFormatContext* output = nullptr;
+  const int err = avformat_alloc_output_context2(&output, nullptr, container, path.c_str());
+  if ((err < 0 || !output) && container)
+    throw EncoderChoiceError("Unknown container '" + options.container + "'; 'ffmpeg -muxers' lists them (try matroska or nut).");
+  if (err < 0 || !output)
+    throw EncoderChoiceError("Cannot tell the container of " + path +
+                             " from its name; end it in .mkv, .mp4, .mov, .nut or .avi, or name one with --container.");
+  std::string refusal;
+  if (output->oformat->video_codec == AV_CODEC_ID_NONE)
+    refusal = path + " (" + output->oformat->name + ") cannot hold video; name a video file (.mkv, .mp4, .mov).";
+  else if (std::strcmp(output->oformat->name, "image2") == 0 && options.maxFrames != 1)
+    refusal = path + " is a single picture, not a video: write one frame into it with --frames 1, or name a video "
+              "file (.mkv, .mp4, .mov).";
+  if (!refusal.empty()) {
+    avformat_free_context(output);
+    throw EncoderChoiceError(refusal);
+  }
+  return output;
+}
+
+bool isRawName(const std::string& output, const std::string& codecName) {
+  return codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray");
+}
+
 }  // namespace
 
 struct EncoderSink::State {
   std::string path;       // the target, as the user wrote it
-  std::unique_ptr<StagedPath> staged;
+  std::unique_ptr<StagedOutput> staged;
   AVFormatContext* output = nullptr;
   const AVCodec* codec = nullptr;
   AVCodecContext* encoder = nullptr;
@@ -345,6 +375,7 @@ struct EncoderSink::State {
       else if (const AVPixelFormat in = inputPixelFormat(px.format); in != AV_PIX_FMT_NONE) encoder->pix_fmt = in;
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
       colour = outputColour(copy.get(), width, height);
+      if (codec->id == AV_CODEC_ID_MJPEG) colour.range = AVCOL_RANGE_JPEG;  // JPEG is full range (JFIF)
       encoder->color_primaries = colour.primaries;
       encoder->color_trc = colour.transfer;
       encoder->colorspace = isYuv(encoder->pix_fmt) ? colour.space : AVCOL_SPC_RGB;
@@ -385,6 +416,7 @@ struct EncoderSink::State {
     const std::string muxer = output->oformat->name;
     if (path.rfind("pipe:", 0) == 0 && (muxer == "mp4" || muxer == "mov"))  // a pipe cannot seek back to the index
       av_dict_set(&muxerOptions, "movflags", "frag_keyframe+empty_moov", 0);
+    if (muxer == "image2") av_dict_set(&muxerOptions, "update", "1", 0);  // one named picture, no %d pattern
     err = avformat_write_header(output, &muxerOptions);
     av_dict_free(&muxerOptions);
     if (err < 0)
@@ -407,14 +439,16 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   s_->sourceTimeBase = AVRational{timing.timeBaseNum, timing.timeBaseDen > 0 ? timing.timeBaseDen : 1};
   s_->sourceTimestamps = timing.sourceTimestamps;
   s_->quiet = options.quiet;
-  const char* container = options.container.empty() ? nullptr : options.container.c_str();
-  int err = avformat_alloc_output_context2(&s_->output, nullptr, container, path.c_str());
-  if ((err < 0 || !s_->output) && container)
-    throw EncoderChoiceError("Unknown container '" + options.container + "'; 'ffmpeg -muxers' lists them (try matroska or nut).");
-  if (err < 0 || !s_->output)
-    throw OutputError("Cannot tell the container of " + path + " from its name; end it in .mkv, .mp4, .nut or .avi.");
+  s_->output = allocOutput(path, options);
+  int err = 0;
   std::string name = codecName;
   const std::string muxer = s_->output->oformat->name;
+  if (name.empty() && muxer == "image2") {  // one picture: the format its extension names (png, mjpeg, bmp ...)
+    const AVCodecID id = av_guess_codec(s_->output->oformat, nullptr, path.c_str(), nullptr, AVMEDIA_TYPE_VIDEO);
+    const AVCodec* picture = avcodec_find_encoder(id);
+    if (!picture) throw EncoderChoiceError("This FFmpeg has no encoder for " + path + "'s picture format.");
+    name = picture->name;
+  }
   if (name.empty()) name = muxer == "mp4" || muxer == "mov" || muxer == "ipod" ? "h264" : "ffv1";
   if (name == "h264" || name == "x264") {
     s_->codec = avcodec_find_encoder_by_name("libx264");
@@ -436,10 +470,13 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
       throw EncoderChoiceError("The " + std::string(s_->codec->name) + " encoder does not take the pixel format '" +
                                options.pixelFormat + "'; 'ffmpeg -h encoder=" + s_->codec->name + "' lists those it takes.");
   }
+  s_->staged = std::make_unique<StagedOutput>(path);
   if (!(s_->output->oformat->flags & AVFMT_NOFILE)) {
-    s_->staged = std::make_unique<StagedPath>(path);
-    if ((err = avio_open(&s_->output->pb, s_->staged->writePath().c_str(), AVIO_FLAG_WRITE)) < 0)
+    if ((err = avio_open(&s_->output->pb, s_->staged->url().c_str(), AVIO_FLAG_WRITE)) < 0)
       throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
+  } else if (s_->staged->staged()) {  // a muxer that opens its own file (one picture): the temporary's name
+    av_free(s_->output->url);
+    s_->output->url = av_strdup(s_->staged->url().c_str());
   }
 }
 
@@ -451,6 +488,15 @@ EncoderSink::~EncoderSink() {
 }
 
 void EncoderSink::write(const Frame& f) {
+  try {
+    writeFrame(f);
+  } catch (...) {
+    s_->staged->fail();  // the file is incomplete: finish() leaves nothing under the user's name
+    throw;
+  }
+}
+
+void EncoderSink::writeFrame(const Frame& f) {
   State& s = *s_;
   if (!s.encoder) s.open(f);
   const ImageView px = f.pixels();
@@ -484,7 +530,7 @@ void EncoderSink::finish() {
   if (s.finished) return;
   s.finished = true;
   try {
-    if (s.headerWritten) {
+    if (s.headerWritten && !s.staged->failed()) {
       s.encode(nullptr);  // drain the frames the encoder still holds
       s.writeCopied(true);
       for (auto& [index, transcoder] : s.transcoders) transcoder->finish();
@@ -496,14 +542,14 @@ void EncoderSink::finish() {
       if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
     }
   } catch (...) {
-    if (s.staged) s.staged->discard();  // an unfinished file is not left under the user's name
+    s.staged->discard();  // an unfinished file is not left under the user's name
     throw;
   }
   if (s.frames == 0 || !s.headerWritten) {  // nothing to keep: no file under the user's name
-    if (s.staged) s.staged->discard();
+    s.staged->discard();
     return;
   }
-  if (s.staged) s.staged->commit();
+  s.staged->commit();  // a failed write: discarded, the old file (if any) stays
 }
 
 void EncoderSink::carry(std::shared_ptr<StreamCopy> copy) {
@@ -520,14 +566,16 @@ RawSink::RawSink(const std::string& path) : path_(path), stdout_(path == "-") {
 }
 
 RawSink::~RawSink() {
-  if (file_ && !stdout_) std::fclose(file_);  // not finished: the staged path removes the temporary
+  if (file_ && !stdout_) std::fclose(file_);  // not finished: the staged output removes the temporary
 }
 
 void RawSink::write(const Frame& f) {
   const ImageView px = f.pixels();
   for (int y = 0; y < px.height; ++y)
-    if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes())
+    if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes()) {
+      path_.fail();  // a full disk, a write error: finish() leaves nothing under the user's name
       throw OutputError("Writing " + path_.target() + " failed: " + std::strerror(errno) + ".");
+    }
   width_ = px.width;
   height_ = px.height;
   format_ = px.format;
@@ -546,7 +594,7 @@ void RawSink::finish() {
     path_.discard();
     return;
   }
-  path_.commit();
+  path_.commit();  // a failed write: discarded, the old file (if any) stays
 }
 
 std::string RawSink::layout() const {
@@ -560,16 +608,22 @@ std::string RawSink::describe() const {
   return path_.target() + " (raw frames, no header)";
 }
 
-std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& timing) {
-  if (output == "null" || output.empty()) return std::make_unique<NullSink>();
-  if (output == "-" && timing.container.empty())
+void checkOutput(const std::string& output, const std::string& codecName, const SinkOptions& options) {
+  if (output.empty())
+    throw EncoderChoiceError("The output name is empty; name a file (out.mkv), - for standard output, or null.");
+  if (output == "null" || output.rfind("raw:", 0) == 0 || isRawName(output, codecName)) return;
+  if (output == "-" && options.container.empty())
     throw EncoderChoiceError("-o - writes to standard output: name the container with --container (e.g. matroska "
                              "or nut), or use raw:- for frames back to back.");
-  if (output == "-") return std::make_unique<EncoderSink>("pipe:1", codecName, timing);
+  avformat_free_context(allocOutput(output == "-" ? "pipe:1" : output, options));
+}
+
+std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& options) {
+  checkOutput(output, codecName, options);
+  if (output == "null") return std::make_unique<NullSink>();
   if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4));
-  if (codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray"))
-    return std::make_unique<RawSink>(output);
-  return std::make_unique<EncoderSink>(output, codecName, timing);
+  if (isRawName(output, codecName)) return std::make_unique<RawSink>(output);
+  return std::make_unique<EncoderSink>(output == "-" ? "pipe:1" : output, codecName, options);
 }
 
 }  // namespace liveconv::app

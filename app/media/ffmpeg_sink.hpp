@@ -2,8 +2,9 @@
 // frames back to back, or nothing.
 //
 // A file output is written under a hidden temporary name and renamed when it
-// is finished with at least one frame (staged_path.hpp): a failed run leaves
-// no file, and a sink that received no frame leaves none either (the caller says so).
+// is finished with at least one frame (staged_output.hpp): a failed write or
+// a failed run leaves no new file (an existing one stays as it was), and a
+// sink that received no frame leaves none either (the caller says so).
 #pragma once
 
 #include <cstdio>
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "liveconv/frame.hpp"
-#include "media/staged_path.hpp"
+#include "media/staged_output.hpp"
 #include "media/stream_copy.hpp"
 
 namespace liveconv::app {
@@ -37,6 +38,7 @@ struct SinkOptions {
   std::string pixelFormat;  // the encoder's input format (--pix-fmt), e.g. yuv444p; empty: its default
   std::string container;    // FFmpeg's muxer name (--container); empty: from the file name
   bool quiet = false;       // no notices on stderr (which streams are copied, re-encoded, left out)
+  long long maxFrames = -1;  // the most frames the run writes (--frames); 1 allows a single picture (.png, .jpg)
 };
 
 // Opens the file and finds the encoder at once, so an unwritable path or an
@@ -60,6 +62,7 @@ class EncoderSink : public FrameSink {
   std::string describe() const override;
 
  private:
+  void writeFrame(const Frame& frame);
   struct State;
   std::unique_ptr<State> s_;
 };
@@ -77,7 +80,7 @@ class RawSink : public FrameSink {
   std::string describe() const override;
 
  private:
-  StagedPath path_;
+  StagedOutput path_;
   std::FILE* file_ = nullptr;
   long long frames_ = 0;
   int width_ = 0, height_ = 0;
@@ -85,8 +88,15 @@ class RawSink : public FrameSink {
   bool stdout_ = false;
 };
 
+// Refuses, before anything is opened or written (EncoderChoiceError), an
+// output that cannot be written as video: an empty name, a name FFmpeg knows
+// no container for, a container without video (.wav), a single picture
+// (.png, .jpg) unless options.maxFrames is 1, "-" without --container.
+void checkOutput(const std::string& output, const std::string& codecName, const SinkOptions& options);
+
 // "null" -> NullSink; "raw:PATH" or *.raw/*.rgba/*.gray -> RawSink; "-" -> the
-// container named by options.container on standard output; else EncoderSink.
+// container named by options.container on standard output; else EncoderSink
+// (.png/.jpg with maxFrames 1: the picture's own encoder). Checked first by checkOutput().
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& timing);
 
 }  // namespace liveconv::app

@@ -1,6 +1,12 @@
 #include "media/ffmpeg_source.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -133,6 +139,18 @@ const char* toString(ConvertMode mode) {
   return "?";
 }
 
+void setUpFfmpeg() {
+  static const bool done = [] {
+#if LIVECONV_WITH_AVDEVICE
+    avdevice_register_all();
+#endif
+    // FFmpeg's own lines would repeat what our sentences say; LIVECONV_FFMPEG_LOG=1 shows them.
+    av_log_set_level(std::getenv("LIVECONV_FFMPEG_LOG") ? AV_LOG_INFO : AV_LOG_FATAL);
+    return true;
+  }();
+  (void)done;
+}
+
 bool hasCameraSupport() {
   return LIVECONV_WITH_AVDEVICE != 0;
 }
@@ -169,6 +187,77 @@ int askStop(void* stop) {
   return (*static_cast<const std::function<bool()>*>(stop))() ? 1 : 0;
 }
 
+// A pipe, a FIFO or standard input, read through poll(). FFmpeg's own read
+// blocks in the kernel, where no stop request reaches it: a writer that
+// stalls held the run (Ctrl-C ignored) until it sent again or closed. Here
+// the stop is asked every 100 ms of silence, and a FIFO opens at once even
+// before its writer comes (the wait for it is a poll too).
+class PolledInput {
+ public:
+  // The descriptor to poll for `spec`, or nullptr when FFmpeg reads it itself
+  // (files, devices, URLs, lavfi, cameras). Throws InputError when a FIFO
+  // cannot be opened.
+  static std::unique_ptr<PolledInput> open(const SourceSpec& spec) {
+    if (!spec.inputFormat.empty()) return nullptr;
+    const std::string& url = spec.url;
+    if (url == "-" || url == "pipe:" || url == "pipe:0") return std::make_unique<PolledInput>(STDIN_FILENO, false, spec.stop);
+    if (url.rfind("pipe:", 0) == 0) {
+      char* end = nullptr;
+      const long fd = std::strtol(url.c_str() + 5, &end, 10);
+      if (*end == '\0' && fd >= 0) return std::make_unique<PolledInput>(static_cast<int>(fd), false, spec.stop);
+      return nullptr;
+    }
+    const std::string path = url.rfind("file:", 0) == 0 ? url.substr(5) : url;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode)) return nullptr;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // no wait for a writer here
+    if (fd < 0) throw InputError("Input " + spec.text + " cannot be opened: " + std::strerror(errno) + ".");
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // poll() guards every read
+    return std::make_unique<PolledInput>(fd, true, spec.stop);
+  }
+
+  PolledInput(int fd, bool owned, std::function<bool()> stop) : fd_(fd), owned_(owned), stop_(std::move(stop)) {
+    constexpr int kBufferBytes = 64 * 1024;
+    auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferBytes));
+    io_ = buffer ? avio_alloc_context(buffer, kBufferBytes, 0, this, &PolledInput::read, nullptr, nullptr) : nullptr;
+    if (!io_) {
+      av_free(buffer);
+      throw std::bad_alloc();
+    }
+    io_->seekable = 0;
+  }
+  ~PolledInput() {
+    if (io_) av_freep(&io_->buffer);
+    avio_context_free(&io_);
+    if (owned_) ::close(fd_);
+  }
+  PolledInput(const PolledInput&) = delete;
+  PolledInput& operator=(const PolledInput&) = delete;
+
+  AVIOContext* io() const { return io_; }
+
+ private:
+  static int read(void* opaque, uint8_t* buffer, int size) {
+    auto* self = static_cast<PolledInput*>(opaque);
+    for (;;) {
+      if (self->stop_ && self->stop_()) return AVERROR_EXIT;
+      pollfd p{self->fd_, POLLIN, 0};
+      const int ready = ::poll(&p, 1, 100);
+      if (ready < 0 && errno != EINTR) return AVERROR(errno);
+      if (ready <= 0) continue;
+      const ssize_t got = ::read(self->fd_, buffer, static_cast<std::size_t>(size));
+      if (got > 0) return static_cast<int>(got);
+      if (got == 0) return AVERROR_EOF;  // the writer closed
+      if (errno != EINTR && errno != EAGAIN) return AVERROR(errno);
+    }
+  }
+
+  int fd_;
+  bool owned_;
+  std::function<bool()> stop_;
+  AVIOContext* io_ = nullptr;
+};
+
 }  // namespace
 
 struct FfmpegSource::State {
@@ -187,6 +276,7 @@ struct FfmpegSource::State {
   std::shared_ptr<StreamCopy> copy;  // the other streams' packets go here
   long long delivered = 0;
   int consecutiveErrors = 0;
+  std::unique_ptr<PolledInput> polled;  // pipes and FIFOs: read where a stop reaches (freed after `input`)
 
   ~State() {
     av_frame_free(&frame);
@@ -198,15 +288,7 @@ struct FfmpegSource::State {
 
 FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMode convert)
     : s_(std::make_unique<State>()) {
-  static const bool registered = [] {
-#if LIVECONV_WITH_AVDEVICE
-    avdevice_register_all();
-#endif
-    // FFmpeg's own lines would repeat what our sentences say; LIVECONV_FFMPEG_LOG=1 shows them.
-    av_log_set_level(std::getenv("LIVECONV_FFMPEG_LOG") ? AV_LOG_INFO : AV_LOG_FATAL);
-    return true;
-  }();
-  (void)registered;
+  setUpFfmpeg();
   s_->spec = spec;
   s_->format = format;
   s_->convert = convert == ConvertMode::Invalid ? ConvertMode::Cpu : convert;
@@ -221,9 +303,11 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
   }
   AVDictionary* options = nullptr;
   for (const auto& [k, v] : spec.options) av_dict_set(&options, k.c_str(), v.c_str(), 0);
-  if (s_->spec.stop) {
+  s_->polled = PolledInput::open(s_->spec);
+  if (s_->spec.stop || s_->polled) {
     if (!(s_->input = avformat_alloc_context())) throw std::bad_alloc();
-    s_->input->interrupt_callback = {askStop, &s_->spec.stop};  // State lives on the heap: the address holds
+    if (s_->spec.stop) s_->input->interrupt_callback = {askStop, &s_->spec.stop};  // State is on the heap: the address holds
+    if (s_->polled) s_->input->pb = s_->polled->io();
   }
   int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
   av_dict_free(&options);
@@ -472,6 +556,7 @@ bool FfmpegSource::next(Frame& out) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
+    if (err == AVERROR_EXIT || (s.spec.stop && s.spec.stop())) return false;  // stopped: not the input's end
     if (err == AVERROR_EOF || (err < 0 && avio_feof(s.input->pb))) {
       avcodec_send_packet(s.decoder, nullptr);
       s.flushed = true;

@@ -52,6 +52,10 @@ const char* toString(ConvertMode mode);
 // conversions from the decoder and the encoder's conversion follow it.
 bool untaggedMatrixIsBt709(int width, int height);
 
+// Registers the cameras and sets FFmpeg's log level (its own lines only with
+// LIVECONV_FFMPEG_LOG=1), once; every source and sink calls it first.
+void setUpFfmpeg();
+
 // True when this build can open cameras (libavdevice linked in).
 bool hasCameraSupport();
 

@@ -115,6 +115,12 @@ RunRequest parseRunRequest(const Args& args) {
   r.device = args.get("--device");
   r.slots = args.getInt("--slots", 2, 2, 4);
   r.queue = args.getInt("--queue", 3, 2, 4);
+  r.sink.maxFrames = r.stream.maxFrames;
+  try {
+    checkOutput(r.output, r.codec, r.sink);  // a name FFmpeg cannot write video to, before anything is opened
+  } catch (const EncoderChoiceError& e) {
+    throw UsageError(e.what());
+  }
   checkOutputPath(r.output, r.input.empty() ? defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
   return r;
 }
@@ -290,6 +296,11 @@ int interruptedBeforeTheStream(const char* during) {
 
 int runCommand(const Args& args) {
   RunRequest r = parseRunRequest(args);
+  // What runs killed outright (SIGKILL, a crash) left beside the output: removed with -y, else named.
+  const std::string target = r.output.rfind("raw:", 0) == 0 ? r.output.substr(4) : r.output;
+  if (const std::string line = sweepLeftoverParts(target, args.has("-y"), "pass -y to remove such files");
+      !line.empty())
+    std::cerr << "liveconv: " << line << "\n";
   InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
   AutoTuner::shared()->setStopRequest(interruptRequested);
   struct StopRequestReset {

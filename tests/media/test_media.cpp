@@ -24,6 +24,7 @@
 #include "liveconv/reference.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
+#include "media/media_test_support.hpp"
 #include "stream.hpp"
 #include "test_support.hpp"
 
@@ -32,29 +33,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exitCode = -1;
-  std::string output;
-};
-
-Result shell(const std::string& cmd) {
-  Result r;
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-Result liveconv(const std::string& args) {
-  return shell(std::string(LIVECONV_BIN) + " " + args);
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test_media::has;
+using test_media::liveconv;
+using test_media::Result;
+using test_media::shell;
 
 std::string tempDir() {
   static const std::string dir = [] {
@@ -405,15 +387,53 @@ TEST(Media, CtrlCWhileAutoMeasuresStopsAtOnce) {
 }
 
 // A second Ctrl-C ends the run at once, even where the first cannot be acted
-// on (opening a FIFO no one writes to blocks in the kernel): the run is gone.
+// on: finishing the output waits on a pipe whose reader stopped reading.
 TEST(Media, ASecondCtrlCEndsTheRunAtOnce) {
-  const std::string fifo = tempDir() + "/never_written.fifo";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const Result r = shell(std::string(LIVECONV_BIN) + " run -i " + fifo + " -o null --decode-only >/dev/null 2>&1 & pid=$!; " +
-                         "sleep 1; kill -INT $pid; sleep 1; kill -0 $pid && echo alive-after-first; kill -INT $pid; " +
-                         "sleep 1; kill -0 $pid 2>/dev/null && echo still-alive && kill -KILL $pid; wait $pid; echo done");
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const Result r = shell("{ " + std::string(LIVECONV_BIN) + " run -i lavfi:testsrc2=size=160x120:rate=25 -o - " +
+                         "--container nut --mask box:3 --variant naive 2>/dev/null & echo $! >" + tempDir() +
+                         "/stalled.pid; wait; } | sleep 30 >/dev/null 2>&1 & sleep 3; pid=$(cat " + tempDir() + "/stalled.pid); " +
+                         "kill -INT $pid; sleep 1; kill -0 $pid && echo alive-after-first; kill -INT $pid; " +
+                         "sleep 1; kill -0 $pid 2>/dev/null && echo still-alive && kill -KILL $pid; echo done");
   EXPECT_TRUE(has(r.output, "alive-after-first")) << r.output;
   EXPECT_FALSE(has(r.output, "still-alive")) << "a second Ctrl-C did not end the run:\n" << r.output;
+}
+
+// An input pipe or FIFO that stalls mid-stream: the first Ctrl-C ends the run
+// within a second (exit 130), the frames filtered so far in a playable file;
+// SIGTERM on standard input (-i -) likewise, without waiting for the writer.
+TEST(Media, AStalledInputPipeEndsAtTheFirstSignal) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "stall.nut", "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 200 -c:v mpeg4 -q:v 3");
+  const std::string fifo = tempDir() + "/stall.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& how : {std::string("fifo"), std::string("stdin")}) {
+    const std::string out = tempDir() + "/stalled_" + how + ".mkv", log = tempDir() + "/stalled_" + how + ".log";
+    // The writer sends 300 kB and stalls (its sleep holds no pipe of this test's shell).
+    const std::string feed = "{ head -c 300000 " + clip + "; sleep 30; } 2>/dev/null";
+    const std::string run = std::string(LIVECONV_BIN) + " run -o " + out + " --mask box:3 --variant naive";
+    const std::string pidFile = tempDir() + "/stalled_" + how + ".pid", status = tempDir() + "/stalled_" + how + ".status";
+    // (An asynchronous command reads /dev/null unless told: the pipe is handed on as descriptor 3.)
+    const std::string runAndStatus = "{ " + run + " -i " + (how == "fifo" ? fifo : "- <&3") + " >" + log +
+                                     " 2>&1 & echo $! >" + pidFile + "; wait $!; echo \"exit $?\" >" + status + "; } 3<&0";
+    const std::string start = (how == "fifo" ? feed + " >" + fifo + " & " : feed + " | ") + runAndStatus + " & sleep 0.5; ";
+    const char* signal = how == "fifo" ? "INT" : "TERM";
+    // Sent once frames reach the output (its part file grows) and the writer has stalled.
+    const Result r = shell(start + "pid=$(cat " + pidFile + "); n=0; until [ -n \"$(find " + tempDir() + " -name '.stalled_" +
+                           how + ".mkv.liveconv-part-*' -size +0)\" ] || [ $n -ge 300 ]; do sleep 0.1; " +
+                           "n=$((n+1)); done; sleep 1.5; kill -" + signal + " $pid; n=0; while kill -0 $pid 2>/dev/null" +
+                           " && [ $n -lt 10 ]; do sleep 0.1; n=$((n+1)); done; kill -0 $pid 2>/dev/null && " +
+                           "echo still-running-after-1s && kill -KILL $pid; n=0; until [ -s " + status + " ] || " +
+                           "[ $n -ge 50 ]; do sleep 0.1; n=$((n+1)); done; cat " + status + " " + log);
+    EXPECT_FALSE(has(r.output, "still-running-after-1s")) << how << ": " << r.output;
+    EXPECT_TRUE(has(r.output, how == "fifo" ? "exit 130" : "exit 143")) << how << ": " << r.output;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.output, m, std::regex("; ([0-9]+) frames were written and the output was finished")))
+        << how << ": " << r.output;
+    const std::size_t written = std::stoul(m[1].str());
+    EXPECT_GT(written, 0u) << r.output;
+    EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), written) << how;
+  }
 }
 
 // A signal before the first frame ends the run as an interruption (128 + N,
@@ -425,10 +445,10 @@ TEST(Media, ASignalBeforeTheFirstFrameIsAnInterruptionWhateverItCutShort) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string fifo = tempDir() + "/opening.fifo", out = tempDir() + "/cut_short.mkv";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // Sent once the run is blocked opening the FIFO (its handlers are in place by then).
+  // Sent once the run waits on the FIFO (its handlers are in place by then).
   Result r =
       shell(std::string(LIVECONV_BIN) + " run -i " + fifo + " -o " + out + " --variant local >" + tempDir() +
-            "/open.log 2>&1 & pid=$!; n=0; until grep -q wait_for_partner /proc/$pid/wchan 2>/dev/null || " +
+            "/open.log 2>&1 & pid=$!; n=0; until ls -l /proc/$pid/fd 2>/dev/null | grep -q opening.fifo || " +
             "[ $n -ge 300 ]; do sleep 0.1; n=$((n+1)); done; kill -TERM $pid; wait $pid; echo \"exit $?\"; cat " +
             tempDir() + "/open.log");
   EXPECT_TRUE(has(r.output, "exit 143")) << r.output;

@@ -289,6 +289,52 @@ TEST_P(WindowScript, BothWindowsStartOnTheParameterFlagsOfRun) {
   EXPECT_NE(output.find("No OpenCL device matches 'no-such-device'"), std::string::npos) << output;
 }
 
+// SIGTERM and SIGINT while a window records: the window closes as if the
+// user closed it: the recording is a playable file under its name (no part
+// file left), the exit code is 128 + N with one sentence, and the Qt shell's
+// settings are those set before the signal (its next run starts on them).
+TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no recording";
+#else
+  if (!onPath("xvfb-run")) GTEST_SKIP() << "SKIP: no xvfb-run: the signal must reach the window alone";
+  for (const auto& [signal, code] : {std::pair<const char*, int>{"TERM", 143}, {"INT", 130}}) {
+    const std::string file = std::string("rec_") + signal + ".mkv";
+    std::ofstream(dir_ + "script.txt") << "3 border mirror\n3 mask box:5\n5 record " << file << "\n";
+    // Sent to the window's own process (its command line starts with its path), once frames reach its part file.
+    const std::string binary = GetParam().binary;
+    const std::string cmd =
+        "cd " + dir_ + " && { HOME=" + dir_ + "home timeout 240 " + kXvfbRun + binary + " " + GetParam().sourceOption +
+        "lavfi:testsrc2=size=320x240:rate=30 --script script.txt --stats-json " + dir_ + "stats.json > out.log 2>&1; " +
+        "echo $? > status; } & n=0; until [ -n \"$(find " + dir_ + " -maxdepth 1 -name '." + file +
+        ".liveconv-part-*' -size +20k)\" ] || [ $n -ge 1200 ]; do sleep 0.1; n=$((n+1)); done; sleep 1; pkill -" + signal +
+        " -f '^" + binary + " '; wait";
+    std::printf("running: %s\n", cmd.c_str());
+    std::system(cmd.c_str());
+    const std::string output = readFile(dir_ + "out.log");
+    std::printf("%s", output.c_str());
+    EXPECT_EQ(std::atoi(readFile(dir_ + "status").c_str()), code) << signal << ": " << output;
+    EXPECT_NE(output.find("interrupted by"), std::string::npos) << output;
+    EXPECT_NE(output.find("the recording " + file + " was finished"), std::string::npos) << output;
+    FILE* probe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+                         "-of csv=p=0 " + dir_ + file + " 2>&1").c_str(), "r");
+    char line[256] = {};
+    const bool read = probe && std::fgets(line, sizeof line, probe);
+    if (probe) pclose(probe);
+    EXPECT_TRUE(read && std::atoi(line) > 0) << signal << ": " << file << " does not play: " << line;
+    EXPECT_EQ(std::system(("ls -a " + dir_ + " | grep -q liveconv-part").c_str()) == 0, false)
+        << signal << ": a part file was left";
+    if (std::string(GetParam().name) == "qt" && std::string(signal) == "TERM") {
+      std::string again;
+      ASSERT_EQ(run("5 quit\n", &again), 0) << again;
+      const std::string json = readFile(dir_ + "stats.json");
+      EXPECT_NE(json.find("\"border\": \"mirror\""), std::string::npos) << "settings lost on SIGTERM: " << json;
+      EXPECT_NE(json.find("\"mask\": \"box:5\""), std::string::npos) << "settings lost on SIGTERM: " << json;
+    }
+  }
+#endif
+}
+
 double numberAfter(const std::string& json, const std::string& key) {
   std::smatch m;
   if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9.e+-]+)"))) return -1e9;

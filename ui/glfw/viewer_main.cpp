@@ -34,6 +34,7 @@
 #include "model/commands.hpp"
 #include "model/exit_codes.hpp"
 #include "png/png_io.hpp"
+#include "stop_signals.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -369,7 +370,8 @@ class Viewer {
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
       return kExitNoDisplay;
     }
-    while (!glfwWindowShouldClose(win_) && !quit_ && !pass()) {
+    // A signal (SIGINT, SIGTERM, SIGHUP) ends the loop as closing the window does.
+    while (!glfwWindowShouldClose(win_) && !quit_ && !app::interruptRequested() && !pass()) {
     }
     renderer_.reset();
     return exitCode_;
@@ -597,6 +599,7 @@ class Viewer {
 };
 
 int run(const ViewerOptions& opt) {
+  app::InterruptScope interrupts;  // a signal closes the window: the recording is finished, 128 + N
   ViewerModel model;
   setUpModel(opt, model);
   // Without a device there is nothing to show, and saying so needs no window.
@@ -626,6 +629,13 @@ int run(const ViewerOptions& opt) {
   loop.setDisplayLink(&link);
   if (const int code = openFirstFeed(opt, link, loop); code != kExitOk) return code;
   int exitCode = Viewer(opt, model, loop, window.get()).run();
+  if (app::interruptRequested()) {
+    const std::string recording = loop.recordingPath();
+    loop.stopRecording();  // the file gets its trailer under its name
+    std::fprintf(stderr, "liveconv-viewer: interrupted by %s%s.\n", app::signalName(app::interruptSignal()),
+                 recording.empty() ? "" : ("; the recording " + recording + " was finished").c_str());
+    exitCode = 128 + app::interruptSignal();
+  }
   if (!opt.statsJson.empty())
     if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());

@@ -2,6 +2,7 @@
 // --help and --version answer before Qt starts, so they work without a display.
 #include <QApplication>
 #include <QSettings>
+#include <QSocketNotifier>
 #include <QTimer>
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "gl/interop_policy.hpp"
+#include "stop_signals.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
 #include "liveconv/device.hpp"
@@ -190,6 +192,9 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // A signal (SIGINT, SIGTERM, SIGHUP) closes the window as the user would:
+  // the recording is finished and the settings saved; the exit code is 128 + N.
+  liveconv::app::InterruptScope interrupts;
   QApplication app(argc, argv);
   QApplication::setOrganizationName("liveconv");
   QApplication::setApplicationName("liveconv-qt");
@@ -222,5 +227,21 @@ int main(int argc, char** argv) {
   else window.showMaximized();
   window.setRunning(true);
   if (c.run.quit || !c.run.screenshot.empty()) finishAfterFrames(window, c.run);
-  return finish(window, c.run, app.exec());
+  std::string recording;  // what a signal finished
+  QSocketNotifier onSignal(liveconv::app::interruptWakeFd(), QSocketNotifier::Read);
+  QObject::connect(&onSignal, &QSocketNotifier::activated, &window, [&] {
+    onSignal.setEnabled(false);
+    recording = window.loop().recordingPath();
+    QApplication::closeAllWindows();  // the dialogs too; the main window's closeEvent finishes and saves
+    QApplication::quit();
+  });
+  const int code = app.exec();
+  if (liveconv::app::interruptRequested()) {
+    if (window.isVisible()) window.close();  // a dialog's loop kept it open: finished and saved all the same
+    std::cerr << "liveconv-qt: interrupted by " << liveconv::app::signalName(liveconv::app::interruptSignal())
+              << (recording.empty() ? "" : "; the recording " + recording + " was finished") << ".\n";
+    finish(window, c.run, 0);
+    return 128 + liveconv::app::interruptSignal();
+  }
+  return finish(window, c.run, code);
 }

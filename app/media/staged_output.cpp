@@ -1,0 +1,123 @@
+#include "media/staged_output.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <regex>
+
+#include "media/media_errors.hpp"
+
+extern "C" {
+#include <libavformat/avio.h>
+}
+
+namespace liveconv::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kPartTag = ".liveconv-part-";
+
+fs::path folderOf(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+}  // namespace
+
+std::string plainFilePath(const std::string& target) {
+  if (target.empty() || target == "-") return "";
+  std::string path = target;
+  if (path.rfind("file:", 0) == 0) {
+    path = path.substr(5);
+  } else {
+    // FFmpeg reads "NAME:" as a protocol when NAME is one it has; any other
+    // ':' ("take 1:2.mov", "12:30.mkv") is part of a file name.
+    const char* protocol = avio_find_protocol_name(path.c_str());
+    if (protocol && std::strcmp(protocol, "file") != 0) return "";
+  }
+  if (path.empty()) return "";
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  return !fs::exists(status) || fs::is_regular_file(status) ? path : "";
+}
+
+StagedOutput::StagedOutput(std::string target) : target_(std::move(target)), write_(target_) {
+  const std::string path = plainFilePath(target_);
+  if (path.empty()) return;
+  const fs::path t(path);
+  write_ = (folderOf(path) / ("." + t.filename().string() + kPartTag + std::to_string(::getpid()))).string();
+  target_ = path;
+  staged_ = true;
+}
+
+StagedOutput::~StagedOutput() {
+  if (!done_) discard();
+}
+
+std::string StagedOutput::url() const {
+  return staged_ ? "file:" + write_ : write_;
+}
+
+bool StagedOutput::commit() {
+  if (failed_) {
+    discard();
+    return false;
+  }
+  done_ = true;
+  if (!staged_) return true;
+  if (std::rename(write_.c_str(), target_.c_str()) != 0) {
+    const int error = errno;
+    std::remove(write_.c_str());
+    throw OutputError("Cannot move the finished output into place as " + target_ + ": " + std::strerror(error) + ".");
+  }
+  return true;
+}
+
+void StagedOutput::discard() {
+  done_ = true;
+  if (staged_) std::remove(write_.c_str());
+}
+
+std::vector<std::string> leftoverParts(const std::string& target) {
+  std::vector<std::string> found;
+  const std::string path = plainFilePath(target);
+  if (path.empty()) return found;
+  static const std::regex part(R"(^\..+\.liveconv-part-([0-9]+)$)");
+  std::error_code ec;
+  for (fs::directory_iterator it(folderOf(path), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(name, m, part) || !it->is_regular_file(ec)) continue;
+    const long pid = std::strtol(m[1].str().c_str(), nullptr, 10);
+    if (pid == ::getpid()) continue;
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0) continue;  // its run is still writing it
+    if (pid > 0 && errno == EPERM) continue;                              // another user's process lives
+    found.push_back(name);
+  }
+  return found;
+}
+
+std::string sweepLeftoverParts(const std::string& target, bool remove, const std::string& howToRemove) {
+  const std::vector<std::string> parts = leftoverParts(target);
+  if (parts.empty()) return "";
+  const fs::path folder = folderOf(plainFilePath(target));
+  const std::string where = folder == fs::path(".") ? "this folder" : folder.string();
+  const bool one = parts.size() == 1;
+  const std::string what = one ? "a part file left by a killed run" : std::to_string(parts.size()) + " part files left by killed runs";
+  std::string names;
+  for (std::size_t k = 0; k < parts.size() && k < 3; ++k) names += (k ? ", " : "") + parts[k];
+  if (parts.size() > 3) names += ", ...";
+  if (remove) {
+    for (const std::string& name : parts) std::remove((folder / name).c_str());
+    return "removed " + what + " (" + names + ") from " + where + ".";
+  }
+  return where + " holds " + what + " (" + names + "), " + (one ? "an incomplete output" : "incomplete outputs") + "; " +
+         howToRemove + ".";
+}
+
+}  // namespace liveconv::app

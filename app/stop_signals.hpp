@@ -1,0 +1,30 @@
+// One stop path for every program (`run`, `bench`, both windows): SIGINT,
+// SIGTERM and SIGHUP while an InterruptScope is alive set a flag that
+// interruptRequested() reads, so the work ends at once and what is being
+// written is finished properly; the exit code is 128 + interruptSignal(). A
+// second signal half a second or more after the first ends the process at
+// once (one within half a second is the same request delivered twice, as
+// `timeout` and a closing terminal do). Plain POSIX: no FFmpeg, no toolkit.
+#pragma once
+
+namespace liveconv::app {
+
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+};
+
+bool interruptRequested();
+// The signal that interrupted (SIGINT, SIGTERM, SIGHUP), 0 when none; the exit code is 128 + it.
+int interruptSignal();
+const char* signalName(int signal);  // "Ctrl-C (SIGINT)", "SIGTERM", ...
+
+// A descriptor that becomes readable when the first signal arrives (a byte
+// is written to it from the handler), for event loops that sleep in select or
+// poll (Qt's QSocketNotifier). Valid while a scope is alive; -1 otherwise.
+int interruptWakeFd();
+
+}  // namespace liveconv::app
