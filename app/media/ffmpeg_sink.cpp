@@ -470,11 +470,13 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
       throw EncoderChoiceError("The " + std::string(s_->codec->name) + " encoder does not take the pixel format '" +
                                options.pixelFormat + "'; 'ffmpeg -h encoder=" + s_->codec->name + "' lists those it takes.");
   }
-  s_->staged = std::make_unique<StagedOutput>(path);
-  if (!(s_->output->oformat->flags & AVFMT_NOFILE)) {
+  // A muxer that opens its files itself (AVFMT_NOFILE) is staged only for one picture, whose one file it names.
+  const bool opensItsOwnFiles = s_->output->oformat->flags & AVFMT_NOFILE;
+  s_->staged = std::make_unique<StagedOutput>(path, !opensItsOwnFiles || muxer == "image2");
+  if (!opensItsOwnFiles) {
     if ((err = avio_open(&s_->output->pb, s_->staged->url().c_str(), AVIO_FLAG_WRITE)) < 0)
       throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
-  } else if (s_->staged->staged()) {  // a muxer that opens its own file (one picture): the temporary's name
+  } else if (s_->staged->staged()) {  // one picture: the muxer writes the temporary
     av_free(s_->output->url);
     s_->output->url = av_strdup(s_->staged->url().c_str());
   }

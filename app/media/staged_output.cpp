@@ -46,8 +46,8 @@ std::string plainFilePath(const std::string& target) {
   return !fs::exists(status) || fs::is_regular_file(status) ? path : "";
 }
 
-StagedOutput::StagedOutput(std::string target) : target_(std::move(target)), write_(target_) {
-  const std::string path = plainFilePath(target_);
+StagedOutput::StagedOutput(std::string target, bool stage) : target_(std::move(target)), write_(target_) {
+  const std::string path = stage ? plainFilePath(target_) : "";
   if (path.empty()) return;
   const fs::path t(path);
   write_ = (folderOf(path) / ("." + t.filename().string() + kPartTag + std::to_string(::getpid()))).string();

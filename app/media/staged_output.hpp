@@ -24,7 +24,8 @@ std::string plainFilePath(const std::string& target);
 
 class StagedOutput {
  public:
-  explicit StagedOutput(std::string target);
+  // `stage` false writes a plain file in place too (a muxer that names its own files).
+  explicit StagedOutput(std::string target, bool stage = true);
   ~StagedOutput();  // removes the temporary unless committed
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
