@@ -49,6 +49,16 @@ ReconnectingSource::ReconnectingSource(Opener open, ReconnectPolicy policy, Repo
   }
 }
 
+ReconnectingSource::ReconnectingSource(std::unique_ptr<FrameSource> first, Opener open, ReconnectPolicy policy,
+                                       Reporter report, StopRequested stop)
+    : open_(std::move(open)), policy_(policy), report_(std::move(report)), stop_(std::move(stop)), source_(std::move(first)) {}
+
+bool ReconnectingSource::setFormat(PixelFormat format) {
+  if (!source_->setFormat(format)) return false;
+  format_ = format;
+  return true;
+}
+
 std::unique_ptr<FrameSource> ReconnectingSource::openWithRetry(const std::string& firstProblem, bool afterLoss) {
   const auto start = Clock::now();
   std::string problem = firstProblem;
@@ -104,6 +114,7 @@ bool ReconnectingSource::next(Frame& frame) {
         return false;  // stopped while waiting
       }
       ++reconnects_;
+      if (format_ != PixelFormat::Invalid) source_->setFormat(format_);
       if (report_) report_(source_->describe() + " is back; the stream goes on.");
     }
   }

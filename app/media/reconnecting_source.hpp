@@ -31,6 +31,9 @@ class ReconnectingSource : public FrameSource {
   // budget; any other error (no such camera) is thrown at once, as is
   // Interrupted when stop() turns true during a wait.
   ReconnectingSource(Opener open, ReconnectPolicy policy, Reporter report, StopRequested stop);
+  // Around a source already open (a window's, opened on its own thread); `open` reopens it once lost.
+  ReconnectingSource(std::unique_ptr<FrameSource> first, Opener open, ReconnectPolicy policy, Reporter report,
+                     StopRequested stop);
 
   // The next frame. When the source stops with SourceUnavailable, reopens it
   // (now any InputError counts as "not back yet") and goes on; frame indices
@@ -41,6 +44,11 @@ class ReconnectingSource : public FrameSource {
   long long expectedFrames() const override { return source_->expectedFrames(); }
   bool frameSize(int* width, int* height) const override { return source_->frameSize(width, height); }
   long long corruptPackets() const override { return corruptBefore_ + source_->corruptPackets(); }
+  bool seek(double seconds) override { return source_->seek(seconds); }
+  double durationSeconds() const override { return source_->durationSeconds(); }
+  double startSeconds() const override { return source_->startSeconds(); }
+  // Kept for the source reopened after a loss, too.
+  bool setFormat(PixelFormat format) override;
 
   FrameSource& current() { return *source_; }
   int reconnects() const { return reconnects_; }
@@ -56,6 +64,7 @@ class ReconnectingSource : public FrameSource {
   StopRequested stop_;
   std::unique_ptr<FrameSource> source_;
   long long delivered_ = 0, corruptBefore_ = 0;
+  PixelFormat format_ = PixelFormat::Invalid;  // set by setFormat(): the reopened source converts to it too
   int reconnects_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -307,6 +308,25 @@ TEST_F(FakeSourceFeedTest, ASourceAtItsFrameRateCountsNoDecodeLateDrop) {
   ASSERT_TRUE(playUntil(*feed, [&] { return feed->stats().framesShown >= 50; }))
       << "feed says: " << feed->stats().sourceMessage;
   EXPECT_EQ(decodeLate(*feed), 0u);
+}
+
+// A camera unplugged while a window plays it is waited for and reopened, as
+// `liveconv run --reconnect` does: the picture goes on with the camera's
+// frames after the loss, and the overlay's source line says it is back.
+TEST_F(FakeSourceFeedTest, ACameraUnpluggedMidStreamIsReopenedAndPlaysOn) {
+  auto opens = std::make_shared<std::atomic<int>>(0);
+  auto feed = makePipelineFeed(
+      [opens](PixelFormat) -> std::unique_ptr<FrameSource> {
+        // The first camera stops after 15 frames (SourceUnavailable, as FFmpeg's v4l2 read fails); the reopened one plays on.
+        return std::make_unique<FakeLiveSource>(100000, 0.01, 0.0, ++*opens == 1 ? 15 : -1);
+      },
+      LiveClockOptions(), "", model_.snapshot(), nullptr);
+  ASSERT_TRUE(playUntil(*feed, [&] { return opens->load() >= 2 && feed->stats().framesShown >= 40; }))
+      << "opened " << opens->load() << " times, " << feed->stats().framesShown
+      << " frames shown; feed says: " << feed->stats().sourceMessage;
+  EXPECT_EQ(opens->load(), 2);
+  EXPECT_NE(feed->stats().sourceMessage.find("is back; the stream goes on"), std::string::npos)
+      << feed->stats().sourceMessage;
 }
 
 // A stream that stops sending while it plays (a network camera that hangs)

@@ -39,6 +39,7 @@
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
+#include "media/reconnecting_source.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -442,7 +443,21 @@ class PipelineFeed final : public FrameFeed {
 
   // On lc-decode: the format the decoder converts to now (applied_ belongs to the UI thread).
   std::unique_ptr<FrameSource> openSource() { return openSource(streamFormat_); }
+  // A live source (a camera, a stream) that goes away mid-stream is waited
+  // for and reopened as `liveconv run --reconnect` does (its default 10 s), each
+  // wait said in the overlay's source message.
   std::unique_ptr<FrameSource> openSource(PixelFormat format) {
+    std::unique_ptr<FrameSource> first = openOnce(format);
+    if (!first->isLive()) return first;
+    auto report = [this](const std::string& line) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = line;
+    };
+    auto stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
+    return std::make_unique<app::ReconnectingSource>(std::move(first), [this, format] { return openOnce(format); },
+                                                     app::ReconnectPolicy(), report, stop);
+  }
+  std::unique_ptr<FrameSource> openOnce(PixelFormat format) {
     if (opener_) return opener_(format);
     if (sourceText_.rfind("synthetic:", 0) == 0) {
       int w = 0, h = 0;
