@@ -16,6 +16,7 @@
 #include "media/colour_scaler.hpp"
 #include "media/ffmpeg_compat.hpp"
 #include "media/media_errors.hpp"
+#include "media/source_kinds.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -174,8 +175,7 @@ SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultCl
     parseCameraMode(rest.substr(digits), spec);
   } else {
     spec.url = text;
-    for (const char* scheme : {"rtsp://", "rtmp://", "udp://", "rtp://", "srt://", "tcp://"})
-      if (startsWith(text, scheme)) spec.live = true;
+    spec.live = sourceKindOf(text).live;  // a network stream
   }
   return spec;
 }

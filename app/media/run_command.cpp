@@ -18,6 +18,7 @@
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
+#include "media/open_source.hpp"
 #include "media/reconnecting_source.hpp"
 #include "media/run_command.hpp"
 #include "stream.hpp"
@@ -125,40 +126,17 @@ RunRequest parseRunRequest(const Args& args) {
   return r;
 }
 
-struct OpenedSource {
-  std::unique_ptr<FrameSource> source;
-  FfmpegSource* decoder = nullptr;  // the FFmpeg source behind it, if any
-  int rateNum = 25, rateDen = 1;
-};
-
+// The source by its kind (media/open_source.hpp); a live one waited for and
+// reopened within --reconnect, each wait said in a line.
 OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceContext>& device) {
-  OpenedSource o;
-  if (r.input.rfind("synthetic:", 0) == 0) {
-    int w = 0, h = 0;
-    parseFrameSize(r.input.substr(10), "synthetic size", &w, &h);
-    o.source = std::make_unique<SyntheticSource>(w, h, r.format, r.stream.maxFrames < 0 ? 300 : r.stream.maxFrames,
-                                                 device);
-    o.rateNum = 60;
-    return o;
-  }
-  SourceSpec spec = parseSourceSpec(r.input == "-" ? "pipe:0" : r.input, defaultClipPath());
-  if (r.input == "-") spec.text = "standard input";
-  spec.stop = interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
-  const PixelFormat format = r.format;
-  const ConvertMode convert = r.convert;
-  if (spec.live) {  // cameras and streams: a busy camera is waited for, a lost one reopened
-    auto open = [spec, format, convert] { return std::make_unique<FfmpegSource>(spec, format, convert); };
-    auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
-    auto rs = std::make_unique<ReconnectingSource>(open, r.reconnect, report, interruptRequested);
-    o.decoder = dynamic_cast<FfmpegSource*>(&rs->current());
-    o.source = std::move(rs);
-  } else {
-    auto ff = std::make_unique<FfmpegSource>(spec, format, convert);
-    o.decoder = ff.get();
-    o.source = std::move(ff);
-  }
-  o.decoder->frameRate(&o.rateNum, &o.rateDen);
-  return o;
+  OpenRequest request;
+  request.text = r.input;
+  request.format = r.format;
+  request.convert = r.convert;
+  request.device = device;
+  request.stop = interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
+  auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
+  return openSource(request, &r.reconnect, report);
 }
 
 // Frames keep their source timestamps; the input's audio and subtitles and its

@@ -7,6 +7,7 @@
 #include "media/cameras.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/run_command.hpp"
+#include "media/source_kinds.hpp"
 #include "media/versions.hpp"
 #include "stream.hpp"
 #include "subcommands.hpp"
@@ -17,10 +18,9 @@ namespace {
 void printRunUsage() {
   std::cout
       << "usage: liveconv run [-i] SOURCE [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [options]\n"
-         "  SOURCE  a file or URL; - (standard input); lavfi:testsrc2=size=320x240:rate=30;\n"
-         "          camera:0[:640x480][@30] or /dev/video0; synthetic:WxH (frames generated in memory);\n"
-         "          default: the bundled clip\n"
-         "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
+         "  SOURCE  one of (default: the bundled clip):\n"
+      << sourceKindsHelp("            ", false)
+      << "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
          "          keeps the filtered RGB exactly), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or\n"
          "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"
          "          with --container), raw:- ; null (nothing; for measuring); default null\n"

@@ -39,6 +39,7 @@
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
+#include "media/open_source.hpp"
 #include "media/reconnecting_source.hpp"
 
 namespace liveconv::ui {
@@ -89,7 +90,8 @@ class PipelineFeed final : public FrameFeed {
     // Opened here, on the thread that opens feeds (FeedSwitcher's), not on the
     // decode thread: a source that cannot be opened (a stream that refuses, a
     // file that is not video) fails the open, and the source playing stays.
-    if (opener_ || sourceText_.rfind("synthetic:", 0) != 0) firstSource_ = openSource(initial->format);
+    if (opener_ || app::sourceKindOf(sourceText_).id != app::SourceKindId::Synthetic)
+      firstSource_ = openSource(initial->format);
     openAbandoned_ = nullptr;  // the open is over: from here on only stop() ends the source's waits
     // A decoder that converts to either format switches in place (setFormat),
     // without opening the source, the device or the pipeline again.
@@ -459,21 +461,16 @@ class PipelineFeed final : public FrameFeed {
   }
   std::unique_ptr<FrameSource> openOnce(PixelFormat format) {
     if (opener_) return opener_(format);
-    if (sourceText_.rfind("synthetic:", 0) == 0) {
-      int w = 0, h = 0;
-      char extra = 0;
-      if (std::sscanf(sourceText_.c_str() + 10, "%dx%d%c", &w, &h, &extra) != 2 || w <= 0 || h <= 0)
-        throw InvalidArgument("synthetic:WxH needs a frame size such as synthetic:1280x720.");
-      return std::make_unique<SyntheticSource>(w, h, format, -1, device_);
-    }
-    app::SourceSpec spec = app::parseSourceSpec(sourceText_, app::defaultClipPath());
+    app::OpenRequest request;
+    request.text = sourceText_;
+    request.format = format;
+    request.device = device_;
     // A stream that sends nothing holds up neither stop() nor an open no longer wanted.
-    spec.stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
-    auto source = std::make_unique<app::FfmpegSource>(spec, format);
-    int num = 0, den = 0;
-    source->frameRate(&num, &den);
-    if (num > 0 && den > 0) rateNum_ = num, rateDen_ = den;
-    return source;
+    request.stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
+    app::OpenedSource opened = app::openSource(request);
+    rateNum_ = opened.rateNum;
+    rateDen_ = opened.rateDen;
+    return std::move(opened.source);
   }
 
   // What lc-decode does next, as the UI thread asked: stop, filter the held

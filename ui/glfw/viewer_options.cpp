@@ -6,6 +6,7 @@
 #include <string>
 
 #include "feed/script.hpp"
+#include "media/source_kinds.hpp"
 #include "model/commands.hpp"
 
 namespace liveconv::ui {
@@ -15,9 +16,8 @@ namespace {
 // The usage text around --display-path, whose lines come from ui/gl (liveconv-qt shows the same).
 const char* kUsageHead =
     "usage: liveconv-viewer [options]\n"
-    "  --source SPEC       a file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], synthetic:WxH,\n"
-    "                      testpattern[:WxH]; default: the bundled clip (looping), or the\n"
-    "                      test pattern in a build without FFmpeg\n";
+    "  --source SPEC       one of (default: the bundled clip, looping, or the test pattern in a\n"
+    "                      build without FFmpeg):\n";
 const char* kUsageTail =
     "  --size WxH          window size in screen coordinates (default 1600x900, or the screen's\n"
     "                      work area where that is smaller)\n"
@@ -35,7 +35,7 @@ const char* kUsageTail =
 
 const char* viewerUsage() {
   static const std::string usage =
-      std::string(kUsageHead) + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
+      std::string(kUsageHead) + app::sourceKindsHelp("    ", true) + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
   return usage.c_str();
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gl/interop_policy.hpp"
+#include "media/source_kinds.hpp"
 #include "stop_signals.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
@@ -27,8 +28,9 @@ namespace {
 const char* kUsage =
     "usage: liveconv-qt [options] [--source] [SOURCE] [Qt options such as -platform NAME]\n"
     "\n"
-    "  SOURCE              a video file or URL, lavfi:GRAPH, camera:N[:WxH][@FPS], /dev/videoN,\n"
-    "                      synthetic:WxH, testpattern[:WxH]; without it, the source of the last run\n"
+    "  SOURCE              one of (without it, the source of the last run):\n";
+
+const char* kUsageFilter =
     "The filter (given ones replace the settings of the last run, as the Filter menu would):\n";
 
 const char* kUsageRun =
@@ -116,7 +118,8 @@ struct CommandLine {
 int answerHelpOrVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
+      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ", true) << kUsageFilter
+                << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
                 << liveconv::ui::scriptOptionHelp() << "  --help, --version\n"
                 << liveconv::ui::keyHelp() << kUsageSettings;
       return 0;

@@ -1,0 +1,41 @@
+// The one table of source kinds: what a source spec can be, how it is
+// written, what it is, whether it is live (its own clock; reopened when it
+// goes away) or seekable. The CLI, both windows, their help texts (and so the
+// man pages) and the openers (media/open_source.hpp) read it. Plain C++: the
+// windows built without FFmpeg read it too. Adding a source kind is a row
+// here and its opener in open_source.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace liveconv::app {
+
+enum class SourceKindId {
+  Invalid = 0,
+  TestPattern,  // the windows' own feed
+  Synthetic,
+  Lavfi,
+  Camera,
+  Stream,
+  Pipe,
+  File,
+};
+
+struct SourceKind {
+  SourceKindId id = SourceKindId::Invalid;
+  const char* syntax = "";  // as the help writes it, e.g. "camera:N[:WxH][@FPS]"
+  const char* help = "";    // one line: what it is
+  bool live = false;        // its own clock: the live queue policy, and reopened when it goes away
+  bool seekable = false;
+  bool windowsOnly = false;  // `liveconv run` does not take it
+};
+
+// In the order they are matched; the last (a file) takes what no other does.
+const std::vector<SourceKind>& sourceKinds();
+// The kind of a source spec as the user wrote it ("" is the bundled clip: a file).
+const SourceKind& sourceKindOf(const std::string& text);
+// "<indent>SYNTAX  HELP" lines for a --help, with the windows' own kinds or without.
+std::string sourceKindsHelp(const std::string& indent, bool windows);
+
+}  // namespace liveconv::app

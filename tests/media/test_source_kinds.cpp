@@ -1,0 +1,90 @@
+// The one table of source kinds: every spec a user writes lands on one row,
+// and every program's help lists the rows it takes from the table itself.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "media/media_test_support.hpp"
+#include "media/source_kinds.hpp"
+#include "test_support.hpp"
+
+namespace liveconv::app {
+namespace {
+
+using test_media::has;
+using test_media::liveconv;
+using test_media::Result;
+using test_media::shell;
+
+TEST(SourceKinds, EverySpecLandsOnItsRow) {
+  const std::pair<const char*, SourceKindId> cases[] = {
+      {"testpattern", SourceKindId::TestPattern},       {"testpattern:640x480", SourceKindId::TestPattern},
+      {"synthetic:1280x720", SourceKindId::Synthetic},   {"lavfi:testsrc2=size=320x240", SourceKindId::Lavfi},
+      {"camera:0:640x480@30", SourceKindId::Camera},     {"/dev/video2", SourceKindId::Camera},
+      {"rtsp://cam.local/stream", SourceKindId::Stream}, {"udp://127.0.0.1:1234", SourceKindId::Stream},
+      {"srt://host:9000", SourceKindId::Stream},         {"-", SourceKindId::Pipe},
+      {"pipe:3", SourceKindId::Pipe},                    {"clip.mp4", SourceKindId::File},
+      {"take 1:2.mov", SourceKindId::File},              {"https://example.org/a.mp4", SourceKindId::File},
+      {"", SourceKindId::File},
+  };
+  for (const auto& [text, id] : cases) EXPECT_EQ(sourceKindOf(text).id, id) << text;
+  EXPECT_TRUE(sourceKindOf("camera:0").live);
+  EXPECT_TRUE(sourceKindOf("rtsp://x").live);
+  EXPECT_FALSE(sourceKindOf("clip.mkv").live);
+  EXPECT_TRUE(sourceKindOf("clip.mkv").seekable);
+  std::set<SourceKindId> ids;
+  for (const SourceKind& k : sourceKinds()) {
+    EXPECT_TRUE(ids.insert(k.id).second) << k.syntax << " is in the table twice";
+    EXPECT_FALSE(std::string(k.syntax).empty());
+    EXPECT_FALSE(std::string(k.help).empty()) << k.syntax;
+  }
+}
+
+// A FIFO is a pipe whatever its name (it is read through poll(), not as a file).
+TEST(SourceKinds, AFifoIsAPipe) {
+  const std::string fifo = ::testing::TempDir() + "/kinds_" + std::to_string(::getpid()) + ".mkv";
+  ASSERT_EQ(shell("mkfifo " + fifo).exitCode, 0);
+  EXPECT_EQ(sourceKindOf(fifo).id, SourceKindId::Pipe);
+  EXPECT_EQ(sourceKindOf("file:" + fifo).id, SourceKindId::Pipe);
+  std::remove(fifo.c_str());
+}
+
+// Each program's help is the table's rows (the man pages are made from it):
+// `run` every kind but the windows' own, the windows every kind.
+TEST(SourceKinds, EveryHelpListsTheTablesRows) {
+  std::vector<std::pair<std::string, bool>> helps = {{std::string(LIVECONV_BIN) + " run --help", false}};
+#ifdef LIVECONV_VIEWER_BIN
+  helps.push_back({std::string(LIVECONV_VIEWER_BIN) + " --help", true});
+#endif
+#ifdef LIVECONV_QT_BIN
+  helps.push_back({std::string(LIVECONV_QT_BIN) + " --help", true});
+#endif
+  for (const auto& [command, windows] : helps) {
+    const Result r = shell(command);
+    EXPECT_EQ(r.exitCode, 0) << command << ": " << r.output;
+    for (const SourceKind& k : sourceKinds())
+      EXPECT_EQ(has(r.output, std::string(k.syntax) + " ") && has(r.output, k.help), windows || !k.windowsOnly)
+          << command << " and " << k.syntax << ":\n" << r.output;
+  }
+}
+
+// The rows' openers as `run` meets them: synthetic frames end at --frames (the
+// same endless source the windows play), the windows' test pattern is refused
+// with what to use instead, a malformed size is one sentence.
+TEST(SourceKinds, RunOpensEachKindByItsRow) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  Result r = liveconv("run -i synthetic:64x48 --frames 7 -o null --variant naive");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "frames: in 7, out 7")) << r.output;
+  r = liveconv("run -i testpattern -o null --variant naive");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "testpattern is the windows' test pattern; here use synthetic:WxH")) << r.output;
+  r = liveconv("run -i synthetic:64 -o null --variant naive");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "synthetic:WxH needs a frame size such as synthetic:1280x720")) << r.output;
+}
+
+}  // namespace
+}  // namespace liveconv::app
