@@ -298,6 +298,8 @@ TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
   GTEST_SKIP() << "no media build: no recording";
 #else
   if (!onPath("xvfb-run")) GTEST_SKIP() << "SKIP: no xvfb-run: the signal must reach the window alone";
+  // What a killed run left in the folder (its PID is long gone): the recording names it.
+  std::ofstream(dir_ + ".killed.mkv.liveconv-part-999999") << "incomplete";
   for (const auto& [signal, code] : {std::pair<const char*, int>{"TERM", 143}, {"INT", 130}}) {
     const std::string file = std::string("rec_") + signal + ".mkv";
     std::ofstream(dir_ + "script.txt") << "3 border mirror\n3 mask box:5\n5 record " << file << "\n";
@@ -322,8 +324,11 @@ TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
     const bool read = probe && std::fgets(line, sizeof line, probe);
     if (probe) pclose(probe);
     EXPECT_TRUE(read && std::atoi(line) > 0) << signal << ": " << file << " does not play: " << line;
-    EXPECT_EQ(std::system(("ls -a " + dir_ + " | grep -q liveconv-part").c_str()) == 0, false)
+    EXPECT_EQ(std::system(("ls -a " + dir_ + " | grep -q '^.rec_.*liveconv-part'").c_str()) == 0, false)
         << signal << ": a part file was left";
+    EXPECT_NE(readFile(dir_ + "stats.json").find("holds a part file left by a killed run (.killed.mkv.liveconv-part-999999)"),
+              std::string::npos)
+        << "the recording did not name what a killed run left: " << readFile(dir_ + "stats.json");
     if (std::string(GetParam().name) == "qt" && std::string(signal) == "TERM") {
       std::string again;
       ASSERT_EQ(run("5 quit\n", &again), 0) << again;

@@ -250,6 +250,12 @@ class PipelineFeed final : public FrameFeed {
       timing.rateNum = rateNum_.load();
       timing.rateDen = rateDen_.load();
       auto sink = app::openSink(path, "", timing);
+      // What killed runs left beside it is said (only `liveconv run -y` removes it unasked).
+      if (std::string line = app::sweepLeftoverParts(path, false, "delete such files, or let liveconv run -y remove them");
+          !line.empty()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        sourceMessage_ = "The folder of " + path + ": " + line;
+      }
       std::lock_guard<std::mutex> lock(recordMutex_);
       sink_ = std::move(sink);
       recordingPath_ = path;
