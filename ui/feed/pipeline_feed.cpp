@@ -40,6 +40,7 @@
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/open_source.hpp"
+#include "media/recorder.hpp"
 #include "media/reconnecting_source.hpp"
 
 namespace liveconv::ui {
@@ -194,12 +195,15 @@ class PipelineFeed final : public FrameFeed {
     out.gigabytesPerSecond =
         gigabytesPerSecond(s.width, s.height, bytesPerPixel(applied_->format), out.stages.kernelMs);
     auto dropped = [&](liveconv::DropCause c) { return static_cast<std::uint64_t>(s.dropped[static_cast<int>(c)]); };
+    std::string recorderFailure;  // a write error on lc-record (a full disk): the recording is over
     {
       // One lock order everywhere: recordMutex_ before mutex_ (record() and
       // stopRecording() on other threads take them so), never both here.
+      // The recorder's counters are atomics: nothing here waits for an encoder.
       std::lock_guard<std::mutex> recLock(recordMutex_);
-      if (sink_) out.recordingPath = recordingPath_;
-      out.recordedFrames = recordedFrames_;
+      if (recorder_ && !recorder_->failed()) out.recordingPath = recorder_->path();
+      if (recorder_ && recorder_->failed()) recorderFailure = "Recording stopped: " + recorder_->error();
+      out.recordedFrames = recorder_ ? recorder_->frames() : recordedFrames_;
     }
     std::lock_guard<std::mutex> lock(mutex_);
     out.drops = {{"decoder late", dropped(liveconv::DropCause::DecodeLate)},
@@ -220,7 +224,7 @@ class PipelineFeed final : public FrameFeed {
     out.rejectedVersion = rejectedVersion_;
     out.rejectedVariant = rejectedVariant_;
     out.source = sourceDescription_;
-    out.sourceMessage = sourceMessage_;
+    out.sourceMessage = recorderFailure.empty() ? sourceMessage_ : recorderFailure;
     out.positionSeconds = position_;
     out.durationSeconds = durationSeconds_;
     out.frameSeconds = static_cast<double>(rateDen_.load()) / std::max(1, rateNum_.load());
@@ -257,9 +261,9 @@ class PipelineFeed final : public FrameFeed {
         sourceMessage_ = "The folder of " + path + ": " + line;
       }
       std::lock_guard<std::mutex> lock(recordMutex_);
-      sink_ = std::move(sink);
-      recordingPath_ = path;
+      recorder_ = std::make_shared<app::Recorder>(std::move(sink), path);  // encodes on lc-record
       recordedFrames_ = 0;
+      lastRecordedIndex_ = -1;
       if (pipeline_) pipeline_->setDeliverPixels(true);  // zero-copy: the encoder needs host pixels too
       return "";
     } catch (const std::exception& e) {
@@ -275,7 +279,7 @@ class PipelineFeed final : public FrameFeed {
     bool recording = false;
     {
       std::lock_guard<std::mutex> lock(recordMutex_);
-      recording = sink_ != nullptr;
+      recording = recorder_ != nullptr;
     }
     if (recording) {
       stopRecording();
@@ -291,17 +295,22 @@ class PipelineFeed final : public FrameFeed {
     wake_.notify_all();
   }
 
+  // Writes what the recorder still holds and finishes the file (on the caller's thread, outside the locks stats() takes).
   void stopRecording() override {
-    std::lock_guard<std::mutex> lock(recordMutex_);
-    if (!sink_) return;
-    if (pipeline_ && target_) pipeline_->setDeliverPixels(false);
-    try {
-      sink_->finish();
-    } catch (const std::exception& e) {
-      std::lock_guard<std::mutex> l(mutex_);
-      sourceMessage_ = e.what();
+    std::shared_ptr<app::Recorder> recorder;
+    {
+      std::lock_guard<std::mutex> lock(recordMutex_);
+      recorder = std::move(recorder_);
     }
-    sink_.reset();
+    if (!recorder) return;
+    if (pipeline_ && target_) pipeline_->setDeliverPixels(false);
+    const std::string error = recorder->finish();
+    std::lock_guard<std::mutex> lock(recordMutex_);
+    recordedFrames_ = recorder->frames();
+    if (!error.empty()) {
+      std::lock_guard<std::mutex> l(mutex_);
+      sourceMessage_ = "Recording stopped: " + error;
+    }
   }
 
  private:
@@ -328,7 +337,7 @@ class PipelineFeed final : public FrameFeed {
     if (opened.target) {
       options.keepOnDevice = true;
       std::lock_guard<std::mutex> lock(recordMutex_);
-      options.deliverPixels = sink_ != nullptr;
+      options.deliverPixels = recorder_ != nullptr;
       // One buffer waits for the UI thread's copy, one for the presenter's mailbox, one is filtered into.
       options.deviceSlots = 3;
     }
@@ -682,24 +691,22 @@ class PipelineFeed final : public FrameFeed {
     }
   }
 
+  // On lc-present: a copy of the frame to the recorder, which encodes it on lc-record.
   void record(const Frame& frame) {
-    std::lock_guard<std::mutex> lock(recordMutex_);
-    // Zero-copy: frames submitted before recording started carry no host pixels.
-    if (!sink_ || frame.image.sizeBytes() == 0) return;
-    // Paused, a frame is filtered again when a later kernel of its set is
-    // ready: the same source frame and set, the same pixels (every variant is
-    // exact), so the file keeps the one it has.
-    if (recordedFrames_ > 0 && frame.index == lastRecordedIndex_ && frame.paramsTag == lastRecordedTag_) return;
-    try {
-      sink_->write(frame);
-      ++recordedFrames_;
+    std::shared_ptr<app::Recorder> recorder;
+    {
+      std::lock_guard<std::mutex> lock(recordMutex_);
+      // Zero-copy: frames submitted before recording started carry no host pixels.
+      if (!recorder_ || frame.image.sizeBytes() == 0) return;
+      // Paused, a frame is filtered again when a later kernel of its set is
+      // ready: the same source frame and set, the same pixels (every variant is
+      // exact), so the file keeps the one it has.
+      if (frame.index == lastRecordedIndex_ && frame.paramsTag == lastRecordedTag_) return;
       lastRecordedIndex_ = frame.index;
       lastRecordedTag_ = frame.paramsTag;
-    } catch (const std::exception& e) {
-      sink_.reset();
-      std::lock_guard<std::mutex> l(mutex_);
-      sourceMessage_ = std::string("Recording stopped: ") + e.what();
+      recorder = recorder_;
     }
+    recorder->push(frame);  // waits only while the recorder's queue is full; false once it failed or finished
   }
 
   const std::string sourceText_;
@@ -754,9 +761,8 @@ class PipelineFeed final : public FrameFeed {
   Shown shown_;  // UI thread
 
   mutable std::mutex recordMutex_;  // taken before mutex_ where both are needed
-  std::unique_ptr<FrameSink> sink_;
-  std::string recordingPath_;
-  long long recordedFrames_ = 0;
+  std::shared_ptr<app::Recorder> recorder_;  // the recording in progress, or null
+  long long recordedFrames_ = 0;  // of the last recording, once it is finished
   std::int64_t lastRecordedIndex_ = -1;  // the source frame and set written last
   std::uint64_t lastRecordedTag_ = 0;
 

@@ -1,0 +1,82 @@
+#include "media/recorder.hpp"
+
+#include <algorithm>
+
+#include "liveconv/thread_name.hpp"
+
+namespace liveconv::app {
+
+Recorder::Recorder(std::unique_ptr<FrameSink> sink, std::string path, std::size_t capacity)
+    : sink_(std::move(sink)), path_(std::move(path)), capacity_(capacity > 0 ? capacity : 1), thread_([this] { run(); }) {}
+
+Recorder::~Recorder() {
+  finish();
+}
+
+bool Recorder::push(const Frame& frame) {
+  Frame copy;  // the caller keeps its frame (a window shows it)
+  const ImageView px = frame.pixels();
+  copy.image = Image(px.width, px.height, px.format);
+  for (int y = 0; y < px.height; ++y) std::copy(px.row(y), px.row(y) + px.rowBytes(), copy.image.view().row(y));
+  copy.index = frame.index;
+  copy.ptsSeconds = frame.ptsSeconds;
+  copy.hasPts = frame.hasPts;
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.size() < capacity_ || closing_ || failed_; });
+  if (closing_ || failed_) return false;
+  queue_.push_back(std::move(copy));
+  changed_.notify_all();
+  return true;
+}
+
+void Recorder::run() {
+  setThreadName("lc-record");
+  for (;;) {
+    Frame frame;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return !queue_.empty() || closing_; });
+      if (queue_.empty()) break;  // closing, all written
+      frame = std::move(queue_.front());
+      queue_.pop_front();
+      changed_.notify_all();  // room for the next
+    }
+    try {
+      sink_->write(frame);
+      ++written_;
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      error_ = e.what();
+      failed_ = true;
+      queue_.clear();
+      changed_.notify_all();
+      break;
+    }
+  }
+  try {
+    sink_->finish();  // after a failed write: the staged output is discarded
+  } catch (const std::exception& e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_.empty()) error_ = e.what();
+    failed_ = true;
+  }
+}
+
+std::string Recorder::finish() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (finished_) return error_;
+    finished_ = true;
+    closing_ = true;
+    changed_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+  return error();
+}
+
+std::string Recorder::error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
+}  // namespace liveconv::app

@@ -1,0 +1,55 @@
+// A recording of filtered frames, on a thread of its own (lc-record): the
+// thread that hands frames over copies each into a bounded queue and goes on;
+// the encoder and the muxer (FrameSink, staged as every output is) run here,
+// so no lock a window's UI thread takes is held while a frame is encoded. A
+// full queue holds the caller (the window's present thread), never drops a
+// frame. A write error ends the recording: the file is discarded (the staged
+// output), error() says why and push() refuses from then on.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "liveconv/frame.hpp"
+
+namespace liveconv::app {
+
+class Recorder {
+ public:
+  Recorder(std::unique_ptr<FrameSink> sink, std::string path, std::size_t capacity = 8);
+  ~Recorder();  // finish(), if not done
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // Queues a copy of the frame's pixels; false once the recording failed or finished.
+  bool push(const Frame& frame);
+  // Writes what is queued, finishes the file and ends the thread; the error, or "".
+  std::string finish();
+
+  const std::string& path() const { return path_; }
+  long long frames() const { return written_; }  // written so far
+  bool failed() const { return failed_; }
+  std::string error() const;
+
+ private:
+  void run();
+
+  std::unique_ptr<FrameSink> sink_;  // lc-record's alone once the thread runs
+  const std::string path_;
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Frame> queue_;
+  bool closing_ = false, finished_ = false;
+  std::string error_;
+  std::atomic<long long> written_{0};
+  std::atomic<bool> failed_{false};
+  std::thread thread_;  // last: starts once the rest is there
+};
+
+}  // namespace liveconv::app
