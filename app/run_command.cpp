@@ -20,7 +20,7 @@
 #include "media/media_errors.hpp"
 #include "media/open_source.hpp"
 #include "media/reconnecting_source.hpp"
-#include "media/run_command.hpp"
+#include "run_command.hpp"
 #include "stream.hpp"
 
 namespace liveconv::app {

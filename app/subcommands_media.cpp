@@ -6,7 +6,7 @@
 #include "exit_codes.hpp"
 #include "media/cameras.hpp"
 #include "media/ffmpeg_source.hpp"
-#include "media/run_command.hpp"
+#include "run_command.hpp"
 #include "media/source_kinds.hpp"
 #include "media/versions.hpp"
 #include "stream.hpp"

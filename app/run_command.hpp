@@ -1,4 +1,4 @@
-// `liveconv run` (app/media/run_command.cpp).
+// `liveconv run` (app/run_command.cpp).
 #pragma once
 
 #include <string>
