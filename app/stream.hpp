@@ -17,7 +17,7 @@
 #include "liveconv/live_clock.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/pipeline.hpp"
-#include "stop_signals.hpp"
+#include "media/stop_signals.hpp"
 
 namespace liveconv::app {
 

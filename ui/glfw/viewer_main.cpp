@@ -34,7 +34,7 @@
 #include "model/commands.hpp"
 #include "model/exit_codes.hpp"
 #include "png/png_io.hpp"
-#include "stop_signals.hpp"
+#include "media/stop_signals.hpp"
 
 namespace liveconv::ui {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "gl/interop_policy.hpp"
 #include "media/source_kinds.hpp"
-#include "stop_signals.hpp"
+#include "media/stop_signals.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
 #include "liveconv/device.hpp"

@@ -1,4 +1,4 @@
-#include "stop_signals.hpp"
+#include "media/stop_signals.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
