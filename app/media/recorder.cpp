@@ -25,6 +25,7 @@ bool Recorder::push(const Frame& frame) {
   changed_.wait(lock, [&] { return queue_.size() < capacity_ || closing_ || failed_; });
   if (closing_ || failed_) return false;
   queue_.push_back(std::move(copy));
+  ++taken_;
   changed_.notify_all();
   return true;
 }

@@ -32,7 +32,8 @@ class Recorder {
   std::string finish();
 
   const std::string& path() const { return path_; }
-  long long frames() const { return written_; }  // written so far
+  long long frames() const { return taken_; }     // taken for the file (queued or written): what the user sees counted
+  long long written() const { return written_; }  // through the encoder so far
   bool failed() const { return failed_; }
   std::string error() const;
 
@@ -47,7 +48,7 @@ class Recorder {
   std::deque<Frame> queue_;
   bool closing_ = false, finished_ = false;
   std::string error_;
-  std::atomic<long long> written_{0};
+  std::atomic<long long> taken_{0}, written_{0};
   std::atomic<bool> failed_{false};
   std::thread thread_;  // last: starts once the rest is there
 };

@@ -69,7 +69,8 @@ TEST(Recorder, NeitherTheFeederNorTheReaderWaitsForTheEncoder) {
     EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms) << "push " << k << " waited for the encoder";
   }
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(recorder.frames(), 0);
+  EXPECT_EQ(recorder.frames(), 4) << "the frames taken are counted at once";
+  EXPECT_EQ(recorder.written(), 0);
   EXPECT_EQ(recorder.path(), "x.mkv");
   EXPECT_FALSE(recorder.failed());
   EXPECT_LT(std::chrono::steady_clock::now() - start, 100ms) << "reading the counters waited for the encoder";
@@ -82,6 +83,7 @@ TEST(Recorder, NeitherTheFeederNorTheReaderWaitsForTheEncoder) {
   EXPECT_TRUE(sink.finished);
   EXPECT_EQ(sink.written, (std::vector<int>{0, 1, 2, 3, 4})) << "frames lost or out of order";
   EXPECT_EQ(recorder.frames(), 5);
+  EXPECT_EQ(recorder.written(), 5);
   EXPECT_FALSE(recorder.push(frameOf(5))) << "a finished recording took a frame";
 }
 
@@ -100,7 +102,7 @@ TEST(Recorder, AWriteErrorEndsTheRecordingWithItsReason) {
   EXPECT_EQ(recorder.error(), "Writing x.mkv failed: No space left on device.");
   EXPECT_EQ(recorder.finish(), "Writing x.mkv failed: No space left on device.");
   EXPECT_TRUE(sink.finished) << "the sink was not told (its staged file stays behind)";
-  EXPECT_EQ(recorder.frames(), 2);
+  EXPECT_EQ(recorder.written(), 2);
 }
 
 }  // namespace

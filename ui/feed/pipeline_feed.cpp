@@ -203,7 +203,7 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> recLock(recordMutex_);
       if (recorder_ && !recorder_->failed()) out.recordingPath = recorder_->path();
       if (recorder_ && recorder_->failed()) recorderFailure = "Recording stopped: " + recorder_->error();
-      out.recordedFrames = recorder_ ? recorder_->frames() : recordedFrames_;
+      out.recordedFrames = !recorder_ ? recordedFrames_ : recorder_->failed() ? recorder_->written() : recorder_->frames();
     }
     std::lock_guard<std::mutex> lock(mutex_);
     out.drops = {{"decoder late", dropped(liveconv::DropCause::DecodeLate)},
@@ -306,7 +306,7 @@ class PipelineFeed final : public FrameFeed {
     if (pipeline_ && target_) pipeline_->setDeliverPixels(false);
     const std::string error = recorder->finish();
     std::lock_guard<std::mutex> lock(recordMutex_);
-    recordedFrames_ = recorder->frames();
+    recordedFrames_ = recorder->written();  // all it took, unless a write failed
     if (!error.empty()) {
       std::lock_guard<std::mutex> l(mutex_);
       sourceMessage_ = "Recording stopped: " + error;
