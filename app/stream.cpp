@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
@@ -90,46 +89,6 @@ class Progress {
 
 }  // namespace
 
-namespace {
-
-// lc-decode of a run: the source's frames into the pipeline, paced by the
-// clock for a live source or --realtime (late frames dropped under the live
-// policy), until the end, --frames or Ctrl-C; then the end of the input.
-void decodeInto(FrameSource& source, FrameChannel& pipeline, const StreamOptions& options,
-                std::exception_ptr* sourceError) {
-  setThreadName("lc-decode");
-  PipelineStats& stats = pipeline.stats();
-  try {
-    long long taken = 0, corruptSeen = 0;
-    const bool clocked = source.isLive() || options.realtime;
-    LiveClock liveClock(options.liveClock,
-                        pipeline.policy() == QueuePolicy::Live ? LateFrames::Drop : LateFrames::Keep);
-    while (!interruptRequested() && (options.maxFrames < 0 || taken < options.maxFrames)) {
-      Frame frame;
-      const auto start = Clock::now();
-      if (!source.next(frame)) break;
-      if (frame.decodeMs == 0) frame.decodeMs = msSince(start) - frame.convertMs;
-      for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
-      ++taken;
-      if (clocked) {
-        const LiveClock::Decision d = liveClock.judge(frame.ptsSeconds, Clock::now());
-        if (d.verdict == LiveClock::Verdict::Late) {
-          stats.decodeLate();
-          continue;
-        }
-        if (d.verdict == LiveClock::Verdict::Early && options.realtime) std::this_thread::sleep_until(d.due);
-      }
-      if (!pipeline.push(std::move(frame))) break;
-    }
-    for (const long long c = source.corruptPackets(); corruptSeen < c; ++corruptSeen) stats.corruptPacket();
-  } catch (...) {
-    *sourceError = std::current_exception();
-  }
-  pipeline.endOfInput();
-}
-
-}  // namespace
-
 StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options) {
   InterruptScope interruptScope;
   PipelineStats& stats = pipeline.stats();
@@ -139,9 +98,16 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
     if (!jsonLog) throw Error("Cannot write the JSON log " + options.jsonLogPath + ".");
   }
 
-  // The decode thread owns the source for the length of the stream.
-  std::exception_ptr sourceError;
-  std::thread decoder([&] { decodeInto(source, pipeline, options, &sourceError); });
+  // lc-decode owns the source for the length of the stream: the frames into the
+  // pipeline, paced by the clock for a live source or --realtime (late frames
+  // dropped under the live policy), until the end, --frames or a signal.
+  DecodeOptions decode;
+  decode.maxFrames = options.maxFrames;
+  decode.paceToClock = options.realtime;
+  decode.clock = options.liveClock;
+  decode.stopWhen = interruptRequested;
+  DecodeLoop decoder(source, pipeline, decode);
+  decoder.start();
 
   long long expected = source.isLive() ? -1 : source.expectedFrames();  // a stream has no end to count to
   if (options.maxFrames >= 0 && (expected < 0 || expected > options.maxFrames)) expected = options.maxFrames;
@@ -172,6 +138,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
     pipeline.cancel();
   }
   decoder.join();
+  const std::exception_ptr sourceError = decoder.error();
   // The output is finished whatever happened, so a file is never left without its trailer.
   try {
     sink.finish();

@@ -1,7 +1,8 @@
 // The headless stream loop shared by `liveconv run` (media build) and
-// `liveconv bench --pipeline` (every build): a decode thread feeds the
-// pipeline, this thread writes its output to a sink, reports progress and
-// logs the stats. No FFmpeg here: sources and sinks come in as interfaces.
+// `liveconv bench --pipeline` (every build): the decode loop (the windows'
+// too, media/decode_loop.hpp) feeds the pipeline on lc-decode, this thread
+// writes its output to a sink, reports progress and logs the stats. No FFmpeg
+// here: sources and sinks come in as interfaces.
 //
 // Under the live policy, a source with a clock (a camera or stream, or a file
 // played with `realtime`) is held to its timestamps by a LiveClock
@@ -17,6 +18,7 @@
 #include "liveconv/live_clock.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/pipeline.hpp"
+#include "media/decode_loop.hpp"
 #include "media/stop_signals.hpp"
 
 namespace liveconv::app {

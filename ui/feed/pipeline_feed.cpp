@@ -2,10 +2,12 @@
 // thread "lc-decode", the engine's Pipeline with the live policy, and a
 // thread "lc-present" that keeps only the newest filtered frame for the UI.
 //
-//   lc-decode: open, pace to the clip's clock x speed, push -> Pipeline -> lc-present: pop, record, mailbox
+//   lc-decode: the one decode loop (app/media/decode_loop.hpp, as `liveconv run`'s): open, pace to the
+//              clip's clock x speed, push -> Pipeline -> lc-present: pop, record, mailbox
 //              (a frame too late to show is dropped as decode late, as in `liveconv run`: one LiveClock)
-//   UI thread: advance() takes the mailbox without waiting; setParams() goes to Pipeline::setParams,
-//              so a kernel build runs on the pipeline's "lc-build" thread, never on the UI thread.
+//   UI thread: advance() takes the mailbox without waiting and steers the decoder with commands
+//              (play, hold, step, seek, refilter, format, playback); setParams() goes to
+//              Pipeline::setParams, so a kernel build runs on the pipeline's "lc-build" thread.
 //
 // Each filtered frame comes out of the pipeline with its source pixels (lent
 // to it, shared, not copied), its position and the moment the decode thread
@@ -36,6 +38,7 @@
 #include "liveconv/pipeline.hpp"
 #include "liveconv/variants.hpp"
 #include "media/cameras.hpp"
+#include "media/decode_loop.hpp"
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
@@ -47,7 +50,7 @@ namespace liveconv::ui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kFallbackFps = 30;       // sources without timestamps (synthetic) are shown at this rate
+using app::DecoderCommand;
 
 struct Shown {
   ImageView source;                        // the pixels it was filtered from, kept alive by sourceOwner
@@ -135,7 +138,7 @@ class PipelineFeed final : public FrameFeed {
   FeedFrame advance(Advance mode) override {
     pollBuild();
     // The newest filtered frame first, so what follows judges the frame it shows.
-    bool fresh = false;
+    bool fresh = false, refilter = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (latest_.sourceOwner) {
@@ -145,13 +148,11 @@ class PipelineFeed final : public FrameFeed {
         refilterForKernel_ = false;
         ++framesShown_;
       }
-      paused_ = mode != Advance::Play;
-      if (mode == Advance::Step) ++steps_;
       // Paused on a frame filtered with older parameters: filter it again once the new set is built.
       if (mode == Advance::Hold && shown_.sourceOwner && shown_.version < requestedVersion_ && requestedGeneration_ == 0 &&
           refilteredFor_ != requestedVersion_) {
         refilteredFor_ = requestedVersion_;
-        refilter_ = true;
+        refilter = true;
       }
       // ... and again when a later kernel of the set on screen is ready (the
       // one its stopgap stood in for, `auto`'s provisional kernel or winner):
@@ -159,10 +160,10 @@ class PipelineFeed final : public FrameFeed {
       if (mode == Advance::Hold && shown_.sourceOwner && shown_.version == requestedVersion_ &&
           requestedGeneration_ == 0 && !refilterForKernel_ && pipeline_ && pipeline_->kernelWaiting()) {
         refilterForKernel_ = true;  // until the frame filtered with it arrives
-        refilter_ = true;
+        refilter = true;
       }
     }
-    wake_.notify_all();
+    steer(mode, refilter);
     if (fresh && shown_.onDevice) showOnDevice();
     FeedFrame f;
     if (shown_.sourceOwner) {
@@ -235,15 +236,14 @@ class PipelineFeed final : public FrameFeed {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (durationSeconds_ <= 0) return false;  // live, or a stream of unknown length
-      seekTo_ = std::clamp(seconds, 0.0, durationSeconds_);
+      seconds = std::clamp(seconds, 0.0, durationSeconds_);
     }
-    wake_.notify_all();
-    return true;
+    return decoder_ && decoder_->post(DecoderCommand::seek(seconds));
   }
 
   void setPlayback(const Playback& playback) override {
-    std::lock_guard<std::mutex> lock(mutex_);
     playback_ = playback;
+    if (decoder_) decoder_->post(DecoderCommand::setPlayback(playback.loop, playback.speed));
   }
 
   std::string whyNoRecording() const override { return {}; }
@@ -273,8 +273,8 @@ class PipelineFeed final : public FrameFeed {
 
   // The decoder converts to `format` from its next frame on. A paused
   // picture is decoded again in it (a file: at the position shown; a live or
-  // generated source: its next frame). A recording ends here: a file keeps
-  // one pixel format.
+  // generated source: its next frame: the decode loop's SetFormat). A
+  // recording ends here: a file keeps one pixel format.
   void switchFormat(PixelFormat format) {
     bool recording = false;
     {
@@ -287,12 +287,7 @@ class PipelineFeed final : public FrameFeed {
       sourceMessage_ = std::string("Recording stopped at the switch to ") + toString(format) +
                        ": a recording keeps one pixel format.";
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      wantFormat_ = format;
-      if (paused_) redecode_ = true;
-    }
-    wake_.notify_all();
+    if (decoder_) decoder_->post(DecoderCommand::setFormat(format));
   }
 
   // Writes what the recorder still holds and finishes the file (on the caller's thread, outside the locks stats() takes).
@@ -350,29 +345,72 @@ class PipelineFeed final : public FrameFeed {
     device_ = std::move(device);
     applied_ = requested_ = params;
     watchGeneration(Pipeline::kFirstGeneration);  // the new pipeline numbers its sets afresh
-    streamFormat_ = params->format;  // then lc-decode's: it follows wantFormat_
     requestedVersion_ = params->version;
-    stop_ = false;
     sourceStop_ = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      wantFormat_ = params->format;
       requestedGeneration_ = 0;
       sourceMessage_.clear();
     }
-    decoder_ = std::thread([this] { decodeLoop(); });
+    decoder_ = std::make_unique<app::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
+    if (held_) decoder_->post(DecoderCommand::hold());  // a restart (another device) while paused stays paused
+    decoder_->start();
     presenter_ = std::thread([this] { presentLoop(); });
   }
 
-  void stop() {
-    {
+  // How lc-decode plays the source: paced to its clock, the frame pushed last
+  // kept for a refilter, looped as the playback says; what it reports goes to the overlay.
+  app::DecodeOptions decodeOptions(PixelFormat format) {
+    app::DecodeOptions d;
+    d.format = format;
+    d.paceToClock = true;
+    d.clock = clock_;
+    d.keepLastFrame = true;
+    d.loop = playback_.loop;
+    d.speed = playback_.speed;
+    d.open = [this](PixelFormat f) { return openSource(f); };  // when the constructor opened none, and to loop
+    d.described = [this](const FrameSource& source) {
       std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
+      sourceDescription_ = source.describe();
+      durationSeconds_ = source.isLive() ? 0 : source.durationSeconds();
+      startSeconds_ = source.startSeconds();
+    };
+    d.message = [this](const std::string& line) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = line;
+    };
+    d.finished = [this](app::DecodeEnd end, const std::exception_ptr& error) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (end == app::DecodeEnd::SourceEnded)
+        sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
+      if (!error) return;
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        sourceMessage_ = e.what();
+      }
+    };
+    return d;
+  }
+
+  // UI thread: the decoder hears of a change of mode (not of every pass), each step, and each refilter.
+  void steer(Advance mode, bool refilter) {
+    if (!decoder_) return;
+    if (mode == Advance::Step) {
+      decoder_->post(DecoderCommand::step());
+      held_ = true;
+    } else if ((mode == Advance::Hold) != held_) {
+      held_ = mode == Advance::Hold;
+      decoder_->post(held_ ? DecoderCommand::hold() : DecoderCommand::play());
     }
+    if (refilter) decoder_->post(DecoderCommand::refilter());
+  }
+
+  void stop() {
     sourceStop_ = true;  // ends a read FFmpeg is waiting in
-    wake_.notify_all();
+    if (decoder_) decoder_->post(DecoderCommand::stop());
     if (pipeline_) pipeline_->cancel();
-    if (decoder_.joinable()) decoder_.join();
+    decoder_.reset();  // joins lc-decode, which holds the pipeline
     if (presenter_.joinable()) presenter_.join();
     pipeline_.reset();
     std::lock_guard<std::mutex> lock(mutex_);
@@ -458,8 +496,6 @@ class PipelineFeed final : public FrameFeed {
     requestedGeneration_ = 0;
   }
 
-  // On lc-decode: the format the decoder converts to now (applied_ belongs to the UI thread).
-  std::unique_ptr<FrameSource> openSource() { return openSource(streamFormat_); }
   // A live source (a camera, a stream) that goes away mid-stream is waited
   // for and reopened as `liveconv run --reconnect` does (its default 10 s), each
   // wait said in the overlay's source message.
@@ -488,181 +524,6 @@ class PipelineFeed final : public FrameFeed {
     return std::move(opened.source);
   }
 
-  // What lc-decode does next, as the UI thread asked: stop, filter the held
-  // frame again (an edit while paused), seek, or decode the next frame.
-  struct Work {
-    // Redecode: paused, after a format switch: the frame pushed last (a file)
-    // or the next one (a live or generated source), decoded in the new format.
-    enum class Kind { Invalid = 0, Stop, Refilter, Seek, Redecode, Next } kind = Kind::Invalid;
-    double seekTo = -1;
-    std::shared_ptr<const Image> again;  // Refilter: the frame pushed last
-    std::uint64_t againIndex = 0;
-    double againPosition = -1;  // its place in the clip, as when it was pushed
-  };
-  Work waitForWork() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [&] { return stop_ || !paused_ || steps_ > 0 || refilter_ || seekTo_ >= 0 || redecode_; });
-      Work w;
-      if (stop_) return Work{Work::Kind::Stop, -1, nullptr, 0, -1};
-      std::swap(w.seekTo, seekTo_);
-      if (w.seekTo >= 0) {  // a seek shows the frame at the new place, paused or not
-        redecode_ = false;  // (in the new format, too)
-        w.kind = Work::Kind::Seek;
-        return w;
-      }
-      if (std::exchange(redecode_, false) && paused_) return Work{Work::Kind::Redecode, -1, nullptr, 0, -1};
-      if (paused_ && steps_ == 0) {  // a refilter request
-        refilter_ = false;
-        if (!lastSource_ || lastSource_->format() != wantFormat_) continue;  // a format switch decodes anew
-        return {Work::Kind::Refilter, -1, lastSource_, lastIndex_, lastSourcePosition_};
-      }
-      if (paused_) --steps_;
-      return Work{Work::Kind::Next, -1, nullptr, 0, -1};
-    }
-  }
-
-  // A format switch asked for (switchFormat) reaches the decoder before its next frame.
-  void followFormat(FrameSource& source) {
-    PixelFormat want = PixelFormat::Invalid;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      want = wantFormat_;
-    }
-    if (want != streamFormat_ && source.setFormat(want)) streamFormat_ = want;
-  }
-
-  // The next frame of the source, opening it again at its end when looping
-  // (then the clip's clock starts again); false at the end.
-  bool readFrame(std::unique_ptr<FrameSource>& source, bool live, LiveClock& clock, Frame& frame) {
-    const auto t0 = Clock::now();
-    if (!source->next(frame)) {
-      bool loop = false;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        loop = playback_.loop && !live;
-      }
-      if (loop) source = openSource();
-      if (!loop || !source->next(frame)) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
-        return false;
-      }
-      clock.restart();
-    }
-    if (frame.decodeMs == 0) frame.decodeMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    return true;
-  }
-
-  // The decoded pixels, shared with the frame that carries them through the
-  // pipeline; a copy where the source lends its buffers (the synthetic one).
-  static std::shared_ptr<Image> ownPixels(Frame& frame) {
-    auto pixels = std::make_shared<Image>(std::move(frame.image));
-    if (frame.external.data) {
-      *pixels = Image(frame.external.width, frame.external.height, frame.external.format);
-      for (int y = 0; y < frame.external.height; ++y)
-        std::copy_n(frame.external.row(y), frame.external.rowBytes(), pixels->view().row(y));
-    }
-    return pixels;
-  }
-
-  void decodeLoop() {
-    setThreadName("lc-decode");
-    try {
-      std::unique_ptr<FrameSource> source = firstSource_ ? std::move(firstSource_) : openSource();
-      const bool live = source->isLive();
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        sourceDescription_ = source->describe();
-        durationSeconds_ = live ? 0 : source->durationSeconds();
-      }
-      const double start = source->startSeconds();
-      int describedWidth = 0, describedHeight = 0;
-      std::uint64_t index = 0;
-      double lastPts = -1;
-      LiveClock clock(clock_, LateFrames::Drop);
-      for (;;) {
-        const Work work = waitForWork();
-        if (work.kind == Work::Kind::Stop) break;
-        followFormat(*source);
-        if (work.kind == Work::Kind::Refilter) {
-          // With its own position: where it replaces the frame a seek pushed
-          // (a window's pipeline keeps only the newest waiting), it is that frame.
-          pushSource(work.again, work.againIndex, 0, work.againPosition);
-          continue;
-        }
-        if (work.kind == Work::Kind::Redecode && lastPosition_ >= 0) source->seek(lastPosition_);
-        if (work.kind == Work::Kind::Seek) {
-          if (!source->seek(work.seekTo)) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            sourceMessage_ = "This source cannot seek.";
-          }
-          lastPts = -1;
-          clock.restart();  // the clip's clock starts again at the new place
-        }
-        Frame frame;
-        if (!readFrame(source, live, clock, frame)) break;
-        const double pts = frame.ptsSeconds > 0 || lastPts < 0 ? frame.ptsSeconds : lastPts + 1 / kFallbackFps;
-        lastPts = pts;
-        const LiveClock::Verdict verdict = pace(clock, pts, live);
-        if (verdict == LiveClock::Verdict::Invalid) break;
-        if (verdict == LiveClock::Verdict::Late) {
-          pipeline_->stats().decodeLate();
-          ++index;
-          continue;
-        }
-        if (frame.width() != describedWidth || frame.height() != describedHeight) {
-          // A stream that changed its size mid-way: the overlay's source line says the new one.
-          describedWidth = frame.width();
-          describedHeight = frame.height();
-          std::lock_guard<std::mutex> lock(mutex_);
-          sourceDescription_ = source->describe();
-        }
-        const double decodeMs = frame.decodeMs + frame.convertMs;
-        if (!pushSource(ownPixels(frame), index++, decodeMs, frame.hasPts ? pts - start : -1)) break;
-      }
-    } catch (const std::exception& e) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      sourceMessage_ = e.what();
-    }
-    pipeline_->endOfInput();
-  }
-
-  // Waits until the frame's time on the clip's clock, divided by the speed (a
-  // live source keeps its own time, so it is only judged). Late: the frame
-  // left the decoder too late to show. Invalid when the feed is stopping.
-  LiveClock::Verdict pace(LiveClock& clock, double pts, bool live) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (paused_) {
-      clock.restart();  // stepping: no clock
-      return stop_ ? LiveClock::Verdict::Invalid : LiveClock::Verdict::OnTime;
-    }
-    const double speed = live ? 1 : std::max(0.05, playback_.speed);
-    const LiveClock::Decision d = clock.judge(pts, Clock::now(), speed);
-    if (d.verdict == LiveClock::Verdict::Early && !live) wake_.wait_until(lock, d.due, [&] { return stop_; });
-    return stop_ ? LiveClock::Verdict::Invalid : d.verdict;
-  }
-
-  // `position`: seconds from the clip's first frame (-1: unknown).
-  bool pushSource(const std::shared_ptr<const Image>& pixels, std::uint64_t index, double decodeMs, double position) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      lastSource_ = pixels;
-      lastIndex_ = index;
-      lastSourcePosition_ = position;
-    }
-    if (position >= 0) lastPosition_ = position;
-    Frame frame;
-    frame.external = pixels->view();
-    frame.externalOwner = pixels;
-    frame.index = static_cast<std::int64_t>(index);
-    frame.ptsSeconds = position;
-    frame.hasPts = position >= 0;
-    frame.decodeMs = decodeMs;
-    frame.handedOverAt = Clock::now();
-    return pipeline_->push(std::move(frame));
-  }
-
   void presentLoop() {
     setThreadName("lc-present");
     try {
@@ -674,7 +535,7 @@ class PipelineFeed final : public FrameFeed {
         latest_.source = frame->sourcePixels;
         latest_.sourceOwner = std::move(frame->sourceOwner);
         latest_.handedOverAt = frame->handedOverAt;
-        if (frame->hasPts) position_ = frame->ptsSeconds;
+        if (frame->hasPts) position_ = frame->ptsSeconds - startSeconds_;
         latest_.filtered = std::move(frame->image);
         latest_.onDevice = std::move(frame->onDevice);  // an older one not yet shown goes back to the pipeline
         latest_.width = latest_.source.width;  // the filtered frame has its source's shape
@@ -725,32 +586,23 @@ class PipelineFeed final : public FrameFeed {
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
-  PixelFormat streamFormat_ = PixelFormat::Invalid;  // what the decoder converts to: start()'s, then lc-decode's
-  PixelFormat wantFormat_ = PixelFormat::Invalid;    // under mutex_: what the UI thread asked it to convert to
   bool formatInPlace_ = false;                       // the decoder switches formats (setFormat); fixed at open
+  bool held_ = false;                                // UI thread: the decoder was told to hold
+  Playback playback_;                                // UI thread: the decoder's last SetPlayback
   std::uint64_t requestedVersion_ = 0;
   bool refilterForKernel_ = false;  // UI thread: paused, a refilter asked for a kernel that is ready
   std::atomic<int> rateNum_{30}, rateDen_{1};
 
   // Shared between the threads, under mutex_.
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stop_ = false, paused_ = false, refilter_ = false;
   std::atomic<bool> sourceStop_{false};  // stop() asks the decoder's waits on the source (SourceSpec::stop)
-  int steps_ = 0;
-  double seekTo_ = -1;           // asked by seek(), taken by lc-decode
   double position_ = -1;         // of the frame presented last, seconds from the clip's start
   double durationSeconds_ = 0;   // 0: live or unknown
-  Playback playback_;
+  double startSeconds_ = 0;      // the timestamp of the clip's first frame
   std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
   // UI thread: a set handed over on its stopgap, whose own kernel may still fail (pollBuild).
   std::shared_ptr<const ParamsSnapshot> watched_;
   std::uint64_t watchedGeneration_ = 0;
-  std::shared_ptr<const Image> lastSource_;  // pushed last: filtered again when paused after an edit
-  std::uint64_t lastIndex_ = 0;              // of lastSource_
-  double lastSourcePosition_ = -1;           // of lastSource_ (-1: unknown)
-  double lastPosition_ = -1;                 // lc-decode's: of the frame pushed last, where the source can seek
-  bool redecode_ = false;                    // under mutex_: paused, the format changed (Work::Kind::Redecode)
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string error_, buildLog_, sourceDescription_, sourceMessage_;
@@ -766,7 +618,8 @@ class PipelineFeed final : public FrameFeed {
   std::int64_t lastRecordedIndex_ = -1;  // the source frame and set written last
   std::uint64_t lastRecordedTag_ = 0;
 
-  std::thread decoder_, presenter_;
+  std::unique_ptr<app::DecodeLoop> decoder_;  // lc-decode; holds pipeline_ while it runs
+  std::thread presenter_;
 };
 
 }  // namespace
