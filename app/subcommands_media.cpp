@@ -19,7 +19,7 @@ void printRunUsage() {
   std::cout
       << "usage: liveconv run [-i] SOURCE [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [options]\n"
          "  SOURCE  one of (default: the bundled clip):\n"
-      << sourceKindsHelp("            ", false)
+      << sourceKindsHelp("            ")
       << "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
          "          keeps the filtered RGB exactly), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or\n"
          "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"

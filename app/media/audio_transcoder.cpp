@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "media/ffmpeg_compat.hpp"
+#include "media/av_error.hpp"
 #include "media/media_errors.hpp"
 
 extern "C" {

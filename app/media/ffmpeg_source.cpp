@@ -15,6 +15,7 @@
 
 #include "media/colour_scaler.hpp"
 #include "media/ffmpeg_compat.hpp"
+#include "media/av_error.hpp"
 #include "media/media_errors.hpp"
 #include "media/source_kinds.hpp"
 

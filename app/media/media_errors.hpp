@@ -1,13 +1,10 @@
 // Errors of the media layer, each mapped to its own exit code by `liveconv run`.
+// Plain C++ (FFmpeg's error text: av_error.hpp).
 #pragma once
 
 #include <string>
 
 #include "liveconv/errors.hpp"
-
-extern "C" {
-#include <libavutil/error.h>
-}
 
 namespace liveconv::app {
 
@@ -43,12 +40,5 @@ class EncoderChoiceError : public OutputError {
  public:
   using OutputError::OutputError;
 };
-
-// FFmpeg's text for an error code, e.g. "No such file or directory".
-inline std::string avError(int code) {
-  char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(code, text, sizeof text);
-  return text;
-}
 
 }  // namespace liveconv::app

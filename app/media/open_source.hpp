@@ -31,9 +31,9 @@ struct OpenedSource {
   int rateNum = 25, rateDen = 1;    // frames per second, nominal
 };
 
-// Opens `request.text` by its kind. Throws InputError (SourceUnavailable for
-// a busy camera without `reconnect`), InvalidArgument for a spec that is
-// malformed or not for this program (testpattern outside the windows),
+// Opens `request.text` by its kind (the generated ones: generated_sources.hpp).
+// Throws InputError (SourceUnavailable for a busy camera without `reconnect`),
+// InvalidArgument for a spec that is malformed,
 // Interrupted when `stop` ends a wait for a live source.
 OpenedSource openSource(const OpenRequest& request, const ReconnectPolicy* reconnect = nullptr,
                         ReconnectingSource::Reporter report = {});

@@ -45,20 +45,18 @@ bool matches(SourceKindId kind, const std::string& text) {
 
 const std::vector<SourceKind>& sourceKinds() {
   static const std::vector<SourceKind> kinds = {
-      {SourceKindId::TestPattern, "testpattern[:WxH]", "a test pattern drawn on the device (windows only)", false, false,
-       true},
+      {SourceKindId::TestPattern, "testpattern[:WxH]", "a moving test picture (1280x720), endless; a window pulls one per frame it shows",
+       false, false},
       {SourceKindId::Synthetic, "synthetic:WxH", "frames made in memory, no decoding; 60 a second, endless", false,
-       false, false},
-      {SourceKindId::Lavfi, "lavfi:GRAPH", "an FFmpeg source filter: lavfi:testsrc2=size=1280x720:rate=30", false,
-       false, false},
-      {SourceKindId::Camera, "camera:N[:WxH][@FPS]", "a camera (/dev/videoN); waited for when it goes away",
-       true, false, false},
-      {SourceKindId::Stream, "rtsp:// udp:// srt:// ...", "a live network stream; waited for when it goes away", true,
-       false, false},
-      {SourceKindId::Pipe, "- | pipe:N | FIFO", "standard input, a descriptor or a named pipe", false,
-       false, false},
-      {SourceKindId::File, "FILE | http(s)://...", "a video file FFmpeg reads, or its URL", false, true,
        false},
+      {SourceKindId::Lavfi, "lavfi:GRAPH", "an FFmpeg source filter: lavfi:testsrc2=size=1280x720:rate=30", false,
+       false},
+      {SourceKindId::Camera, "camera:N[:WxH][@FPS]", "a camera (/dev/videoN); waited for when it goes away", true,
+       false},
+      {SourceKindId::Stream, "rtsp:// udp:// srt:// ...", "a live network stream; waited for when it goes away", true,
+       false},
+      {SourceKindId::Pipe, "- | pipe:N | FIFO", "standard input, a descriptor or a named pipe", false, false},
+      {SourceKindId::File, "FILE | http(s)://...", "a video file FFmpeg reads, or its URL", false, true},
   };
   return kinds;
 }
@@ -70,12 +68,11 @@ const SourceKind& sourceKindOf(const std::string& text) {
   return kinds.back();
 }
 
-std::string sourceKindsHelp(const std::string& indent, bool windows) {
+std::string sourceKindsHelp(const std::string& indent) {
   std::size_t width = 0;
   for (const SourceKind& k : sourceKinds()) width = std::max(width, std::string(k.syntax).size());
   std::string text;
   for (const SourceKind& k : sourceKinds()) {
-    if (k.windowsOnly && !windows) continue;
     const std::string syntax = k.syntax;
     text += indent + syntax + std::string(width + 2 - syntax.size(), ' ') + k.help + "\n";
   }

@@ -13,7 +13,7 @@ namespace liveconv::app {
 
 enum class SourceKindId {
   Invalid = 0,
-  TestPattern,  // the windows' own feed
+  TestPattern,
   Synthetic,
   Lavfi,
   Camera,
@@ -28,14 +28,13 @@ struct SourceKind {
   const char* help = "";    // one line: what it is
   bool live = false;        // its own clock: the live queue policy, and reopened when it goes away
   bool seekable = false;
-  bool windowsOnly = false;  // `liveconv run` does not take it
 };
 
 // In the order they are matched; the last (a file) takes what no other does.
 const std::vector<SourceKind>& sourceKinds();
 // The kind of a source spec as the user wrote it ("" is the bundled clip: a file).
 const SourceKind& sourceKindOf(const std::string& text);
-// "<indent>SYNTAX  HELP" lines for a --help, with the windows' own kinds or without.
-std::string sourceKindsHelp(const std::string& indent, bool windows);
+// "<indent>SYNTAX  HELP" lines for a --help: every program takes every kind.
+std::string sourceKindsHelp(const std::string& indent);
 
 }  // namespace liveconv::app

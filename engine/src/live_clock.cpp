@@ -16,13 +16,23 @@ LiveClock::Decision LiveClock::judge(double ptsS, Clock::time_point now, double 
   const double behindS = std::chrono::duration<double>(now - due).count();
   if (behindS > resyncS_ || behindS < -resyncS_)
     return startFrom(ptsS, now, speed, Verdict::OnTime);  // a reconnect or a jump in the timestamps
-  if (behindS < 0) return {Verdict::Early, due};
-  if (lateFrames_ == LateFrames::Drop && behindS > toleranceS_)
-    return startFrom(ptsS, now, speed, Verdict::Late);  // skip it and judge the next frame from here
+  if (behindS < 0) {
+    droppedLast_ = false;
+    return {Verdict::Early, due};
+  }
+  if (lateFrames_ == LateFrames::Drop && behindS > toleranceS_) {
+    // Skip it and judge the next frame from here; but never two in a row: a
+    // source that takes longer than its frame interval to make each frame is
+    // late by itself after every restart, and skipping on would show nothing.
+    droppedLast_ = !droppedLast_;
+    return startFrom(ptsS, now, speed, droppedLast_ ? Verdict::Late : Verdict::OnTime);
+  }
+  droppedLast_ = false;
   return {Verdict::OnTime, due};
 }
 
 LiveClock::Decision LiveClock::startFrom(double ptsS, Clock::time_point now, double speed, Verdict verdict) {
+  if (verdict != Verdict::Late) droppedLast_ = false;
   anchor_ = now;
   anchorPtsS_ = ptsS;
   speed_ = speed;

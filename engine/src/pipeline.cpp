@@ -143,6 +143,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   current_ = params;
   activeTag_ = options_.paramsTag;
+  generations_[options_.paramsTag] = kFirstGeneration;
   currentFormat_ = static_cast<int>(options_.format);
   frameWidth_ = options_.expectedWidth;
   frameHeight_ = options_.expectedHeight;
@@ -194,7 +195,7 @@ void Pipeline::cancel() {
   builder_->stop();
 }
 
-std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag, PixelFormat format) {
+void Pipeline::setParams(const FilterParams& params, std::uint64_t tag, PixelFormat format) {
   Convolver(device_, cache_).setParams(params);  // validates now, in the caller's thread
   // Built for the format and size that stream (or the format the source
   // switches to): `auto` races there, off the frame path.
@@ -204,13 +205,21 @@ std::uint64_t Pipeline::setParams(const FilterParams& params, std::uint64_t tag,
     std::lock_guard<std::mutex> lock(paramsMutex_);
     generation = nextGeneration_++;
     asked_ = {generation, format};
+    generations_[tag] = generation;
+    while (generations_.size() > 64) generations_.erase(generations_.begin());
   }
   builder_->request(generation, params, format, frameWidth_.load(), frameHeight_.load(), false, tag);
-  return generation;
 }
 
-bool Pipeline::waitParamsBuilt(std::uint64_t generation, int timeoutMs) {
-  return builder_->wait(generation, timeoutMs);
+std::uint64_t Pipeline::generationOf(std::uint64_t tag) const {
+  std::lock_guard<std::mutex> lock(paramsMutex_);
+  const auto it = generations_.find(tag);
+  return it == generations_.end() ? 0 : it->second;
+}
+
+bool Pipeline::waitParamsBuilt(std::uint64_t tag, int timeoutMs) {
+  const std::uint64_t generation = generationOf(tag);
+  return generation != 0 && builder_->wait(generation, timeoutMs);
 }
 
 std::string Pipeline::paramsError() const {
@@ -221,8 +230,9 @@ std::string Pipeline::paramsBuildLog() const {
   return builder_->buildLog();
 }
 
-bool Pipeline::paramsFailed(std::uint64_t generation) const {
-  return builder_->failed(generation);
+bool Pipeline::paramsFailed(std::uint64_t tag) const {
+  const std::uint64_t generation = generationOf(tag);
+  return generation != 0 && builder_->failed(generation);
 }
 
 FilterParams Pipeline::currentParams() const {
@@ -522,7 +532,6 @@ void Pipeline::deliver(Slot& s) {
   frame.sourceOwner = std::move(frame.externalOwner);
   frame.external = ImageView();
   frame.externalOwner.reset();
-  frame.paramsGeneration = s.generation;
   frame.paramsTag = s.tag;
   frame.variantAsked = s.variantAsked;
   frame.variantRan = s.variantRan;
@@ -541,7 +550,7 @@ void Pipeline::deliver(Slot& s) {
   stats_.addStageMs(Stage::Upload, frame.timings.uploadMs);
   stats_.addStageMs(Stage::Kernel, frame.timings.kernelMs);
   stats_.addStageMs(Stage::Readback, frame.timings.readbackMs);
-  stats_.frameOut(width, height, s.generation);
+  stats_.frameOut(width, height, s.tag);
   const PushResult r = output_.push(std::move(frame));
   if (r == PushResult::QueuedDroppedOldest) stats_.outputDroppedOldest();
 }

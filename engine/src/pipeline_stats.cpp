@@ -65,14 +65,14 @@ void PipelineStats::frameIn() {
   if (s_.framesIn++ == 0) start_ = windowStart_ = Clock::now();  // the clock starts with the first frame
 }
 
-void PipelineStats::frameOut(int width, int height, std::uint64_t paramsGeneration) {
+void PipelineStats::frameOut(int width, int height, std::uint64_t paramsTag) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto now = Clock::now();
   if (start_ == Clock::time_point()) start_ = windowStart_ = now;
   ++s_.framesOut;
   s_.width = width;
   s_.height = height;
-  s_.paramsGeneration = paramsGeneration;
+  s_.paramsTag = paramsTag;
   const double pixels = double(width) * height;
   totalPixels_ += pixels;
   ++windowFrames_;
@@ -133,7 +133,7 @@ std::string toJson(const StatsSnapshot& s) {
     << ",\"engine_late\":" << s.dropped[1] << ",\"output_late\":" << s.dropped[2] << "},\"window_fps\":" << s.windowFps
     << ",\"window_mpix_per_s\":" << s.windowMpixPerS << ",\"average_fps\":" << s.averageFps
     << ",\"average_mpix_per_s\":" << s.averageMpixPerS << ",\"width\":" << s.width << ",\"height\":" << s.height
-    << ",\"params_generation\":" << s.paramsGeneration << ",\"stages_ms\":{";
+    << ",\"params_tag\":" << s.paramsTag << ",\"stages_ms\":{";
   for (int i = 0; i < kStageCount; ++i)
     o << (i ? "," : "") << "\"" << toString(static_cast<Stage>(i)) << "\":{\"median\":" << s.stages[i].medianMs
       << ",\"last\":" << s.stages[i].lastMs << ",\"samples\":" << s.stages[i].samples << "}";

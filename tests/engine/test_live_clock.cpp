@@ -42,6 +42,32 @@ TEST(LiveClock, EarlyFramesWaitForTheirTimeAndLateOnesAreDroppedFromWhereTheCloc
   EXPECT_EQ(clock.judge(10.5, at(100.60)).verdict, LiveClock::Verdict::OnTime);  // 40 ms late again
 }
 
+// A source that needs longer than its frame interval plus the tolerance for
+// every frame (60 fps, 80 ms a frame) is late again after each restart: every
+// other frame goes on, never none.
+TEST(LiveClock, AFrameAfterADroppedOneGoesOnSoASlowSourceShowsEveryOtherFrame) {
+  LiveClock clock(options(), LateFrames::Drop);
+  int shown = 0, dropped = 0;
+  LiveClock::Verdict previous = LiveClock::Verdict::Invalid;
+  for (int k = 0; k < 60; ++k) {
+    const LiveClock::Verdict v = clock.judge(k / 60.0, at(100 + 0.08 * k)).verdict;
+    ASSERT_NE(v, LiveClock::Verdict::Early) << k;
+    if (v == LiveClock::Verdict::Late) {
+      EXPECT_NE(previous, LiveClock::Verdict::Late) << "frame " << k << ": two dropped in a row";
+      ++dropped;
+    } else {
+      ++shown;
+    }
+    previous = v;
+  }
+  EXPECT_GE(shown, 30);
+  EXPECT_GE(dropped, 25) << "it still skips ahead";
+  // Back on time, the next late frame is dropped again.
+  EXPECT_EQ(clock.judge(2.0, at(200)).verdict, LiveClock::Verdict::OnTime);  // a jump: restarts
+  EXPECT_EQ(clock.judge(2.1, at(200.1)).verdict, LiveClock::Verdict::OnTime);
+  EXPECT_EQ(clock.judge(2.2, at(200.26)).verdict, LiveClock::Verdict::Late);
+}
+
 TEST(LiveClock, AJumpOfMoreThanTheResyncRestartsTheClockWithoutADrop) {
   LiveClock clock(options(), LateFrames::Drop);
   clock.judge(0, at(0));

@@ -189,8 +189,10 @@ TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
   std::vector<Frame> out;
   std::thread consumer([&] { out = drain(pipeline); });
   for (int i = 0; i < 4; ++i) pipeline.push(frameOf(inputs[i], i));
-  const std::uint64_t generation = pipeline.setParams(after, 57);
-  ASSERT_TRUE(pipeline.waitParamsBuilt(generation, 60000)) << pipeline.paramsError();
+  pipeline.setParams(after, 57);
+  ASSERT_TRUE(pipeline.waitParamsBuilt(57, 60000)) << pipeline.paramsError();
+  EXPECT_FALSE(pipeline.paramsFailed(57));
+  EXPECT_FALSE(pipeline.waitParamsBuilt(99, 0)) << "a tag never handed in is no set that was built";
   for (int i = 4; i < 8; ++i) pipeline.push(frameOf(inputs[i], i));
   pipeline.endOfInput();
   consumer.join();
@@ -198,12 +200,12 @@ TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
   for (int i = 0; i < 8; ++i) {
     // Each frame is entirely the old or entirely the new filter, never a mix,
     // and once switched it stays switched.
-    const bool switched = out[i].paramsGeneration == generation;
-    EXPECT_EQ(out[i].paramsTag, switched ? 57u : 41u) << "frame " << i << " names another set than filtered it";
+    const bool switched = out[i].paramsTag == 57u;
+    EXPECT_TRUE(switched || out[i].paramsTag == 41u) << "frame " << i << " names another set: " << out[i].paramsTag;
     if (i >= 4) {
       EXPECT_TRUE(switched) << "frame " << i << " was pushed after the new parameters were built";
     }
-    if (i > 0 && out[i - 1].paramsGeneration == generation) {
+    if (i > 0 && out[i - 1].paramsTag == 57u) {
       EXPECT_TRUE(switched) << "frame " << i << " went back to the old parameters";
     }
     expectMatches(out[i], reference(inputs[i], switched ? after : before), "frame " + std::to_string(i));

@@ -210,7 +210,8 @@ TEST_F(QtShell, RunsTheTestSourceForFrames) {
     w->tick();
     ++ticks;
     if (w->loop().frame().fresh) {
-      EXPECT_EQ(w->loop().frame().index, lastIndex + 1) << "after " << fresh << " new frames";
+      // Paced at 60 a second: a pass that comes late finds a later frame (counted as display late).
+      EXPECT_TRUE(fresh == 0 || w->loop().frame().index > lastIndex) << "after " << fresh << " new frames";
       lastIndex = w->loop().frame().index;
       ++fresh;
     }

@@ -1,11 +1,13 @@
 // Overlay numbers: throughput, drops, the frame-time ring; and the test source.
 #include <gtest/gtest.h>
 
-#include "feed/test_pattern.hpp"
+#include "media/generated_sources.hpp"
 #include "model/frame_stats.hpp"
 
 using namespace liveconv;
 using namespace liveconv::ui;
+using liveconv::app::makeTestPattern;
+using liveconv::app::parseTestPatternSpec;
 
 TEST(FrameStats, Throughput) {
   EXPECT_DOUBLE_EQ(megapixelsPerSecond(1000, 1000, 1.0), 1000.0);
@@ -75,6 +77,35 @@ TEST(TestPattern, DeterministicAndMoving) {
   EXPECT_EQ(h, 200);
   EXPECT_FALSE(parseTestPatternSpec("testpattern:320", &w, &h));
   EXPECT_FALSE(parseTestPatternSpec("clip.mp4", &w, &h));
+}
+
+// The source the windows and `run` play hands out frame N as makeTestPattern(N)
+// (the screenshot tests rebuild it so), in either format, across a switch,
+// with timestamps 1/60 s apart; its bar wraps at the right edge (4 px a frame).
+TEST(TestPattern, TheSourceHandsOutMakeTestPatternsFramesInEitherFormat) {
+  app::TestPatternSource source(97, 31, PixelFormat::RGBA8);
+  int w = 0, h = 0;
+  ASSERT_TRUE(source.frameSize(&w, &h));
+  EXPECT_EQ(w, 97);
+  EXPECT_EQ(h, 31);
+  for (std::uint64_t n = 0; n < 40; ++n) {
+    if (n == 10) {
+      ASSERT_TRUE(source.setFormat(PixelFormat::GRAY8));
+    }
+    if (n == 20) {
+      ASSERT_TRUE(source.setFormat(PixelFormat::RGBA8));
+    }
+    const PixelFormat format = n >= 10 && n < 20 ? PixelFormat::GRAY8 : PixelFormat::RGBA8;
+    Frame f;
+    ASSERT_TRUE(source.next(f));
+    EXPECT_EQ(f.index, static_cast<std::int64_t>(n));
+    EXPECT_TRUE(f.hasPts);
+    EXPECT_DOUBLE_EQ(f.ptsSeconds, n / 60.0);
+    ASSERT_EQ(f.image.format(), format) << "frame " << n;
+    const Image want = makeTestPattern(97, 31, format, n);
+    EXPECT_TRUE(std::equal(want.data(), want.data() + want.sizeBytes(), f.image.data())) << "frame " << n;
+  }
+  EXPECT_FALSE(source.setFormat(PixelFormat::Invalid));
 }
 
 // Median and p99 by nearest rank, of any order of samples.

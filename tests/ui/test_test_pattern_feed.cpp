@@ -1,8 +1,9 @@
-// The test-pattern feed on the readback path: the UI thread never waits
-// for the device (a frame the device has not finished is shown by a later
-// advance(), the previous one stays on screen meanwhile), and every frame it
-// hands out is the reference filter of the source handed out with it, with
-// the parameter version that filtered it, across edits and a format switch.
+// The windows' feed playing the test pattern (a source like any other,
+// through the one decode loop) on the readback path: the UI thread never
+// waits for the device (a frame the device has not finished is shown by a
+// later advance(), the previous one stays on screen meanwhile), and every
+// frame it hands out is the reference filter of the source handed out with
+// it, with the parameter version that filtered it, across edits and a format switch.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -60,14 +61,12 @@ class TestPatternFeedTest : public ::testing::Test {
 
 // A frame that keeps the device busy for long (a 31x31 mask on a large frame,
 // on the naive kernel): advance() comes back at once with no new frame and
-// the previous one still shown, and the frame arrives later. The old feed
-// waited for the device inside advance().
+// the previous one still shown, and a later frame arrives afterwards.
 TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
   std::string error;
   ASSERT_TRUE(model_.applySpec("box:31", &error)) << error;
   ASSERT_TRUE(model_.setVariant(VariantId::Naive));
   auto feed = makeFrameFeed("testpattern:2048x1536", "", model_.snapshot());
-  // The advance() that shows the first frame enqueues the next one, which does not wait for it.
   const FeedFrame first = advanceUntil(*feed, Advance::Play, [](const FeedFrame&) { return true; });
   const double kernelMs = feed->stats().stages.kernelMs;
   const auto t0 = Clock::now();
@@ -84,8 +83,8 @@ TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
   EXPECT_FALSE(during.fresh);
   EXPECT_EQ(during.index, first.index) << "the previous frame left the screen before the next was done";
   EXPECT_EQ(during.filtered.data, first.filtered.data);
-  const FeedFrame next = advanceUntil(*feed, Advance::Hold, [](const FeedFrame&) { return true; });
-  EXPECT_EQ(next.index, first.index + 1);
+  const FeedFrame next = advanceUntil(*feed, Advance::Play, [](const FeedFrame&) { return true; });
+  EXPECT_GT(next.index, first.index);
   expectReference(next, model_.filter());
 }
 

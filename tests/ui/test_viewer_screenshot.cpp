@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "feed/test_pattern.hpp"
+#include "media/generated_sources.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/compare.hpp"
@@ -20,6 +20,7 @@
 
 using namespace liveconv;
 using namespace liveconv::ui;
+using liveconv::app::makeTestPattern;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The concrete feeds behind makeFrameFeed(); only make_feed.cpp picks between them.
+// The feed behind makeFrameFeed(), and the same feed around a source the caller makes (the tests).
 #pragma once
 
 #include <functional>
@@ -12,13 +12,8 @@
 
 namespace liveconv::ui {
 
-std::unique_ptr<FrameFeed> makeTestPatternFeed(int width, int height, const std::string& deviceSelector,
-                                               std::shared_ptr<const ParamsSnapshot> initial,
-                                               const DisplayLink* display);
-
-#ifdef LIVECONV_WITH_MEDIA
-// Decodes `source` (parseSourceSpec syntax; "" = the bundled clip) on its own
-// thread through the engine's Pipeline with the live policy.
+// Plays `source` (a spec of the source table; "" = the bundled clip) on its
+// own thread through the engine's Pipeline with the live policy.
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
                                             std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
                                             OpenAbandoned abandoned = {});
@@ -29,6 +24,7 @@ using SourceOpener = std::function<std::unique_ptr<FrameSource>(PixelFormat form
 std::unique_ptr<FrameFeed> makePipelineFeed(SourceOpener opener, const LiveClockOptions& clock,
                                             const std::string& deviceSelector,
                                             std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display);
+#ifdef LIVECONV_WITH_MEDIA
 std::vector<std::string> listCameraDevices();
 #endif
 

@@ -1,7 +1,7 @@
 // The seam between the viewer and whatever produces filtered frames. The
 // viewer hands in parameter snapshots and asks for the newest frame; it never
-// sees an OpenCL object. TestPatternFeed implements it on a Convolver fed by a
-// KernelBuilder; PipelineFeed on the engine's Pipeline behind a decode thread.
+// sees an OpenCL object. PipelineFeed implements it for every source kind, on
+// the engine's Pipeline behind the one decode loop; the tests fake it.
 #pragma once
 
 #include <chrono>
@@ -85,8 +85,7 @@ class FrameFeed {
   // "" when startRecording() can work, else the sentence why not (asked before
   // a window offers to record, so nobody names a file for nothing).
   virtual std::string whyNoRecording() const {
-    return "This source cannot be recorded: recording needs a decoded source (a file, camera or stream) and the "
-           "media build; open lavfi:testsrc2 for a generated one.";
+    return "This source cannot be recorded.";
   }
   virtual void stopRecording() {}
 };

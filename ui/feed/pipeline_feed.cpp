@@ -1,6 +1,9 @@
-// The decoded feed: FFmpeg (or the in-memory synthetic source) on a decode
-// thread "lc-decode", the engine's Pipeline with the live policy, and a
+// The windows' one feed, for every source kind (a file, camera, stream,
+// lavfi graph, pipe, the test pattern, synthetic frames): the source on a
+// decode thread "lc-decode", the engine's Pipeline with the live policy, and a
 // thread "lc-present" that keeps only the newest filtered frame for the UI.
+// What it needs from FFmpeg goes through feed_sources.hpp, so a build without
+// FFmpeg plays the generated sources through the same code.
 //
 //   lc-decode: the one decode loop (app/media/decode_loop.hpp, as `liveconv run`'s): open, pace to the
 //              clip's clock x speed, push -> Pipeline -> lc-present: pop, record, mailbox
@@ -30,6 +33,7 @@
 #include <thread>
 #include <utility>
 
+#include "feed/feed_sources.hpp"
 #include "feed/feeds.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "liveconv/device.hpp"
@@ -37,14 +41,10 @@
 #include "liveconv/live_clock.hpp"
 #include "liveconv/pipeline.hpp"
 #include "liveconv/variants.hpp"
-#include "media/cameras.hpp"
 #include "media/decode_loop.hpp"
-#include "media/default_clip.hpp"
-#include "media/ffmpeg_sink.hpp"
-#include "media/ffmpeg_source.hpp"
-#include "media/open_source.hpp"
 #include "media/recorder.hpp"
 #include "media/reconnecting_source.hpp"
+#include "media/source_kinds.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -100,6 +100,10 @@ class PipelineFeed final : public FrameFeed {
     // A decoder that converts to either format switches in place (setFormat),
     // without opening the source, the device or the pipeline again.
     formatInPlace_ = firstSource_ && firstSource_->setFormat(initial->format);
+    // The test pattern has no clock of its own worth keeping: the window pulls
+    // it, one frame per frame shown, as fast as the window shows them (steer()).
+    pulled_ = !opener_ && app::sourceKindOf(sourceText_).id == app::SourceKindId::TestPattern;
+    held_ = pulled_;
     start(initial);
   }
   ~PipelineFeed() override {
@@ -121,9 +125,9 @@ class PipelineFeed final : public FrameFeed {
       } else {
         if (newFormat) switchFormat(next->format);
         // Built for the format the decoder switches to; frames of the old one still in flight keep their kernel.
-        const std::uint64_t generation = pipeline_->setParams(next->filter, next->version, next->format);
+        pipeline_->setParams(next->filter, next->version, next->format);  // the model's version is its tag
         std::lock_guard<std::mutex> lock(mutex_);
-        requestedGeneration_ = generation;
+        building_ = next->version;
       }
       requested_ = next;
       requestedVersion_ = next->version;
@@ -149,7 +153,7 @@ class PipelineFeed final : public FrameFeed {
         ++framesShown_;
       }
       // Paused on a frame filtered with older parameters: filter it again once the new set is built.
-      if (mode == Advance::Hold && shown_.sourceOwner && shown_.version < requestedVersion_ && requestedGeneration_ == 0 &&
+      if (mode == Advance::Hold && shown_.sourceOwner && shown_.version < requestedVersion_ && building_ == 0 &&
           refilteredFor_ != requestedVersion_) {
         refilteredFor_ = requestedVersion_;
         refilter = true;
@@ -158,12 +162,12 @@ class PipelineFeed final : public FrameFeed {
       // one its stopgap stood in for, `auto`'s provisional kernel or winner):
       // what the overlay names is then what filtered the picture.
       if (mode == Advance::Hold && shown_.sourceOwner && shown_.version == requestedVersion_ &&
-          requestedGeneration_ == 0 && !refilterForKernel_ && pipeline_ && pipeline_->kernelWaiting()) {
+          building_ == 0 && !refilterForKernel_ && pipeline_ && pipeline_->kernelWaiting()) {
         refilterForKernel_ = true;  // until the frame filtered with it arrives
         refilter = true;
       }
     }
-    steer(mode, refilter);
+    steer(mode, refilter, fresh);
     if (fresh && shown_.onDevice) showOnDevice();
     FeedFrame f;
     if (shown_.sourceOwner) {
@@ -246,19 +250,17 @@ class PipelineFeed final : public FrameFeed {
     if (decoder_) decoder_->post(DecoderCommand::setPlayback(playback.loop, playback.speed));
   }
 
-  std::string whyNoRecording() const override { return {}; }
+  std::string whyNoRecording() const override { return whyNoRecordingInThisBuild(); }
 
   std::string startRecording(const std::string& path) override {
     try {
-      app::SinkOptions timing;  // numbered at the playback rate: playback loops, so source times repeat
-      timing.rateNum = rateNum_.load();
-      timing.rateDen = rateDen_.load();
-      auto sink = app::openSink(path, "", timing);
+      // Numbered at the playback rate (playback loops, so source times repeat).
+      std::string leftovers;
+      auto sink = openRecordingSink(path, rateNum_.load(), rateDen_.load(), &leftovers);
       // What killed runs left beside it is said (only `liveconv run -y` removes it unasked).
-      if (std::string line = app::sweepLeftoverParts(path, false, "delete such files, or let liveconv run -y remove them");
-          !line.empty()) {
+      if (!leftovers.empty()) {
         std::lock_guard<std::mutex> lock(mutex_);
-        sourceMessage_ = "The folder of " + path + ": " + line;
+        sourceMessage_ = "The folder of " + path + ": " + leftovers;
       }
       std::lock_guard<std::mutex> lock(recordMutex_);
       recorder_ = std::make_shared<app::Recorder>(std::move(sink), path);  // encodes on lc-record
@@ -344,16 +346,17 @@ class PipelineFeed final : public FrameFeed {
     pipeline_ = std::move(pipeline);
     device_ = std::move(device);
     applied_ = requested_ = params;
-    watchGeneration(Pipeline::kFirstGeneration);  // the new pipeline numbers its sets afresh
+    watch(params->version);
     requestedVersion_ = params->version;
     sourceStop_ = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      requestedGeneration_ = 0;
+      building_ = 0;
       sourceMessage_.clear();
     }
     decoder_ = std::make_unique<app::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
     if (held_) decoder_->post(DecoderCommand::hold());  // a restart (another device) while paused stays paused
+    stepsInFlight_ = 0;
     decoder_->start();
     presenter_ = std::thread([this] { presentLoop(); });
   }
@@ -394,9 +397,15 @@ class PipelineFeed final : public FrameFeed {
   }
 
   // UI thread: the decoder hears of a change of mode (not of every pass), each step, and each refilter.
-  void steer(Advance mode, bool refilter) {
+  // A pulled source (the test pattern) is held and stepped: while playing,
+  // the next frame is asked for once the one asked for last is on screen.
+  void steer(Advance mode, bool refilter, bool fresh) {
     if (!decoder_) return;
-    if (mode == Advance::Step) {
+    if (fresh && stepsInFlight_ > 0) --stepsInFlight_;
+    if (pulled_ && mode == Advance::Play) {
+      // One at a time: the frame asked for is filtered at once, never behind another.
+      if (stepsInFlight_ == 0 && decoder_->post(DecoderCommand::step())) ++stepsInFlight_;
+    } else if (mode == Advance::Step) {
       decoder_->post(DecoderCommand::step());
       held_ = true;
     } else if ((mode == Advance::Hold) != held_) {
@@ -461,31 +470,31 @@ class PipelineFeed final : public FrameFeed {
 
   // A variant that compiles each mask may run on a stopgap until its own
   // kernel is built (KernelBuilder): that build can still fail, and
-  // pollBuild() says so. `requested_` is the set `generation` stands for.
-  void watchGeneration(std::uint64_t generation) {
+  // pollBuild() says so. `requested_` is the set of model version `version`.
+  void watch(std::uint64_t version) {
     const VariantId variant = requested_->filter.variant;
-    watchedGeneration_ = variant != VariantId::Auto && servedByStopgap(variant) ? generation : 0;
+    watchedVersion_ = variant != VariantId::Auto && servedByStopgap(variant) ? version : 0;
     watched_ = requested_;
   }
 
   // The build of the newest set finished: clear the error, or report it while the previous set keeps running.
   void pollBuild() {
-    std::uint64_t generation = 0;
+    std::uint64_t version = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      generation = requestedGeneration_;
+      version = building_;
     }
-    if (watchedGeneration_ && pipeline_->paramsFailed(watchedGeneration_)) {
+    if (watchedVersion_ && pipeline_->paramsFailed(watchedVersion_)) {
       // The kernel its stopgap stood in for failed to build: said as any refusal.
       reject(*watched_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
-      watchedGeneration_ = 0;
+      watchedVersion_ = 0;
     }
-    if (generation == 0) return;
-    if (pipeline_->paramsFailed(generation)) {
+    if (version == 0) return;
+    if (pipeline_->paramsFailed(version)) {
       reject(*requested_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
-    } else if (pipeline_->waitParamsBuilt(generation, 0)) {
+    } else if (pipeline_->waitParamsBuilt(version, 0)) {
       applied_ = requested_;
-      watchGeneration(generation);
+      watch(version);
       std::lock_guard<std::mutex> lock(mutex_);
       error_.clear();
       buildLog_.clear();
@@ -493,7 +502,7 @@ class PipelineFeed final : public FrameFeed {
       return;  // still building
     }
     std::lock_guard<std::mutex> lock(mutex_);
-    requestedGeneration_ = 0;
+    building_ = 0;
   }
 
   // A live source (a camera, a stream) that goes away mid-stream is waited
@@ -512,13 +521,13 @@ class PipelineFeed final : public FrameFeed {
   }
   std::unique_ptr<FrameSource> openOnce(PixelFormat format) {
     if (opener_) return opener_(format);
-    app::OpenRequest request;
+    FeedSourceRequest request;
     request.text = sourceText_;
     request.format = format;
     request.device = device_;
     // A stream that sends nothing holds up neither stop() nor an open no longer wanted.
     request.stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
-    app::OpenedSource opened = app::openSource(request);
+    FeedSource opened = openFeedSource(request);
     rateNum_ = opened.rateNum;
     rateDen_ = opened.rateDen;
     return std::move(opened.source);
@@ -588,6 +597,8 @@ class PipelineFeed final : public FrameFeed {
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
   bool formatInPlace_ = false;                       // the decoder switches formats (setFormat); fixed at open
   bool held_ = false;                                // UI thread: the decoder was told to hold
+  bool pulled_ = false;                              // the source is stepped, one frame per frame shown
+  int stepsInFlight_ = 0;                            // UI thread: pulled frames asked for, not yet shown
   Playback playback_;                                // UI thread: the decoder's last SetPlayback
   std::uint64_t requestedVersion_ = 0;
   bool refilterForKernel_ = false;  // UI thread: paused, a refilter asked for a kernel that is ready
@@ -599,10 +610,11 @@ class PipelineFeed final : public FrameFeed {
   double position_ = -1;         // of the frame presented last, seconds from the clip's start
   double durationSeconds_ = 0;   // 0: live or unknown
   double startSeconds_ = 0;      // the timestamp of the clip's first frame
-  std::uint64_t requestedGeneration_ = 0, refilteredFor_ = 0;
+  std::uint64_t building_ = 0;  // the model version handed to the pipeline and not yet built (0: none)
+  std::uint64_t refilteredFor_ = 0;
   // UI thread: a set handed over on its stopgap, whose own kernel may still fail (pollBuild).
   std::shared_ptr<const ParamsSnapshot> watched_;
-  std::uint64_t watchedGeneration_ = 0;
+  std::uint64_t watchedVersion_ = 0;
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string error_, buildLog_, sourceDescription_, sourceMessage_;
@@ -636,11 +648,6 @@ std::unique_ptr<FrameFeed> makePipelineFeed(SourceOpener opener, const LiveClock
                                             std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display) {
   if (!opener) throw InvalidArgument("A decoded feed needs a source.");
   return std::make_unique<PipelineFeed>("", std::move(opener), clock, deviceSelector, std::move(initial), display);
-}
-
-// The enumeration of `liveconv cameras` and of the Qt shell's camera dialog.
-std::vector<std::string> listCameraDevices() {
-  return app::cameraSourceSpecs(app::listCameras());
 }
 
 }  // namespace liveconv::ui

@@ -118,7 +118,7 @@ struct CommandLine {
 int answerHelpOrVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ", true) << kUsageFilter
+      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ") << kUsageFilter
                 << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
                 << liveconv::ui::scriptOptionHelp() << "  --help, --version\n"
                 << liveconv::ui::keyHelp() << kUsageSettings;

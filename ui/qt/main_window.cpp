@@ -20,7 +20,7 @@
 #include <iostream>
 
 #include "feed/display_link.hpp"
-#include "feed/test_pattern.hpp"
+#include "media/generated_sources.hpp"
 #include "liveconv/mask_file.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
@@ -149,7 +149,7 @@ bool MainWindow::openSource(const QString& spec) {
   // playing source is replaced (the decoder would only find out on its thread).
   int patternWidth = 0, patternHeight = 0;
   const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/") ||
-                       parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
+                       app::parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
   if (!special && !QFileInfo::exists(spec)) {
     showError("Cannot open source", "Input " + spec + " does not exist.");
     return false;

@@ -48,8 +48,9 @@ struct Frame {
   // When the source handed the frame to the filter (host clock), for the
   // source-to-screen latency a window shows; the pipeline carries it through.
   std::chrono::steady_clock::time_point handedOverAt{};
-  std::uint64_t paramsGeneration = 0;  // which parameter snapshot filtered it (output frames)
-  std::uint64_t paramsTag = 0;         // ... and the caller's own number for it (Pipeline::setParams)
+  // The caller's number (a window's model version) for the parameter set that
+  // filtered it (output frames; Pipeline::setParams): the only tag a frame carries.
+  std::uint64_t paramsTag = 0;
   VariantId variantAsked = VariantId::Invalid;  // ... the variant it names (`auto`, or a concrete one)
   VariantId variantRan = VariantId::Invalid;    // ... and the concrete variant that filtered the frame
   // Output frames of lent input (`external`): the source pixels it was filtered

@@ -5,7 +5,10 @@
 // A frame that leaves the decoder more than lateToleranceMs after its time is
 // late; with LateFrames::Drop the caller drops it (counted as decode late) and
 // the clock restarts from it, so the stream skips ahead instead of drifting
-// further behind. A jump of more than resyncMs either way (the first frame, a
+// further behind. Never two in a row: the frame after a dropped one goes on
+// (the clock restarts from it), so a source slower than its own frame rate
+// (a 60 fps clip that takes 70 ms a frame to decode) shows every other frame
+// instead of none. A jump of more than resyncMs either way (the first frame, a
 // reconnect, a seek) restarts the clock without a drop.
 //
 // The clock only judges: the caller waits until `due` in its own way (a sleep,
@@ -55,6 +58,7 @@ class LiveClock {
   double toleranceS_, resyncS_;
   LateFrames lateFrames_;
   bool anchored_ = false;
+  bool droppedLast_ = false;  // the frame judged last was late and dropped
   Clock::time_point anchor_;
   double anchorPtsS_ = 0, speed_ = 1;
 };

@@ -33,6 +33,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -155,28 +156,25 @@ class Pipeline : public FrameChannel {
 
   // Takes a parameter snapshot; validates it now (throws InvalidArgument),
   // builds it off the frame path and applies it at the next frame boundary
-  // after the build. Returns its generation number (the initial set is 1).
-  // The generation of the set the pipeline was made with; setParams() numbers
-  // the later ones from kFirstGeneration + 1.
-  static constexpr std::uint64_t kFirstGeneration = 1;
-  // `tag`: the caller's own number for the set (a window's parameter
-  // version), carried by every frame it filters as Frame::paramsTag, so the
-  // caller needs no table from generations to its numbers. `format`: the
-  // pixel format the source is about to switch to (Invalid: the one that
-  // streams); frames of the old format in flight keep their kernel, and the
-  // set takes over with the first frame of the new one.
-  std::uint64_t setParams(const FilterParams& params, std::uint64_t tag = 0,
-                          PixelFormat format = PixelFormat::Invalid);
-  // Waits until `generation` is built (true) or has failed (false, see
-  // paramsError()), at most timeoutMs.
-  bool waitParamsBuilt(std::uint64_t generation, int timeoutMs);
+  // after the build. `tag`: the caller's own number for the set (a window's
+  // model version; PipelineOptions::paramsTag names the first set), the only
+  // name it is known by: every frame it filters carries it as
+  // Frame::paramsTag, and waitParamsBuilt() and paramsFailed() take it. A tag
+  // handed in again names the newest set given with it. `format`: the pixel
+  // format the source is about to switch to (Invalid: the one that streams);
+  // frames of the old format in flight keep their kernel, and the set takes
+  // over with the first frame of the new one.
+  void setParams(const FilterParams& params, std::uint64_t tag = 0, PixelFormat format = PixelFormat::Invalid);
+  // Waits until the set tagged `tag` is built (true) or has failed (false,
+  // see paramsError()), at most timeoutMs; false for a tag never handed in.
+  bool waitParamsBuilt(std::uint64_t tag, int timeoutMs);
   // The sentence of the last parameter set that failed to build; the stream
   // goes on with the set before it.
   std::string paramsError() const;
   // The compiler's log of that failure (empty when it was no compile that failed).
   std::string paramsBuildLog() const;
-  // True once `generation` has failed to build (a UI polls this without waiting).
-  bool paramsFailed(std::uint64_t generation) const;
+  // True once the set tagged `tag` has failed to build (a UI polls this without waiting).
+  bool paramsFailed(std::uint64_t tag) const;
   // True while the builder has a kernel ready that the next frame boundary
   // takes: a later step of the set that runs (the kernel its stopgap stood
   // in for, `auto`'s provisional kernel or race winner) or a newer set. A
@@ -235,6 +233,10 @@ class Pipeline : public FrameChannel {
   std::atomic<bool> deliverPixels_;
   std::shared_ptr<Lending> lending_;
 
+  // The builder's own numbers for the sets (the caller knows them by their tags).
+  static constexpr std::uint64_t kFirstGeneration = 1;
+  std::uint64_t generationOf(std::uint64_t tag) const;  // 0: a tag never handed in
+
   // Owned by the engine thread.
   std::unique_ptr<Convolver> convolver_;
   std::unique_ptr<YuvConverter> yuvConverter_;
@@ -250,8 +252,9 @@ class Pipeline : public FrameChannel {
 
   // Parameter messages: setParams() -> builder_ -> the engine (applyBuiltParams).
   std::unique_ptr<KernelBuilder> builder_;
-  mutable std::mutex paramsMutex_;  // current_, nextGeneration_, asked_, engineError_
+  mutable std::mutex paramsMutex_;  // current_, nextGeneration_, generations_, asked_, engineError_
   std::uint64_t nextGeneration_ = kFirstGeneration + 1;
+  std::map<std::uint64_t, std::uint64_t> generations_;  // tag -> the builder's number, the newest 64 tags
   struct Asked {
     std::uint64_t generation = 0;
     PixelFormat format = PixelFormat::Invalid;

@@ -44,7 +44,7 @@ struct StatsSnapshot {
   double averageFps = 0;  // framesOut over the whole run
   double averageMpixPerS = 0;
   int width = 0, height = 0;  // the latest frame's size
-  std::uint64_t paramsGeneration = 0;
+  std::uint64_t paramsTag = 0;  // the caller's number for the set that filtered the newest frame out
   std::array<StageTime, kStageCount> stages{};
 
   long long droppedTotal() const { return dropped[0] + dropped[1] + dropped[2]; }
@@ -57,7 +57,7 @@ class PipelineStats {
   PipelineStats();
   void addStageMs(Stage stage, double ms);
   void frameIn();
-  void frameOut(int width, int height, std::uint64_t paramsGeneration);
+  void frameOut(int width, int height, std::uint64_t paramsTag);
   void dropped(DropCause cause);
   // A frame counted out that the full output queue then dropped (live policy):
   // it never reached the output, so it counts as output late instead.

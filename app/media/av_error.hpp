@@ -1,0 +1,19 @@
+// FFmpeg's text for an error code, for the sentences of media_errors.hpp.
+#pragma once
+
+#include <string>
+
+extern "C" {
+#include <libavutil/error.h>
+}
+
+namespace liveconv::app {
+
+// E.g. "No such file or directory".
+inline std::string avError(int code) {
+  char text[AV_ERROR_MAX_STRING_SIZE] = {};
+  av_strerror(code, text, sizeof text);
+  return text;
+}
+
+}  // namespace liveconv::app

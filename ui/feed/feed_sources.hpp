@@ -1,0 +1,44 @@
+// What the windows' feed (pipeline_feed.cpp) takes from the media library, in
+// one seam: the sources it opens and the sink it records to. With FFmpeg
+// (feed_sources_media.cpp) every kind of the source table opens and any
+// container records; without it (feed_sources_none.cpp) the generated kinds
+// (the test pattern, synthetic frames) play through the same feed and nothing
+// records.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "liveconv/device.hpp"
+#include "liveconv/frame.hpp"
+
+namespace liveconv::ui {
+
+struct FeedSourceRequest {
+  std::string text;  // the source spec as the user wrote it ("" = the bundled clip)
+  PixelFormat format = PixelFormat::RGBA8;
+  std::shared_ptr<DeviceContext> device;  // synthetic frames live in its pinned memory
+  std::function<bool()> stop;             // ends a wait on the input (a stream that sends nothing)
+};
+
+struct FeedSource {
+  std::unique_ptr<FrameSource> source;
+  int rateNum = 30, rateDen = 1;  // frames per second, nominal
+};
+
+// Opens the source once (the feed wraps a live one in ReconnectingSource).
+// Throws liveconv::Error subclasses with the sentence.
+FeedSource openFeedSource(const FeedSourceRequest& request);
+
+// "" where this build records, else the sentence why not.
+std::string whyNoRecordingInThisBuild();
+
+// The sink of a recording to `path` (its extension picks the container, as
+// `liveconv run -o`), its frames numbered at the given rate; throws with the
+// sentence. `leftovers`: a line naming the part files killed runs left
+// beside it (removed only by `liveconv run -y`), or "".
+std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen,
+                                             std::string* leftovers);
+
+}  // namespace liveconv::ui

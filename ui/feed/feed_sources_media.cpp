@@ -1,0 +1,45 @@
+// The feed's seam with FFmpeg (feed_sources.hpp): every source kind, every container.
+#include "feed/feed_sources.hpp"
+
+#include "feed/feeds.hpp"
+#include "media/cameras.hpp"
+#include "media/ffmpeg_sink.hpp"
+#include "media/open_source.hpp"
+#include "media/staged_output.hpp"
+
+namespace liveconv::ui {
+
+FeedSource openFeedSource(const FeedSourceRequest& request) {
+  app::OpenRequest r;
+  r.text = request.text;
+  r.format = request.format;
+  r.device = request.device;
+  r.stop = request.stop;
+  app::OpenedSource opened = app::openSource(r);
+  FeedSource out;
+  out.source = std::move(opened.source);
+  out.rateNum = opened.rateNum;
+  out.rateDen = opened.rateDen;
+  return out;
+}
+
+std::string whyNoRecordingInThisBuild() {
+  return {};
+}
+
+std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen,
+                                             std::string* leftovers) {
+  app::SinkOptions timing;  // numbered at the playback rate: playback loops, so source times repeat
+  timing.rateNum = rateNum;
+  timing.rateDen = rateDen;
+  std::unique_ptr<FrameSink> sink = app::openSink(path, "", timing);
+  *leftovers = app::sweepLeftoverParts(path, false, "delete such files, or let liveconv run -y remove them");
+  return sink;
+}
+
+// The enumeration of `liveconv cameras` and of the Qt shell's camera dialog.
+std::vector<std::string> listCameraDevices() {
+  return app::cameraSourceSpecs(app::listCameras());
+}
+
+}  // namespace liveconv::ui

@@ -1,0 +1,32 @@
+// The feed's seam in a build without FFmpeg (feed_sources.hpp): the generated
+// source kinds only, through the same feed; no recording.
+#include "feed/feed_sources.hpp"
+
+#include "liveconv/errors.hpp"
+#include "media/generated_sources.hpp"
+
+namespace liveconv::ui {
+
+FeedSource openFeedSource(const FeedSourceRequest& request) {
+  app::GeneratedSource g =
+      app::openGeneratedSource(app::sourceKindOf(request.text), request.text, request.format, request.device);
+  if (!g.source)
+    throw InvalidArgument("Unknown source \"" + request.text +
+                          "\": this build of the viewer has no FFmpeg and plays only \"testpattern[:WxH]\" or "
+                          "\"synthetic:WxH\".");
+  FeedSource out;
+  out.source = std::move(g.source);
+  out.rateNum = g.rateNum;
+  out.rateDen = g.rateDen;
+  return out;
+}
+
+std::string whyNoRecordingInThisBuild() {
+  return "This build of the viewer has no FFmpeg, so it cannot record.";
+}
+
+std::unique_ptr<FrameSink> openRecordingSink(const std::string&, int, int, std::string*) {
+  throw InvalidArgument(whyNoRecordingInThisBuild());
+}
+
+}  // namespace liveconv::ui
