@@ -157,26 +157,28 @@ bool hasCameraSupport() {
   return LIVECONV_WITH_AVDEVICE != 0;
 }
 
+// By the row of the source table the text is of (source_kinds.hpp): the
+// table alone says which prefix is which kind.
 SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip) {
   SourceSpec spec;
   spec.text = text.empty() ? defaultClip : text;
+  const SourceKind& kind = sourceKindOf(text);
+  spec.live = kind.live;
   if (text.empty()) {
     spec.url = defaultClip;
-  } else if (startsWith(text, "lavfi:")) {
-    spec.url = text.substr(6);
+  } else if (kind.id == SourceKindId::Lavfi) {
+    spec.url = text.substr(text.find(':') + 1);
     spec.inputFormat = "lavfi";
-  } else if (startsWith(text, "camera:") || startsWith(text, "/dev/video")) {
+  } else if (kind.id == SourceKindId::Camera) {
     std::string rest = startsWith(text, "camera:") ? text.substr(7) : text.substr(10);
     std::size_t digits = 0;
     while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
     if (digits == 0) throw InputError("A camera is written camera:N or /dev/videoN, optionally with :WxH and @FPS.");
     spec.url = "/dev/video" + rest.substr(0, digits);
     spec.inputFormat = "v4l2";
-    spec.live = true;
     parseCameraMode(rest.substr(digits), spec);
   } else {
-    spec.url = text;
-    spec.live = sourceKindOf(text).live;  // a network stream
+    spec.url = text;  // a file, URL, network stream or pipe
   }
   return spec;
 }
