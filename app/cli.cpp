@@ -5,7 +5,8 @@
 namespace liveconv::app {
 
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
-           const std::set<std::string>& flags, const std::map<std::string, std::string>& aliases) {
+           const std::set<std::string>& flags, const std::map<std::string, std::string>& aliases,
+           const std::set<std::string>& repeatable) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string arg = argv[i];
     if (arg.size() < 2 || arg[0] != '-') {
@@ -19,6 +20,7 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
       arg = arg.substr(0, eq);
       hasValue = true;
     }
+    const std::string typed = arg;
     if (auto a = aliases.find(arg); a != aliases.end()) arg = a->second;
     if (flags.count(arg)) {
       if (hasValue) throw UsageError("Option " + arg + " takes no value.");
@@ -28,6 +30,9 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
         if (i + 1 >= argv.size()) throw UsageError("Option " + arg + " needs a value.");
         value = argv[++i];
       }
+      if (const auto given = values_.find(arg); given != values_.end() && !repeatable.count(arg))
+        throw UsageError("Option " + typed + " is given twice ('" + given->second + "', then '" + value +
+                         "'); give it once.");
       values_[arg] = value;
       allValues_.emplace(arg, value);
     } else {

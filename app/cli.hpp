@@ -17,13 +17,16 @@ struct UsageError : std::runtime_error {
 class Args {
  public:
   // valueOptions take a value; flags do not. Aliases map short names ("-i") to long ones ("--input").
+  // A value option given twice is a mistake (which one was meant?), except
+  // the repeatable ones (each value counts: getAll()).
   Args(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
-       const std::set<std::string>& flags, const std::map<std::string, std::string>& aliases = {});
+       const std::set<std::string>& flags, const std::map<std::string, std::string>& aliases = {},
+       const std::set<std::string>& repeatable = {});
 
   bool has(const std::string& name) const;
   std::string get(const std::string& name, const std::string& fallback = "") const;
   int getInt(const std::string& name, int fallback, int min, int max) const;
-  // Every value of an option given more than once, in order (get() returns the last).
+  // Every value of a repeatable option, in order.
   std::vector<std::string> getAll(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
 

@@ -14,6 +14,7 @@
 #include "bench.hpp"
 #include "cli.hpp"
 #include "exit_codes.hpp"
+#include "media/media_errors.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/mask.hpp"
@@ -212,6 +213,9 @@ int main(int argc, char** argv) {
   } catch (const UnsupportedError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return kExitUnsupported;
+  } catch (const OutputError& e) {  // an output or a log that cannot be written (bench --json-log)
+    std::cerr << "liveconv: " << e.what() << "\n";
+    return kExitOutputFailed;
   } catch (const Error& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return kExitFailure;

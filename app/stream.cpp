@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <cstdio>
 #include <fstream>
@@ -15,6 +17,7 @@
 #include "liveconv/live_clock.hpp"
 #include "liveconv/mask_file.hpp"
 #include "liveconv/parameters.hpp"
+#include "media/media_errors.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -37,6 +40,15 @@ std::string clock(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
   return text;
+}
+
+// One line of the JSON log, on disk now: a log that cannot be written (a
+// full disk) ends the run with exit 8, as an output that cannot be written does.
+void writeLogLine(std::ofstream& log, const std::string& line, const std::string& path) {
+  errno = 0;
+  log << line << "\n";
+  log.flush();
+  if (!log) throw OutputError("Cannot write the JSON log " + path + ": " + std::strerror(errno ? errno : EIO) + ".");
 }
 
 class Progress {
@@ -95,7 +107,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
   std::ofstream jsonLog;
   if (!options.jsonLogPath.empty()) {
     jsonLog.open(options.jsonLogPath, std::ios::trunc);
-    if (!jsonLog) throw Error("Cannot write the JSON log " + options.jsonLogPath + ".");
+    if (!jsonLog) throw OutputError("Cannot write the JSON log " + options.jsonLogPath + ": " + std::strerror(errno) + ".");
   }
 
   // lc-decode owns the source for the length of the stream: the frames into the
@@ -129,7 +141,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
       const StatsSnapshot s = stats.snapshot();
       progress.update(s, false, position);
       if (logDue) {
-        jsonLog << withExtra(toJson(s), options.jsonExtra) << "\n";
+        writeLogLine(jsonLog, withExtra(toJson(s), options.jsonExtra), options.jsonLogPath);
         lastLog = Clock::now();
       }
     }
@@ -150,7 +162,13 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
   result.stats = stats.snapshot();
   result.interrupted = interruptRequested();
   progress.update(result.stats, true);
-  if (jsonLog.is_open()) jsonLog << withExtra(toJson(result.stats), options.jsonExtra) << "\n";
+  if (jsonLog.is_open()) {
+    try {
+      writeLogLine(jsonLog, withExtra(toJson(result.stats), options.jsonExtra), options.jsonLogPath);
+    } catch (...) {
+      if (!streamError) streamError = std::current_exception();
+    }
+  }
   if (sourceError) std::rethrow_exception(sourceError);
   if (streamError) std::rethrow_exception(streamError);
   return result;

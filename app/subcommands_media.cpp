@@ -62,7 +62,7 @@ int runSubcommand(const std::vector<std::string>& argv) {
        "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf",
        "--preset", "-b:v", "--codec-opt", "--pix-fmt", "--container"},
       {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn"},
-      {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}});
+      {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
   if (args.has("--help")) {
     printRunUsage();
     return kExitOk;

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <cstdlib>
 #include <map>
+#include <sstream>
 
 #include "media/audio_transcoder.hpp"
 #include "media/colour_scaler.hpp"
@@ -73,7 +75,31 @@ OutputColour outputColour(const StreamCopy* input, int width, int height) {
   return c;
 }
 
-// Every option must be one the encoder (or its private options) knows.
+// The ranges FFmpeg's option table leaves open (x264's crf is any float there):
+// a number outside what the encoder takes is a mistake on the command line.
+void checkRange(const AVCodec* codec, const std::string& key, const std::string& value) {
+  struct Range {
+    const char* encoderPrefix;
+    const char* option;
+    double min, max;
+  };
+  static const Range ranges[] = {{"libx264", "crf", 0, 51},  {"libx265", "crf", 0, 51}, {"libvpx", "crf", 0, 63},
+                                 {"libaom", "crf", 0, 63},   {"libsvtav1", "crf", 0, 63}};
+  for (const Range& r : ranges) {
+    if (key != r.option || std::string(codec->name).rfind(r.encoderPrefix, 0) != 0) continue;
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || v < r.min || v > r.max) {
+      std::ostringstream text;
+      text << "--" << key << " " << value << " is outside what the " << codec->name << " encoder takes: " << r.min
+           << " to " << r.max << ".";
+      throw EncoderChoiceError(text.str());
+    }
+  }
+}
+
+// Every option must be one the encoder (or its private options) knows, with a
+// value it takes.
 void checkEncoderOptions(const AVCodec* codec, const std::vector<std::pair<std::string, std::string>>& options) {
   AVCodecContext* probe = avcodec_alloc_context3(codec);
   for (const auto& [key, value] : options) {
@@ -85,6 +111,12 @@ void checkEncoderOptions(const AVCodec* codec, const std::vector<std::pair<std::
     if (av_opt_set(probe, key.c_str(), value.c_str(), AV_OPT_SEARCH_CHILDREN) < 0) {
       avcodec_free_context(&probe);
       throw EncoderChoiceError("The " + std::string(codec->name) + " encoder does not take " + key + "=" + value + ".");
+    }
+    try {
+      checkRange(codec, key, value);
+    } catch (...) {
+      avcodec_free_context(&probe);
+      throw;
     }
   }
   avcodec_free_context(&probe);

@@ -954,6 +954,40 @@ TEST(Media, AbsentCameraFailsAtOnceWithExit7) {
   EXPECT_LT(tookS, 5.0);
 }
 
+// Options as an ffmpeg user expects: a repeated -i or -o is refused (which
+// one was meant?), a repeatable one (--codec-opt) is not; a number outside
+// what the encoder takes is refused before anything is written; a JSON log
+// that cannot be written ends the run with exit 8 (the output still finished).
+TEST(Media, RepeatedOptionsNumbersOutOfRangeAndAnUnwritableLogAreRefused) {
+  const std::string dir = tempDir();
+  Result r = liveconv("run -i synthetic:64x48 -i synthetic:32x32 --frames 3 -o null");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Option -i is given twice ('synthetic:64x48', then 'synthetic:32x32'); give it once."))
+      << r.output;
+  r = liveconv("run -i synthetic:64x48 --frames 3 -o " + dir + "/one.mkv --output " + dir + "/two.mkv");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Option --output is given twice")) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/one.mkv") || std::filesystem::exists(dir + "/two.mkv"));
+
+  for (const char* crf : {"999", "-1", "52"}) {
+    r = liveconv("run -i synthetic:64x48 --frames 3 --variant naive --crf " + std::string(crf) + " -o " + dir +
+                 "/crf.mp4");
+    EXPECT_EQ(r.exitCode, 2) << crf << ": " << r.output;
+    EXPECT_TRUE(has(r.output, "outside what the libx264 encoder takes: 0 to 51.")) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/crf.mp4"));
+  }
+  r = liveconv("run -i synthetic:64x48 --frames 3 --variant naive --crf 51 --codec-opt tune=film "
+               "--codec-opt bf=0 -o " + dir + "/crf.mp4");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+
+  r = liveconv("run -i synthetic:64x48 --frames 3 --variant naive --json-log /dev/full -o " + dir + "/logged.mkv");
+  EXPECT_EQ(r.exitCode, 8) << r.output;
+  EXPECT_TRUE(has(r.output, "Cannot write the JSON log /dev/full: No space left on device.")) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/logged.mkv")) << "the output is finished whatever the log does";
+  r = liveconv("bench --pipeline --size 64x48 --frames 3 --variant naive --json-log /dev/full");
+  EXPECT_EQ(r.exitCode, 8) << r.output;
+}
+
 TEST(Media, BadInputGetsOneSentenceAndItsExitCode) {
   Result r = liveconv("run -i /nonexistent/clip.mp4");
   EXPECT_EQ(r.exitCode, 7) << r.output;
