@@ -65,4 +65,12 @@ std::uint8_t* newStreamSideData(AVStream* stream, AVPacketSideDataType type, std
 #endif
 }
 
+int64_t frameDuration(const AVFrame* frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)
+  return frame->duration;
+#else
+  return frame->pkt_duration;
+#endif
+}
+
 }  // namespace liveconv::app::ffmpeg_compat

@@ -28,4 +28,9 @@ const int* sampleRates(const AVCodec* codec);
 const std::uint8_t* streamSideData(const AVStream* stream, AVPacketSideDataType type, std::size_t* size);
 std::uint8_t* newStreamSideData(AVStream* stream, AVPacketSideDataType type, std::size_t size);
 
+// How long a decoded frame is shown, in its stream's time base (its packet's
+// duration; 0: unknown). (FFmpeg 6.0, lavu 57.30: AVFrame::duration; before:
+// pkt_duration.)
+int64_t frameDuration(const AVFrame* frame);
+
 }  // namespace liveconv::app::ffmpeg_compat

@@ -220,8 +220,13 @@ struct EncoderSink::State {
       pts = llround((f.ptsSeconds - firstSeconds) / av_q2d(encoder->time_base));
     }
     if (pts <= lastPts) pts = lastPts + 1;
-    if (lastPts >= 0) durations[lastPts] = pts - lastPts;
-    durations[pts] = lastPts >= 0 ? std::max<int64_t>(1, pts - lastPts) : nominalDuration();  // until the next comes
+    // The frame before, if its packet is still in the encoder: its duration is now known.
+    if (const auto before = durations.find(lastPts); before != durations.end()) before->second = pts - lastPts;
+    // Until the next frame comes: the source's own duration for it where it
+    // says one (an encoder without delay, FFV1, hands the packet out at once),
+    // else the interval before it.
+    const int64_t own = sourceTimestamps && f.durationSeconds > 0 ? llround(f.durationSeconds / av_q2d(encoder->time_base)) : 0;
+    durations[pts] = own > 0 ? own : lastPts >= 0 ? std::max<int64_t>(1, pts - lastPts) : nominalDuration();
     lastPts = pts;
     return pts;
   }

@@ -538,6 +538,8 @@ bool FfmpegSource::next(Frame& out) {
       const int64_t pts = s.frame->best_effort_timestamp;
       out.ptsSeconds = pts == AV_NOPTS_VALUE ? 0 : pts * av_q2d(tb);
       out.hasPts = pts != AV_NOPTS_VALUE;
+      const int64_t shown = ffmpeg_compat::frameDuration(s.frame);
+      out.durationSeconds = shown > 0 ? shown * av_q2d(tb) : 0;
       out.index = s.delivered++;
       out.decodeMs = decodeMs;
       out.convertMs = msSince(convertStart);

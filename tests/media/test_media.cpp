@@ -616,6 +616,28 @@ TEST(Media, EveryContainerKeepsEveryFrameAtItsInputTime) {
   }
 }
 
+// A frame after a long gap lasts what its source says, not the gap before it:
+// an encoder without delay (FFV1) hands its packet out before the next frame
+// is known. Here the last frame follows a 2 s gap; before, it took the 2 s
+// and the file lasted 2 s too long.
+TEST(Media, AFrameAfterAGapKeepsItsOwnDuration) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(late, "last_after_gap.mkv",
+               "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 21 -vf select='lt(n\\,20)+eq(n\\,70)' "
+               "-fps_mode passthrough -c:v ffv1");
+  const std::vector<double> in = frameTimes(late);
+  ASSERT_EQ(in.size(), 21u);
+  ASSERT_NEAR(in[20] - in[19], 2.04, 1e-6) << "the input has its gap";
+  const double inDuration = containerDuration(late);
+  for (const char* container : {"mkv", "nut", "mp4"}) {
+    const std::string out = tempDir() + "/gap_last." + container;
+    const Result r = liveconv("run -i " + late + " -o " + out + " --mask box:3 --variant naive -y");
+    ASSERT_EQ(r.exitCode, 0) << container << ": " << r.output;
+    EXPECT_EQ(frameTimes(out).size(), 21u) << container;
+    EXPECT_NEAR(containerDuration(out), inDuration, 0.041) << container << ": the last frame took the gap";
+  }
+}
+
 // A transport stream starts at 1.4 s: the output starts at 0, as ffmpeg's
 // does, and lasts as long as the input.
 TEST(Media, AnInputThatStartsLateGivesAnOutputFromZeroOfTheSameDuration) {

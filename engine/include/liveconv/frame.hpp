@@ -43,6 +43,7 @@ struct Frame {
   std::int64_t index = -1;  // position in the source, from 0
   double ptsSeconds = 0;    // presentation time, when the source has one (hasPts)
   bool hasPts = false;
+  double durationSeconds = 0;  // how long the source shows it (its packet's duration); 0: unknown
   double decodeMs = 0;      // source-side cost, set by the source
   double convertMs = 0;
   // When the source handed the frame to the filter (host clock), for the
