@@ -27,8 +27,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <cstdio>
 #include <mutex>
 #include <thread>
 #include <utility>
