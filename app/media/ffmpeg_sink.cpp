@@ -36,6 +36,47 @@ bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// The MOV family (mp4, mov, 3gp, ...): any timestamps are held exactly,
+// though the muxers do not say AVFMT_VARIABLE_FPS.
+bool movFamily(const AVOutputFormat* f) {
+  static const char* const names[] = {"mov", "mp4", "ipod", "3gp", "3g2", "psp", "ismv", "f4v"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return std::strcmp(f->name, n) == 0; });
+}
+
+// The video codec an output gets unless --codec names one: H.264 in the MOV
+// family (what players there expect); FFV1, lossless, where the container
+// holds it; else the container's own, as ffmpeg picks it (VP9 for WebM, GIF
+// for .gif, FLV1 for .flv).
+std::string defaultVideoCodec(const AVOutputFormat* f) {
+  if (movFamily(f)) return "h264";
+  if (avformat_query_codec(f, AV_CODEC_ID_FFV1, FF_COMPLIANCE_NORMAL) == 1) return "ffv1";
+  const AVCodec* own = f->video_codec != AV_CODEC_ID_NONE ? avcodec_find_encoder(f->video_codec) : nullptr;
+  return own ? own->name : "ffv1";
+}
+
+// Whether a muxer takes a stream with these parameters: it is asked, and a
+// header with that stream alone tried on a scratch file in memory (FFmpeg's codec lists let Opus into
+// MOV and audio into GIF, whose muxers then refuse the header).
+bool muxerTakes(const AVOutputFormat* format, const AVCodecParameters* parameters, AVRational timeBase) {
+  if (avformat_query_codec(format, parameters->codec_id, FF_COMPLIANCE_NORMAL) == 0) return false;
+  if (format->flags & AVFMT_NOFILE) return true;  // it opens files of its own: nothing to try on
+  AVFormatContext* scratch = nullptr;
+  if (avformat_alloc_output_context2(&scratch, format, nullptr, nullptr) < 0 || !scratch) return false;
+  bool takes = false;
+  if (AVStream* st = avformat_new_stream(scratch, nullptr); st && avio_open_dyn_buf(&scratch->pb) >= 0) {
+    avcodec_parameters_copy(st->codecpar, parameters);
+    st->codecpar->codec_tag = 0;
+    st->time_base = timeBase;
+    takes = avformat_write_header(scratch, nullptr) >= 0 && av_write_trailer(scratch) >= 0;
+    std::uint8_t* bytes = nullptr;
+    avio_close_dyn_buf(scratch->pb, &bytes);
+    av_free(bytes);
+    scratch->pb = nullptr;
+  }
+  avformat_free_context(scratch);
+  return takes;
+}
+
 AVPixelFormat avFormatOf(PixelFormat f) {
   return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
 }
@@ -184,6 +225,7 @@ struct EncoderSink::State {
   std::shared_ptr<StreamCopy> copy;
   std::map<int, std::pair<AVStream*, AVRational>> copied;
   std::map<int, std::unique_ptr<AudioTranscoder>> transcoders;  // copied streams encoded again
+  std::map<int, int64_t> lastCopiedDts;  // output stream -> the dts written last
   bool quiet = false;
   std::ostream& notice() {  // a line for the user, unless --quiet
     static std::ostream discarded(nullptr);  // no buffer: what is written goes nowhere
@@ -236,8 +278,15 @@ struct EncoderSink::State {
   // size); --pix-fmt bgra keeps the filtered pixels exactly. None otherwise.
   AVPixelFormat inputPixelFormat(PixelFormat frames) const {
     if (!copy || copy->pixelFormat < 0 || frames != PixelFormat::RGBA8 || !ffmpeg_compat::pixelFormats(codec)) return AV_PIX_FMT_NONE;
-    const auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
+    auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
     if (!isYuv(in)) return AV_PIX_FMT_NONE;  // an RGB input keeps the encoder's RGB choice
+    // FFmpeg's old full-range names: the same planes, the range is in the tags.
+    static const std::pair<AVPixelFormat, AVPixelFormat> fullRange[] = {{AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P},
+                                                                        {AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P},
+                                                                        {AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUV444P},
+                                                                        {AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUV440P}};
+    for (const auto& [j, plain] : fullRange)
+      if (in == j) in = plain;
     for (const AVPixelFormat* f = ffmpeg_compat::pixelFormats(codec); *f != AV_PIX_FMT_NONE; ++f)
       if (*f == in) return in;
     return AV_PIX_FMT_NONE;
@@ -254,7 +303,7 @@ struct EncoderSink::State {
         std::memcpy(m, copy->displayMatrix.data(), 36);
     addChapters();
     for (const StreamCopy::Stream& in : copy->streams) {
-      if (!holds(in.parameters->codec_id)) {
+      if (!holds(in)) {
         if (!reencodeAudio(in))
           notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
                     << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
@@ -272,21 +321,23 @@ struct EncoderSink::State {
     }
   }
 
-  // Whether the container holds a copied stream of this codec. PCM in MP4
+  // Whether the container holds a copied stream as it is. PCM in MP4
   // (ISO/IEC 23003-5, which FFmpeg 6.1 and later write) is taken as not held:
   // few players read it, and FFmpeg 5.1 refuses it, so the same run makes the
   // same file (AAC) on both.
-  bool holds(AVCodecID codec) const {
+  bool holds(const StreamCopy::Stream& in) const {
+    const AVCodecID codec = in.parameters->codec_id;
     const bool pcm = codec >= AV_CODEC_ID_PCM_S16LE && codec < AV_CODEC_ID_ADPCM_IMA_QT;
     if (pcm && std::strcmp(output->oformat->name, "mp4") == 0) return false;
-    return avformat_query_codec(output->oformat, codec, FF_COMPLIANCE_NORMAL) == 1;
+    return muxerTakes(output->oformat, in.parameters, AVRational{in.timeBaseNum, in.timeBaseDen});
   }
 
   // An audio stream the container cannot hold, encoded again with its usual
   // audio codec (AAC for MP4/MOV); false when there is none to encode with.
   bool reencodeAudio(const StreamCopy::Stream& in) {
     const AVCodecID target = output->oformat->audio_codec;
-    if (in.kind != "audio" || target == AV_CODEC_ID_NONE || !avcodec_find_encoder(target) || !holds(target))
+    if (in.kind != "audio" || target == AV_CODEC_ID_NONE || !avcodec_find_encoder(target) ||
+        avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
       return false;
     AVStream* out = avformat_new_stream(output, nullptr);
     try {
@@ -355,6 +406,14 @@ struct EncoderSink::State {
           av_packet_rescale_ts(p, tb, it->second.first->time_base);
           p->stream_index = it->second.first->index;
           p->pos = -1;
+          // As ffmpeg does: a packet at or before the one written last (a
+          // stream whose clock jumped, corrected to within a few ms) goes just after it.
+          int64_t& last = lastCopiedDts.try_emplace(p->stream_index, AV_NOPTS_VALUE).first->second;
+          if (p->dts != AV_NOPTS_VALUE && last != AV_NOPTS_VALUE && p->dts <= last) {
+            if (p->pts != AV_NOPTS_VALUE && p->pts >= p->dts) p->pts = std::max(p->pts, last + 1);
+            p->dts = last + 1;
+          }
+          if (p->dts != AV_NOPTS_VALUE) last = p->dts;
           const int err = av_interleaved_write_frame(output, p);
           if (err < 0) {
             av_packet_free(&p);
@@ -385,10 +444,13 @@ struct EncoderSink::State {
   }
 
   // Opens the encoder in the source's time base where the container takes
-  // variable frame rates, else (or if the encoder refuses it) in 1/rate.
+  // variable frame rates (MP4 and MOV do, though they do not say so: a frame
+  // after a gap stays at its time, not on a grid of a guessed rate), else (or
+  // if the encoder refuses it) in 1/rate.
   void openEncoder(const Frame& first) {
     const ImageView px = first.pixels();
-    const bool variable = !(output->oformat->flags & AVFMT_NOTIMESTAMPS) && (output->oformat->flags & AVFMT_VARIABLE_FPS);
+    const bool variable = !(output->oformat->flags & AVFMT_NOTIMESTAMPS) &&
+                          ((output->oformat->flags & AVFMT_VARIABLE_FPS) || movFamily(output->oformat));
     const bool sourceBase = sourceTimestamps && variable && sourceTimeBase.num > 0 && sourceTimeBase.den > 0;
     for (const AVRational tb : {sourceBase ? sourceTimeBase : av_inv_q(rate), av_inv_q(rate)}) {
       avcodec_free_context(&encoder);
@@ -404,6 +466,13 @@ struct EncoderSink::State {
         encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
         av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
         av_opt_set(encoder->priv_data, "crf", "18", 0);  // near-transparent: a filter should not add visible loss
+      } else if (std::strcmp(codec->name, "libvpx-vp9") == 0) {
+        encoder->pix_fmt = AV_PIX_FMT_YUV420P;
+        encoder->bit_rate = 0;  // constant quality (libvpx's default is 256 kbit/s, whatever the picture)
+        av_opt_set(encoder->priv_data, "crf", "24", 0);
+        av_opt_set(encoder->priv_data, "deadline", "good", 0);
+        av_opt_set(encoder->priv_data, "cpu-used", "4", 0);  // about as fast as x264's veryfast here
+        av_opt_set(encoder->priv_data, "row-mt", "1", 0);
       } else {
         // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
         const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
@@ -425,6 +494,11 @@ struct EncoderSink::State {
       if (tb.num == rate.den && tb.den == rate.num) {
         const std::string what = "The " + std::string(codec->name) + " encoder does not open for " +
                                  std::to_string(width) + "x" + std::to_string(height) + " frames";
+        const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(encoder->pix_fmt);
+        if (d && ((width % (1 << d->log2_chroma_w)) || (height % (1 << d->log2_chroma_h))))
+          throw OutputError(what + ": its pixel format " + d->name + " needs a width divisible by " +
+                            std::to_string(1 << d->log2_chroma_w) + " and a height by " +
+                            std::to_string(1 << d->log2_chroma_h) + " (--pix-fmt yuv444p, or an .mkv output, takes any size).");
         if (encoderOptions.empty() && pixelFormat == AV_PIX_FMT_NONE) throw OutputError(what + ": " + avError(err) + ".");
         std::string given;
         for (const auto& [key, value] : encoderOptions) given += (given.empty() ? "" : ", ") + key + "=" + value;
@@ -450,6 +524,10 @@ struct EncoderSink::State {
     stream->time_base = encoder->time_base;
     stream->avg_frame_rate = rate;
     addCopiedStreams();
+    // The video is encoded here: its tags name this encoder and muxer, not
+    // the input's (an FFV1 stream said ENCODER=... libx264).
+    av_dict_set(&stream->metadata, "encoder", (std::string(LIBAVCODEC_IDENT) + " " + codec->name).c_str(), 0);
+    av_dict_set(&output->metadata, "encoder", LIBAVFORMAT_IDENT, 0);
     AVDictionary* muxerOptions = nullptr;
     const std::string muxer = output->oformat->name;
     if (path.rfind("pipe:", 0) == 0 && (muxer == "mp4" || muxer == "mov"))  // a pipe cannot seek back to the index
@@ -487,7 +565,7 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
     if (!picture) throw EncoderChoiceError("This FFmpeg has no encoder for " + path + "'s picture format.");
     name = picture->name;
   }
-  if (name.empty()) name = muxer == "mp4" || muxer == "mov" || muxer == "ipod" ? "h264" : "ffv1";
+  if (name.empty()) name = defaultVideoCodec(s_->output->oformat);
   if (name == "h264" || name == "x264") {
     s_->codec = avcodec_find_encoder_by_name("libx264");
     if (!s_->codec)

@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstdarg>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "media/colour_scaler.hpp"
 #include "media/ffmpeg_compat.hpp"
@@ -141,6 +144,35 @@ const char* toString(ConvertMode mode) {
   return "?";
 }
 
+namespace {
+
+// The last error FFmpeg logged on this thread: an input that fails to open
+// is named with FFmpeg's reason ("Picture size 0x64 is invalid") where its
+// error code says little or the wrong thing (EBUSY, for that y4m header).
+thread_local std::string lastFfmpegError;
+
+void logLine(void* context, int level, const char* format, va_list args) {
+  if (level <= AV_LOG_ERROR) {
+    char line[512];
+    int printPrefix = 0;  // the message alone, without "[context @ address]"
+    va_list copy;
+    va_copy(copy, args);
+    av_log_format_line2(context, level, format, copy, line, sizeof line, &printPrefix);
+    va_end(copy);
+    std::string text = line;
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    if (!text.empty()) lastFfmpegError = text;
+  }
+  av_log_default_callback(context, level, format, args);  // shown at the level set below
+}
+
+// FFmpeg's reason for the failure just seen, else the error code's text.
+std::string openFailure(int err) {
+  return lastFfmpegError.empty() ? avError(err) : lastFfmpegError;
+}
+
+}  // namespace
+
 void setUpFfmpeg() {
   static const bool done = [] {
 #if LIVECONV_WITH_AVDEVICE
@@ -148,6 +180,7 @@ void setUpFfmpeg() {
 #endif
     // FFmpeg's own lines would repeat what our sentences say; LIVECONV_FFMPEG_LOG=1 shows them.
     av_log_set_level(std::getenv("LIVECONV_FFMPEG_LOG") ? AV_LOG_INFO : AV_LOG_FATAL);
+    av_log_set_callback(logLine);
     return true;
   }();
   (void)done;
@@ -263,6 +296,63 @@ class PolledInput {
 
 }  // namespace
 
+// A transport stream (any format FFmpeg marks AVFMT_TS_DISCONT) may restart
+// its clock mid-file: a splice, a resolution change. As ffmpeg does, a packet
+// whose dts falls more than 0.1 s behind its stream's latest, or jumps either way by
+// more than 10 s from where the stream was heading, moves the file's offset
+// so that it continues where its stream left off; every later packet of
+// every stream moves by the same amount, so sound and picture stay together.
+class Discontinuities {
+ public:
+  explicit Discontinuities(const AVFormatContext* input)
+      : enabled_(input->iformat->flags & AVFMT_TS_DISCONT), streams_(input->nb_streams) {}
+
+  void apply(const AVFormatContext* input, AVPacket* p) {
+    if (!enabled_ || p->stream_index < 0 || p->stream_index >= static_cast<int>(streams_.size())) return;
+    const AVStream* st = input->streams[p->stream_index];
+    const AVMediaType type = st->codecpar->codec_type;
+    shift(p, st->time_base, offset_);
+    if (p->dts == AV_NOPTS_VALUE || (type != AVMEDIA_TYPE_VIDEO && type != AVMEDIA_TYPE_AUDIO)) return;
+    Stream& s = streams_[p->stream_index];
+    const int64_t dts = av_rescale_q(p->dts, st->time_base, AV_TIME_BASE_Q);
+    if (s.next != AV_NOPTS_VALUE) {
+      const int64_t delta = dts - s.next;
+      if (delta < -kJump || delta > kJump || dts < s.last - AV_TIME_BASE / 10) {
+        offset_ -= delta;
+        shift(p, st->time_base, -delta);
+      }
+    }
+    const int64_t at = av_rescale_q(p->dts, st->time_base, AV_TIME_BASE_Q);
+    int64_t step = p->duration > 0 ? av_rescale_q(p->duration, st->time_base, AV_TIME_BASE_Q) : 0;
+    if (step <= 0 && type == AVMEDIA_TYPE_VIDEO && st->avg_frame_rate.num > 0)
+      step = av_rescale_q(1, av_inv_q(st->avg_frame_rate), AV_TIME_BASE_Q);
+    s.next = at + step;
+    s.last = std::max(s.last, at);
+  }
+
+  // After a seek the streams are where the seek put them.
+  void reset() {
+    offset_ = 0;
+    for (Stream& s : streams_) s = Stream();
+  }
+
+ private:
+  static constexpr int64_t kJump = 10LL * AV_TIME_BASE;
+  struct Stream {
+    int64_t next = AV_NOPTS_VALUE;  // the dts expected next (AV_TIME_BASE)
+    int64_t last = INT64_MIN;       // the largest dts so far (AV_TIME_BASE)
+  };
+  static void shift(AVPacket* p, AVRational tb, int64_t by) {
+    if (by == 0) return;
+    const int64_t inTb = av_rescale_q(by, AV_TIME_BASE_Q, tb);
+    if (p->dts != AV_NOPTS_VALUE) p->dts += inTb;
+    if (p->pts != AV_NOPTS_VALUE) p->pts += inTb;
+  }
+  bool enabled_;
+  int64_t offset_ = 0;  // AV_TIME_BASE, added to every packet
+  std::vector<Stream> streams_;
+};
+
 struct FfmpegSource::State {
   SourceSpec spec;
   PixelFormat format = PixelFormat::Invalid;
@@ -280,6 +370,7 @@ struct FfmpegSource::State {
   long long delivered = 0;
   int consecutiveErrors = 0;
   std::unique_ptr<PolledInput> polled;  // pipes and FIFOs: read where a stop reaches (freed after `input`)
+  std::unique_ptr<Discontinuities> discontinuities;
 
   ~State() {
     av_frame_free(&frame);
@@ -312,6 +403,7 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
     if (s_->spec.stop) s_->input->interrupt_callback = {askStop, &s_->spec.stop};  // State is on the heap: the address holds
     if (s_->polled) s_->input->pb = s_->polled->io();
   }
+  lastFfmpegError.clear();
   int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
   av_dict_free(&options);
   if (err < 0) {
@@ -322,8 +414,8 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
                        ". Run 'liveconv cameras' to see the cameras there are.");
     if (err == AVERROR(ENOENT)) throw InputError("Input " + spec.text + " does not exist.");
     if (err == AVERROR_INVALIDDATA)
-      throw InputError("Input " + spec.text + " is not a video file FFmpeg can read (" + avError(err) + ").");
-    throw InputError("Input " + spec.text + " cannot be opened: " + avError(err) + ".");
+      throw InputError("Input " + spec.text + " is not a video file FFmpeg can read (" + openFailure(err) + ").");
+    throw InputError("Input " + spec.text + " cannot be opened: " + openFailure(err) + ".");
   }
   if ((err = avformat_find_stream_info(s_->input, nullptr)) < 0)
     throw InputError("Input " + spec.text + " cannot be read: " + avError(err) + ".");
@@ -340,6 +432,7 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
                      " failed to open: " + avError(err) + ".");
   s_->packet = av_packet_alloc();
   s_->frame = av_frame_alloc();
+  s_->discontinuities = std::make_unique<Discontinuities>(s_->input);
 }
 
 FfmpegSource::~FfmpegSource() = default;
@@ -503,6 +596,7 @@ bool FfmpegSource::seek(double seconds) {
   const int64_t target = start + static_cast<int64_t>(std::max(0.0, seconds) / av_q2d(st->time_base));
   if (av_seek_frame(s.input, s.stream, target, AVSEEK_FLAG_BACKWARD) < 0) return false;
   avcodec_flush_buffers(s.decoder);
+  s.discontinuities->reset();
   s.flushed = false;
   s.seekTarget = target;
   return true;
@@ -577,6 +671,7 @@ bool FfmpegSource::next(Frame& out) {
         throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");
       continue;
     }
+    s.discontinuities->apply(s.input, s.packet);
     if (s.packet->stream_index == s.stream) {
       if (s.packet->flags & AV_PKT_FLAG_CORRUPT) ++corrupt_;
       err = avcodec_send_packet(s.decoder, s.packet);
