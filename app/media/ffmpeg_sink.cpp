@@ -226,6 +226,8 @@ struct EncoderSink::State {
   std::map<int, std::pair<AVStream*, AVRational>> copied;
   std::map<int, std::unique_ptr<AudioTranscoder>> transcoders;  // copied streams encoded again
   std::map<int, int64_t> lastCopiedDts;  // output stream -> the dts written last
+  std::map<int, int64_t> soundLead;      // input stream -> how far it started before the video (grid containers)
+  bool gridTimestamps = false;           // the video is on a 1/rate grid (the container takes no variable rate)
   bool quiet = false;
   std::ostream& notice() {  // a line for the user, unless --quiet
     static std::ostream discarded(nullptr);  // no buffer: what is written goes nowhere
@@ -391,9 +393,17 @@ struct EncoderSink::State {
       const int64_t ts = p->pts != AV_NOPTS_VALUE ? p->pts : p->dts;
       if (it != copied.end() && ts != AV_NOPTS_VALUE) {
         const AVRational tb = it->second.second;
-        const int64_t shift = llround(firstSeconds / av_q2d(tb));
+        int64_t shift = llround(firstSeconds / av_q2d(tb));
         // Packets before the video's first frame stay (AAC's priming samples
-        // among them); the container keeps or shifts negative times its own way.
+        // among them); the container keeps or shifts negative times its own
+        // way. One on a frame grid that holds no negative time (AVI) starts
+        // every stream at 0: there the sound that leads the first frame (by
+        // less than a frame) starts with it, where the muxer would move the
+        // picture a whole frame later and show the first frame twice.
+        if (gridTimestamps && !(output->oformat->flags & AVFMT_TS_NEGATIVE)) {
+          const auto lead = soundLead.try_emplace(p->stream_index, std::max<int64_t>(0, shift - ts)).first->second;
+          shift -= lead;
+        }
         const bool afterEnd = cut && ts * av_q2d(tb) >= videoEndSeconds;
         if (!afterEnd) {
           if (p->pts != AV_NOPTS_VALUE) p->pts -= shift;
@@ -452,6 +462,7 @@ struct EncoderSink::State {
     const bool variable = !(output->oformat->flags & AVFMT_NOTIMESTAMPS) &&
                           ((output->oformat->flags & AVFMT_VARIABLE_FPS) || movFamily(output->oformat));
     const bool sourceBase = sourceTimestamps && variable && sourceTimeBase.num > 0 && sourceTimeBase.den > 0;
+    gridTimestamps = !variable;
     for (const AVRational tb : {sourceBase ? sourceTimeBase : av_inv_q(rate), av_inv_q(rate)}) {
       avcodec_free_context(&encoder);
       encoder = avcodec_alloc_context3(codec);
@@ -678,7 +689,7 @@ std::string EncoderSink::describe() const {
   return s_->path + " (" + s_->codec->name + " in " + s_->output->oformat->name + ")";
 }
 
-RawSink::RawSink(const std::string& path) : path_(path), stdout_(path == "-") {
+RawSink::RawSink(const std::string& path, bool quiet) : path_(path), stdout_(path == "-"), quiet_(quiet) {
   file_ = stdout_ ? stdout : std::fopen(path_.writePath().c_str(), "wb");
   if (!file_) throw OutputError("Cannot write " + path + ": " + std::strerror(errno) + ".");
 }
@@ -688,15 +699,35 @@ RawSink::~RawSink() {
 }
 
 void RawSink::write(const Frame& f) {
-  const ImageView px = f.pixels();
+  ImageView px = f.pixels();
+  if (frames_ == 0) {
+    width_ = px.width;
+    height_ = px.height;
+    format_ = px.format;
+  } else if (px.width != width_ || px.height != height_) {
+    if (!scaler_) {
+      scaler_ = std::make_unique<ColourScaler>();
+      scaled_ = Image(width_, height_, format_);
+      if (!quiet_)
+        std::cerr << "liveconv: the stream changed from " << width_ << "x" << height_ << " to " << px.width << "x"
+                  << px.height << "; frames are scaled to " << width_ << "x" << height_ << " in " << path_.target()
+                  << ".\n";
+    }
+    SwsContext* sws = scaler_->get({px.width, px.height, avFormatOf(px.format), width_, height_, avFormatOf(format_)}, nullptr);
+    if (!sws) throw OutputError("Frames of " + std::to_string(px.width) + "x" + std::to_string(px.height) +
+                                " cannot be scaled for " + path_.target() + ".");
+    const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
+    const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
+    std::uint8_t* dst[4] = {scaled_.data(), nullptr, nullptr, nullptr};
+    const int dstStride[4] = {static_cast<int>(scaled_.view().strideBytes), 0, 0, 0};
+    sws_scale(sws, src, srcStride, 0, px.height, dst, dstStride);
+    px = scaled_.view();
+  }
   for (int y = 0; y < px.height; ++y)
     if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes()) {
       path_.fail();  // a full disk, a write error: finish() leaves nothing under the user's name
       throw OutputError("Writing " + path_.target() + " failed: " + std::strerror(errno) + ".");
     }
-  width_ = px.width;
-  height_ = px.height;
-  format_ = px.format;
   ++frames_;
 }
 
@@ -739,8 +770,8 @@ void checkOutput(const std::string& output, const std::string& codecName, const 
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& options) {
   checkOutput(output, codecName, options);
   if (output == "null") return std::make_unique<NullSink>();
-  if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4));
-  if (isRawName(output, codecName)) return std::make_unique<RawSink>(output);
+  if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4), options.quiet);
+  if (isRawName(output, codecName)) return std::make_unique<RawSink>(output, options.quiet);
   return std::make_unique<EncoderSink>(output == "-" ? "pipe:1" : output, codecName, options);
 }
 

@@ -67,11 +67,15 @@ class EncoderSink : public FrameSink {
   std::unique_ptr<State> s_;
 };
 
+class ColourScaler;
+
 // Frames back to back with no header (rgba: 4 bytes a pixel; gray: 1); "-"
-// is standard output.
+// is standard output. Every frame has the first one's size (a stream that
+// changes size is scaled to it, and the run says so): a reader steps through
+// the file by one frame size.
 class RawSink : public FrameSink {
  public:
-  explicit RawSink(const std::string& path);
+  explicit RawSink(const std::string& path, bool quiet = false);
   // How to read it back, e.g. "rgba 1280x720, 100 frames (ffplay -f rawvideo -pixel_format rgba -video_size 1280x720 FILE)".
   std::string layout() const;
   ~RawSink() override;
@@ -86,6 +90,9 @@ class RawSink : public FrameSink {
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::Invalid;
   bool stdout_ = false;
+  bool quiet_ = false;
+  std::unique_ptr<ColourScaler> scaler_;  // frames of another size, to the first one's
+  Image scaled_;
 };
 
 // Refuses, before anything is opened or written (EncoderChoiceError), an

@@ -1,0 +1,397 @@
+// The conformance matrix: media a careful video engineer makes (generated
+// here with the ffmpeg command) x every output container README names, each
+// cell run through `liveconv run --mask identity` and checked with ffprobe
+// and ffmpeg as FFmpeg's FATE checks its own: every frame there and
+// decodable, at its input time within one tick of the output's time base and
+// in order, the input's duration, the audio's samples (allowing the codec's
+// priming), the colour tags, chapters and subtitles the container holds, and
+// an identity PSNR of at least 40 dB on every frame. A cell a container
+// cannot hold prints a visible SKIP line with its reason; one ctest test per
+// input row.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "media/media_test_support.hpp"
+#include "test_support.hpp"
+
+namespace liveconv::app {
+namespace {
+
+namespace fs = std::filesystem;
+using test_media::has;
+using test_media::liveconv;
+using test_media::Result;
+using test_media::shell;
+
+std::string workDir() {
+  static const std::string dir = [] {
+    const fs::path p = fs::path(::testing::TempDir()) / ("liveconv_conformance_" + std::to_string(::getpid()));
+    fs::create_directories(p);
+    return p.string();
+  }();
+  return dir;
+}
+
+class WorkDirCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(workDir(), ignored);
+  }
+};
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new WorkDirCleanup);
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+// What ffprobe says of the entries, every line (a transport stream repeats
+// its streams under its programs: `firstLine` takes one).
+std::string probeValue(const std::string& path, const std::string& entries, const std::string& select = "") {
+  std::string v = shell("ffprobe -v error " + select + " -show_entries " + entries + " -of csv=p=0 " + path).output;
+  while (!v.empty() && (v.back() == '\n' || v.back() == ',')) v.pop_back();
+  return v;
+}
+
+std::string firstLine(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  while (!line.empty() && line.back() == ',') line.pop_back();
+  return line;
+}
+
+// The presentation times of the decodable video frames.
+std::vector<double> frameTimes(const std::string& path) {
+  std::vector<double> t;
+  for (const std::string& l : lines(probeValue(path, "frame=pts_time", "-select_streams v:0")))
+    if (std::isdigit(static_cast<unsigned char>(l[0])) || l[0] == '-') t.push_back(std::stod(l));
+  return t;
+}
+
+double tick(const std::string& path) {
+  int num = 0, den = 0;
+  return std::sscanf(probeValue(path, "stream=time_base", "-select_streams v:0").c_str(), "%d/%d", &num, &den) == 2 &&
+                 den > 0
+             ? double(num) / den
+             : -1;
+}
+
+// The decoded samples of the first audio stream (0: none).
+long long audioSamples(const std::string& path) {
+  long long n = 0;
+  for (const std::string& l : lines(probeValue(path, "frame=nb_samples", "-select_streams a:0"))) n += std::atoll(l.c_str());
+  return n;
+}
+
+int audioRate(const std::string& path) {
+  return std::atoi(probeValue(path, "stream=sample_rate", "-select_streams a:0").c_str());
+}
+
+std::string codecs(const std::string& path, const char* type) {
+  return probeValue(path, "stream=codec_name", std::string("-select_streams ") + type);
+}
+
+int chapters(const std::string& path) {
+  return static_cast<int>(lines(probeValue(path, "chapter=id")).size());
+}
+
+// A file's frames as ffmpeg decodes them to RGBA (frame by frame, in order).
+std::string rgbaFrames(const std::string& path, const std::string& rawArgs = "", const std::string& filter = "") {
+  std::string bytes;
+  const std::string vf = filter.empty() ? "" : " -vf " + filter;
+  FILE* pipe = popen(("ffmpeg -v error " + rawArgs + " -i " + path + vf + " -fps_mode passthrough -f rawvideo -pix_fmt rgba -").c_str(), "r");
+  if (!pipe) return bytes;
+  char buf[65536];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) bytes.append(buf, n);
+  pclose(pipe);
+  return bytes;
+}
+
+// The smallest per-frame PSNR (over R, G and B) of raw RGBA frames against
+// `in` decoded to RGBA by ffmpeg with the matrix and range liveconv reads it
+// with (`filter`), frame k against frame k; -1 if the frame counts differ.
+// `rawArgs` gives the raw frames their geometry.
+double minimumRgbPsnr(const std::string& out, const std::string& in, std::size_t frameBytes, const std::string& rawArgs,
+                      const std::string& filter) {
+  const std::string a = rgbaFrames(out, rawArgs), b = rgbaFrames(in, "", filter);
+  if (a.size() != b.size() || a.empty() || a.size() % frameBytes) return -1;
+  double lowest = 99;
+  for (std::size_t f = 0; f < a.size(); f += frameBytes) {
+    double squares = 0;
+    for (std::size_t i = f; i < f + frameBytes; ++i) {
+      if (i % 4 == 3) continue;  // alpha
+      const double d = double(static_cast<unsigned char>(a[i])) - static_cast<unsigned char>(b[i]);
+      squares += d * d;
+    }
+    const double mse = squares / (frameBytes / 4 * 3);
+    lowest = std::min(lowest, mse == 0 ? 99.0 : 10 * std::log10(255.0 * 255.0 / mse));
+  }
+  return lowest;
+}
+
+// The smallest per-frame PSNR (Y, Cb and Cr at full chroma resolution) of
+// `out` against `in`, frame k against frame k, as ffmpeg's psnr filter
+// measures it; both sides are read in the input's range (`range`: full or
+// limited) and matrix, so no side is converted to the other's.
+double minimumYuvPsnr(const std::string& out, const std::string& in, const std::string& range, const std::string& matrix) {
+  const std::string stats = out + ".psnr";
+  // Both sides tagged alike (FFmpeg 7 converts an untagged side to a tagged one's matrix before comparing).
+  const std::string side = "settb=1/25,setpts=N,setparams=range=" + range + ":colorspace=" +
+                           (matrix == "bt709" ? "bt709" : "smpte170m") + ",scale=in_range=" + range + ":out_range=" + range +
+                           ",format=yuv444p";
+  shell("ffmpeg -v error -i " + out + " -i " + in + " -lavfi '[0:v]" + side + "[a];[1:v]" + side +
+        "[b];[a][b]psnr=stats_file=" + stats + "' -f null -");
+  std::ifstream s(stats);
+  double lowest = 1e9;
+  int frames = 0;
+  for (std::string line; std::getline(s, line);) {
+    const auto at = line.find("psnr_avg:");
+    if (at == std::string::npos) continue;
+    ++frames;
+    const std::string v = line.substr(at + 9, line.find(' ', at) - at - 9);
+    lowest = std::min(lowest, v == "inf" ? 99.0 : std::atof(v.c_str()));
+  }
+  return frames ? lowest : -1;
+}
+
+struct Input {
+  Input(std::string n, std::string f, std::vector<std::string> m, std::string c = "", bool jumps = false,
+        bool subs = false, bool chaps = false)
+      : name(std::move(n)), file(std::move(f)), makers(std::move(m)), colour(std::move(c)), clockJumps(jumps),
+        subtitles(subs), chapters(chaps) {}
+  std::string name;
+  std::string file;                 // the clip's name (its extension is its container)
+  std::vector<std::string> makers;  // ffmpeg argument lists; several are joined by cat (a transport stream)
+  std::string colour;               // the colour tags the output must carry ("" = not checked)
+  bool clockJumps = false;          // timestamps jump back mid-file: the output goes on instead
+  bool subtitles = false;
+  bool chapters = false;
+};
+
+void PrintTo(const Input& input, std::ostream* os) { *os << input.name; }
+
+const std::string kPicture = "-f lavfi -i testsrc2=size=320x240:rate=25";
+const std::string kTone = " -f lavfi -i sine=frequency=440:sample_rate=48000";
+
+std::vector<Input> inputs() {
+  std::vector<Input> in;
+  in.push_back({"vfr_gaps_aac", "vfr_gaps_aac.mkv",
+                {kPicture + kTone + " -t 2 -vf settb=1/1000,setpts='(N/25+gte(N\\,10)*0.413+gte(N\\,30)*1.2)/TB' "
+                            "-fps_mode passthrough -enc_time_base 1:1000 -c:v libx264 -pix_fmt yuv420p -c:a aac"},
+                "", false, false, false});
+  const std::string hue = " -frames:v 25 -vf hue=s=0.6 -c:v libx264 ";
+  in.push_back({"bt709_full", "bt709_full.mp4",
+                {kPicture + hue + "-pix_fmt yuvj420p -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range pc"},
+                "pc,bt709"});
+  in.push_back({"bt709_limited", "bt709_limited.mp4",
+                {kPicture + hue + "-pix_fmt yuv420p -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv"},
+                "tv,bt709"});
+  in.push_back({"bt601_full", "bt601_full.mp4", {kPicture + hue + "-pix_fmt yuvj420p -colorspace bt470bg -color_range pc"},
+                "pc,bt470bg"});
+  in.push_back({"bt601_limited", "bt601_limited.mp4",
+                {kPicture + hue + "-pix_fmt yuv420p -colorspace smpte170m -color_range tv"}, "tv,smpte170m"});
+  in.push_back({"untagged_sd", "untagged_sd.mp4", {kPicture + hue + "-pix_fmt yuv420p"}, "tv,smpte170m"});
+  in.push_back({"untagged_hd", "untagged_hd.mp4",
+                {"-f lavfi -i testsrc2=size=1280x720:rate=25 -frames:v 8 -vf hue=s=0.6 -c:v libx264 -pix_fmt yuv420p"},
+                "tv,bt709"});
+  in.push_back({"10bit", "10bit.mkv", {kPicture + " -frames:v 25 -pix_fmt yuv420p10le -c:v ffv1"}});
+  in.push_back({"clock_jump_resize", "clock_jump_resize.ts",
+                {kPicture + ":duration=2" + kTone + ":duration=2 -c:v mpeg2video -c:a aac",
+                 "-f lavfi -i testsrc2=size=240x180:rate=25:duration=2" + kTone + ":duration=2 -c:v mpeg2video -c:a aac"},
+                "", true});
+  in.push_back({"opus", "opus.mkv", {kPicture + kTone + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a libopus"}});
+  in.push_back({"pcm", "pcm.mov", {kPicture + kTone + " -t 1 -c:v libx264 -pix_fmt yuv420p -c:a pcm_s16le"}});
+  // MPEG-2 at a high quality: at FFmpeg's default 200 kbit/s its colours fall
+  // outside RGB's range, and no round trip through RGBA (ffmpeg's own gets
+  // 38.5 dB) brings them back.
+  in.push_back({"ac3", "ac3.ts", {kPicture + kTone + " -t 1 -c:v mpeg2video -q:v 2 -c:a ac3"}});
+  in.push_back({"subrip_chapters", "subrip_chapters.mkv",
+                {kPicture + " -i SUBS.srt -i CHAPTERS.txt -map 0:v -map 1:s -map_chapters 2 -frames:v 50 -c:v ffv1 -c:s srt"},
+                "", false, true, true});
+  in.push_back({"ass", "ass.mkv", {kPicture + " -i SUBS.srt -map 0:v -map 1:s -frames:v 50 -c:v ffv1 -c:s ass"},
+                "", false, true});
+  in.push_back({"mov_text", "mov_text.mp4",
+                {kPicture + " -i SUBS.srt -map 0:v -map 1:s -frames:v 50 -c:v libx264 -pix_fmt yuv420p -c:s mov_text"},
+                "", false, true});
+  in.push_back({"size_1x1", "size_1x1.mkv", {"-f lavfi -i testsrc2=size=16x16:rate=25 -vf scale=1:1 -frames:v 5 -c:v ffv1"}});
+  in.push_back({"size_8191x2", "size_8191x2.mkv",
+                {"-f lavfi -i testsrc2=size=8192x16:rate=25 -vf scale=8191:2 -frames:v 5 -pix_fmt yuv444p -c:v ffv1"}});
+  return in;
+}
+
+// Makes the row's clip (and its subtitles and chapters); empty if ffmpeg cannot.
+std::string make(const Input& input) {
+  const std::string dir = workDir() + "/";
+  std::ofstream(dir + "SUBS.srt") << "1\n00:00:00,200 --> 00:00:00,900\nfirst line\n\n"
+                                  << "2\n00:00:01,000 --> 00:00:01,800\nsecond line\n";
+  std::ofstream(dir + "CHAPTERS.txt") << ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=one\n"
+                                      << "[CHAPTER]\nTIMEBASE=1/1000\nSTART=1000\nEND=2000\ntitle=two\n";
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < input.makers.size(); ++k) {
+    std::string args = input.makers[k];
+    for (const char* name : {"SUBS.srt", "CHAPTERS.txt"})
+      if (const auto at = args.find(name); at != std::string::npos) args.replace(at, std::strlen(name), dir + name);
+    const std::string part = dir + (input.makers.size() > 1 ? std::to_string(k) + "_" : "") + input.file;
+    if (shell("ffmpeg -hide_banner -loglevel error -y " + args + " " + part).exitCode != 0) return "";
+    parts.push_back(part);
+  }
+  if (parts.size() == 1) return parts.front();
+  std::string cat = "cat";
+  for (const std::string& p : parts) cat += " " + p;
+  return shell(cat + " > " + dir + input.file).exitCode == 0 ? dir + input.file : "";
+}
+
+struct Container {
+  std::string extension;
+  bool raw = false;
+};
+const Container kContainers[] = {{"mkv"}, {"mp4"}, {"mov"}, {"nut"}, {"avi"}, {"webm"}, {"rgba", true}};
+
+class Conformance : public ::testing::TestWithParam<Input> {};
+
+TEST_P(Conformance, EveryContainer) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const Input& row = GetParam();
+  const std::string in = make(row);
+  if (in.empty()) GTEST_SKIP() << "SKIP: the ffmpeg command could not make " << row.file;
+  const std::vector<double> inTimes = frameTimes(in);
+  ASSERT_FALSE(inTimes.empty()) << row.name;
+  int width = 0, height = 0;
+  ASSERT_EQ(std::sscanf(firstLine(probeValue(in, "stream=width,height", "-select_streams v:0")).c_str(), "%d,%d", &width, &height), 2);
+  const std::string range = firstLine(probeValue(in, "stream=color_range", "-select_streams v:0")) == "pc" ? "full" : "limited";
+  // The matrix liveconv reads the input with: its tag, else BT.709 for HD and BT.601 for SD, as players do.
+  const std::string matrix = has(row.colour, "bt709") ? "bt709" : "bt601";
+  const long long inSamples = audioSamples(in);
+  const int inRate = inSamples > 0 ? audioRate(in) : 0;
+  const double frame = 0.04;  // every row is 25 frames a second
+  const double floor = 40;  // an identity run, every frame
+  const double inDuration = row.clockJumps ? frame * inTimes.size() : std::atof(probeValue(in, "format=duration").c_str());
+
+  for (const Container& c : kContainers) {
+    const std::string cell = row.name + " x " + c.extension;
+    const std::string out = workDir() + "/out_" + row.name + "." + c.extension;
+    const Result r = liveconv("run -i " + in + " -o " + out + " --mask identity --variant naive -y");
+    std::ostringstream said;
+    said << "[   CELL   ] " << cell << ":";
+    if (r.exitCode != 0) {
+      // The one cell liveconv refuses: H.264 (MP4/MOV) takes no odd sizes in 4:2:0, and says so.
+      const bool oddIntoH264 = (width % 2 || height % 2) && (c.extension == "mp4" || c.extension == "mov");
+      EXPECT_TRUE(oddIntoH264) << cell << ": exit " << r.exitCode << "\n" << r.output;
+      EXPECT_EQ(r.exitCode, 8) << cell;
+      EXPECT_TRUE(has(r.output, "needs a width divisible by 2")) << cell << ": " << r.output;
+      EXPECT_FALSE(fs::exists(out)) << cell << ": a refused run leaves no file";
+      const auto sentence = r.output.find("liveconv: ");
+      std::cout << said.str() << " SKIP (refused with one sentence: "
+                << firstLine(sentence == std::string::npos ? r.output : r.output.substr(sentence)) << ")\n";
+      continue;
+    }
+    const std::string picture = std::to_string(width) + "x" + std::to_string(height);
+    if (c.raw) {
+      const auto bytes = fs::file_size(out);
+      EXPECT_EQ(bytes, inTimes.size() * std::size_t(width) * height * 4) << cell << ": every frame's RGBA pixels";
+      said << " frames " << bytes / (std::size_t(width) * height * 4) << "/" << inTimes.size();
+      if (!row.clockJumps && width >= 16 && height >= 16) {
+        // Against swscale's exact conversion by the same rules (chroma from its sample).
+        const double psnr = minimumRgbPsnr(out, in, std::size_t(width) * height * 4, "-f rawvideo -pix_fmt rgba -s " + picture,
+                                           "scale=in_color_matrix=" + matrix + ":in_range=" + range +
+                                               ":flags=neighbor+accurate_rnd+full_chroma_int");
+        EXPECT_GE(psnr, 40.0) << cell;
+        said << ", PSNR min " << psnr << " dB";
+      }
+      std::cout << said.str() << "; SKIP timestamps, duration, sound, tags (raw frames hold none)\n";
+      continue;
+    }
+    // Every frame, decodable, in order, at its time.
+    const std::vector<double> t = frameTimes(out);
+    ASSERT_EQ(t.size(), inTimes.size()) << cell << ": frames decodable != frames in";
+    said << " frames " << t.size() << "/" << inTimes.size();
+    const double step = std::max(tick(out), 0.0015);
+    for (std::size_t k = 1; k < t.size(); ++k) {
+      EXPECT_GT(t[k], t[k - 1]) << cell << ", frame " << k << ": out of order";
+      if (row.clockJumps)
+        EXPECT_LT(t[k] - t[k - 1], 0.1) << cell << ", frame " << k << ": a gap the input does not have";
+      else
+        EXPECT_NEAR(t[k] - t[0], inTimes[k] - inTimes[0], step + 1e-6) << cell << ", frame " << k;
+    }
+    said << ", times within " << step << " s";
+    const double outDuration = std::atof(probeValue(out, "format=duration").c_str());
+    // Where the clock jumped: the output's own span (it goes on a frame after
+    // the jump, as ffmpeg's does), up to its sound's length where that is longer.
+    const double tolerance = std::max(frame + 0.001, step + 0.005);
+    const double wanted = row.clockJumps ? t.back() - t.front() + frame : inDuration;
+    const double soundLonger = row.clockJumps && inRate > 0 ? std::max(0.0, double(inSamples) / inRate - wanted) : 0.0;
+    EXPECT_GE(outDuration, wanted - tolerance) << cell << ": duration";
+    EXPECT_LE(outDuration, wanted + soundLonger + tolerance) << cell << ": duration";
+    said << ", duration " << outDuration << "/" << wanted << " s";
+    // The sound: every sample, allowing the codec's priming (up to 0.05 s).
+    if (inSamples > 0) {
+      const long long outSamples = audioSamples(out);
+      if (outSamples == 0) {
+        EXPECT_TRUE(has(r.output, "cannot be copied into")) << cell << ": the sound left out without a word";
+        said << "; SKIP sound (" << codecs(in, "a") << " cannot go into " << c.extension << ", and the run said so)";
+      } else {
+        const int rate = audioRate(out);
+        EXPECT_NEAR(double(outSamples) / rate, double(inSamples) / inRate, 0.05)
+            << cell << ": " << outSamples << " samples at " << rate << " Hz against " << inSamples << " at " << inRate;
+        said << ", sound " << outSamples << "/" << inSamples << " samples (" << codecs(out, "a") << ")";
+      }
+    }
+    // Colour tags.
+    if (!row.colour.empty() && (c.extension == "nut" || c.extension == "avi")) {
+      said << "; SKIP colour tags (" << c.extension << " holds none)";
+    } else if (!row.colour.empty()) {
+      const std::string tags = probeValue(out, "stream=color_range,color_space", "-select_streams v:0");
+      EXPECT_EQ(tags, row.colour) << cell << ": colour tags";
+      said << ", tags " << tags;
+    }
+    // Subtitles and chapters where the container holds them.
+    if (row.subtitles) {
+      if (codecs(out, "s").empty()) {
+        EXPECT_TRUE(has(r.output, "cannot be copied into")) << cell << ": the subtitles left out without a word";
+        said << "; SKIP subtitles (" << codecs(in, "s") << " cannot go into " << c.extension << ", and the run said so)";
+      } else {
+        said << ", subtitles " << codecs(out, "s");
+      }
+    }
+    if (row.chapters) {
+      const int n = chapters(out);
+      if (c.extension == "avi") {
+        said << "; SKIP chapters (AVI holds none)";
+      } else {
+        EXPECT_EQ(n, 2) << cell << ": chapters";
+        said << ", chapters " << n;
+      }
+    }
+    // The picture: identity, every frame at 40 dB or better.
+    if (!row.clockJumps && width >= 16 && height >= 16) {
+      const double psnr = minimumYuvPsnr(out, in, range, matrix);
+      EXPECT_GE(psnr, floor) << cell << ": the worst frame";
+      said << ", PSNR min " << psnr << " dB";
+    } else {
+      said << "; SKIP PSNR (" << (row.clockJumps ? "the picture size changes mid-file" : "too small to measure") << ")";
+    }
+    std::cout << said.str() << "\n";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, Conformance, ::testing::ValuesIn(inputs()),
+                         [](const ::testing::TestParamInfo<Input>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace liveconv::app
