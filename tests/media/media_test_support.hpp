@@ -5,8 +5,11 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cctype>
 #include <cstdio>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace liveconv::app::test_media {
 
@@ -39,6 +42,23 @@ inline std::string quoted(const std::string& text) {
   std::string q = "'";
   for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+// The presentation times of a file's video frames, as ffprobe decodes them.
+inline std::vector<double> frameTimes(const std::string& path) {
+  const Result r = shell("ffprobe -v error -select_streams v:0 -show_entries frame=pts_time -of csv=p=0 " + path);
+  std::vector<double> times;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && (std::isdigit(static_cast<unsigned char>(line[0])) || line[0] == '-')) times.push_back(std::stod(line));
+  return times;
+}
+
+// One tick of a file's video time base, in seconds (-1: none).
+inline double videoTick(const std::string& path) {
+  const Result r = shell("ffprobe -v error -select_streams v:0 -show_entries stream=time_base -of csv=p=0 " + path);
+  int num = 0, den = 0;
+  return std::sscanf(r.output.c_str(), "%d/%d", &num, &den) == 2 && den > 0 ? double(num) / den : -1;
 }
 
 }  // namespace liveconv::app::test_media

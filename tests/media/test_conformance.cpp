@@ -31,10 +31,12 @@ namespace liveconv::app {
 namespace {
 
 namespace fs = std::filesystem;
+using test_media::frameTimes;
 using test_media::has;
 using test_media::liveconv;
 using test_media::Result;
 using test_media::shell;
+using test_media::videoTick;
 
 std::string workDir() {
   static const std::string dir = [] {
@@ -74,22 +76,6 @@ std::string firstLine(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
   while (!line.empty() && line.back() == ',') line.pop_back();
   return line;
-}
-
-// The presentation times of the decodable video frames.
-std::vector<double> frameTimes(const std::string& path) {
-  std::vector<double> t;
-  for (const std::string& l : lines(probeValue(path, "frame=pts_time", "-select_streams v:0")))
-    if (std::isdigit(static_cast<unsigned char>(l[0])) || l[0] == '-') t.push_back(std::stod(l));
-  return t;
-}
-
-double tick(const std::string& path) {
-  int num = 0, den = 0;
-  return std::sscanf(probeValue(path, "stream=time_base", "-select_streams v:0").c_str(), "%d/%d", &num, &den) == 2 &&
-                 den > 0
-             ? double(num) / den
-             : -1;
 }
 
 // The decoded samples of the first audio stream (0: none).
@@ -321,7 +307,7 @@ TEST_P(Conformance, EveryContainer) {
     const std::vector<double> t = frameTimes(out);
     ASSERT_EQ(t.size(), inTimes.size()) << cell << ": frames decodable != frames in";
     said << " frames " << t.size() << "/" << inTimes.size();
-    const double step = std::max(tick(out), 0.0015);
+    const double step = std::max(videoTick(out), 0.0015);
     for (std::size_t k = 1; k < t.size(); ++k) {
       EXPECT_GT(t[k], t[k - 1]) << cell << ", frame " << k << ": out of order";
       if (row.clockJumps)

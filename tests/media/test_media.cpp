@@ -33,10 +33,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test_media::frameTimes;
 using test_media::has;
 using test_media::liveconv;
 using test_media::Result;
 using test_media::shell;
+using test_media::videoTick;
 
 std::string tempDir() {
   static const std::string dir = [] {
@@ -578,16 +580,6 @@ TEST(Media, FailedRunsLeaveNoFile) {
   EXPECT_TRUE(left.empty()) << "left behind: " << (left.empty() ? "" : left.front());
 }
 
-// The presentation times of a file's video frames, as ffprobe decodes them.
-std::vector<double> frameTimes(const std::string& path) {
-  const Result r = shell("ffprobe -v error -select_streams v:0 -show_entries frame=pts_time -of csv=p=0 " + path);
-  std::vector<double> times;
-  std::istringstream in(r.output);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && (std::isdigit(static_cast<unsigned char>(line[0])) || line[0] == '-')) times.push_back(std::stod(line));
-  return times;
-}
-
 // Where a file's first audio stream ends: its last packet's time plus duration.
 double audioEnd(const std::string& path) {
   const Result r = shell("ffprobe -v error -select_streams a:0 -show_entries packet=pts_time,duration_time -of csv=p=0 " + path);
@@ -601,13 +593,6 @@ double audioEnd(const std::string& path) {
 double containerDuration(const std::string& path) {
   const Result r = shell("ffprobe -v error -show_entries format=duration -of csv=p=0 " + path);
   return r.exitCode == 0 && !r.output.empty() ? std::atof(r.output.c_str()) : -1;
-}
-
-// One tick of a file's video time base, in seconds.
-double videoTick(const std::string& path) {
-  const Result r = shell("ffprobe -v error -select_streams v:0 -show_entries stream=time_base -of csv=p=0 " + path);
-  int num = 0, den = 0;
-  return std::sscanf(r.output.c_str(), "%d/%d", &num, &den) == 2 && den > 0 ? double(num) / den : -1;
 }
 
 // Output frames keep their input timestamps: a variable frame rate (a gap of
