@@ -2,11 +2,14 @@
 // reading what it printed and how it ended.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -43,6 +46,26 @@ inline std::string quoted(const std::string& text) {
   for (char c : text) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
+
+// The media suites' folder, one per test program (clips, outputs), removed when the program ends.
+inline std::string tempDir() {
+  static const std::string dir = [] {
+    const std::filesystem::path p =
+        std::filesystem::path(::testing::TempDir()) / ("liveconv_media_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(p);
+    return p.string();
+  }();
+  return dir;
+}
+
+class TempDirCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(tempDir(), ignored);
+  }
+};
+inline const auto* const kTempDirCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
 // The presentation times of a file's video frames, as ffprobe decodes them.
 inline std::vector<double> frameTimes(const std::string& path) {

@@ -38,23 +38,15 @@ using test_media::Result;
 using test_media::shell;
 using test_media::videoTick;
 
+// This suite's own folder among the media suites' (removed with theirs).
 std::string workDir() {
   static const std::string dir = [] {
-    const fs::path p = fs::path(::testing::TempDir()) / ("liveconv_conformance_" + std::to_string(::getpid()));
+    const fs::path p = fs::path(test_media::tempDir()) / "conformance";
     fs::create_directories(p);
     return p.string();
   }();
   return dir;
 }
-
-class WorkDirCleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(workDir(), ignored);
-  }
-};
-const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new WorkDirCleanup);
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;

@@ -38,16 +38,8 @@ using test_media::has;
 using test_media::liveconv;
 using test_media::Result;
 using test_media::shell;
+using test_media::tempDir;
 using test_media::videoTick;
-
-std::string tempDir() {
-  static const std::string dir = [] {
-    const fs::path p = fs::path(::testing::TempDir()) / ("liveconv_media_" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p.string();
-  }();
-  return dir;
-}
 
 // A clip from a lavfi test source, made with the ffmpeg command; empty if there is none.
 std::string makeClip(const std::string& name, const std::string& args) {
@@ -56,16 +48,6 @@ std::string makeClip(const std::string& name, const std::string& args) {
   const Result r = shell("ffmpeg -hide_banner -loglevel error -y " + args + " " + path);
   return r.exitCode == 0 ? path : "";
 }
-
-// Removes the clips when the test program ends.
-class TempDirCleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(tempDir(), ignored);
-  }
-};
-const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
 
 #define REQUIRE_CLIP(var, name, args)           \
   const std::string var = makeClip(name, args); \
