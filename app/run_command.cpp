@@ -111,6 +111,7 @@ RunRequest parseRunRequest(const Args& args) {
     throw UsageError("Unknown policy '" + r.policy + "'; use live or lossless.");
   r.copyAudio = !args.has("-an");
   r.copySubtitles = !args.has("-sn");
+  r.sink.autorotate = !args.has("--no-autorotate");
   readEncoderSettings(args, r.sink);
   r.codec = args.get("--codec");
   r.device = args.get("--device");
@@ -146,6 +147,7 @@ std::unique_ptr<FrameSink> openRunSink(RunRequest& r, const OpenedSource& in) {
   r.sink.rateDen = in.rateDen;
   r.sink.sourceTimestamps = true;
   if (in.decoder) in.decoder->timeBase(&r.sink.timeBaseNum, &r.sink.timeBaseDen);
+  if (in.decoder) r.sink.orientation = orientationOf(in.decoder->displayMatrix());
   std::unique_ptr<FrameSink> sink = openSink(r.output, r.codec, r.sink);
   if (auto* encoder = dynamic_cast<EncoderSink*>(sink.get()); encoder && in.decoder) {
     auto copy = std::make_shared<StreamCopy>();
@@ -153,6 +155,31 @@ std::unique_ptr<FrameSink> openRunSink(RunRequest& r, const OpenedSource& in) {
     encoder->carry(copy);
   }
   return sink;
+}
+
+// An input a player shows turned is filtered as shown: the mask turns the
+// other way with the stored picture (the output turns it back, as metadata or
+// pixels: media/orientation.hpp). Said in one line.
+void orientMask(RunRequest& r) {
+  const Orientation& o = r.sink.orientation;
+  if (o.upright() || r.decodeOnly) return;
+  if (!r.sink.autorotate) {
+    if (!r.quiet)
+      std::cerr << "liveconv: the input is shown " << o.describe() << "; --no-autorotate filters it as stored.\n";
+    return;
+  }
+  if (!o.turnable) {
+    if (!r.quiet)
+      std::cerr << "liveconv: the input is shown " << o.describe() << ", which liveconv cannot turn the mask by; "
+                << "it is filtered as stored.\n";
+    return;
+  }
+  const Mask before = r.params.mask;
+  r.params.mask = turnedClockwise(before, 4 - o.quarterTurns);
+  if (!r.quiet)
+    std::cerr << "liveconv: the input is shown " << o.describe() << " (its display matrix); the mask turns with it, "
+              << "so the picture is filtered as it is shown"
+              << (r.params.mask == before ? "" : " (--no-autorotate filters it as stored)") << ".\n";
 }
 
 std::string kernelText(const ActiveKernel& k) {
@@ -290,6 +317,7 @@ int runCommand(const Args& args) {
     if (!r.decodeOnly) device = DeviceContext::create(selectDevice(r.device));
     const OpenedSource in = openRunSource(r, device);
     const std::unique_ptr<FrameSink> sink = openRunSink(r, in);
+    orientMask(r);
     channel = openChannel(r, in, *sink, device, r.stream);
     const StreamResult result = runStream(*in.source, *sink, *channel, r.stream);
     return reportRun(r, result, in, *sink);

@@ -35,6 +35,9 @@ void printRunUsage() {
          "                an encoder or option FFmpeg does not have is a bad command line (exit 2)\n"
          "  -an, -sn      leave the input's audio / subtitles out (by default they are copied into a\n"
          "                container output that can hold their codec; the run says which)\n"
+         "  --no-autorotate  filter and write the picture as stored; by default an input a player shows\n"
+         "                turned (a phone's portrait clip) is filtered as shown: the mask turns with it, and\n"
+         "                an output that keeps no rotation (.avi, .nut, raw) gets its pixels turned\n"
          "  -y, -n        overwrite an existing output / never overwrite it; without either, a terminal is\n"
          "                asked and a script is refused (exit 2); the output is never the input\n"
          "Stream:\n"
@@ -61,7 +64,7 @@ int runSubcommand(const std::vector<std::string>& argv) {
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
        "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf",
        "--preset", "-b:v", "--codec-opt", "--pix-fmt", "--container"},
-      {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn"},
+      {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
   if (args.has("--help")) {
     printRunUsage();

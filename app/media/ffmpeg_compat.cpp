@@ -1,5 +1,7 @@
 #include "media/ffmpeg_compat.hpp"
 
+#include <cstring>
+
 namespace liveconv::app::ffmpeg_compat {
 namespace {
 
@@ -70,6 +72,17 @@ int64_t frameDuration(const AVFrame* frame) {
   return frame->duration;
 #else
   return frame->pkt_duration;
+#endif
+}
+
+bool muxerWritesDisplayMatrix(const AVOutputFormat* format) {
+  static const char* const movFamily[] = {"mov", "mp4", "ipod", "3gp", "3g2", "psp", "ismv", "f4v"};
+  for (const char* name : movFamily)
+    if (std::strcmp(format->name, name) == 0) return true;
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+  return std::strcmp(format->name, "matroska") == 0 || std::strcmp(format->name, "webm") == 0;
+#else
+  return false;
 #endif
 }
 

@@ -33,4 +33,9 @@ std::uint8_t* newStreamSideData(AVStream* stream, AVPacketSideDataType type, std
 // pkt_duration.)
 int64_t frameDuration(const AVFrame* frame);
 
+// Whether the muxer writes a stream's display matrix into its file: the MOV
+// family always (its track matrix); Matroska and WebM from FFmpeg 7 (libavformat
+// 61) on, as ProjectionPoseRoll (FFmpeg 5.1 drops it; 6.x is taken as not).
+bool muxerWritesDisplayMatrix(const AVOutputFormat* format);
+
 }  // namespace liveconv::app::ffmpeg_compat

@@ -237,6 +237,9 @@ struct EncoderSink::State {
   OutputColour colour;
   std::vector<std::pair<std::string, std::string>> encoderOptions;
   AVPixelFormat pixelFormat = AV_PIX_FMT_NONE;  // --pix-fmt
+  Orientation orientation;      // the input's
+  OrientationPlan orientationPlan;  // kept as metadata, or the pixels turned (turned: this frame's)
+  Image turned;
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
@@ -247,6 +250,13 @@ struct EncoderSink::State {
       if (output->pb) avio_closep(&output->pb);
       avformat_free_context(output);
     }
+  }
+
+  // The input's sample aspect ratio (0/1: none), its sides swapped where the pixels are turned on their side.
+  AVRational sampleAspect() const {
+    if (!copy || copy->sampleAspectNum <= 0) return AVRational{0, 1};
+    return orientationPlan.turnPixels % 2 ? AVRational{copy->sampleAspectDen, copy->sampleAspectNum}
+                                          : AVRational{copy->sampleAspectNum, copy->sampleAspectDen};
   }
 
   // One frame interval in the encoder's time base (at least 1).
@@ -299,10 +309,7 @@ struct EncoderSink::State {
     if (!copy) return;
     av_dict_copy(&output->metadata, copy->containerMetadata, 0);
     av_dict_copy(&stream->metadata, copy->videoMetadata, 0);
-    if (copy->sampleAspectNum > 0) stream->sample_aspect_ratio = AVRational{copy->sampleAspectNum, copy->sampleAspectDen};
-    if (copy->displayMatrix.size() == 36)
-      if (uint8_t* m = ffmpeg_compat::newStreamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
-        std::memcpy(m, copy->displayMatrix.data(), 36);
+    stream->sample_aspect_ratio = sampleAspect();
     addChapters();
     for (const StreamCopy::Stream& in : copy->streams) {
       if (!holds(in)) {
@@ -457,8 +464,7 @@ struct EncoderSink::State {
   // variable frame rates (MP4 and MOV do, though they do not say so: a frame
   // after a gap stays at its time, not on a grid of a guessed rate), else (or
   // if the encoder refuses it) in 1/rate.
-  void openEncoder(const Frame& first) {
-    const ImageView px = first.pixels();
+  void openEncoder(const ImageView& px) {
     const bool variable = !(output->oformat->flags & AVFMT_NOTIMESTAMPS) &&
                           ((output->oformat->flags & AVFMT_VARIABLE_FPS) || movFamily(output->oformat));
     const bool sourceBase = sourceTimestamps && variable && sourceTimeBase.num > 0 && sourceTimeBase.den > 0;
@@ -470,8 +476,7 @@ struct EncoderSink::State {
       encoder->height = height;
       encoder->time_base = tb;
       encoder->framerate = rate;
-      if (copy && copy->sampleAspectNum > 0)  // in the bitstream too (H.264's VUI), not only the container
-        encoder->sample_aspect_ratio = AVRational{copy->sampleAspectNum, copy->sampleAspectDen};
+      encoder->sample_aspect_ratio = sampleAspect();  // in the bitstream too (H.264's VUI), not only the container
       const AVPixelFormat src = avFormatOf(px.format);
       if (std::string(codec->name).find("264") != std::string::npos) {
         encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
@@ -520,21 +525,24 @@ struct EncoderSink::State {
     }
   }
 
-  void open(const Frame& first) {
-    const ImageView px = first.pixels();
+  void open(const Frame& first, const ImageView& px) {
     width = px.width;
     height = px.height;
     if (sourceTimestamps && first.hasPts) {  // the time everything copied is shifted by
       haveFirst = true;
       firstSeconds = first.ptsSeconds;
     }
-    openEncoder(first);
+    openEncoder(px);
     int err = 0;
     stream = avformat_new_stream(output, nullptr);
     avcodec_parameters_from_context(stream->codecpar, encoder);
     stream->time_base = encoder->time_base;
     stream->avg_frame_rate = rate;
     addCopiedStreams();
+    if (orientationPlan.writeMatrix)
+      if (uint8_t* m = ffmpeg_compat::newStreamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
+        std::memcpy(m, orientation.matrix.data(), 36);
+    if (!orientationPlan.notice.empty()) notice() << "liveconv: " << orientationPlan.notice << "\n";
     // The video is encoded here: its tags name this encoder and muxer, not
     // the input's (an FFV1 stream said ENCODER=... libx264).
     av_dict_set(&stream->metadata, "encoder", (std::string(LIBAVCODEC_IDENT) + " " + codec->name).c_str(), 0);
@@ -567,6 +575,8 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   s_->sourceTimestamps = timing.sourceTimestamps;
   s_->quiet = options.quiet;
   s_->output = allocOutput(path, options);
+  s_->orientation = options.orientation;
+  s_->orientationPlan = planOrientation(options.orientation, options.autorotate, s_->output->oformat, path);
   int err = 0;
   std::string name = codecName;
   const std::string muxer = s_->output->oformat->name;
@@ -627,8 +637,12 @@ void EncoderSink::write(const Frame& f) {
 
 void EncoderSink::writeFrame(const Frame& f) {
   State& s = *s_;
-  if (!s.encoder) s.open(f);
-  const ImageView px = f.pixels();
+  ImageView px = f.pixels();
+  if (s.orientationPlan.turnPixels) {
+    s.turned = turnedClockwise(px, s.orientationPlan.turnPixels);
+    px = s.turned.view();
+  }
+  if (!s.encoder) s.open(f, px);
   if ((px.width != s.width || px.height != s.height) && !s.warnedResize) {
     s.notice() << "liveconv: the stream changed from " << s.width << "x" << s.height << " to " << px.width << "x"
               << px.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
@@ -689,9 +703,13 @@ std::string EncoderSink::describe() const {
   return s_->path + " (" + s_->codec->name + " in " + s_->output->oformat->name + ")";
 }
 
-RawSink::RawSink(const std::string& path, bool quiet) : path_(path), stdout_(path == "-"), quiet_(quiet) {
+RawSink::RawSink(const std::string& path, const SinkOptions& options)
+    : path_(path), stdout_(path == "-"), quiet_(options.quiet) {
   file_ = stdout_ ? stdout : std::fopen(path_.writePath().c_str(), "wb");
   if (!file_) throw OutputError("Cannot write " + path + ": " + std::strerror(errno) + ".");
+  const OrientationPlan plan = planOrientation(options.orientation, options.autorotate, nullptr, path_.target());
+  turn_ = plan.turnPixels;
+  if (!plan.notice.empty() && !quiet_) std::cerr << "liveconv: " << plan.notice << "\n";
 }
 
 RawSink::~RawSink() {
@@ -700,6 +718,10 @@ RawSink::~RawSink() {
 
 void RawSink::write(const Frame& f) {
   ImageView px = f.pixels();
+  if (turn_) {
+    turned_ = turnedClockwise(px, turn_);
+    px = turned_.view();
+  }
   if (frames_ == 0) {
     width_ = px.width;
     height_ = px.height;
@@ -770,8 +792,8 @@ void checkOutput(const std::string& output, const std::string& codecName, const 
 std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string& codecName, const SinkOptions& options) {
   checkOutput(output, codecName, options);
   if (output == "null") return std::make_unique<NullSink>();
-  if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4), options.quiet);
-  if (isRawName(output, codecName)) return std::make_unique<RawSink>(output, options.quiet);
+  if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4), options);
+  if (isRawName(output, codecName)) return std::make_unique<RawSink>(output, options);
   return std::make_unique<EncoderSink>(output == "-" ? "pipe:1" : output, codecName, options);
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "liveconv/frame.hpp"
+#include "media/orientation.hpp"
 #include "media/staged_output.hpp"
 #include "media/stream_copy.hpp"
 
@@ -39,6 +40,10 @@ struct SinkOptions {
   std::string container;    // FFmpeg's muxer name (--container); empty: from the file name
   bool quiet = false;       // no notices on stderr (which streams are copied, re-encoded, left out)
   long long maxFrames = -1;  // the most frames the run writes (--frames); 1 allows a single picture (.png, .jpg)
+  // The input's display orientation (media/orientation.hpp): kept as metadata
+  // where the container holds it, else with `autorotate` the pixels are turned.
+  Orientation orientation;
+  bool autorotate = true;  // false: --no-autorotate
 };
 
 // Opens the file and finds the encoder at once, so an unwritable path or an
@@ -75,7 +80,7 @@ class ColourScaler;
 // the file by one frame size.
 class RawSink : public FrameSink {
  public:
-  explicit RawSink(const std::string& path, bool quiet = false);
+  explicit RawSink(const std::string& path, const SinkOptions& options = {});
   // How to read it back, e.g. "rgba 1280x720, 100 frames (ffplay -f rawvideo -pixel_format rgba -video_size 1280x720 FILE)".
   std::string layout() const;
   ~RawSink() override;
@@ -93,6 +98,8 @@ class RawSink : public FrameSink {
   bool quiet_ = false;
   std::unique_ptr<ColourScaler> scaler_;  // frames of another size, to the first one's
   Image scaled_;
+  int turn_ = 0;  // quarter turns clockwise: raw frames keep no display rotation
+  Image turned_;
 };
 
 // Refuses, before anything is opened or written (EncoderChoiceError), an

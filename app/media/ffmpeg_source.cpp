@@ -512,10 +512,13 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
   copy->colorRange = video->codecpar->color_range;
   copy->colorPrimaries = video->codecpar->color_primaries;
   copy->colorTransfer = video->codecpar->color_trc;
-  size_t size = 0;
-  if (const uint8_t* matrix = ffmpeg_compat::streamSideData(video, AV_PKT_DATA_DISPLAYMATRIX, &size); matrix && size >= 36)
-    copy->displayMatrix.assign(matrix, matrix + 36);
   s_->copy = std::move(copy);
+}
+
+std::vector<std::uint8_t> FfmpegSource::displayMatrix() const {
+  size_t size = 0;
+  const uint8_t* matrix = ffmpeg_compat::streamSideData(s_->input->streams[s_->stream], AV_PKT_DATA_DISPLAYMATRIX, &size);
+  return matrix && size >= 36 ? std::vector<std::uint8_t>(matrix, matrix + 36) : std::vector<std::uint8_t>{};
 }
 
 std::string FfmpegSource::conversionUsed() const {

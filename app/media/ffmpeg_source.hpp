@@ -7,10 +7,12 @@
 // and range. Packets the decoder refuses are skipped and counted.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "liveconv/frame.hpp"
 #include "media/stream_copy.hpp"
@@ -84,6 +86,8 @@ class FfmpegSource : public FrameSource {
   // metadata into `copy`, and from now on hands their packets to it as they are
   // read. Call before the first next().
   void copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles);
+  // The video's display matrix (36 bytes: how a player turns it), or empty.
+  std::vector<std::uint8_t> displayMatrix() const;
   // How the frames so far were converted, e.g. "on the device (yuv420p, bt601, limited range)"
   // or "by swscale (yuv444p)"; empty before the first frame.
   std::string conversionUsed() const;

@@ -1,7 +1,7 @@
 // What `run` carries from the input into its output besides the filtered
 // picture: the input's other streams (audio, subtitles), copied packet for
 // packet without re-encoding, and the metadata (container tags, the video
-// stream's tags, sample aspect ratio and rotation).
+// stream's tags and sample aspect ratio; its rotation is the sink's Orientation).
 //
 // The source fills it when it opens and pushes the other streams' packets from
 // the decode thread; the encoder sink adds the streams to its container when it
@@ -50,7 +50,6 @@ class StreamCopy {
   AVDictionary* containerMetadata = nullptr;  // owned
   AVDictionary* videoMetadata = nullptr;      // owned
   int sampleAspectNum = 0, sampleAspectDen = 1;
-  std::vector<std::uint8_t> displayMatrix;  // the video's rotation (9 int32), when it has one
   // The video's colour tags (FFmpeg's AVColorSpace, AVColorRange, AVColorPrimaries,
   // AVColorTransferCharacteristic values; 0 / 2 = unspecified).
   int colorSpace = 2, colorRange = 0, colorPrimaries = 2, colorTransfer = 2;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace liveconv {
 
@@ -92,5 +93,36 @@ ImageView Image::view() {
 }
 
 ImageView Image::view() const { return const_cast<Image*>(this)->view(); }
+
+}  // namespace liveconv
+
+namespace liveconv {
+
+GridPoint turnedSource(int x, int y, int width, int height, int quarterTurns) {
+  switch (((quarterTurns % 4) + 4) % 4) {
+    case 1: return {y, height - 1 - x};
+    case 2: return {width - 1 - x, height - 1 - y};
+    case 3: return {width - 1 - y, x};
+    default: return {x, y};
+  }
+}
+
+Image turnedClockwise(const ImageView& source, int quarterTurns) {
+  const bool sidesSwap = ((quarterTurns % 4) + 4) % 2 == 1;
+  Image turned(sidesSwap ? source.height : source.width, sidesSwap ? source.width : source.height, source.format);
+  const ImageView out = turned.view();
+  const int bpp = bytesPerPixel(source.format);
+  constexpr int kBlock = 32;  // blocks that fit the cache on both sides of a transposition
+  for (int by = 0; by < out.height; by += kBlock)
+    for (int bx = 0; bx < out.width; bx += kBlock)
+      for (int y = by; y < std::min(by + kBlock, out.height); ++y) {
+        std::uint8_t* row = out.row(y);
+        for (int x = bx; x < std::min(bx + kBlock, out.width); ++x) {
+          const GridPoint p = turnedSource(x, y, source.width, source.height, quarterTurns);
+          std::memcpy(row + static_cast<std::size_t>(x) * bpp, source.row(p.y) + static_cast<std::size_t>(p.x) * bpp, bpp);
+        }
+      }
+  return turned;
+}
 
 }  // namespace liveconv

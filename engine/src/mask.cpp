@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "liveconv/errors.hpp"
+#include "liveconv/image.hpp"
 
 namespace liveconv {
 
@@ -536,6 +537,21 @@ std::string saturationNote(const Mask& mask) {
   out << "results of this mask range from " << r.low << " to " << r.high
       << " and are clamped to 0..255, so the picture saturates where they fall outside.";
   return out.str();
+}
+
+}  // namespace liveconv
+
+namespace liveconv {
+
+Mask turnedClockwise(const Mask& mask, int quarterTurns) {
+  Mask turned = mask;
+  if (((quarterTurns % 4) + 4) % 2 == 1) std::swap(turned.width, turned.height);
+  for (int y = 0; y < turned.height; ++y)
+    for (int x = 0; x < turned.width; ++x) {
+      const GridPoint p = turnedSource(x, y, mask.width, mask.height, quarterTurns);
+      turned.coefficients[static_cast<std::size_t>(y) * turned.width + x] = mask.at(p.x, p.y);
+    }
+  return turned;
 }
 
 }  // namespace liveconv

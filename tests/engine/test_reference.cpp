@@ -128,5 +128,50 @@ TEST(Compare, ReportsTheFirstMismatch) {
   EXPECT_FALSE(compareImages(a.view(), a.view(), 0).has_value());
 }
 
+// A picture a player shows turned (a phone's portrait clip) is filtered as
+// shown: `run` filters the stored picture with the mask turned the other way
+// and turns the result (or keeps the turn as metadata). That is the same
+// picture, for every border and a mask that is not square.
+TEST(Turning, FilteringTheTurnedPictureIsTurningTheFilteredOne) {
+  const Image stored = test::randomImage(23, 14, PixelFormat::RGBA8, 7);
+  const Mask mask = test::integerMask(5, 3);  // not square, no symmetry
+  for (int q = 0; q < 4; ++q)
+    for (BorderMode border : {BorderMode::Clamp, BorderMode::Mirror, BorderMode::Wrap, BorderMode::Zero}) {
+      SCOPED_TRACE("quarter turns " + std::to_string(q) + ", border " + toString(border));
+      const Image shown = turnedClockwise(stored.view(), q);
+      Image filteredShown(shown.width(), shown.height(), shown.format());
+      convolveReference(shown.view(), filteredShown.view(), mask, border, AlphaMode::Filter);
+      const Mask back = turnedClockwise(mask, 4 - q);
+      EXPECT_EQ(back.width, q % 2 ? mask.height : mask.width);
+      Image filteredStored(stored.width(), stored.height(), stored.format());
+      convolveReference(stored.view(), filteredStored.view(), back, border, AlphaMode::Filter);
+      const Image turnedAfter = turnedClockwise(filteredStored.view(), q);
+      ASSERT_EQ(turnedAfter.width(), shown.width());
+      const auto mismatch = compareImages(turnedAfter.view(), filteredShown.view(), 0);
+      EXPECT_FALSE(mismatch) << mismatch->toString();
+    }
+}
+
+TEST(Turning, QuarterTurnsAsAPlayerMakesThem) {
+  Image img(3, 2, PixelFormat::GRAY8);  // 0 1 2 / 3 4 5
+  for (int i = 0; i < 6; ++i) img.data()[i] = static_cast<std::uint8_t>(i);
+  const std::vector<std::vector<std::uint8_t>> want = {
+      {0, 1, 2, 3, 4, 5},   // as stored
+      {3, 0, 4, 1, 5, 2},   // clockwise: the left column, bottom up, is the top row
+      {5, 4, 3, 2, 1, 0},   // upside down
+      {2, 5, 1, 4, 0, 3}};  // counter-clockwise
+  for (int q = 0; q < 4; ++q) {
+    const Image turned = turnedClockwise(img.view(), q);
+    EXPECT_EQ(turned.width(), q % 2 ? 2 : 3) << q;
+    EXPECT_EQ(pixels(turned), want[q]) << q;
+    Mask m;
+    m.width = 3, m.height = 1, m.coefficients = {1, 2, 3};
+    const Mask t = turnedClockwise(m, q);
+    EXPECT_EQ(t.width, q % 2 ? 1 : 3) << q;
+    EXPECT_EQ(t.coefficients, (q == 1 ? std::vector<float>{1, 2, 3} : q == 2 ? std::vector<float>{3, 2, 1}
+                               : q == 3 ? std::vector<float>{3, 2, 1} : std::vector<float>{1, 2, 3})) << q;
+  }
+}
+
 }  // namespace
 }  // namespace liveconv

@@ -14,6 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "media/ffmpeg_compat.hpp"
+
+extern "C" {
+#include <libavformat/avformat.h>
+#include <libavutil/display.h>
+}
+
 namespace liveconv::app::test_media {
 
 struct Result {
@@ -82,6 +89,46 @@ inline double videoTick(const std::string& path) {
   const Result r = shell("ffprobe -v error -select_streams v:0 -show_entries stream=time_base -of csv=p=0 " + path);
   int num = 0, den = 0;
   return std::sscanf(r.output.c_str(), "%d/%d", &num, &den) == 2 && den > 0 ? double(num) / den : -1;
+}
+
+// Copies `in`'s video into `out` with a display matrix rotating by `degrees`
+// (av_display_rotation_set's angle, counter-clockwise: 90 reads rotation=-90 in ffprobe).
+inline bool remuxRotated(const std::string& in, const std::string& out, double degrees) {
+  av_log_set_level(AV_LOG_ERROR);  // FFV1 in MOV has no QuickTime tag: said at every header
+  AVFormatContext* input = nullptr;
+  if (avformat_open_input(&input, in.c_str(), nullptr, nullptr) < 0) return false;
+  avformat_find_stream_info(input, nullptr);
+  AVFormatContext* output = nullptr;
+  avformat_alloc_output_context2(&output, nullptr, nullptr, out.c_str());
+  AVStream* video = avformat_new_stream(output, nullptr);
+  avcodec_parameters_copy(video->codecpar, input->streams[0]->codecpar);
+  video->codecpar->codec_tag = 0;
+  video->time_base = input->streams[0]->time_base;
+  auto* matrix = reinterpret_cast<int32_t*>(ffmpeg_compat::newStreamSideData(video, AV_PKT_DATA_DISPLAYMATRIX, 36));
+  av_display_rotation_set(matrix, degrees);
+  bool ok = avio_open(&output->pb, out.c_str(), AVIO_FLAG_WRITE) >= 0 && avformat_write_header(output, nullptr) >= 0;
+  AVPacket* packet = av_packet_alloc();
+  while (ok && av_read_frame(input, packet) >= 0) {
+    if (packet->stream_index == 0) {
+      av_packet_rescale_ts(packet, input->streams[0]->time_base, video->time_base);
+      packet->pos = -1;
+      ok = av_interleaved_write_frame(output, packet) >= 0;
+    }
+    av_packet_unref(packet);
+  }
+  ok = ok && av_write_trailer(output) >= 0;
+  av_packet_free(&packet);
+  avio_closep(&output->pb);
+  avformat_free_context(output);
+  avformat_close_input(&input);
+  return ok;
+}
+
+// ffprobe's line for the video's display matrix ("rotation=-90"), or "" when it has none.
+inline std::string probeRotation(const std::string& path) {
+  const Result r = shell("ffprobe -v error -select_streams v:0 -show_streams " + path);
+  const auto at = r.output.find("rotation=");
+  return at == std::string::npos ? "" : r.output.substr(at, r.output.find('\n', at) - at);
 }
 
 }  // namespace liveconv::app::test_media

@@ -35,6 +35,8 @@ using test_media::frameTimes;
 using test_media::has;
 using test_media::liveconv;
 using test_media::Result;
+using test_media::probeRotation;
+using test_media::remuxRotated;
 using test_media::shell;
 using test_media::videoTick;
 
@@ -160,6 +162,7 @@ struct Input {
   bool clockJumps = false;          // timestamps jump back mid-file: the output goes on instead
   bool subtitles = false;
   bool chapters = false;
+  int rotation = 0;  // a display matrix set on the clip (av_display_rotation_set's degrees)
 };
 
 void PrintTo(const Input& input, std::ostream* os) { *os << input.name; }
@@ -207,6 +210,11 @@ std::vector<Input> inputs() {
   in.push_back({"mov_text", "mov_text.mp4",
                 {kPicture + " -i SUBS.srt -map 0:v -map 1:s -frames:v 50 -c:v libx264 -pix_fmt yuv420p -c:s mov_text"},
                 "", false, true});
+  for (const int degrees : {90, 180, 270}) {  // a phone's clip, stored on its side
+    in.push_back({"rotation_" + std::to_string(degrees), "rotation_" + std::to_string(degrees) + ".mp4",
+                  {kPicture + " -frames:v 25 -c:v libx264 -pix_fmt yuv420p"}});
+    in.back().rotation = degrees;
+  }
   in.push_back({"size_1x1", "size_1x1.mkv", {"-f lavfi -i testsrc2=size=16x16:rate=25 -vf scale=1:1 -frames:v 5 -c:v ffv1"}});
   in.push_back({"size_8191x2", "size_8191x2.mkv",
                 {"-f lavfi -i testsrc2=size=8192x16:rate=25 -vf scale=8191:2 -frames:v 5 -pix_fmt yuv444p -c:v ffv1"}});
@@ -228,6 +236,11 @@ std::string make(const Input& input) {
     const std::string part = dir + (input.makers.size() > 1 ? std::to_string(k) + "_" : "") + input.file;
     if (shell("ffmpeg -hide_banner -loglevel error -y " + args + " " + part).exitCode != 0) return "";
     parts.push_back(part);
+  }
+  if (input.rotation) {
+    const std::string rotated = dir + "rotated_" + input.file;
+    if (parts.size() != 1 || !remuxRotated(parts.front(), rotated, input.rotation)) return "";
+    return rotated;
   }
   if (parts.size() == 1) return parts.front();
   std::string cat = "cat";
@@ -259,6 +272,12 @@ TEST_P(Conformance, EveryContainer) {
   const int inRate = inSamples > 0 ? audioRate(in) : 0;
   const double frame = 0.04;  // every row is 25 frames a second
   const double floor = 40;  // an identity run, every frame
+  const std::string inRotation = probeRotation(in);
+  if (row.rotation) {
+    ASSERT_FALSE(inRotation.empty()) << row.name << ": the clip has no display matrix";
+  }
+  const bool onItsSide = row.rotation % 180 != 0;  // a player shows it with the sides swapped
+  const int shownWidth = onItsSide ? height : width, shownHeight = onItsSide ? width : height;
   const double inDuration = row.clockJumps ? frame * inTimes.size() : std::atof(probeValue(in, "format=duration").c_str());
 
   for (const Container& c : kContainers) {
@@ -279,7 +298,27 @@ TEST_P(Conformance, EveryContainer) {
                 << firstLine(sentence == std::string::npos ? r.output : r.output.substr(sentence)) << ")\n";
       continue;
     }
-    const std::string picture = std::to_string(width) + "x" + std::to_string(height);
+    // Orientation: the display matrix where the container keeps one, else the pixels turned as a player shows them.
+    std::string turned;
+    if (row.rotation) {
+      const std::string size = firstLine(probeValue(out, "stream=width,height", "-select_streams v:0"));
+      const std::string stored = std::to_string(width) + "," + std::to_string(height);
+      const std::string shown = std::to_string(shownWidth) + "," + std::to_string(shownHeight);
+      if (!c.raw && !probeRotation(out).empty()) {
+        EXPECT_EQ(probeRotation(out), inRotation) << cell;
+        EXPECT_EQ(size, stored) << cell << ": the matrix is kept, the pixels too";
+        turned = ", " + inRotation + " kept";
+      } else {
+        EXPECT_TRUE(has(r.output, "keeps no display rotation, so the frames of") ||
+                    has(r.output, "keep no display rotation, so the frames of"))
+            << cell << ": the rotation is neither kept nor turned, or not said:\n" << r.output;
+        if (!c.raw) {
+          EXPECT_EQ(size, shown) << cell << ": the pixels are not turned";
+        }
+        turned = ", pixels turned (" + c.extension + " keeps no rotation)";
+      }
+    }
+    const std::string picture = std::to_string(shownWidth) + "x" + std::to_string(shownHeight);
     if (c.raw) {
       const auto bytes = fs::file_size(out);
       EXPECT_EQ(bytes, inTimes.size() * std::size_t(width) * height * 4) << cell << ": every frame's RGBA pixels";
@@ -292,13 +331,13 @@ TEST_P(Conformance, EveryContainer) {
         EXPECT_GE(psnr, 40.0) << cell;
         said << ", PSNR min " << psnr << " dB";
       }
-      std::cout << said.str() << "; SKIP timestamps, duration, sound, tags (raw frames hold none)\n";
+      std::cout << said.str() << turned << "; SKIP timestamps, duration, sound, tags (raw frames hold none)\n";
       continue;
     }
     // Every frame, decodable, in order, at its time.
     const std::vector<double> t = frameTimes(out);
     ASSERT_EQ(t.size(), inTimes.size()) << cell << ": frames decodable != frames in";
-    said << " frames " << t.size() << "/" << inTimes.size();
+    said << " frames " << t.size() << "/" << inTimes.size() << turned;
     const double step = std::max(videoTick(out), 0.0015);
     for (std::size_t k = 1; k < t.size(); ++k) {
       EXPECT_GT(t[k], t[k - 1]) << cell << ", frame " << k << ": out of order";

@@ -98,4 +98,14 @@ class Image {
   std::vector<std::uint8_t, PageAlignedAllocator<std::uint8_t>> pixels_;
 };
 
+// A picture turned by quarter turns clockwise (0 to 3), as a player turns one
+// whose display matrix says it is stored on its side: the grid point a turned
+// width x height picture shows at (x, y) comes from (source.x, source.y).
+// One and three turns swap the sides.
+struct GridPoint {
+  int x = 0, y = 0;
+};
+GridPoint turnedSource(int x, int y, int width, int height, int quarterTurns);
+Image turnedClockwise(const ImageView& source, int quarterTurns);
+
 }  // namespace liveconv

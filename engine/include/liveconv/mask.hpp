@@ -91,6 +91,13 @@ const std::vector<PresetInfo>& maskPresets();
 // wrong and what to write instead.
 Mask parseMaskSpec(std::string_view spec);
 
+// The mask turned by quarter turns clockwise (as turnedClockwise turns an
+// image: a 3x5 mask turned once is 5x3). Filtering a picture turned by q with
+// a mask gives the same pixels as filtering the stored picture with the mask
+// turned by -q and turning the result by q: every border mode is the same on
+// all four sides.
+Mask turnedClockwise(const Mask& mask, int quarterTurns);
+
 // A short text form with the effective affine map, e.g.
 // "3x3 (9 non-zero of 9 taps), normalize auto (sum 9), bias 0: scale 0.111111, offset 0".
 std::string describe(const Mask& mask);
