@@ -16,19 +16,29 @@ struct AVPacket;
 
 namespace liveconv::app {
 
-class AudioTranscoder {
+// A copied stream the sink encodes again: packets in, encoded packets written
+// to the muxer (media/subtitle_transcoder.hpp has the subtitles' kind).
+class StreamTranscoder {
+ public:
+  virtual ~StreamTranscoder() = default;
+  virtual void push(const AVPacket* packet) = 0;  // an input packet (timestamps in the input's time base)
+  virtual void finish() = 0;                      // what the decoder and encoder still hold
+  virtual std::string encoderName() const = 0;
+};
+
+class AudioTranscoder : public StreamTranscoder {
  public:
   // Opens the decoder for `input` and the encoder `encoderId` (an AVCodecID),
   // and sets up `output`'s parameters. Throws OutputError when either is missing.
   AudioTranscoder(const AVCodecParameters* input, int timeBaseNum, int timeBaseDen, int encoderId,
                   AVFormatContext* muxer, AVStream* output, std::string path);
-  ~AudioTranscoder();
+  ~AudioTranscoder() override;
   AudioTranscoder(const AudioTranscoder&) = delete;
   AudioTranscoder& operator=(const AudioTranscoder&) = delete;
 
-  void push(const AVPacket* packet);  // an input packet (timestamps in the input's time base)
-  void finish();                      // what the decoder, resampler and encoder still hold
-  std::string encoderName() const;
+  void push(const AVPacket* packet) override;
+  void finish() override;  // what the decoder, resampler and encoder still hold
+  std::string encoderName() const override;
 
  private:
   struct State;

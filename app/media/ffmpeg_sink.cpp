@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "media/audio_transcoder.hpp"
+#include "media/subtitle_transcoder.hpp"
 #include "media/colour_scaler.hpp"
 #include "media/ffmpeg_compat.hpp"
 #include "media/ffmpeg_source.hpp"
@@ -224,7 +225,7 @@ struct EncoderSink::State {
   // The input's other streams: input index -> output stream, and the input time base.
   std::shared_ptr<StreamCopy> copy;
   std::map<int, std::pair<AVStream*, AVRational>> copied;
-  std::map<int, std::unique_ptr<AudioTranscoder>> transcoders;  // copied streams encoded again
+  std::map<int, std::unique_ptr<StreamTranscoder>> transcoders;  // copied streams encoded again
   std::map<int, int64_t> lastCopiedDts;  // output stream -> the dts written last
   std::map<int, int64_t> soundLead;      // input stream -> how far it started before the video (grid containers)
   bool gridTimestamps = false;           // the video is on a 1/rate grid (the container takes no variable rate)
@@ -310,10 +311,9 @@ struct EncoderSink::State {
     av_dict_copy(&output->metadata, copy->containerMetadata, 0);
     av_dict_copy(&stream->metadata, copy->videoMetadata, 0);
     stream->sample_aspect_ratio = sampleAspect();
-    addChapters();
     for (const StreamCopy::Stream& in : copy->streams) {
       if (!holds(in)) {
-        if (!reencodeAudio(in))
+        if (!reencodeAudio(in) && !convertSubtitles(in))
           notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
                     << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
         continue;
@@ -328,6 +328,20 @@ struct EncoderSink::State {
       notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec
                << ") is copied into " << path << ".\n";
     }
+    startWithTheEarliestSound();
+    addChapters();
+  }
+
+  // As ffmpeg starts an output at its input's start: sound that begins before
+  // the first frame (a transport stream's AC3, an Opus stream's pre-skip) is
+  // kept, and the picture starts that much later, in sync (shifting by the
+  // first frame alone put the sound's start at a negative time, which MP4's
+  // edit list then cut: 256 samples of AC3).
+  void startWithTheEarliestSound() {
+    if (!haveFirst) return;
+    for (const StreamCopy::Stream& in : copy->streams)
+      if (in.kind == "audio" && in.hasStart && copied.count(in.inputIndex))
+        firstSeconds = std::min(firstSeconds, in.startSeconds);
   }
 
   // Whether the container holds a copied stream as it is. PCM in MP4
@@ -356,6 +370,34 @@ struct EncoderSink::State {
       out->disposition = in.disposition;
       notice() << "liveconv: the audio stream " << in.inputIndex << " (" << in.codec << ") is re-encoded as "
                 << transcoder->encoderName() << " for " << path << ", which cannot hold " << in.codec << ".\n";
+      copied[in.inputIndex] = {out, AVRational{in.timeBaseNum, in.timeBaseDen}};
+      transcoders[in.inputIndex] = std::move(transcoder);
+      return true;
+    } catch (const OutputError& e) {
+      std::cerr << "liveconv: " << e.what() << "\n";
+      return false;  // the stream stays in the container without packets: harmless, but said
+    }
+  }
+
+  // A text subtitle stream the container cannot hold, converted to its usual
+  // subtitle codec (mov_text for the MOV family, ASS for Matroska, WebVTT for
+  // WebM), or to ASS where it names none but holds ASS (NUT); false when there
+  // is none or the stream is pictures.
+  bool convertSubtitles(const StreamCopy::Stream& in) {
+    AVCodecID target = movFamily(output->oformat) ? AV_CODEC_ID_MOV_TEXT : output->oformat->subtitle_codec;
+    if (target == AV_CODEC_ID_NONE && avformat_query_codec(output->oformat, AV_CODEC_ID_ASS, FF_COMPLIANCE_NORMAL) == 1)
+      target = AV_CODEC_ID_ASS;
+    if (in.kind != "subtitle" || target == AV_CODEC_ID_NONE || !SubtitleTranscoder::converts(in.parameters, target) ||
+        avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
+      return false;
+    AVStream* out = avformat_new_stream(output, nullptr);
+    try {
+      auto transcoder = std::make_unique<SubtitleTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target,
+                                                             output, out, path);
+      av_dict_copy(&out->metadata, in.metadata, 0);
+      out->disposition = in.disposition;
+      notice() << "liveconv: the subtitle stream " << in.inputIndex << " (" << in.codec << ") is converted to "
+               << transcoder->encoderName() << " for " << path << ", which cannot hold " << in.codec << ".\n";
       copied[in.inputIndex] = {out, AVRational{in.timeBaseNum, in.timeBaseDen}};
       transcoders[in.inputIndex] = std::move(transcoder);
       return true;

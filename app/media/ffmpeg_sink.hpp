@@ -21,8 +21,9 @@
 namespace liveconv::app {
 
 // How output frames are timed. With sourceTimestamps (liveconv run), a frame
-// keeps its source timestamp (less the first frame's, as ffmpeg starts outputs
-// at 0), in the source's time base where the container and encoder take it,
+// keeps its source timestamp (less the input's start: the first frame's, or
+// the copied sound's where it begins earlier, as ffmpeg starts outputs at the
+// input's start), in the source's time base where the container and encoder take it,
 // so variable frame rates, gaps and dropped frames keep their true times; a
 // frame without one follows the last at 1/rate. Without (the windows'
 // recorder, whose playback loops), frames are numbered at 1/rate.

@@ -488,6 +488,8 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
     out.disposition = st->disposition;
     out.kind = av_get_media_type_string(type);
     out.codec = avcodec_get_name(st->codecpar->codec_id);
+    out.hasStart = st->start_time != AV_NOPTS_VALUE;
+    if (out.hasStart) out.startSeconds = st->start_time * av_q2d(st->time_base);
     copy->streams.push_back(out);
   }
   av_dict_copy(&copy->containerMetadata, in->metadata, 0);

@@ -31,6 +31,8 @@ class StreamCopy {
     int disposition = 0;
     std::string kind;   // "audio", "subtitle", "data"
     std::string codec;  // e.g. "aac"
+    bool hasStart = false;    // the input says when the stream starts:
+    double startSeconds = 0;  // its first timestamp, in seconds (the same clock as the video's frames)
   };
 
   struct Chapter {

@@ -746,8 +746,10 @@ TEST(Media, AudioAndTagsAreCopiedIntoTheOutput) {
   EXPECT_NEAR(audioEnd, 1.0, 0.07) << "the audio of a 25-frame run ends with its 1 s of video";
 }
 
-// Subtitles are copied where the container holds them, and the run says when
-// it cannot (SubRip in MP4); the sample aspect ratio reaches container and bitstream.
+// Subtitles are copied where the container holds them, converted to its own
+// text codec where it holds another (SubRip in MP4 becomes mov_text, as ffmpeg
+// makes it), and left out with a line where it holds none (AVI); the sample
+// aspect ratio reaches container and bitstream.
 TEST(Media, SubtitlesAndSampleAspectRatioAreCarried) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string srt = tempDir() + "/subs.srt";
@@ -763,8 +765,14 @@ TEST(Media, SubtitlesAndSampleAspectRatioAreCarried) {
   const std::string mp4 = tempDir() + "/subbed_out.mp4";
   r = liveconv("run -i " + subbed + " -o " + mp4 + " --mask box:3 --variant naive -y");
   ASSERT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_TRUE(has(r.output, "the subtitle stream 1 (subrip) cannot be copied into mp4")) << r.output;
+  EXPECT_TRUE(has(r.output, "the subtitle stream 1 (subrip) is converted to mov_text for " + mp4)) << r.output;
+  EXPECT_TRUE(has(probe(mp4, "stream=codec_type,codec_name"), "codec_name=mov_text|codec_type=subtitle"));
   EXPECT_TRUE(has(probe(mp4, "stream=sample_aspect_ratio", "-select_streams v"), "4:3"));
+  const std::string avi = tempDir() + "/subbed_out.avi";
+  r = liveconv("run -i " + subbed + " -o " + avi + " --mask box:3 --variant naive -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "the subtitle stream 1 (subrip) cannot be copied into avi")) << r.output;
+  EXPECT_FALSE(has(probe(avi, "stream=codec_type"), "subtitle"));
   r = liveconv("run -i " + subbed + " -o " + tempDir() + "/subbed_sn.mkv -sn --mask box:3 --variant naive -y");
   EXPECT_FALSE(has(probe(tempDir() + "/subbed_sn.mkv", "stream=codec_type"), "subtitle"));
 }
