@@ -336,9 +336,11 @@ struct EncoderSink::State {
   // the first frame (a transport stream's AC3, an Opus stream's pre-skip) is
   // kept, and the picture starts that much later, in sync (shifting by the
   // first frame alone put the sound's start at a negative time, which MP4's
-  // edit list then cut: 256 samples of AC3).
+  // edit list then cut: 256 samples of AC3). Not on a frame grid (AVI): a
+  // first frame a fraction of a slot late would move every frame's rounding;
+  // there the sound that leads starts with the first frame (writeCopied).
   void startWithTheEarliestSound() {
-    if (!haveFirst) return;
+    if (!haveFirst || gridTimestamps) return;
     for (const StreamCopy::Stream& in : copy->streams)
       if (in.kind == "audio" && in.hasStart && copied.count(in.inputIndex))
         firstSeconds = std::min(firstSeconds, in.startSeconds);

@@ -201,7 +201,9 @@ std::vector<Input> inputs() {
                 "pc,bt470bg"});
   in.push_back({"bt601_limited", "bt601_limited.mp4",
                 {kPicture + hue + "-pix_fmt yuv420p -colorspace smpte170m -color_range tv"}, "tv,smpte170m"});
-  in.push_back({"untagged_sd", "untagged_sd.mp4", {kPicture + hue + "-pix_fmt yuv420p"}, "tv,smpte170m"});
+  // Anamorphic too: NTSC's 10:11 pixels.
+  in.push_back({"untagged_sd", "untagged_sd.mp4",
+                {kPicture + " -frames:v 25 -vf hue=s=0.6,setsar=10/11 -c:v libx264 -pix_fmt yuv420p"}, "tv,smpte170m"});
   in.push_back({"untagged_hd", "untagged_hd.mp4",
                 {"-f lavfi -i testsrc2=size=1280x720:rate=25 -frames:v 8 -vf hue=s=0.6 -c:v libx264 -pix_fmt yuv420p"},
                 "tv,bt709"});
@@ -286,6 +288,12 @@ TEST_P(Conformance, EveryContainer) {
   const int inRate = inSamples > 0 ? audioRate(in) : 0;
   const double frame = 0.04;  // every row is 25 frames a second
   const double floor = 40;  // an identity run, every frame
+  // The sample aspect ratio; square where the clip says none.
+  const auto aspect = [](const std::string& file) {
+    const std::string sar = firstLine(probeValue(file, "stream=sample_aspect_ratio", "-select_streams v:0"));
+    return sar.empty() || sar == "N/A" || sar == "0:1" ? std::string("1:1") : sar;
+  };
+  const std::string inAspect = aspect(in);
   const std::string inRotation = probeRotation(in);
   if (row.rotation) {
     ASSERT_FALSE(inRotation.empty()) << row.name << ": the clip has no display matrix";
@@ -389,6 +397,17 @@ TEST_P(Conformance, EveryContainer) {
         said << ", sound " << outSamples << "/" << inSamples << " samples (" << codecs(out, "a") << ")";
       }
     }
+    // The sample aspect ratio (a clip with square pixels only says that nothing
+    // changed it); WebM holds it as a display width in whole pixels (10:11 of
+    // 320 reads 291:320), so within one pixel of the shown width.
+    const std::string outAspect = aspect(out);
+    const auto ratio = [](const std::string& sar) {
+      int num = 1, den = 1;
+      return std::sscanf(sar.c_str(), "%d:%d", &num, &den) == 2 && den > 0 ? double(num) / den : 1.0;
+    };
+    EXPECT_NEAR(ratio(outAspect) * width, ratio(inAspect) * width, 1.0)
+        << cell << ": sample aspect ratio " << outAspect << ", the input's " << inAspect;
+    if (inAspect != "1:1") said << ", SAR " << outAspect;
     // Colour tags.
     if (!row.colour.empty() && (c.extension == "nut" || c.extension == "avi")) {
       said << "; SKIP colour tags (" << c.extension << " holds none)";

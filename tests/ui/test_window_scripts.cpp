@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,13 +32,13 @@ namespace {
 struct Window {
   const char* name;
   const char* binary;
-  const char* sourceOption;  // the viewer takes --source SPEC, the Qt shell the spec alone
+  const char* sourceOption;  // both take the spec alone, as `liveconv run` does (the viewer also --source SPEC)
 };
 
 void PrintTo(const Window& w, std::ostream* os) { *os << w.name; }
 
 std::vector<Window> windows() {
-  std::vector<Window> w{{"viewer", LIVECONV_VIEWER_BIN, "--source "}};
+  std::vector<Window> w{{"viewer", LIVECONV_VIEWER_BIN, ""}};
 #ifdef LIVECONV_QT_BIN
   w.push_back({"qt", LIVECONV_QT_BIN, ""});
 #endif
@@ -396,6 +397,28 @@ TEST_P(WindowScript, ABadScriptLineIsAUsageErrorNamingTheLine) {
   EXPECT_NE(output.find("line 2: frame 3 comes before the line above it"), std::string::npos) << output;
   EXPECT_EQ(run("1 wait now\n", &output, pattern, false), 2);
   EXPECT_NE(output.find("line 1: wait takes no argument"), std::string::npos) << output;
+}
+
+// A run nobody watches (--quit, --frames) on a file that does not exist: no
+// dialog waits for a click; the sentence goes to stderr and the window ends
+// with `liveconv run`'s exit code for an input that fails (7), in seconds.
+TEST_P(WindowScript, AMissingFileEndsAnUnattendedRunWithExit7AndNoDialog) {
+  const std::string prefix = onPath("xvfb-run") ? kXvfbRun : "";
+  const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 timeout 60 " + prefix +
+                          GetParam().binary + " " + dir_ + "missing.mp4 --frames 30 --quit > out.log 2>&1";
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(cmd.c_str());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string output = readFile(dir_ + "out.log");
+  std::printf("%s\n%s(%.1f s)\n", cmd.c_str(), output.c_str(), seconds);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 7) << output;
+  EXPECT_NE(output.find(dir_ + "missing.mp4 does not exist"), std::string::npos) << output;
+  EXPECT_LT(seconds, 10.0) << "a dialog waited, or the window played on";
+  // Two sources are one too many: a usage error.
+  std::string said;
+  EXPECT_EQ(run("30 quit\n", &said, "testpattern:320x240 testpattern:160x120"), 2);
+  EXPECT_NE(said.find("testpattern:160x120"), std::string::npos) << said;
 }
 
 // A set that cannot run here ends a window started on it, in both windows,

@@ -289,8 +289,9 @@ void setUpModel(const ViewerOptions& opt, ViewerModel& model) {
 
 // The first feed, opened before the window draws: the asked source, else the
 // test pattern (the loop then tries the asked source again in the background
-// and says why it fails on the picture). kExitOk, or the exit code.
-int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& loop) {
+// and says why it fails on the picture). kExitOk, or the exit code;
+// *askedFailed says whether the asked source did not open.
+int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& loop, bool* askedFailed) {
   ViewerModel& model = loop.model();
   const std::string asked = model.source();
   try {
@@ -300,6 +301,7 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
       // No device, or a set that cannot run: the test pattern would fail alike.
       if (asked.rfind("testpattern", 0) == 0 || exitCodeFor(e) != kExitInputFailed) throw;
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+      *askedFailed = true;
       loop.adopt(makeFrameFeed("testpattern", opt.params.values.device, model.snapshot(), &link), "testpattern");
       model.setSource(asked);
     }
@@ -627,8 +629,15 @@ int run(const ViewerOptions& opt) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
   });
   loop.setDisplayLink(&link);
-  if (const int code = openFirstFeed(opt, link, loop); code != kExitOk) return code;
+  bool askedFailed = false;
+  if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != kExitOk) return code;
+  const std::string asked = model.source();
   int exitCode = Viewer(opt, model, loop, window.get()).run();
+  // Nobody watched (--quit, --screenshot, --save-frame, --script): a source
+  // that never played ends the run with the input's exit code, as `liveconv
+  // run` does; the window showed why, and the screenshot has it.
+  const bool unattended = opt.quit || !opt.screenshot.empty() || !opt.saveFrame.empty() || !opt.script.empty();
+  if (exitCode == kExitOk && unattended && askedFailed && loop.playingSource() != asked) exitCode = kExitInputFailed;
   if (app::interruptRequested()) {
     const std::string recording = loop.recordingPath();
     loop.stopRecording();  // the file gets its trailer under its name

@@ -15,9 +15,9 @@ namespace {
 
 // The usage text around --display-path, whose lines come from ui/gl (liveconv-qt shows the same).
 const char* kUsageHead =
-    "usage: liveconv-viewer [options]\n"
-    "  --source SPEC       one of (default: the bundled clip, looping, or the test pattern in a\n"
-    "                      build without FFmpeg):\n";
+    "usage: liveconv-viewer [options] [SOURCE]\n"
+    "  SOURCE, --source SPEC  one of (default: the bundled clip, looping, or the test pattern\n"
+    "                      in a build without FFmpeg):\n";
 const char* kUsageTail =
     "  --size WxH          window size in screen coordinates (default 1600x900, or the screen's\n"
     "                      work area where that is smaller)\n"
@@ -40,6 +40,7 @@ const char* viewerUsage() {
 }
 
 std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
+  bool positional = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&](std::string* out) {
@@ -55,6 +56,7 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     } else if (arg == "--version") {
       o->version = true;
     } else if (arg == "--source") {
+      if (!o->source.empty()) return "The source is given twice (" + o->source + " and --source); give one.";
       if (!value(&o->source)) return "--source needs a value.";
     } else if (arg == "--display-path") {
       const std::string why = parseDisplayPathOption(i + 1 < argc ? argv[++i] : nullptr, &o->displayPath);
@@ -89,6 +91,11 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
       if (!value(&o->switchTo)) return "--switch-to needs a source.";
     } else if (arg == "--quit") {
       o->quit = true;
+    } else if (!arg.empty() && (arg[0] != '-' || arg == "-")) {  // the source, as `liveconv run` and liveconv-qt take it
+      if (positional) return "Unexpected argument " + arg + "; the viewer plays one source (see --help).";
+      if (!o->source.empty()) return "The source is given twice (" + o->source + " and " + arg + "); give one.";
+      o->source = arg;
+      positional = true;
     } else {
       return "Unknown option " + arg + " (see --help).";
     }

@@ -50,6 +50,9 @@ struct RunOptions {
   bool quit = false;
   std::string script;     // --script FILE
   std::string statsJson;  // --stats-json FILE
+  // Nobody watches: no dialog waits for a click, and a source that does not
+  // open ends the run with the input's exit code.
+  bool unattended() const { return !script.empty() || quit || !screenshot.empty(); }
 };
 
 bool takeRunOption(int argc, char** argv, int* i, RunOptions* run, std::string* why) {
@@ -210,9 +213,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   QSettings settings;
-  // A scripted run reports in the status line and the stats file: no dialog waits for a click.
-  liveconv::ui::MainWindow window(settings, c.run.script.empty() ? liveconv::ui::ErrorStyle::Dialog
-                                                                 : liveconv::ui::ErrorStyle::StatusBar);
+  // A scripted or timed run (--script, --quit, --screenshot) reports in the
+  // status line, on stderr and in the stats file: no dialog waits for a click.
+  liveconv::ui::MainWindow window(settings, c.run.unattended() ? liveconv::ui::ErrorStyle::StatusBar
+                                                               : liveconv::ui::ErrorStyle::Dialog);
   window.setDisplayPath(c.displayPath);
   // Scripted, or told when to quit: nobody is there to pick another variant or device.
   window.setQuitWhenNothingCanPlay(!c.run.script.empty() || c.run.quit || !c.run.screenshot.empty());
@@ -224,7 +228,10 @@ int main(int argc, char** argv) {
       std::cerr << "liveconv-qt: " << why << "\n";
       return 2;
     }
-  if (!args.isEmpty()) window.openSource(args.front());
+  if (!args.isEmpty() && !window.openSource(args.front()) && c.run.unattended()) {
+    std::cerr << "liveconv-qt: " << window.lastError().toStdString() << "\n";
+    return finish(window, c.run, liveconv::ui::kExitInputFailed);
+  }
   // The first run fills the screen it opens on; later runs come back where they were left.
   if (window.restoredGeometry()) window.show();
   else window.showMaximized();
