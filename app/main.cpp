@@ -119,12 +119,17 @@ int listPresets(const std::vector<std::string>& argv) {
                          "  lists the mask presets (--mask SPEC) with their parameters, and the inline\n"
                          "  mask syntax.\n"))
     return kExitOk;
-  for (const auto& p : maskPresets())
-    std::cout << "  " << p.name << p.parameters << std::string(std::max<int>(1, 30 - int(std::string(p.name).size() + std::string(p.parameters).size())), ' ')
-              << p.description << "\n";
-  std::cout << "  WxH:c1,c2,...                 inline coefficients, row-major; divided by their sum\n"
-               "                                (normalize=auto) unless a divisor or normalize=none is given\n"
-               "  options after ';': divisor=D, bias=B, normalize=auto|none, each at most once\n"
+  // One column for the syntax, as wide as its longest entry (unsharp's options are long).
+  std::size_t column = std::string("WxH:c1,c2,...").size();
+  for (const auto& p : maskPresets()) column = std::max(column, std::string(p.name).size() + std::string(p.parameters).size());
+  column += 2;
+  auto row = [&](const std::string& syntax, const std::string& text) {
+    std::cout << "  " << syntax << std::string(column - syntax.size(), ' ') << text << "\n";
+  };
+  for (const auto& p : maskPresets()) row(std::string(p.name) + p.parameters, p.description);
+  row("WxH:c1,c2,...", "inline coefficients, row-major; divided by their sum");
+  row("", "(normalize=auto) unless a divisor or normalize=none is given");
+  std::cout << "  options after ';': divisor=D, bias=B, normalize=auto|none, each at most once\n"
                "  (e.g. 3x3:1,2,1,2,4,2,1,2,1 blurs; 3x3:0,-1,0,-1,5,-1,0,-1,0;divisor=1 sharpens)\n"
                "  sizes are odd whole numbers 1 to 63; a preset takes only the size and options listed above\n";
   return kExitOk;

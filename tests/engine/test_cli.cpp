@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,28 @@ TEST(Cli, VariantsListsEveryRow) {
 }
 
 // A refused mask is one sentence on stderr and exit 2, before any device is touched.
+// `presets` is a table: every description starts in one column, however long
+// a preset's syntax (unsharp's options pushed its line out of line).
+TEST(Cli, PresetsAreOneTable) {
+  const Result r = run("presets");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  std::istringstream lines(r.output);
+  std::size_t column = 0;
+  int rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("  ", 0) != 0 || line[2] == ' ' || line.rfind("  options", 0) == 0 || line.rfind("  (e.g.", 0) == 0 ||
+        line.rfind("  sizes", 0) == 0)
+      continue;
+    const std::size_t gap = line.find("  ", 2);  // after the syntax, before the description
+    ASSERT_NE(gap, std::string::npos) << line;
+    const std::size_t at = line.find_first_not_of(' ', gap);
+    if (column == 0) column = at;
+    EXPECT_EQ(at, column) << "out of the column: " << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 10) << r.output;
+}
+
 TEST(Cli, RefusedMasksExitWith2InOneSentence) {
   for (const char* mask : {"sharpen:99", "'3x1:3e38,0,-3e38'", "gaussian:7:sigmaa=2", "'3x3:1,1,1,1,1,1,1,1,1;divisor=0'",
                            "4294967299x1:1,2,1", "@/dev/zero", "@/tmp"}) {

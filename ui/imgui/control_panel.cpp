@@ -130,7 +130,7 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("Space pause   V next variant   C compare   F fullscreen   H hide panels   S screenshot");
+  ImGui::TextDisabled("Space pause   V next variant   C compare   F fullscreen   H hide panels   S save frame   Shift+S window");
   ImGui::PopTextWrapPos();
   ImGui::End();
 }

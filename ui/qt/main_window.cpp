@@ -221,7 +221,13 @@ void MainWindow::updateOpening() {
     updateDeviceMenu();  // a failed switch: the tick goes back to the device that plays on
     const WindowExitCode code = loop_.openErrorExitCode();
     if (!loop_.running() && model_.source() != kTestSource && code == kExitInputFailed) {
-      // Nothing played yet (the last run's source is gone): say why, show the test source.
+      // Nothing played yet (the asked source, or the last run's, cannot open).
+      if (quitWhenNothingCanPlay_) {  // nobody watches: the input's exit code, as `liveconv run` and the viewer
+        std::cerr << "liveconv-qt: " << openError.toStdString() << "\n";
+        QCoreApplication::exit(code);
+        return;
+      }
+      // Say why, show the test source.
       notify("Cannot open source", openError, "The test source plays instead.");
       openSource(kTestSource);
       fallbackReason_ = openError.toStdString();

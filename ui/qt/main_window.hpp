@@ -58,9 +58,10 @@ class MainWindow : public QMainWindow {
   bool saveScreenshot(const QString& path);  // the picture widget, overlay included
   bool saveFrame(const QString& path);       // the filtered frame at its own size
   void tick();           // one frame: model -> feed -> viewport -> status bar
-  // A scripted run, where nobody picks another variant or device: when
-  // nothing plays and nothing can (no device, or a set that cannot run here),
-  // the application exits with `liveconv run`'s code for it, the sentence on stderr.
+  // A scripted run, where nobody picks another variant, device or source:
+  // when nothing plays and nothing can (no device, a set that cannot run here,
+  // a first source that does not open), the application exits with `liveconv
+  // run`'s code for it, the sentence on stderr.
   void setQuitWhenNothingCanPlay(bool on) { quitWhenNothingCanPlay_ = on; }
   static int fastestRefreshHz();  // of the screens, in Hz (0 where none says)
   void syncFromModel();  // after the model changed from outside the docks
