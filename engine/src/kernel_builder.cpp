@@ -62,6 +62,7 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
     built_ = std::move(ready);
     builtGeneration_ = generation;
     builtTag_ = tag;
+    builtFormat_ = format;
     error_.clear();
     buildLog_.clear();
     finished_ = generation;
@@ -207,11 +208,12 @@ std::unique_ptr<Convolver> KernelBuilder::cachedKernel(const Job& job) {
   }
 }
 
-std::unique_ptr<Convolver> KernelBuilder::take(std::uint64_t* generation, std::uint64_t* tag) {
+std::unique_ptr<Convolver> KernelBuilder::take(std::uint64_t* generation, std::uint64_t* tag, PixelFormat* format) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!built_) return nullptr;
   *generation = takenGeneration_ = builtGeneration_;
   if (tag) *tag = builtTag_;
+  if (format) *format = builtFormat_;
   return std::move(built_);
 }
 
@@ -466,6 +468,7 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
       built_ = std::move(out.convolver);
       builtGeneration_ = job.generation;
       builtTag_ = job.tag;
+      builtFormat_ = job.format;
     } else if (!ok && job.params.variant != VariantId::Auto && job.generation == finished_) {
       failed_ = job.generation;
       error_ = out.error;
@@ -478,6 +481,7 @@ void KernelBuilder::finish(const Job& job, Outcome out) {
     built_ = std::move(out.convolver);
     builtGeneration_ = job.generation;
     builtTag_ = job.tag;
+    builtFormat_ = job.format;
     error_.clear();
     buildLog_.clear();
     finished_ = job.generation;

@@ -243,17 +243,24 @@ FilterParams Pipeline::currentParams() const {
 void Pipeline::applyBuiltParams(PixelFormat frameFormat) {
   std::uint64_t generation = 0;
   std::uint64_t tag = 0;
-  std::unique_ptr<Convolver> next = builder_->take(&generation, &tag);
-  if (next && !next->hasFormat(frameFormat) && convolver_->hasFormat(frameFormat)) {
+  PixelFormat askedFor = PixelFormat::Invalid;
+  std::unique_ptr<Convolver> next = builder_->take(&generation, &tag, &askedFor);
+  // A set asked for the format the source switches to waits for the first
+  // frame in it, though the builder may have built the old format too: a frame
+  // of the old format still in flight keeps the set (and the tag) it came with.
+  const bool forAnotherFormat = askedFor != PixelFormat::Invalid && askedFor != frameFormat;
+  if (next && (!next->hasFormat(frameFormat) || forAnotherFormat) && convolver_->hasFormat(frameFormat)) {
     parked_ = std::move(next);  // the newest; an older one parked is done with
     parkedGeneration_ = generation;
     parkedTag_ = tag;
+    parkedFormat_ = askedFor;
     return;
   }
   if (next) {
     parked_.reset();  // newer than anything parked
     adopt(std::move(next), generation, tag);
-  } else if (parked_ && parked_->hasFormat(frameFormat)) {
+  } else if (parked_ && parked_->hasFormat(frameFormat) &&
+             (parkedFormat_ == PixelFormat::Invalid || parkedFormat_ == frameFormat)) {
     adopt(std::move(parked_), parkedGeneration_, parkedTag_);
   }
 }

@@ -451,6 +451,8 @@ TEST_F(QtShell, EngineDockFieldsBothWays) {
   EXPECT_EQ(model.border(), BorderMode::Wrap);
   dock->formatBox()->setCurrentIndex(dock->formatBox()->findData("gray"));
   EXPECT_EQ(model.format(), PixelFormat::GRAY8);
+  w->syncFromModel();
+  EXPECT_FALSE(dock->alphaBox()->isEnabled()) << "gray frames have no alpha to choose for";
   dock->alphaBox()->setCurrentIndex(dock->alphaBox()->findData("filter"));
   EXPECT_EQ(model.alpha(), AlphaMode::Filter);
   ASSERT_TRUE(dock->workgroupDefaultBox()->isChecked());
@@ -465,6 +467,7 @@ TEST_F(QtShell, EngineDockFieldsBothWays) {
   EXPECT_EQ(dock->borderBox()->currentData().toString(), "zero");
   EXPECT_EQ(dock->formatBox()->currentData().toString(), "rgba");
   EXPECT_EQ(dock->alphaBox()->currentData().toString(), "copy");
+  EXPECT_TRUE(dock->alphaBox()->isEnabled());
   EXPECT_TRUE(dock->workgroupDefaultBox()->isChecked());
   EXPECT_FALSE(dock->workgroupXBox()->isEnabled());
 }

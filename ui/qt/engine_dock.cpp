@@ -109,6 +109,8 @@ void EngineDock::refresh() {
   }
   for (auto [box, id] : {std::pair{border_, ParamId::Border}, {format_, ParamId::Format}, {alpha_, ParamId::Alpha}})
     box->setCurrentIndex(box->findData(QString::fromStdString(modelParamText(model_, id))));
+  // Gray frames have no alpha: the choice waits, disabled, as the viewer's checkbox does.
+  alpha_->setEnabled(model_.format() != PixelFormat::GRAY8);
   const WorkgroupShape wg = model_.workgroup();
   const bool isDefault = wg.x == 0 && wg.y == 0;
   workgroupDefault_->setChecked(isDefault);

@@ -117,7 +117,8 @@ class KernelBuilder {
   void setFirstLaunchElsewhere(FirstLaunchElsewhere elsewhere);
   // The newest Convolver built (in FramePath mode), with its generation and
   // its request's tag; null when none is waiting. Called at a frame boundary.
-  std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr);
+  // `format`: the pixel format the set was asked for (it may hold kernels for the other one too).
+  std::unique_ptr<Convolver> take(std::uint64_t* generation, std::uint64_t* tag = nullptr, PixelFormat* format = nullptr);
   // Waits until `generation` is built (true) or has failed (false), at most timeoutMs.
   bool wait(std::uint64_t generation, int timeoutMs);
   // True once `generation` failed; error() is then its sentence and
@@ -211,6 +212,7 @@ class KernelBuilder {
   bool building_ = false;
   std::unique_ptr<Convolver> built_;
   std::uint64_t builtGeneration_ = 0, builtTag_ = 0, takenGeneration_ = 0, finished_ = 0, failed_ = 0;
+  PixelFormat builtFormat_ = PixelFormat::Invalid;
   std::string error_, buildLog_;
   bool unsupported_ = false;      // the last failure was an UnsupportedError
   std::set<int> stopgapsFailed_;  // by stopgapKey()

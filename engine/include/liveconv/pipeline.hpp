@@ -244,6 +244,7 @@ class Pipeline : public FrameChannel {
   std::uint64_t activeTag_ = 0;  // the caller's number for the set that runs
   std::unique_ptr<Convolver> parked_;  // built for a format the frames have not switched to yet
   std::uint64_t parkedGeneration_ = 0, parkedTag_ = 0;
+  PixelFormat parkedFormat_ = PixelFormat::Invalid;  // the format the parked set was asked for
   cl::CommandQueue uploadQueue_, readbackQueue_;  // the kernel runs on device_->queue
   bool sharesHost_ = false;             // the device shares host memory
   std::atomic<bool> mapsHost_{false};  // see mapsHostMemory(); set with the slots
