@@ -313,7 +313,7 @@ struct EncoderSink::State {
     stream->sample_aspect_ratio = sampleAspect();
     for (const StreamCopy::Stream& in : copy->streams) {
       if (!holds(in)) {
-        if (!reencodeAudio(in) && !convertSubtitles(in))
+        if (!reencode(in))
           notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") cannot be "
                     << "copied into " << output->oformat->name << ", so " << path << " is without it.\n";
         continue;
@@ -357,49 +357,35 @@ struct EncoderSink::State {
     return muxerTakes(output->oformat, in.parameters, AVRational{in.timeBaseNum, in.timeBaseDen});
   }
 
-  // An audio stream the container cannot hold, encoded again with its usual
-  // audio codec (AAC for MP4/MOV); false when there is none to encode with.
-  bool reencodeAudio(const StreamCopy::Stream& in) {
-    const AVCodecID target = output->oformat->audio_codec;
-    if (in.kind != "audio" || target == AV_CODEC_ID_NONE || !avcodec_find_encoder(target) ||
-        avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
-      return false;
-    AVStream* out = avformat_new_stream(output, nullptr);
-    try {
-      auto transcoder = std::make_unique<AudioTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target,
-                                                          output, out, path);
-      av_dict_copy(&out->metadata, in.metadata, 0);
-      out->disposition = in.disposition;
-      notice() << "liveconv: the audio stream " << in.inputIndex << " (" << in.codec << ") is re-encoded as "
-                << transcoder->encoderName() << " for " << path << ", which cannot hold " << in.codec << ".\n";
-      copied[in.inputIndex] = {out, AVRational{in.timeBaseNum, in.timeBaseDen}};
-      transcoders[in.inputIndex] = std::move(transcoder);
-      return true;
-    } catch (const OutputError& e) {
-      std::cerr << "liveconv: " << e.what() << "\n";
-      return false;  // the stream stays in the container without packets: harmless, but said
+  // A stream the container cannot hold as it is, encoded again with the
+  // container's own codec: audio with its usual audio codec (AAC for MP4/MOV),
+  // text subtitles with its subtitle codec (mov_text for the MOV family, ASS
+  // for Matroska, WebVTT for WebM, ASS where it names none but holds it: NUT).
+  // False when there is none to encode with, or the subtitles are pictures.
+  bool reencode(const StreamCopy::Stream& in) {
+    const bool audio = in.kind == "audio", subtitle = in.kind == "subtitle";
+    AVCodecID target = audio ? output->oformat->audio_codec : AV_CODEC_ID_NONE;
+    if (subtitle) {
+      target = movFamily(output->oformat) ? AV_CODEC_ID_MOV_TEXT : output->oformat->subtitle_codec;
+      if (target == AV_CODEC_ID_NONE && avformat_query_codec(output->oformat, AV_CODEC_ID_ASS, FF_COMPLIANCE_NORMAL) == 1)
+        target = AV_CODEC_ID_ASS;
     }
-  }
-
-  // A text subtitle stream the container cannot hold, converted to its usual
-  // subtitle codec (mov_text for the MOV family, ASS for Matroska, WebVTT for
-  // WebM), or to ASS where it names none but holds ASS (NUT); false when there
-  // is none or the stream is pictures.
-  bool convertSubtitles(const StreamCopy::Stream& in) {
-    AVCodecID target = movFamily(output->oformat) ? AV_CODEC_ID_MOV_TEXT : output->oformat->subtitle_codec;
-    if (target == AV_CODEC_ID_NONE && avformat_query_codec(output->oformat, AV_CODEC_ID_ASS, FF_COMPLIANCE_NORMAL) == 1)
-      target = AV_CODEC_ID_ASS;
-    if (in.kind != "subtitle" || target == AV_CODEC_ID_NONE || !SubtitleTranscoder::converts(in.parameters, target) ||
-        avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
+    const bool encodable = audio ? avcodec_find_encoder(target) != nullptr
+                                 : subtitle && SubtitleTranscoder::converts(in.parameters, target);
+    if (target == AV_CODEC_ID_NONE || !encodable || avformat_query_codec(output->oformat, target, FF_COMPLIANCE_NORMAL) != 1)
       return false;
     AVStream* out = avformat_new_stream(output, nullptr);
     try {
-      auto transcoder = std::make_unique<SubtitleTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target,
-                                                             output, out, path);
+      std::unique_ptr<StreamTranscoder> transcoder;
+      if (audio)
+        transcoder = std::make_unique<AudioTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target, output, out, path);
+      else
+        transcoder = std::make_unique<SubtitleTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target, output, out, path);
       av_dict_copy(&out->metadata, in.metadata, 0);
       out->disposition = in.disposition;
-      notice() << "liveconv: the subtitle stream " << in.inputIndex << " (" << in.codec << ") is converted to "
-               << transcoder->encoderName() << " for " << path << ", which cannot hold " << in.codec << ".\n";
+      notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") is "
+               << (audio ? "re-encoded as " : "converted to ") << transcoder->encoderName() << " for " << path
+               << ", which cannot hold " << in.codec << ".\n";
       copied[in.inputIndex] = {out, AVRational{in.timeBaseNum, in.timeBaseDen}};
       transcoders[in.inputIndex] = std::move(transcoder);
       return true;
