@@ -669,7 +669,7 @@ void EncoderSink::writeFrame(const Frame& f) {
   State& s = *s_;
   ImageView px = f.pixels();
   if (s.orientationPlan.turnPixels) {
-    s.turned = turnedClockwise(px, s.orientationPlan.turnPixels);
+    turnClockwise(px, s.orientationPlan.turnPixels, &s.turned);
     px = s.turned.view();
   }
   if (!s.encoder) s.open(f, px);
@@ -749,7 +749,7 @@ RawSink::~RawSink() {
 void RawSink::write(const Frame& f) {
   ImageView px = f.pixels();
   if (turn_) {
-    turned_ = turnedClockwise(px, turn_);
+    turnClockwise(px, turn_, &turned_);
     px = turned_.view();
   }
   if (frames_ == 0) {

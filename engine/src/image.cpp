@@ -108,9 +108,17 @@ GridPoint turnedSource(int x, int y, int width, int height, int quarterTurns) {
 }
 
 Image turnedClockwise(const ImageView& source, int quarterTurns) {
+  Image turned;
+  turnClockwise(source, quarterTurns, &turned);
+  return turned;
+}
+
+void turnClockwise(const ImageView& source, int quarterTurns, Image* into) {
   const bool sidesSwap = ((quarterTurns % 4) + 4) % 2 == 1;
-  Image turned(sidesSwap ? source.height : source.width, sidesSwap ? source.width : source.height, source.format);
-  const ImageView out = turned.view();
+  const int width = sidesSwap ? source.height : source.width, height = sidesSwap ? source.width : source.height;
+  if (into->width() != width || into->height() != height || into->format() != source.format)
+    *into = Image(width, height, source.format);
+  const ImageView out = into->view();
   const int bpp = bytesPerPixel(source.format);
   constexpr int kBlock = 32;  // blocks that fit the cache on both sides of a transposition
   for (int by = 0; by < out.height; by += kBlock)
@@ -122,7 +130,6 @@ Image turnedClockwise(const ImageView& source, int quarterTurns) {
           std::memcpy(row + static_cast<std::size_t>(x) * bpp, source.row(p.y) + static_cast<std::size_t>(p.x) * bpp, bpp);
         }
       }
-  return turned;
 }
 
 }  // namespace liveconv

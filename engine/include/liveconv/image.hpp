@@ -107,5 +107,8 @@ struct GridPoint {
 };
 GridPoint turnedSource(int x, int y, int width, int height, int quarterTurns);
 Image turnedClockwise(const ImageView& source, int quarterTurns);
+// The same into `into`, whose pixels are reused where it has the turned size
+// and format already (a sink turning every frame allocates once).
+void turnClockwise(const ImageView& source, int quarterTurns, Image* into);
 
 }  // namespace liveconv
