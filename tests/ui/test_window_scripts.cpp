@@ -658,6 +658,56 @@ wait $viewer
       << "typed 2, Tab 3, Tab Tab Down 4, Up Up Up (the top row: stays), Enter\n" << json;
 }
 
+// Keys tapped as a user taps them (xdotool: each press and its release
+// together, 250 ms apart) all reach a text field, in both windows, however
+// the window's passes fall: ten BackSpace taps delete ten characters, Ctrl+A
+// selects what the field holds so typing replaces it, and Enter opens the
+// source typed. The viewer's source field is found through its layout file,
+// Qt's through Ctrl+Shift+O ("Open Stream or Device"). The stats file names
+// the source that plays: a tap lost leaves a name that does not open.
+TEST_P(WindowScript, EveryKeyTapReachesTheTextFieldAndEnterOpens) {
+  if (!onPath("xvfb-run") || !onPath("xdotool")) GTEST_SKIP() << "no xvfb-run or no xdotool: cannot type into a window";
+  std::ofstream(dir_ + "script.txt") << "4 screenshot shot.png\n";
+  std::ofstream(dir_ + "type.sh") << R"sh(
+"$1" testpattern:320x240 --script script.txt --stats-json stats.json > out.log 2>&1 &
+window_pid=$!
+window=$(xdotool search --sync --onlyvisible --name liveconv | head -1)
+sleep 2
+xdotool windowfocus --sync "$window"  # no window manager: the window is given the keyboard
+if [ "$2" = viewer ]; then
+  for i in $(seq 300); do grep -q '^source_field' shot.png.layout 2>/dev/null && break; sleep 0.1; done
+  set -- $(awk '$1 == "source_field" { print int($2 + $4 / 2), int($3 + $5 / 2) }' shot.png.layout)
+  echo "source field at $1 $2 in window $window"
+  xdotool mousemove --window "$window" "$1" "$2" click 1
+else
+  xdotool key ctrl+shift+o
+fi
+sleep 1
+xdotool type --delay 80 'lavfi:testsrc'; sleep 0.3
+xdotool key ctrl+a; sleep 0.3
+xdotool type --delay 80 'testpattern:160x120'
+xdotool type --delay 80 '0123456789'; sleep 0.3
+xdotool key --delay 250 BackSpace BackSpace BackSpace BackSpace BackSpace BackSpace BackSpace BackSpace BackSpace BackSpace
+sleep 0.3
+xdotool key Return; sleep 3
+xdotool windowfocus --sync "$window"  # Qt's dialog had the keyboard; no window manager gives it back
+xdotool key Escape
+for i in $(seq 100); do kill -0 $window_pid 2>/dev/null || break; sleep 0.1; done
+kill $window_pid 2>/dev/null && echo "the window did not quit on Esc"
+wait $window_pid
+)sh";
+  const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIVECONV_SCREENSHOT_LAYOUT=1 timeout 120 " +
+                          kXvfbRun + "sh type.sh " + GetParam().binary + " " + GetParam().name + " 2>&1";
+  std::printf("running: %s\n", cmd.c_str());
+  const int status = std::system(cmd.c_str());
+  std::printf("%s", readFile(dir_ + "out.log").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the window did not end well on Esc";
+  const std::string json = readFile(dir_ + "stats.json");
+  EXPECT_NE(json.find("\"source\": \"test pattern 160x120"), std::string::npos)
+      << "typed over (Ctrl+A) with testpattern:160x120 and ten more characters, ten BackSpace taps, Enter\n"
+      << json;
+}
+
 // The viewer with vsync on keeps to the display's refresh rate where the
 // display does not pace its swaps (Xvfb reports no rate: 60 Hz is taken): a
 // pattern that filters and draws in a few milliseconds still takes most of

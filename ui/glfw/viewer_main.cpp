@@ -26,6 +26,7 @@
 #include "gl/frame_capture.hpp"
 #include "gl/gl_interop.hpp"
 #include "gl/picture_renderer.hpp"
+#include "glfw/key_queue.hpp"
 #include "glfw/native_context.hpp"
 #include "glfw/viewer_options.hpp"
 #include "imgui/panels.hpp"
@@ -48,28 +49,16 @@ std::string glfwLastError() {
   return text ? text : "no reason given";
 }
 
-// Keys arrive in the GLFW callback; they are acted on in the loop, where the model lives.
-std::vector<int> g_keys;
-constexpr int kShift = 1 << 20;  // or-ed into a key held with Shift
-constexpr int kAlt = 1 << 21;  // or-ed into a key held with Alt
 // Input since the last pass (FrameLoop::inputCame), or an expose, resize or
-// focus change (FrameLoop::exposed): the window draws.
+// focus change (FrameLoop::exposed): the window draws. Keys and text wait in
+// the window's KeyQueue until a pass hands them to ImGui.
 bool g_input = false, g_exposed = false;
-void onKey(GLFWwindow*, int key, int, int action, int mods) {
-  g_input = true;
-  if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput)
-    g_keys.push_back(key | (mods & GLFW_MOD_SHIFT ? kShift : 0) | (mods & GLFW_MOD_ALT ? kAlt : 0));
-}
 
-// Set before ImGui's backend, which chains to them.
-void watchInput(GLFWwindow* window) {
-  glfwSetKeyCallback(window, onKey);
-  glfwSetCharCallback(window, [](GLFWwindow*, unsigned) { g_input = true; });
-  glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { g_input = true; });
-  glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { g_input = true; });
-  glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { g_input = true; });
-  glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { g_input = true; });
-  glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { g_exposed = true; });
+void watchWindow(GLFWwindow* window) {
+  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
+    ImGui_ImplGlfw_WindowFocusCallback(w, focused);
+    g_exposed = true;
+  });
   glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { g_exposed = true; });
   glfwSetFramebufferSizeCallback(window, [](GLFWwindow*, int, int) { g_exposed = true; });
 }
@@ -155,6 +144,8 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   const PanelState& panel = *shot.panel;
   out << "grid " << panel.firstCell.x << " " << panel.firstCell.y << " " << panel.firstCell.width << " "
       << panel.firstCell.height << "\n";
+  out << "source_field " << panel.sourceField.x << " " << panel.sourceField.y << " " << panel.sourceField.width << " "
+      << panel.sourceField.height << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
 }
@@ -215,6 +206,7 @@ void loadFont(float contentScale) {
 class Window {
  public:
   ~Window() {
+    keys_.reset();
     if (imgui_) {
       ImGui_ImplOpenGL3_Shutdown();
       ImGui_ImplGlfw_Shutdown();
@@ -254,7 +246,6 @@ class Window {
       return "the viewer needs OpenGL 3.3 core; this driver offers " + std::to_string(major) + "." +
              std::to_string(minor) + " (" + reinterpret_cast<const char*>(glGetString(GL_VERSION)) + ").";
     glfwSwapInterval(vsync ? 1 : 0);
-    watchInput(window_);  // before ImGui, so its backend chains to the callbacks
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -266,16 +257,20 @@ class Window {
     float scaleX = 1, scaleY = 1;
     glfwGetWindowContentScale(window_, &scaleX, &scaleY);
     loadFont(scaleX);
-    ImGui_ImplGlfw_InitForOpenGL(window_, true);
+    ImGui_ImplGlfw_InitForOpenGL(window_, false);  // the callbacks are the KeyQueue's and watchWindow's
+    keys_ = std::make_unique<KeyQueue>(window_, [] { g_input = true; });
+    watchWindow(window_);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     return {};
   }
 
   GLFWwindow* get() const { return window_; }
+  KeyQueue& keys() { return *keys_; }
 
  private:
   bool initialised_ = false, imgui_ = false;
   GLFWwindow* window_ = nullptr;
+  std::unique_ptr<KeyQueue> keys_;
 };
 
 // The command line into the model (its values were checked as it was read).
@@ -329,13 +324,13 @@ int keyFromGlfw(int key) {
 
 // The keys pressed since the last pass, as commands; those the frame loop
 // does not take itself are left for the shell.
-void takeKeys(FrameLoop& loop, std::vector<FrameLoop::ShellRequest>* requests) {
-  for (int pressed : g_keys) {
-    const int mods = (pressed & kShift ? kModShift : 0) | (pressed & kAlt ? kModAlt : 0);
-    const Command c = commandForKey(keyFromGlfw(pressed & ~(kShift | kAlt)), mods);
+void takeKeys(const std::vector<int>& pressed, FrameLoop& loop, std::vector<FrameLoop::ShellRequest>* requests) {
+  constexpr int kShift = KeyQueue::kShift, kAlt = KeyQueue::kAlt;
+  for (int key : pressed) {
+    const int mods = (key & kShift ? kModShift : 0) | (key & kAlt ? kModAlt : 0);
+    const Command c = commandForKey(keyFromGlfw(key & ~(kShift | kAlt)), mods);
     if (c != Command::Invalid && !loop.command(c)) requests->push_back({c, {}});
   }
-  g_keys.clear();
 }
 
 // The panel's buttons, as the keys' requests.
@@ -350,11 +345,12 @@ void addPanelRequests(const ShellRequests& panel, std::vector<FrameLoop::ShellRe
 // (screenshots, full screen, quit) -> swap; else a wait for input or the next refresh.
 class Viewer {
  public:
-  Viewer(const ViewerOptions& opt, ViewerModel& model, FrameLoop& loop, GLFWwindow* window)
+  Viewer(const ViewerOptions& opt, ViewerModel& model, FrameLoop& loop, GLFWwindow* window, KeyQueue& keys)
       : opt_(opt),
         model_(model),
         loop_(loop),
         win_(window),
+        keys_(keys),
         vsync_(model.view().vsync),
         switched_(opt.switchTo.empty()),
         started_(std::chrono::steady_clock::now()) {
@@ -383,10 +379,13 @@ class Viewer {
   // One pass; true when --frames N --quit is done.
   bool pass() {
     glfwPollEvents();
-    if (std::exchange(g_input, false) || ImGui::GetIO().WantTextInput) loop_.inputCame();  // a text cursor blinks
+    // Input, keys still waiting for a pass, or a text cursor that blinks: this pass draws.
+    if (std::exchange(g_input, false) || keys_.pending() || ImGui::GetIO().WantTextInput) loop_.inputCame();
     if (std::exchange(g_exposed, false)) loop_.exposed();
     std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
-    takeKeys(loop_, &requests);
+    std::vector<int> pressed;
+    keys_.deliver(&pressed);  // ImGui's NewFrame comes in this pass (it draws after input)
+    takeKeys(pressed, loop_, &requests);
     if (model_.view().vsync != vsync_) glfwSwapInterval((vsync_ = model_.view().vsync) ? 1 : 0);
     if (!switchAsked_ && !switched_ && picturePasses_ >= 1) {  // --switch-to: as if picked in the panel
       model_.setSource(opt_.switchTo);
@@ -583,6 +582,7 @@ class Viewer {
   ViewerModel& model_;
   FrameLoop& loop_;
   GLFWwindow* const win_;
+  KeyQueue& keys_;
   std::unique_ptr<PictureRenderer> renderer_;
   PanelInputs inputs_;
   PanelState panelState_;
@@ -632,7 +632,7 @@ int run(const ViewerOptions& opt) {
   bool askedFailed = false;
   if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != kExitOk) return code;
   const std::string asked = model.source();
-  int exitCode = Viewer(opt, model, loop, window.get()).run();
+  int exitCode = Viewer(opt, model, loop, window.get(), window.keys()).run();
   // Nobody watched (--quit, --screenshot, --save-frame, --script): a source
   // that never played ends the run with the input's exit code, as `liveconv
   // run` does; the window showed why, and the screenshot has it.

@@ -43,6 +43,7 @@ struct PanelState {
   // tests' layout file).
   int focusCellX = -1, focusCellY = -1;
   ScreenRect firstCell;
+  ScreenRect sourceField;  // the source field (window pixels, for the window tests' layout file)
 };
 
 struct PanelInputs {

@@ -24,6 +24,8 @@ void drawOpen(ViewerModel& model, PanelState& state, const PanelInputs& inputs) 
   ImGui::SetNextItemWidth(-60);
   const bool entered = ImGui::InputTextWithHint("##path", "file, URL or lavfi:GRAPH", state.sourcePath,
                                                 sizeof state.sourcePath, ImGuiInputTextFlags_EnterReturnsTrue);
+  state.sourceField = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                       ImGui::GetItemRectSize().y};
   ImGui::SameLine();
   if ((ImGui::Button("Open", ImVec2(-1, 0)) || entered) && state.sourcePath[0]) openSource(model, state.sourcePath);
   ImGui::SetNextItemWidth(-1);
