@@ -45,6 +45,7 @@ struct RunRequest {
   ConvertMode convert = ConvertMode::Auto;
   bool decodeOnly = false, quiet = false, copyAudio = true, copySubtitles = true;
   ReconnectPolicy reconnect;
+  int openTimeoutS = kDefaultOpenTimeoutSeconds;
   std::string policy;  // "", "live" or "lossless"
   SinkOptions sink;    // encoder settings; the timing is filled in once the source is open
   std::string codec, device;
@@ -106,6 +107,7 @@ RunRequest parseRunRequest(const Args& args) {
   if (r.decodeOnly && r.output != "null")
     throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
   r.reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
+  r.openTimeoutS = args.getInt("--open-timeout", kDefaultOpenTimeoutSeconds, 0, 86400);
   r.policy = args.get("--policy");
   if (!r.policy.empty() && r.policy != "live" && r.policy != "lossless")
     throw UsageError("Unknown policy '" + r.policy + "'; use live or lossless.");
@@ -136,6 +138,7 @@ OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceCont
   request.convert = r.convert;
   request.device = device;
   request.stop = interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
+  request.openTimeoutSeconds = r.openTimeoutS;
   auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
   return openSource(request, &r.reconnect, report);
 }

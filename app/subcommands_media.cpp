@@ -49,6 +49,8 @@ void printRunUsage() {
          "  --realtime    play a file at its frame rate, as a live source\n"
          "  --reconnect SECONDS  how long a busy or unplugged camera (or a stopped stream) is waited for;\n"
          "                default 10, 0 = not at all\n"
+         "  --open-timeout SECONDS  give up opening an input that sends nothing for this long (a stream\n"
+         "                that accepts and never answers); default 20, 0 = wait as long as it takes\n"
          "  --decode-only decode and convert as `run` would, then discard: no OpenCL, the same threads and\n"
          "                stats (-o null); the reference the filter's speed is compared with\n"
          "Messages:\n"
@@ -62,7 +64,7 @@ int runSubcommand(const std::vector<std::string>& argv) {
   const Args args(
       argv,
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
-       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf",
+       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf", "--open-timeout",
        "--preset", "-b:v", "--codec-opt", "--pix-fmt", "--container"},
       {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});

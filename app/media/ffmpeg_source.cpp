@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -218,10 +219,20 @@ SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultCl
 
 namespace {
 
-// FFmpeg's AVIOInterruptCB: the source's stop (SourceSpec::stop).
-int askStop(void* stop) {
-  return (*static_cast<const std::function<bool()>*>(stop))() ? 1 : 0;
-}
+// Asked by FFmpeg's AVIOInterruptCB while it waits on the input: the source's
+// stop (SourceSpec::stop), and the open's deadline (SourceSpec::openTimeoutSeconds).
+struct Interrupt {
+  std::function<bool()> stop;
+  std::chrono::steady_clock::time_point deadline{};  // {}: none
+  bool timedOut = false;
+
+  static int ask(void* self) {
+    auto* i = static_cast<Interrupt*>(self);
+    if (i->deadline != std::chrono::steady_clock::time_point{} && std::chrono::steady_clock::now() > i->deadline)
+      i->timedOut = true;
+    return i->timedOut || (i->stop && i->stop()) ? 1 : 0;
+  }
+};
 
 // A pipe, a FIFO or standard input, read through poll(). FFmpeg's own read
 // blocks in the kernel, where no stop request reaches it: a writer that
@@ -371,6 +382,7 @@ struct FfmpegSource::State {
   int consecutiveErrors = 0;
   std::unique_ptr<PolledInput> polled;  // pipes and FIFOs: read where a stop reaches (freed after `input`)
   std::unique_ptr<Discontinuities> discontinuities;
+  Interrupt interrupt;  // on the heap with the State: FFmpeg keeps its address
 
   ~State() {
     av_frame_free(&frame);
@@ -398,15 +410,30 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
   AVDictionary* options = nullptr;
   for (const auto& [k, v] : spec.options) av_dict_set(&options, k.c_str(), v.c_str(), 0);
   s_->polled = PolledInput::open(s_->spec);
-  if (s_->spec.stop || s_->polled) {
+  const bool timed = spec.openTimeoutSeconds > 0 && !s_->polled;
+  if (s_->spec.stop || s_->polled || timed) {
     if (!(s_->input = avformat_alloc_context())) throw std::bad_alloc();
-    if (s_->spec.stop) s_->input->interrupt_callback = {askStop, &s_->spec.stop};  // State is on the heap: the address holds
+    s_->interrupt.stop = s_->spec.stop;
+    s_->input->interrupt_callback = {&Interrupt::ask, &s_->interrupt};
     if (s_->polled) s_->input->pb = s_->polled->io();
   }
+  if (timed)
+    s_->interrupt.deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                                    std::chrono::duration<double>(spec.openTimeoutSeconds));
+  // The input sent nothing in time: one sentence, whatever FFmpeg made of the interruption.
+  const auto timedOut = [&] {
+    if (s_->interrupt.timedOut) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", spec.openTimeoutSeconds);
+      throw InputError("Input " + spec.text + " sent nothing to open in " + seconds +
+                       " s; gave up (the open timeout, --open-timeout).");
+    }
+  };
   lastFfmpegError.clear();
   int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
   av_dict_free(&options);
   if (err < 0) {
+    timedOut();
     if (spec.inputFormat == "v4l2" && (err == AVERROR(EBUSY) || err == AVERROR(EAGAIN)))
       throw SourceUnavailable("Camera " + spec.text + " (" + spec.url + ") is busy: " + avError(err) + ".");
     if (spec.inputFormat == "v4l2")
@@ -417,8 +444,12 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
       throw InputError("Input " + spec.text + " is not a video file FFmpeg can read (" + openFailure(err) + ").");
     throw InputError("Input " + spec.text + " cannot be opened: " + openFailure(err) + ".");
   }
-  if ((err = avformat_find_stream_info(s_->input, nullptr)) < 0)
+  if ((err = avformat_find_stream_info(s_->input, nullptr)) < 0) {
+    timedOut();
     throw InputError("Input " + spec.text + " cannot be read: " + avError(err) + ".");
+  }
+  timedOut();  // the probe may end early, without an error, on an input that sent nothing
+  s_->interrupt.deadline = {};  // opened: reading waits as long as the stream takes
   const AVCodec* codec = nullptr;
   s_->stream = av_find_best_stream(s_->input, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (s_->stream == AVERROR_STREAM_NOT_FOUND) throw InputError("Input " + spec.text + " has no video stream.");

@@ -29,6 +29,11 @@ struct SourceSpec {
   // network stream that sends nothing); true gives up at once with an
   // InputError. Empty: FFmpeg waits as long as the input takes.
   std::function<bool()> stop;
+  // The open (avformat_open_input and the probe) gives up after this many
+  // seconds with an InputError that says so: a stream that accepts the
+  // connection and never sends. 0: it waits as long as the input takes. A pipe
+  // or FIFO waits for its writer whatever this says (only `stop` ends that).
+  double openTimeoutSeconds = 0;
 };
 
 // Source specs:

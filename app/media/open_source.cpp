@@ -21,6 +21,7 @@ OpenedSource openOnce(const OpenRequest& r, const SourceKind& kind) {
   SourceSpec spec = parseSourceSpec(r.text == "-" ? "pipe:0" : r.text, defaultClipPath());
   if (r.text == "-") spec.text = "standard input";
   spec.stop = r.stop;
+  spec.openTimeoutSeconds = r.openTimeoutSeconds;
   auto ff = std::make_unique<FfmpegSource>(spec, r.format, r.convert);
   o.decoder = ff.get();
   ff->frameRate(&o.rateNum, &o.rateDen);

@@ -22,7 +22,12 @@ struct OpenRequest {
   ConvertMode convert = ConvertMode::Cpu;
   std::shared_ptr<DeviceContext> device;  // synthetic frames live in its pinned memory (may be null)
   std::function<bool()> stop;             // ends a wait on the input at once (SourceSpec::stop)
+  double openTimeoutSeconds = 0;          // an input that sends nothing to open for this long fails (0: waits)
 };
+
+// The open timeout of `liveconv run` and both windows unless the user sets
+// another (--open-timeout): a stream that accepts and never answers.
+constexpr int kDefaultOpenTimeoutSeconds = 20;
 
 struct OpenedSource {
   std::unique_ptr<FrameSource> source;

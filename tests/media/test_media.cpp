@@ -3,7 +3,11 @@
 // and compared with the CPU reference frame by frame. Plus the CLI's answers
 // to bad input. Frames are small and few, so the suite stays quick.
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <cctype>
@@ -418,6 +422,39 @@ TEST(Media, AStalledInputPipeEndsAtTheFirstSignal) {
     EXPECT_GT(written, 0u) << r.output;
     EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), written) << how;
   }
+}
+
+// A stream that accepts the connection and never sends (a listening socket
+// nobody reads from: the kernel completes the handshake) gives up after the
+// open timeout with one sentence and the input's exit code, in `run` as in
+// both windows (which pass their own timeout through the same open); with
+// --open-timeout 0 it waits until a signal ends it.
+TEST(Media, AStreamThatNeverSendsGivesUpAfterTheOpenTimeout) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string url = "tcp://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  const std::string run = std::string(LIVECONV_BIN) + " run -i " + url + " -o null --mask box:3";
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = shell("timeout 30 " + run + " --open-timeout 2");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exitCode, 7) << r.output;
+  EXPECT_TRUE(has(r.output, "Input " + url + " sent nothing to open in 2 s; gave up (the open timeout, --open-timeout).")) << r.output;
+  EXPECT_GE(seconds, 1.9) << r.output;
+  EXPECT_LT(seconds, 10) << r.output;
+
+  // 0: no limit; the wait is still ended by a signal, at once.
+  const Result waited = shell("timeout --preserve-status -s INT 3 " + run + " --open-timeout 0");
+  EXPECT_EQ(waited.exitCode, 130) << "waited until the signal: " << waited.output;
+  EXPECT_FALSE(has(waited.output, "sent nothing")) << waited.output;
+  ::close(listener);
 }
 
 // A signal before the first frame ends the run as an interruption (128 + N,

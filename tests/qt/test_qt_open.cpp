@@ -233,7 +233,7 @@ class QtSlowOpen : public QtShell {
   std::unique_ptr<MainWindow> openSlowWindow() {
     auto w = openWindow([this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
                                const DisplayLink* d,
-                               const OpenAbandoned&) { return opener_.open(s, sel, std::move(p), d); });
+                               const OpenControl&) { return opener_.open(s, sel, std::move(p), d); });
     opener_.gate();  // the first source opened freely; every later open waits for release()
     return w;
   }

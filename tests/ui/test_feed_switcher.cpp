@@ -82,7 +82,7 @@ struct Fixture {
   Gate gate;
   ViewerModel model;
   FeedSwitcher switcher{[this](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
-                               const OpenAbandoned&) { return gate.open(s, sel, std::move(p)); },
+                               const OpenControl&) { return gate.open(s, sel, std::move(p)); },
                         "cpu"};
   FakeFeed* first = nullptr;
 
@@ -217,7 +217,7 @@ TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) 
   gate.release(10);
   ViewerModel model;
   FeedSwitcher switcher([&](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
-                            const OpenAbandoned&) { return gate.open(s, sel, std::move(p)); },
+                            const OpenControl&) { return gate.open(s, sel, std::move(p)); },
                         "cpu");
   model.setSource("clip");
   ASSERT_TRUE(model.setVariant(VariantId::Separable));
@@ -246,3 +246,69 @@ TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) 
 }
 
 }  // namespace
+
+// A source that sends nothing (a stream that accepts and never answers): the
+// open waits, asking its control whether to give up, as FFmpeg's interrupt
+// callback does. The user cancels it (Esc or Cancel): the wait ends at once,
+// the feed playing stays, and the window says the open was cancelled. The
+// open is given the model's timeout, after which the media library gives up.
+TEST(FeedSwitcher, AnOpenThatWaitsOnASilentSourceCanBeCancelled) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool waiting = false, gaveUp = false;
+  double timeoutGiven = -1;
+  ViewerModel model;
+  model.setSource("testpattern");
+  FeedSwitcher switcher(
+      [&](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
+          const OpenControl& control) -> std::unique_ptr<FrameFeed> {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          waiting = true;
+          timeoutGiven = control.timeoutSeconds;
+        }
+        changed.notify_all();
+        const auto deadline = Clock::now() + std::chrono::seconds(10);
+        while (!(control.abandoned && control.abandoned()) && Clock::now() < deadline)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          gaveUp = Clock::now() < deadline;
+        }
+        changed.notify_all();
+        if (gaveUp) throw std::runtime_error("Immediate exit requested.");
+        return std::make_unique<FakeFeed>(s, sel, std::move(p));
+      },
+      "cpu");
+  auto feed = std::make_unique<FakeFeed>("testpattern", "cpu", model.snapshot());
+  FrameFeed* first = feed.get();
+  switcher.adopt(std::move(feed), "testpattern", model.deviceIndex());
+
+  EXPECT_FALSE(switcher.cancel()) << "nothing is opening: nothing to cancel";
+  model.view().openTimeoutSeconds = 7;
+  model.setSource("tcp://127.0.0.1:9/silent");
+  EXPECT_FALSE(switcher.sync(model));
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(5), [&] { return waiting; })) << "the open never started";
+    EXPECT_EQ(timeoutGiven, 7) << "the open is given the model's timeout";
+  }
+  ASSERT_TRUE(switcher.pending());
+  const auto cancelledAt = Clock::now();
+  EXPECT_TRUE(switcher.cancel());
+  EXPECT_FALSE(switcher.pending()) << "the window stops saying 'opening ...' at once";
+  EXPECT_EQ(switcher.error(), "Cancelled opening tcp://127.0.0.1:9/silent.");
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(5), [&] { return gaveUp; }))
+        << "the wait on the silent source did not end";
+  }
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - cancelledAt).count(), 1.0);
+  for (int frame = 0; frame < 20; ++frame) {
+    EXPECT_FALSE(switcher.sync(model));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(switcher.feed(), first) << "the feed that played before plays on";
+  EXPECT_EQ(switcher.error(), "Cancelled opening tcp://127.0.0.1:9/silent.") << "the failed open is not said over it";
+  EXPECT_FALSE(switcher.pending()) << "the same source is not opened again by itself";
+}

@@ -381,7 +381,7 @@ TEST(PipelineFeedStream, AStreamThatNeverAnswersGivesWayToTheNextSourceAndToClos
   model.setSource("testpattern:64x48");
   auto switcher = std::make_unique<FeedSwitcher>(
       [](const std::string& s, const std::string& sel, std::shared_ptr<const ParamsSnapshot> p,
-         const OpenAbandoned& abandoned) { return makeFrameFeed(s, sel, std::move(p), nullptr, abandoned); },
+         const OpenControl& abandoned) { return makeFrameFeed(s, sel, std::move(p), nullptr, abandoned); },
       "");
   // Syncs as a window's frames do until `done`; the seconds it took, or -1 after `limit`.
   auto syncUntil = [&](auto done, double limit) {

@@ -20,6 +20,7 @@ struct FeedSourceRequest {
   PixelFormat format = PixelFormat::RGBA8;
   std::shared_ptr<DeviceContext> device;  // synthetic frames live in its pinned memory
   std::function<bool()> stop;             // ends a wait on the input (a stream that sends nothing)
+  double openTimeoutSeconds = 0;          // an input that sends nothing to open for this long fails (0: waits)
 };
 
 struct FeedSource {

@@ -15,6 +15,7 @@ FeedSource openFeedSource(const FeedSourceRequest& request) {
   r.format = request.format;
   r.device = request.device;
   r.stop = request.stop;
+  r.openTimeoutSeconds = request.openTimeoutSeconds;
   app::OpenedSource opened = app::openSource(r);
   FeedSource out;
   out.source = std::move(opened.source);

@@ -75,6 +75,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     job.deviceIndex = device;
     job.selector = selectorFor(device);
     job.snapshot = lastGood_;
+    job.openTimeoutSeconds = model.view().openTimeoutSeconds;
     pendingVersion_ = lastGood_->version;
     pendingSource_ = source;
     pendingDevice_ = device;
@@ -123,6 +124,23 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   return true;
 }
 
+bool FeedSwitcher::cancel() {
+  if (pendingMessage_.empty()) return false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelled_ = lastTicket_;
+    job_.reset();  // not started yet: never starts
+  }
+  ++lastTicket_;  // whatever the open in flight makes is dropped when it arrives
+  pendingMessage_.clear();
+  const std::string what = pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_;
+  error_ = pendingIsDeviceSwitch_ ? "Cancelled the device switch." : "Cancelled opening " + what + ".";
+  errorExitCode_ = kExitInputFailed;
+  errorBuildLog_.clear();
+  refusedVersion_ = pendingVersion_;
+  return true;
+}
+
 void FeedSwitcher::workerLoop() {
   setThreadName("lc-open");
   for (;;) {
@@ -138,11 +156,13 @@ void FeedSwitcher::workerLoop() {
     result.ticket = job.ticket;
     try {
       // A stream that never answers gives way to the next request, or to the window closing.
-      const OpenAbandoned abandoned = [this] {
+      OpenControl control;
+      control.abandoned = [this, ticket = job.ticket] {
         std::lock_guard<std::mutex> lock(mutex_);
-        return stop_ || job_.has_value();
+        return stop_ || job_.has_value() || cancelled_ == ticket;
       };
-      result.feed = factory_(job.source, job.selector, job.snapshot, abandoned);
+      control.timeoutSeconds = job.openTimeoutSeconds;
+      result.feed = factory_(job.source, job.selector, job.snapshot, control);
       if (!result.feed) result.error = "no feed was made.";
     } catch (const std::exception& e) {
       result.error = e.what();

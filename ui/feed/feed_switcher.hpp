@@ -27,11 +27,12 @@ namespace liveconv::ui {
 
 class FeedSwitcher {
  public:
-  // Makes a feed, as makeFrameFeed(source, selector, snapshot, link, abandoned) does; runs on "lc-open".
-  // `abandoned` turns true once a newer request came or the switcher closes.
+  // Makes a feed, as makeFrameFeed(source, selector, snapshot, link, control) does; runs on "lc-open".
+  // `control.abandoned` turns true once a newer request came, the open was
+  // cancelled or the switcher closes; its timeout is the model's (ViewState::openTimeoutSeconds).
   using Factory = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
                                                            std::shared_ptr<const ParamsSnapshot> initial,
-                                                           const OpenAbandoned& abandoned)>;
+                                                           const OpenControl& control)>;
   // `defaultSelector` is used while the model names no device (index -1).
   FeedSwitcher(Factory factory, std::string defaultSelector);
   ~FeedSwitcher();  // waits for an open in flight, then drops it
@@ -51,6 +52,10 @@ class FeedSwitcher {
   // the ones asked for last: reopening the playing source, or the same
   // source again after its feed failed.
   void reopen() { askedAny_ = false; }
+  // Gives up the open in flight (the user pressed Esc or Cancel): its wait on
+  // the source ends at once, and error() says it was cancelled; the feed
+  // playing stays. False when nothing was opening.
+  bool cancel();
 
   FrameFeed* feed() const { return feed_.get(); }
   // Lets go of the feed (before its display's GL context goes away).
@@ -77,6 +82,7 @@ class FeedSwitcher {
     std::string source, selector;
     int deviceIndex = -1;
     std::shared_ptr<const ParamsSnapshot> snapshot;
+    int openTimeoutSeconds = 0;
   };
   struct Result {
     std::uint64_t ticket = 0;
@@ -113,6 +119,7 @@ class FeedSwitcher {
   std::condition_variable wake_;
   std::optional<Job> job_;
   std::optional<Result> result_;
+  std::uint64_t cancelled_ = 0;  // the ticket of the last open cancelled
   bool stop_ = false;
   std::thread worker_;
 };

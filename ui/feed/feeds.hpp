@@ -16,7 +16,7 @@ namespace liveconv::ui {
 // own thread through the engine's Pipeline with the live policy.
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
                                             std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
-                                            OpenAbandoned abandoned = {});
+                                            OpenControl control = {});
 // The same feed around a source the caller makes (a fake decoder in the tests),
 // held to its timestamps by `clock`. `opener` runs on the decode thread, again
 // each time a clip that is not live loops.

@@ -98,10 +98,15 @@ bool decodedSourcesAvailable();
 // "camera:N" for every video capture device found (empty without the media build).
 std::vector<std::string> listCameraSources();
 
-// Asked while a feed opens its source (FFmpeg waiting on a stream that sends
-// nothing): true once the open is no longer wanted (a newer request came, the
-// window closes), and the open gives up with an InputError.
-using OpenAbandoned = std::function<bool()>;
+// How a feed's open of its source may end early. `abandoned` is asked while
+// it waits (FFmpeg on a stream that sends nothing): true once the open is no
+// longer wanted (a newer request came, the user cancelled, the window closes),
+// and the open gives up with an InputError. A source that sends nothing to
+// open for `timeoutSeconds` fails with a sentence that says so (0: no limit).
+struct OpenControl {
+  std::function<bool()> abandoned;
+  double timeoutSeconds = 0;
+};
 
 // Makes the feed for a source spec on the device the selector names
 // ("" = default): testpattern[:WxH] is generated on the UI thread; anything
@@ -113,6 +118,6 @@ using OpenAbandoned = std::function<bool()>;
 // through it, so the display path is chosen for it; without, it reads back.
 std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
                                          std::shared_ptr<const ParamsSnapshot> initial,
-                                         const DisplayLink* display = nullptr, OpenAbandoned abandoned = {});
+                                         const DisplayLink* display = nullptr, OpenControl control = {});
 
 }  // namespace liveconv::ui

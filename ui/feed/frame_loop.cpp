@@ -44,14 +44,14 @@ FrameLoop::FrameLoop(ViewerModel& model, Opener opener, std::string selector)
       opener_(opener ? std::move(opener)
                      : Opener([](const std::string& source, const std::string& selector,
                                  std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
-                                 const OpenAbandoned& abandoned) {
-                         return makeFrameFeed(source, selector, std::move(initial), display, abandoned);
+                                 const OpenControl& control) {
+                         return makeFrameFeed(source, selector, std::move(initial), display, control);
                        })),
       defaultSelector_(selector.empty() ? defaultSelector() : std::move(selector)),
       switcher_(
           [this](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial,
-                 const OpenAbandoned& abandoned) {
-            return opener_(source, selector, std::move(initial), link_.load(), abandoned);
+                 const OpenControl& control) {
+            return opener_(source, selector, std::move(initial), link_.load(), control);
           },
           defaultSelector_) {}
 
@@ -115,8 +115,20 @@ const FeedFrame& FrameLoop::tick(bool step) {
   stepWanted_ = false;
   logTick();
   timeTick();
+  updateCard();
   decideRedraw();
   return frame_;
+}
+
+void FrameLoop::updateCard() {
+  const std::string& text = !openError().empty() ? openError() : !failure_.empty() ? failure_ : stats_.sourceMessage;
+  const auto now = std::chrono::steady_clock::now();
+  if (text != cardText_) {
+    cardText_ = text;
+    cardSince_ = now;
+  }
+  const bool stays = !failure_.empty() || !running();  // the picture stopped, or nothing ever played: say why
+  card_ = !text.empty() && (stays || now - cardSince_ < kCardSeconds) ? text : std::string();
 }
 
 // ---- drawing only what changed
@@ -350,6 +362,7 @@ bool FrameLoop::command(Command command) {
       view.paused = true;
       stepWanted_ = true;
       return true;
+    case Command::Quit: return cancelOpen();  // Esc while a source opens cancels the open; else the shell's
     default: return false;  // the shell's: full screen, screenshots, quit
   }
 }

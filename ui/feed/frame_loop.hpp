@@ -33,11 +33,11 @@ namespace liveconv::ui {
 
 class FrameLoop {
  public:
-  // Makes a feed as makeFrameFeed(source, selector, initial, display, abandoned)
+  // Makes a feed as makeFrameFeed(source, selector, initial, display, control)
   // does; runs on "lc-open". The tests hand in one that blocks, as a slow camera would.
   using Opener = std::function<std::unique_ptr<FrameFeed>(const std::string& source, const std::string& selector,
                                                           std::shared_ptr<const ParamsSnapshot> initial,
-                                                          const DisplayLink* display, const OpenAbandoned& abandoned)>;
+                                                          const DisplayLink* display, const OpenControl& control)>;
   // `defaultSelector` names the device when the model names none ("": $LIVECONV_DEVICE, else the default).
   explicit FrameLoop(ViewerModel& model, Opener opener = {}, std::string defaultSelector = {});
   ViewerModel& model() { return model_; }
@@ -61,6 +61,10 @@ class FrameLoop {
   bool running() const { return switcher_.feed() != nullptr; }
   // "opening SOURCE ..." or "switching device ..." while an open runs; else "".
   const std::string& openingMessage() const { return switcher_.pendingMessage(); }
+  // Gives up the open in flight (Esc, or the Cancel beside "opening ..."): the
+  // source playing stays and openError() says it was cancelled. False when
+  // nothing was opening.
+  bool cancelOpen() { return switcher_.cancel(); }
   // Why the last open failed ("Cannot open SOURCE: ..."); "" once one worked.
   const std::string& openError() const { return switcher_.error(); }
   // What a window would exit with for that failure, were it the first source (kExitOk: none).
@@ -93,11 +97,13 @@ class FrameLoop {
   // buffers here).
   const FeedFrame& tick(bool step = false);
   const std::string& failure() const { return failure_; }
-  // What both windows write on the picture: a source that did not open (the
-  // one playing stays), else the feed's failure, else what the source said.
-  const std::string& pictureMessage() const {
-    return !openError().empty() ? openError() : !failure_.empty() ? failure_ : stats_.sourceMessage;
-  }
+  // What both windows write on the picture (a card): a source that did not
+  // open (the one playing stays), else the feed's failure, else what the
+  // source said. A card goes after kCardSeconds, unless the picture stopped
+  // or nothing plays; every one stays in the session log (log().messages()),
+  // which both windows show on demand. Set by tick().
+  static constexpr std::chrono::seconds kCardSeconds{8};
+  const std::string& pictureMessage() const { return card_; }
   // Parameter sets the feed refused (the previous ones run on), and the last one's sentence.
   std::uint64_t refusals() const { return refusals_; }
   const std::string& lastRefusal() const { return lastRefusal_; }
@@ -201,6 +207,7 @@ class FrameLoop {
   void measureLatency();
   void timeTick();
   void decideRedraw();
+  void updateCard();
 
   ViewerModel& model_;
   Opener opener_;
@@ -208,6 +215,8 @@ class FrameLoop {
   std::atomic<const DisplayLink*> link_{nullptr};
   FeedSwitcher switcher_;
   std::string askedSource_, playingSource_;
+  std::string cardText_, card_;  // the message for the card, and what the card shows (faded: "")
+  std::chrono::steady_clock::time_point cardSince_{};
   int playingDevice_ = -1;
   int askedDevice_ = -1;
   PixelFormat askedFormat_ = PixelFormat::Invalid;

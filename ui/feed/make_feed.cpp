@@ -31,8 +31,8 @@ std::vector<std::string> listCameraSources() {
 
 std::unique_ptr<FrameFeed> makeFrameFeed(const std::string& source, const std::string& deviceSelector,
                                          std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
-                                         OpenAbandoned abandoned) {
-  return makePipelineFeed(source, deviceSelector, std::move(initial), display, std::move(abandoned));
+                                         OpenControl control) {
+  return makePipelineFeed(source, deviceSelector, std::move(initial), display, std::move(control));
 }
 
 }  // namespace liveconv::ui

@@ -81,9 +81,9 @@ cl::Event copyToDisplay(cl::CommandQueue& queue, const DeviceImage& from, const 
 class PipelineFeed final : public FrameFeed {
  public:
   PipelineFeed(std::string source, SourceOpener opener, const LiveClockOptions& clock, std::string selector,
-               std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display, OpenAbandoned abandoned = {})
+               std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display, OpenControl control = {})
       : sourceText_(std::move(source)),
-        openAbandoned_(std::move(abandoned)),
+        open_(std::move(control)),
         opener_(std::move(opener)),
         clock_(clock),
         selector_(std::move(selector)),
@@ -94,7 +94,7 @@ class PipelineFeed final : public FrameFeed {
     // file that is not video) fails the open, and the source playing stays.
     if (opener_ || app::sourceKindOf(sourceText_).id != app::SourceKindId::Synthetic)
       firstSource_ = openSource(initial->format);
-    openAbandoned_ = nullptr;  // the open is over: from here on only stop() ends the source's waits
+    open_ = {};  // the open is over: from here on only stop() ends the source's waits
     // A decoder that converts to either format switches in place (setFormat),
     // without opening the source, the device or the pipeline again.
     formatInPlace_ = firstSource_ && firstSource_->setFormat(initial->format);
@@ -513,7 +513,7 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = line;
     };
-    auto stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
+    auto stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
     return std::make_unique<app::ReconnectingSource>(std::move(first), [this, format] { return openOnce(format); },
                                                      app::ReconnectPolicy(), report, stop);
   }
@@ -524,7 +524,8 @@ class PipelineFeed final : public FrameFeed {
     request.format = format;
     request.device = device_;
     // A stream that sends nothing holds up neither stop() nor an open no longer wanted.
-    request.stop = [this] { return sourceStop_.load() || (openAbandoned_ && openAbandoned_()); };
+    request.stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
+    request.openTimeoutSeconds = open_.timeoutSeconds;
     FeedSource opened = openFeedSource(request);
     rateNum_ = opened.rateNum;
     rateDen_ = opened.rateDen;
@@ -578,7 +579,7 @@ class PipelineFeed final : public FrameFeed {
   }
 
   const std::string sourceText_;
-  OpenAbandoned openAbandoned_;  // while the constructor opens the source (on lc-open)
+  OpenControl open_;  // while the constructor opens the source (on lc-open)
   const SourceOpener opener_;  // when set, in place of sourceText_
   const LiveClockOptions clock_;
   const std::string selector_;
@@ -636,9 +637,9 @@ class PipelineFeed final : public FrameFeed {
 
 std::unique_ptr<FrameFeed> makePipelineFeed(const std::string& source, const std::string& deviceSelector,
                                             std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
-                                            OpenAbandoned abandoned) {
+                                            OpenControl control) {
   return std::make_unique<PipelineFeed>(source, nullptr, LiveClockOptions(), deviceSelector, std::move(initial),
-                                        display, std::move(abandoned));
+                                        display, std::move(control));
 }
 
 std::unique_ptr<FrameFeed> makePipelineFeed(SourceOpener opener, const LiveClockOptions& clock,

@@ -465,16 +465,26 @@ class Viewer {
     ViewState& view = model_.view();
     const FrameStats& stats = loop_.stats();
     inputs_.stats = stats;
+    inputs_.playingSource = loop_.playingSource();
+    messageLines();
+    inputs_.messages = &messages_;
     if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, kPanelWidth, layout.areaWin.height, panel);
     ScreenRect overlay;
     if (view.overlayVisible)
       overlay = drawOverlay(stats, loop_.uiFrameTimes(), OverlayRates{loop_.videoFps(), loop_.uiFps(), view.paused},
                             view, layout.areaWin);
     if (!message().empty()) drawSourceMessage(message(), layout.areaWin);
-    if (!loop_.openingMessage().empty()) drawPendingBanner(loop_.openingMessage(), layout.areaWin);
+    if (!loop_.openingMessage().empty() && drawPendingBanner(loop_.openingMessage(), layout.areaWin)) loop_.cancelOpen();
     notice_.draw(layout.areaWin);
     ImGui::Render();
     return overlay;
+  }
+
+  // The session log's messages as the panel lists them (new ones added as they come).
+  void messageLines() {
+    const auto& log = loop_.log().messages();
+    for (std::size_t i = messages_.size(); i < log.size(); ++i)
+      messages_.push_back({log[i].ms / 1000, log[i].kind, log[i].text});
   }
 
   // Drag the compare divider with the mouse anywhere on the picture.
@@ -585,6 +595,7 @@ class Viewer {
   KeyQueue& keys_;
   std::unique_ptr<PictureRenderer> renderer_;
   PanelInputs inputs_;
+  std::vector<SessionLogLine> messages_;
   PanelState panelState_;
   Fullscreen fullscreen_;
   Notice notice_;

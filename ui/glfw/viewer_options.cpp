@@ -35,7 +35,7 @@ const char* kUsageTail =
 
 const char* viewerUsage() {
   static const std::string usage =
-      std::string(kUsageHead) + app::sourceKindsHelp("    ") + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
+      std::string(kUsageHead) + app::sourceKindsHelp("    ") + openTimeoutHelp() + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
   return usage.c_str();
 }
 

@@ -107,6 +107,17 @@ void drawView(ViewerModel& model, ShellRequests* requests) {
                      ImGuiSliderFlags_AlwaysClamp);
 }
 
+// Every message the window showed, newest first: the cards on the picture go after a few seconds.
+void drawMessages(const std::vector<SessionLogLine>& messages) {
+  if (messages.empty()) ImGui::TextDisabled("No messages.");
+  ImGui::PushTextWrapPos(0);
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+    ImGui::TextDisabled("%6.1f s  %s", it->seconds, it->kind.c_str());
+    ImGui::TextUnformatted(it->text.c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& inputs, float width, float height,
@@ -118,7 +129,8 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   ImGui::Begin("liveconv", nullptr, flags);
   ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1), "liveconv");
   ImGui::SameLine();
-  ImGui::TextDisabled("source: %s", model.source().empty() ? "bundled clip" : model.source().c_str());
+  // What plays, whatever was asked last (a failed or cancelled open leaves it playing).
+  ImGui::TextDisabled("source: %s", inputs.playingSource.empty() ? "bundled clip" : inputs.playingSource.c_str());
 
   if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen))
     drawSourceControls(model, state, inputs, requests);
@@ -126,6 +138,7 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model);
   if (ImGui::CollapsingHeader("Device and format", ImGuiTreeNodeFlags_DefaultOpen)) drawEngine(model, state, inputs);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawView(model, requests);
+  if (inputs.messages && ImGui::CollapsingHeader("Messages")) drawMessages(*inputs.messages);
 
   ImGui::Spacing();
   ImGui::Separator();

@@ -46,12 +46,22 @@ struct PanelState {
   ScreenRect sourceField;  // the source field (window pixels, for the window tests' layout file)
 };
 
+// One message of the window's log, as the Messages section lists it.
+struct SessionLogLine {
+  double seconds = 0;  // since the window opened
+  std::string kind, text;
+};
+
 struct PanelInputs {
   std::vector<std::string> deviceNames;  // index = enumerateDevices() index
   std::vector<std::string> cameras;      // "camera:N" specs found at start
   bool decodedSources = false;           // the build can open files, lavfi, cameras
   // The frame side's stats (what runs, on which device, recording, position), as the overlay shows them.
   FrameStats stats;
+  std::string playingSource;  // the spec of the source that plays ("" = the bundled clip), whatever was asked
+  // Every message the window showed, oldest first (the session log's): the
+  // panel's Messages section lists them after their cards have gone.
+  const std::vector<SessionLogLine>* messages = nullptr;
 };
 
 // The control panel, docked on the left at `width` x `height` window pixels.
@@ -66,8 +76,9 @@ void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs
 void drawSourceMessage(const std::string& message, const ScreenRect& area,
                        const char* hint = "Open another source in the panel on the left.");
 // What the shell is doing in the background ("opening ...", "switching device ..."),
-// a small banner at the top left of the picture area while the old picture plays on.
-void drawPendingBanner(const std::string& text, const ScreenRect& area);
+// a small banner at the top left of the picture area while the old picture plays
+// on, with a Cancel button; true when it was clicked.
+bool drawPendingBanner(const std::string& text, const ScreenRect& area);
 // A short confirmation ("Saved frame liveconv-frame-....png (1280x720)") at the
 // bottom left of the picture area; the shell decides how long it stays.
 void drawNotice(const std::string& text, const ScreenRect& area);

@@ -28,6 +28,11 @@ void drawOpen(ViewerModel& model, PanelState& state, const PanelInputs& inputs) 
                        ImGui::GetItemRectSize().y};
   ImGui::SameLine();
   if ((ImGui::Button("Open", ImVec2(-1, 0)) || entered) && state.sourcePath[0]) openSource(model, state.sourcePath);
+  // A stream that accepts and never sends gives up after this (Esc, or Cancel on the banner, sooner).
+  int& timeout = model.view().openTimeoutSeconds;
+  ImGui::SetNextItemWidth(110);
+  if (ImGui::InputInt("s open timeout (0: wait)", &timeout, 5, 30))
+    timeout = std::clamp(timeout, 0, 86400);
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##recent", "Recent...")) {
     for (const std::string& spec : model.recentSources())
@@ -150,21 +155,28 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area, const
   ImGui::End();
 }
 
-void drawPendingBanner(const std::string& text, const ScreenRect& area) {
+bool drawPendingBanner(const std::string& text, const ScreenRect& area) {
   ImGui::SetNextWindowPos(ImVec2(area.x + 12, area.y + 12), ImGuiCond_Always);
   // Sized up front: an auto-resized window stays hidden on its first frame,
   // and an open may take no longer than that.
-  const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const char* cancel = "Cancel (Esc)";
   const ImVec2 textSize = ImGui::CalcTextSize((text + "...").c_str());
-  ImGui::SetNextWindowSize(ImVec2(textSize.x + 2 * padding.x, textSize.y + 2 * padding.y), ImGuiCond_Always);
+  const float buttonWidth = ImGui::CalcTextSize(cancel).x + 2 * style.FramePadding.x;
+  ImGui::SetNextWindowSize(ImVec2(textSize.x + style.ItemSpacing.x + buttonWidth + 2 * style.WindowPadding.x,
+                                  textSize.y + 2 * style.WindowPadding.y),
+                           ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   ImGui::Begin("##pending", nullptr, flags);
   // A spinner of dots, so a slow open is seen to be alive.
   const int dots = static_cast<int>(ImGui::GetTime() * 3) % 4;
-  ImGui::Text("%s%.*s", text.c_str(), dots, "...");
+  ImGui::Text("%s%.*s%.*s", text.c_str(), dots, "...", 3 - dots, "   ");
+  ImGui::SameLine();
+  const bool cancelled = ImGui::SmallButton(cancel);
   ImGui::End();
+  return cancelled;
 }
 
 void drawNotice(const std::string& text, const ScreenRect& area) {

@@ -1,6 +1,7 @@
 #include "model/start_params.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 namespace liveconv::ui {
@@ -8,6 +9,18 @@ namespace liveconv::ui {
 bool StartParams::has(ParamId id) const { return std::find(given.begin(), given.end(), id) != given.end(); }
 
 bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why) {
+  if (std::string(argv[*i]) == "--open-timeout") {
+    char* end = nullptr;
+    const char* value = *i + 1 < argc ? argv[++*i] : "";
+    const long seconds = std::strtol(value, &end, 10);
+    if (!*value || *end || seconds < 0 || seconds > 86400) {
+      *why = "--open-timeout needs whole seconds from 0 (wait as long as it takes) to 86400.";
+      return true;
+    }
+    why->clear();
+    params->openTimeoutSeconds = static_cast<int>(seconds);
+    return true;
+  }
   const ParamDescription* d = findParamByFlag(argv[*i]);
   if (!d) return false;
   why->clear();
@@ -25,6 +38,7 @@ bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::stri
 }
 
 void applyStartParams(const StartParams& params, ViewerModel& model) {
+  if (params.openTimeoutSeconds >= 0) model.view().openTimeoutSeconds = params.openTimeoutSeconds;
   const ParamValues& v = params.values;
   // In the table's order, whatever the command line's: the mask before the
   // variant, so a variant is judged against the mask it will run.
@@ -79,6 +93,12 @@ bool setModelParam(ViewerModel& model, ParamId id, const std::string& text) {
 std::string startParamsHelp() {
   return paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
                     ParamId::Format, ParamId::Device});
+}
+
+std::string openTimeoutHelp() {
+  return "  --open-timeout SECONDS  give up opening a source that sends nothing for this long (a stream\n"
+         "                      that accepts and never answers; Esc cancels sooner); default " +
+         std::to_string(ViewState().openTimeoutSeconds) + ", 0 = wait\n";
 }
 
 }  // namespace liveconv::ui

@@ -16,6 +16,7 @@ namespace liveconv::ui {
 struct StartParams {
   ParamValues values = defaultParams();
   std::vector<ParamId> given;  // only these are set in the model
+  int openTimeoutSeconds = -1;  // --open-timeout (ViewState::openTimeoutSeconds); -1: not given
 
   bool has(ParamId id) const;
 };
@@ -23,6 +24,7 @@ struct StartParams {
 // argv[*i] is one of the table's flags: reads its value (argv[*i + 1], moving
 // *i past it) into `params` and returns true; *why is then "" or the sentence
 // that says what is wrong. False, untouched, for any other argument.
+// --open-timeout SECONDS is taken here too (it is `liveconv run`'s option).
 bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why);
 
 // Sets the given parameters in the model. The device is a selector, not a
@@ -37,5 +39,7 @@ bool setModelParam(ViewerModel& model, ParamId id, const std::string& text);
 
 // The --help lines of the table's flags, as both windows print them.
 std::string startParamsHelp();
+// The --help lines of --open-timeout, under the source.
+std::string openTimeoutHelp();
 
 }  // namespace liveconv::ui

@@ -52,6 +52,10 @@ struct ViewState {
   float playbackSpeed = 1.0f;  // times the clip's own frame rate
   bool fullscreen = false;
   bool vsync = true;
+  // A source that sends nothing to open for this long fails with a sentence
+  // (a stream that accepts and never answers); 0 waits. `liveconv run
+  // --open-timeout` has the same default (kDefaultOpenTimeoutSeconds).
+  int openTimeoutSeconds = 20;
 };
 
 // Every field (the windows draw again when any of them changed).
@@ -60,7 +64,8 @@ inline bool operator==(const ViewState& a, const ViewState& b) {
          a.overlayVisible == b.overlayVisible && a.overlayCompact == b.overlayCompact &&
          a.overlayOpacity == b.overlayOpacity && a.overlayCorner == b.overlayCorner &&
          a.panelsVisible == b.panelsVisible && a.paused == b.paused && a.loop == b.loop &&
-         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync;
+         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync &&
+         a.openTimeoutSeconds == b.openTimeoutSeconds;
 }
 
 // With vsync on, both windows draw frames at least this far apart: 0.9 of a

@@ -121,7 +121,7 @@ struct CommandLine {
 int answerHelpOrVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ") << kUsageFilter
+      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ") << liveconv::ui::openTimeoutHelp() << kUsageFilter
                 << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
                 << liveconv::ui::scriptOptionHelp() << "  --help, --version\n"
                 << liveconv::ui::keyHelp() << kUsageSettings;
