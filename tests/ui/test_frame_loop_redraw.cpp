@@ -180,3 +180,32 @@ TEST(FrameLoopEdits, AnEditsWaitIsCountedInPassesAndInNewFramesShown) {
 }
 
 }  // namespace
+
+namespace {
+
+// A card on the picture (what the source said, a source that did not open)
+// goes after FrameLoop::kCardSeconds while a picture plays, and the window
+// draws once more to take it off; the session log keeps it.
+TEST(FrameLoopCards, ACardGoesAfterAFewSecondsAndStaysInTheLog) {
+  Loop l;
+  l.feed->message = "Connection refused; waiting up to 10 s for the stream.";
+  l.pass();
+  EXPECT_EQ(l.loop.pictureMessage(), l.feed->message);
+  const auto shownAt = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - shownAt < FrameLoop::kCardSeconds - std::chrono::milliseconds(300)) {
+    l.pass();
+    ASSERT_EQ(l.loop.pictureMessage(), l.feed->message) << "the card went too soon";
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  EXPECT_TRUE(l.pass()) << "the window was not drawn again without the card";
+  EXPECT_EQ(l.loop.pictureMessage(), "") << "the card is still on the picture after " << FrameLoop::kCardSeconds.count() << " s";
+  bool logged = false;
+  for (const SessionLog::Message& m : l.loop.log().messages()) logged = logged || m.text == l.feed->message;
+  EXPECT_TRUE(logged) << "the message is not in the log the windows show";
+  l.feed->message = "The stream came back.";
+  l.pass();
+  EXPECT_EQ(l.loop.pictureMessage(), "The stream came back.") << "a new message gets a card of its own";
+}
+
+}  // namespace

@@ -5,6 +5,10 @@
 // writes the filtered frame at its own size. Without Xvfb (and no $DISPLAY)
 // or without an OpenCL device: a visible SKIP.
 #include <gtest/gtest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -419,6 +423,44 @@ TEST_P(WindowScript, AMissingFileEndsAnUnattendedRunWithExit7AndNoDialog) {
   std::string said;
   EXPECT_EQ(run("30 quit\n", &said, "testpattern:320x240 testpattern:160x120"), 2);
   EXPECT_NE(said.find("testpattern:160x120"), std::string::npos) << said;
+}
+
+// A stream that accepts and never sends (a listening socket nobody reads
+// from): Esc cancels its open, and the open timeout (--open-timeout 1) gives
+// up on it by itself; either way the test pattern plays on, the window says
+// why once (no dialog: the run goes on to its quit) and names what plays.
+TEST_P(WindowScript, AnOpenThatHangsIsCancelledByEscOrGivesUpAfterTheTimeout) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 8), 0);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string url = "tcp://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  std::string output;
+  extraArgs_ = "--open-timeout 1 ";
+  const auto start = std::chrono::steady_clock::now();
+  const int rc = run("5 source " + url + "\n" +
+                     "40 key Esc\n"
+                     "50 source " + url + "\n" +
+                     "400 quit\n",
+                     &output);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::close(listener);
+  ASSERT_EQ(rc, 0) << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s(%.1f s)\n", json.c_str(), seconds);
+  EXPECT_NE(json.find("\"kind\": \"open\", \"text\": \"Cancelled opening " + url + ".\""), std::string::npos)
+      << "Esc did not cancel the open";
+  EXPECT_NE(json.find("Input " + url + " sent nothing to open in 1 s; gave up"), std::string::npos)
+      << "the second open did not give up after 1 s";
+  EXPECT_NE(json.find("\"source\": \"test pattern 320x240"), std::string::npos) << "the test pattern stopped playing";
+  std::smatch shown;
+  ASSERT_TRUE(std::regex_search(json, shown, std::regex(R"("frames": (\d+))")));
+  EXPECT_GE(std::stol(shown[1]), 400) << "the window stopped before the script's quit";
 }
 
 // A set that cannot run here ends a window started on it, in both windows,

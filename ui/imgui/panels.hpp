@@ -77,8 +77,9 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area,
                        const char* hint = "Open another source in the panel on the left.");
 // What the shell is doing in the background ("opening ...", "switching device ..."),
 // a small banner at the top left of the picture area while the old picture plays
-// on, with a Cancel button; true when it was clicked.
-bool drawPendingBanner(const std::string& text, const ScreenRect& area);
+// on, with a Cancel button where `button` (a window whose ImGui takes clicks);
+// true when it was clicked. Without the button it says that Esc cancels.
+bool drawPendingBanner(const std::string& text, const ScreenRect& area, bool button = true);
 // A short confirmation ("Saved frame liveconv-frame-....png (1280x720)") at the
 // bottom left of the picture area; the shell decides how long it stays.
 void drawNotice(const std::string& text, const ScreenRect& area);

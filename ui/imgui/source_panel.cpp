@@ -155,14 +155,14 @@ void drawSourceMessage(const std::string& message, const ScreenRect& area, const
   ImGui::End();
 }
 
-bool drawPendingBanner(const std::string& text, const ScreenRect& area) {
+bool drawPendingBanner(const std::string& text, const ScreenRect& area, bool button) {
   ImGui::SetNextWindowPos(ImVec2(area.x + 12, area.y + 12), ImGuiCond_Always);
   // Sized up front: an auto-resized window stays hidden on its first frame,
   // and an open may take no longer than that.
   const ImGuiStyle& style = ImGui::GetStyle();
-  const char* cancel = "Cancel (Esc)";
+  const char* cancel = button ? "Cancel (Esc)" : "(Esc cancels)";
   const ImVec2 textSize = ImGui::CalcTextSize((text + "...").c_str());
-  const float buttonWidth = ImGui::CalcTextSize(cancel).x + 2 * style.FramePadding.x;
+  const float buttonWidth = ImGui::CalcTextSize(cancel).x + (button ? 2 * style.FramePadding.x : 0);
   ImGui::SetNextWindowSize(ImVec2(textSize.x + style.ItemSpacing.x + buttonWidth + 2 * style.WindowPadding.x,
                                   textSize.y + 2 * style.WindowPadding.y),
                            ImGuiCond_Always);
@@ -174,7 +174,11 @@ bool drawPendingBanner(const std::string& text, const ScreenRect& area) {
   const int dots = static_cast<int>(ImGui::GetTime() * 3) % 4;
   ImGui::Text("%s%.*s%.*s", text.c_str(), dots, "...", 3 - dots, "   ");
   ImGui::SameLine();
-  const bool cancelled = ImGui::SmallButton(cancel);
+  bool cancelled = false;
+  if (button)
+    cancelled = ImGui::SmallButton(cancel);
+  else
+    ImGui::TextDisabled("%s", cancel);
   ImGui::End();
   return cancelled;
 }

@@ -25,7 +25,7 @@ const std::vector<KeyBinding>& keyBindings() {
       {kKeyEnd, kModNone, Command::SeekEnd, "to the last half second (files)"},
       {kKeyLeft, kModShift, Command::FrameBack, "pause, one frame back (files)"},
       {kKeyRight, kModShift, Command::FrameForward, "pause, one frame on"},
-      {kKeyEscape, kModNone, Command::Quit, "leave full screen, else quit"},
+      {kKeyEscape, kModNone, Command::Quit, "cancel an open; leave full screen; else quit"},
   };
   return table;
 }

@@ -110,7 +110,8 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
                     {0, 0, io.DisplaySize.x, io.DisplaySize.y});
   if (!p.message.empty())
     drawSourceMessage(p.message, {0, 0, io.DisplaySize.x, io.DisplaySize.y}, p.messageHint.c_str());
-  if (!p.pending.empty()) drawPendingBanner(p.pending, {0, 0, io.DisplaySize.x, io.DisplaySize.y});
+  // The Qt shell's Cancel button is in its status bar; this picture takes no clicks.
+  if (!p.pending.empty()) drawPendingBanner(p.pending, {0, 0, io.DisplaySize.x, io.DisplaySize.y}, false);
   ImGui::Render();
   glViewport(0, 0, p.framebufferWidth, p.framebufferHeight);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

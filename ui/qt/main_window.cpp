@@ -4,6 +4,8 @@
 
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -11,11 +13,15 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
+#include <QVBoxLayout>
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <iostream>
 
@@ -64,10 +70,16 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   seekSlider_->setToolTip("Drag to a place in the file (Left/Right: 5 s, Home, End)");
   positionLabel_ = new QLabel;
   connect(seekSlider_, &QSlider::sliderReleased, this, [this] { loop_.seekTo(seekSlider_->value() / 10.0); });
-  statusBar()->addWidget(seekSlider_);
-  statusBar()->addWidget(positionLabel_);
+  // Permanent: a message in the status bar (a refusal, "Saved the frame ...") leaves them in view.
+  statusBar()->addPermanentWidget(seekSlider_);
+  statusBar()->addPermanentWidget(positionLabel_);
   seekSlider_->hide();
   positionLabel_->hide();
+  cancelOpen_ = new QPushButton("Cancel");
+  cancelOpen_->setToolTip("Stop opening this source (Esc); the one playing stays");
+  connect(cancelOpen_, &QPushButton::clicked, this, [this] { loop_.cancelOpen(); });
+  cancelOpen_->hide();
+  statusBar()->addPermanentWidget(cancelOpen_);
   recordLabel_ = new QLabel;
   recordLabel_->setStyleSheet("QLabel { color: #d03a2f; font-weight: bold; }");
   recordLabel_->hide();
@@ -132,6 +144,11 @@ void MainWindow::showError(const QString& title, const QString& message) {
   if (errors_ == ErrorStyle::Dialog) QMessageBox::warning(this, title, message);
 }
 
+void MainWindow::report(const QString& message, const QString& detail) {
+  lastError_ = detail.isEmpty() ? message : message + "\n" + detail;
+  statusBar()->showMessage(message.section('\n', 0, 0), 20000);  // the frame loop has logged it
+}
+
 void MainWindow::notify(const QString& title, const QString& message, const QString& detail) {
   lastError_ = detail.isEmpty() ? message : message + "\n" + detail;
   loop_.log().message("error", (title + ": " + message.section('\n', 0, 0)).toStdString(), loop_.framesShown());
@@ -141,6 +158,29 @@ void MainWindow::notify(const QString& title, const QString& message, const QStr
   box->setAttribute(Qt::WA_DeleteOnClose);
   if (!detail.isEmpty()) box->setDetailedText(detail);
   box->open();  // not exec(): the frame loop keeps running, the previous parameters keep filtering
+}
+
+// Every message the window showed (the session log), newest first: the cards
+// on the picture and the status line go after a few seconds.
+void MainWindow::showMessages() {
+  QString text;
+  const auto& messages = loop_.log().messages();
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it)
+    text += QString("%1 s  %2\n%3\n\n")
+                .arg(it->ms / 1000, 6, 'f', 1)
+                .arg(QString::fromStdString(it->kind), QString::fromStdString(it->text));
+  auto* dialog = new QDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setWindowTitle("Messages");
+  auto* view = new QPlainTextEdit(text.isEmpty() ? QString("No messages.") : text);
+  view->setReadOnly(true);
+  auto* layout = new QVBoxLayout(dialog);
+  layout->addWidget(view);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+  connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+  layout->addWidget(buttons);
+  dialog->resize(640, 420);
+  dialog->show();  // not modal: the picture goes on
 }
 
 bool MainWindow::openSource(const QString& spec) {
@@ -205,6 +245,7 @@ void MainWindow::updateOpening() {
   if (opening != shownOpening_) {
     shownOpening_ = opening;
     if (!opening.isEmpty()) statusBar()->showMessage(opening[0].toUpper() + opening.mid(1));
+    cancelOpen_->setVisible(!opening.isEmpty());
   }
   if (loop_.feedsInstalled() != shownInstalls_) {
     shownInstalls_ = loop_.feedsInstalled();
@@ -227,14 +268,18 @@ void MainWindow::updateOpening() {
         QCoreApplication::exit(code);
         return;
       }
-      // Say why, show the test source.
-      notify("Cannot open source", openError, "The test source plays instead.");
+      // Say why (on the picture for a few seconds, and in the log), show the test source.
+      report(openError, "The test source plays instead.");
       openSource(kTestSource);
       fallbackReason_ = openError.toStdString();
+      QTimer::singleShot(std::chrono::milliseconds(FrameLoop::kCardSeconds), this,
+                         [this, shown = fallbackReason_] {
+                           if (fallbackReason_ == shown) fallbackReason_.clear();
+                         });
     } else if (!loop_.running()) {
       // No device, or a set that cannot run here: the test source would fail alike.
       const std::string& log = loop_.openErrorBuildLog();
-      notify("Nothing can play", openError, QString::fromStdString(pictureHint() + (log.empty() ? "" : "\n\n" + log)));
+      report(openError, QString::fromStdString(pictureHint() + (log.empty() ? "" : "\n\n" + log)));
       // Unless a newer set is on its way (the switcher opens the source again with it).
       const bool newerSet = code != kExitNoDevice && loop_.openRefusedVersion() != model_.version();
       if (quitWhenNothingCanPlay_ && !newerSet) {
@@ -242,8 +287,7 @@ void MainWindow::updateOpening() {
         QCoreApplication::exit(code);
       }
     } else {
-      notify(openError.startsWith("Cannot switch") ? "Cannot switch device" : "Cannot open source", openError,
-             "The previous source plays on.");
+      report(openError, "The previous source plays on.");
     }
   }
 }
@@ -419,11 +463,8 @@ void MainWindow::updateRecording() {
 void MainWindow::updateNumbers() {
   const FrameStats& s = loop_.stats();
   const bool seekable = s.durationSeconds > 0;
-  // A message in the status bar hides its normal widgets (the seek bar and the
-  // position) until it goes; showing them again here would draw over it.
-  const bool message = !statusBar()->currentMessage().isEmpty();
-  seekSlider_->setVisible(seekable && !message);
-  positionLabel_->setVisible(s.positionSeconds >= 0 && !message);
+  seekSlider_->setVisible(seekable);
+  positionLabel_->setVisible(s.positionSeconds >= 0);
   positionLabel_->setText(QString::fromStdString(positionText(s.positionSeconds, s.durationSeconds)));
   if (seekable && !seekSlider_->isSliderDown()) {
     seekSlider_->setRange(0, static_cast<int>(s.durationSeconds * 10));
@@ -471,7 +512,7 @@ void MainWindow::updateStatus() {
     statusBar()->showMessage(QString::fromStdString(model_.notice()), 10000);
     syncFromModel();
   }
-  // The feed itself failed (a device lost): once, in a box; the window stays and keeps the last picture.
+  // The feed itself failed (a device lost): once, on the picture and in the log; the window keeps the last picture.
   const QString failure = QString::fromStdString(loop_.failure());
   if (failure != shownFailure_) {
     shownFailure_ = failure;
@@ -481,7 +522,7 @@ void MainWindow::updateStatus() {
     if (!r.path.empty() && r.stoppedBy == loop_.failure())
       detail +=
           QString("\nThe recording was finished: %1 frames in %2.").arg(r.frames).arg(QString::fromStdString(r.path));
-    if (!failure.isEmpty()) notify("The picture stopped", failure, detail);
+    if (!failure.isEmpty()) report("The picture stopped: " + failure, detail);
   }
   // What the decoder or the pipeline said: the end of a clip, a file that
   // turned out not to decode, a device that stopped answering.

@@ -18,6 +18,7 @@ class QActionGroup;
 class QLabel;
 class QMenu;
 class QSettings;
+class QPushButton;
 class QSlider;
 
 namespace liveconv::ui {
@@ -108,6 +109,10 @@ class MainWindow : public QMainWindow {
   // style, a message box that does not block the frame loop, with the build
   // log or other detail under "Show Details".
   void notify(const QString& title, const QString& message, const QString& detail = {});
+  // For what the picture's card already shows and the frame loop logs (a
+  // source that did not open, a picture that stopped): the status line, no dialog.
+  void report(const QString& message, const QString& detail = {});
+  void showMessages();
   void updateStatus();
   void updateNumbers();
   void updateRecording();
@@ -144,9 +149,10 @@ class MainWindow : public QMainWindow {
   QLabel* recordLabel_ = nullptr;
   QSlider* seekSlider_ = nullptr;
   QLabel* positionLabel_ = nullptr;
+  QPushButton* cancelOpen_ = nullptr;  // beside "Opening ..." in the status bar
   QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
   QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_, shownOpening_, shownOpenError_;
-  std::string fallbackReason_;  // why the test source plays instead of the one asked (on the picture until the next open)
+  std::string fallbackReason_;  // why the test source plays instead of the one asked (on the picture for a few seconds)
   std::uint64_t shownInstalls_ = 0;
   std::uint64_t reportedRecordings_ = 0;
   std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0;

@@ -125,6 +125,14 @@ void MainWindow::buildFileMenu() {
   quickShot->setShortcut(shortcutOf(Command::SaveWindow));
   connect(quickShot, &QAction::triggered, this, [this] { runCommand(Command::SaveWindow); });
   file->addAction(quickShot);
+  // How long an open waits on a source that sends nothing (Esc cancels it sooner).
+  file->addAction("Open &Timeout…", this, [this] {
+    bool ok = false;
+    const int seconds = QInputDialog::getInt(this, "Open timeout",
+                                             "Give up opening a source that sends nothing after (seconds, 0: wait):",
+                                             model_.view().openTimeoutSeconds, 0, 86400, 5, &ok);
+    if (ok) model_.view().openTimeoutSeconds = seconds;
+  });
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 }
@@ -140,6 +148,8 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::buildViewMenu() {
   QMenu* view = menuBar()->addMenu("&View");
   ViewState& v = model_.view();
+  view->addAction("&Messages…", this, &MainWindow::showMessages)->setShortcut(QKeySequence("Ctrl+M"));
+  view->addSeparator();
   pauseAct_ = view->addAction("&Pause");
   pauseAct_->setCheckable(true);
   pauseAct_->setShortcut(shortcutOf(Command::TogglePause));
