@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <numeric>
@@ -387,6 +388,15 @@ const PresetInfo* findPreset(const std::string& name) {
 }
 
 }  // namespace
+
+std::string numberText(float value) {
+  char text[32];
+  for (int digits = 1; digits <= 9; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(value));
+    if (std::strtof(text, nullptr) == value) break;
+  }
+  return text;
+}
 
 const std::vector<PresetInfo>& maskPresets() {
   static const std::vector<PresetInfo> presets = {

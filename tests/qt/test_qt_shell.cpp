@@ -133,6 +133,44 @@ TEST_F(QtShell, MaskGridTakesTabAndArrowKeys) {
   EXPECT_EQ(model.mask().coefficients, typed);
 }
 
+// The grid as GIMP's matrix: numbers as written (1, 0.0145; no 1.000), a
+// click selects the cell's text so typing -1 replaces it (a caret put in the
+// middle made the spin box refuse "-"), the divisor shown under the grid, and
+// a sum of almost nothing under normalize auto said, with Normalize Off.
+TEST_F(QtShell, TheGridTakesTypingAsGimpsMatrixAndSaysANearZeroSum) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  ViewerModel& model = w->model();
+  ASSERT_TRUE(model.applySpec("box:3", nullptr));
+  w->syncFromModel();
+  EXPECT_EQ(dock->cell(1, 1)->text(), "1");
+  EXPECT_EQ(dock->normalizationLabel()->text().toStdString(), "\xc3\xb7 9 (the sum; normalize auto)");
+  ASSERT_TRUE(model.applySpec("motion45:7", nullptr));
+  w->syncFromModel();
+  EXPECT_EQ(dock->cell(5, 0)->text(), "0.0145") << "the seed's 0.0145, not 0.014 or 0.0144999996";
+  EXPECT_TRUE(dock->nearZeroLabel()->isHidden());
+  w->activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+  QApplication::processEvents();  // the new 7x7 grid's cells are shown by the event loop
+  // A click: the focus comes by the mouse, then the press puts the caret in the text.
+  QDoubleSpinBox* corner = dock->cell(0, 0);
+  corner->setFocus(Qt::MouseFocusReason);
+  QTest::mouseClick(corner->findChild<QLineEdit*>(), Qt::LeftButton, {}, QPoint(corner->width() - 4, corner->height() / 2));
+  QApplication::processEvents();
+  ASSERT_EQ(QApplication::focusWidget(), corner);
+  EXPECT_EQ(corner->findChild<QLineEdit*>()->selectedText(), "0") << "a click leaves the caret in the number";
+  QTest::keyClicks(corner, "-1");
+  QTest::keyClick(corner, Qt::Key_Return);
+  EXPECT_EQ(model.mask().at(0, 0), -1.0f) << "typing -1 after a click did not replace the cell";
+  QApplication::processEvents();
+  EXPECT_FALSE(dock->nearZeroLabel()->isHidden()) << "the sum of 0.0003 was not said";
+  EXPECT_EQ(dock->nearZeroLabel()->text().left(30).toStdString(), "The coefficients sum to 0.0003");
+  ASSERT_FALSE(dock->normalizeOffButton()->isHidden());
+  dock->normalizeOffButton()->click();
+  EXPECT_EQ(model.mask().normalize, Normalize::None);
+  EXPECT_TRUE(dock->nearZeroLabel()->isHidden());
+}
+
 // A first run (no settings) and File > Open Test Source: the plain "testpattern", no error.
 TEST_F(QtShell, FirstRunOpensTheTestSourceWithoutAMessage) {
   settings_->clear();

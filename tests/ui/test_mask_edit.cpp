@@ -1,6 +1,8 @@
 // Mask edits: symmetric set, centred resize, transpose, flips.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "model/mask_edit.hpp"
 
 using namespace liveconv;
@@ -120,3 +122,39 @@ TEST(MaskEdit, TheSpecFieldNamesTheMaskThatRuns) {
   EXPECT_EQ(specForMask(big, "box:15"), "") << "225 numbers are not spelled out";
 }
 
+
+// Numbers as a person writes them (GIMP's matrix): the shortest decimal that
+// is the same float, in the spec field, the grids and the lines under them.
+TEST(MaskEdit, NumbersAreWrittenWithoutFloatNoise) {
+  EXPECT_EQ(numberText(0.0145f), "0.0145");
+  EXPECT_EQ(numberText(16.0f), "16");
+  EXPECT_EQ(numberText(-1.0f), "-1");
+  EXPECT_EQ(numberText(1.0f / 3), "0.33333334");  // a float that needs eight digits keeps them
+  EXPECT_EQ(std::strtof(numberText(0.128f).c_str(), nullptr), 0.128f);
+  Mask m = parseMaskSpec("motion45:7");
+  setCell(m, 3, 3, 0.5f, Symmetry::None);
+  const std::string spec = specForMask(m, "motion45:7");
+  EXPECT_NE(spec.find(",0.0145,"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("0.0144999"), std::string::npos) << spec;
+  EXPECT_EQ(parseMaskSpec(spec), m) << spec;
+}
+
+// What the coefficients are divided by, under the grid in both windows; and
+// the warning when normalize auto divides by a sum of almost nothing.
+TEST(MaskEdit, TheDivisorIsShownAndANearZeroSumIsSaid) {
+  EXPECT_EQ(normalizationText(parseMaskSpec("box:5")), "\xc3\xb7 25 (the sum; normalize auto)");
+  EXPECT_EQ(normalizationText(parseMaskSpec("3x3:1,2,1,2,4,2,1,2,1;divisor=16;bias=-8")), "\xc3\xb7 16 - 8 (normalize off)");
+  EXPECT_EQ(normalizationText(parseMaskSpec("laplacian")), "+ 128 (the sum is 0; normalize auto)");
+  EXPECT_EQ(nearZeroSumWarning(parseMaskSpec("box:5")), "");
+  EXPECT_EQ(nearZeroSumWarning(parseMaskSpec("laplacian")), "") << "a sum of exactly 0 adds 128 by design";
+  EXPECT_EQ(nearZeroSumWarning(parseMaskSpec("sharpen")), "");
+  // The default mask with a zero cell typed -1: the sum is 0.0003 and the scale over 3000.
+  Mask m = parseMaskSpec("motion45:7");
+  setCell(m, 0, 0, -1.0f, Symmetry::None);
+  const std::string warning = nearZeroSumWarning(m);
+  EXPECT_EQ(warning.rfind("The coefficients sum to 0.0003, nearly 0: normalize auto multiplies by 3334 ", 0), 0u)
+      << warning;
+  EXPECT_GT(m.scale(), 1000);
+  m.normalize = Normalize::None;
+  EXPECT_EQ(nearZeroSumWarning(m), "") << "normalize off divides by the divisor";
+}

@@ -77,11 +77,13 @@ void drawGrid(ViewerModel& model, PanelState& state) {
   const Mask& m = model.mask();
   float largest = 0;
   for (float c : m.coefficients) largest = std::max(largest, std::fabs(c));
-  // Integer masks read best as "%g"; fractional ones (a normalised Gaussian) at fixed
-  // precision, with the exact value in the tooltip.
+  // Whole numbers read as typed ("-1", "0", "16", as in GIMP's matrix);
+  // fractions (a normalised Gaussian) at fixed precision, with the exact value
+  // in the tooltip. Cell by cell: a -1 typed into a blur stays "-1", not
+  // "-1.000" that would widen every column past the panel.
   bool integral = true;
   for (float c : m.coefficients) integral = integral && c == std::floor(c);
-  const char* cellFormat = integral ? "%g" : "%.3f";
+  const auto cellFormat = [](float c) { return c == std::floor(c) ? "%g" : "%.3f"; };
   const ImGuiStyle& style = ImGui::GetStyle();
   const float spacing = 3, rowHeight = ImGui::GetFrameHeight() + spacing;
   constexpr int kRowsShown = 9;
@@ -100,7 +102,7 @@ void drawGrid(ViewerModel& model, PanelState& state) {
   float widestText = ImGui::CalcTextSize(integral ? "000" : "0.000").x;
   for (float c : m.coefficients) {
     char text[32];
-    std::snprintf(text, sizeof text, cellFormat, c);
+    std::snprintf(text, sizeof text, cellFormat(c), c);
     widestText = std::max(widestText, ImGui::CalcTextSize(text).x);
   }
   const float narrowest = widestText + 2 * kCellPaddingX + 2;
@@ -136,11 +138,11 @@ void drawGrid(ViewerModel& model, PanelState& state) {
           state.focusCellX = state.focusCellY = -1;
         }
         // Click to type (ConfigDragClickToInputText), drag to scrub.
-        if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat)) model.setCell(x, y, value);
+        if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat(value))) model.setCell(x, y, value);
         moveFocusOnArrows(m, x, y, state);
         if (x == 0 && y == 0) state.firstCell = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                                  ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
-        if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %.7g", x, y, value);
+        if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %s", x, y, numberText(value).c_str());
         if (centre) ImGui::PopStyleVar();
         if (centre) ImGui::PopStyleColor();
         ImGui::PopStyleColor();
@@ -230,7 +232,13 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
     errorText(error + " The last valid mask keeps running.");
     return;
   }
-  ImGui::TextDisabled("sum %g, scale %g, offset %g", m.sum(), m.scale(), m.offset());
+  ImGui::TextDisabled("%s", normalizationText(m).c_str());
+  if (const std::string warning = nearZeroSumWarning(m); !warning.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    errorText(warning);
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button("Normalize off")) model.setNormalize(Normalize::None);
+  }
   ImGui::PushTextWrapPos(0.0f);  // "runs on variant rows, until baked is built" is wider than the panel
   ImGui::TextDisabled("%s; runs on variant %s", model.separable() ? "separable (rank 1)" : "not separable (rank > 1)",
                       inputs.stats.runsOnText(model.variant()).c_str());

@@ -1,6 +1,8 @@
 #include "model/mask_edit.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <utility>
 
@@ -92,6 +94,35 @@ bool describes(const std::string& spec, const Mask& mask) {
 
 }  // namespace
 
+namespace {
+// A sum or scale to read, not to type back: `digits` significant digits.
+std::string roughly(float value, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(value));
+  return text;
+}
+}  // namespace
+
+std::string normalizationText(const Mask& mask) {
+  const std::string bias = mask.bias == 0 ? "" : (mask.bias > 0 ? " + " : " - ") + numberText(std::fabs(mask.bias));
+  if (mask.normalize == Normalize::None) return "\xc3\xb7 " + numberText(mask.divisor) + bias + " (normalize off)";
+  const float sum = mask.sum();
+  if (sum > 0) return "\xc3\xb7 " + roughly(sum, 5) + bias + " (the sum; normalize auto)";
+  const std::string offset = numberText(mask.offset());
+  return "+ " + offset + " (the sum is " + roughly(sum, 5) + "; normalize auto)";
+}
+
+std::string nearZeroSumWarning(const Mask& mask) {
+  if (mask.normalize != Normalize::Auto) return {};
+  float weight = 0;
+  for (float c : mask.coefficients) weight += std::fabs(c);
+  const float sum = mask.sum();
+  if (!(sum > 0) || sum >= 0.01f * weight) return {};
+  return "The coefficients sum to " + roughly(sum, 2) + ", nearly 0: normalize auto multiplies by " +
+         roughly(mask.scale(), 4) + " and the picture saturates. Turn normalize off to divide by the divisor (" +
+         numberText(mask.divisor) + ") instead.";
+}
+
 std::string specForMask(const Mask& mask, const std::string& current) {
   if (describes(current, mask)) return current;
   for (const PresetInfo& p : maskPresets()) {
@@ -101,12 +132,11 @@ std::string specForMask(const Mask& mask, const std::string& current) {
   }
   if (mask.coefficients.size() > 49) return {};
   std::ostringstream out;
-  out.precision(9);
   out << mask.width << "x" << mask.height << ":";
-  for (std::size_t k = 0; k < mask.coefficients.size(); ++k) out << (k ? "," : "") << mask.coefficients[k];
-  if (mask.normalize == Normalize::None) out << ";divisor=" << mask.divisor;
+  for (std::size_t k = 0; k < mask.coefficients.size(); ++k) out << (k ? "," : "") << numberText(mask.coefficients[k]);
+  if (mask.normalize == Normalize::None) out << ";divisor=" << numberText(mask.divisor);
   else out << ";normalize=auto";
-  if (mask.bias != 0) out << ";bias=" << mask.bias;
+  if (mask.bias != 0) out << ";bias=" << numberText(mask.bias);
   const std::string spec = out.str();
   return describes(spec, mask) ? spec : std::string();
 }

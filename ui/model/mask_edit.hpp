@@ -32,6 +32,16 @@ void flipVertical(Mask& mask);
 // Nearest odd value in [1, kMaxMaskSide]; rounds even values up.
 int clampOddSide(int side);
 
+// What the mask's coefficients are divided by and offset with, as both
+// windows say it under the grid, the way GIMP's matrix shows its divisor:
+// "÷ 25 (the sum, normalize auto)", "÷ 16 + 128", "+ 128 (the sum is 0, normalize auto)".
+std::string normalizationText(const Mask& mask);
+// Under normalize auto, a sum that is positive but nearly 0 against the
+// coefficients (one cell of a blur typed negative) divides by almost nothing:
+// the picture goes white. Then this says so, with the scale it became, and
+// both windows offer normalize off beside it; else "".
+std::string nearZeroSumWarning(const Mask& mask);
+
 // The spec a mask field should show for `mask`: `current` when it still
 // describes the mask (what the user typed), else the preset that gives exactly
 // this mask ("sharpen", "box:5"), else the inline spec when it is short

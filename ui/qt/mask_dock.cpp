@@ -19,6 +19,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -32,13 +33,32 @@ namespace {
 constexpr int kGridSpacing = 3;
 constexpr int kCellWidth = 54;
 
-QDoubleSpinBox* numberBox(double min, double max, int decimals) {
-  auto* box = new QDoubleSpinBox;
-  box->setRange(min, max);
-  box->setDecimals(decimals);
-  box->setKeyboardTracking(false);  // one edit per finished number, not per keystroke
-  return box;
-}
+// A grid cell as in GIMP's matrix: the number as it is (1, -2, 0.0145; no
+// 1.000), and a click selects it all, so typing (-1 too) replaces it.
+class CellBox final : public QDoubleSpinBox {
+ public:
+  explicit CellBox(double limit = 1e4) {
+    setRange(-limit, limit);
+    setDecimals(7);  // the spin box rounds its value to this; the text is numberText's
+    setKeyboardTracking(false);
+    setButtonSymbols(QAbstractSpinBox::NoButtons);  // a dense grid reads better without arrows
+    setAlignment(Qt::AlignRight);
+  }
+  QString textFromValue(double value) const override {
+    return QString::fromStdString(numberText(static_cast<float>(value)));
+  }
+
+ protected:
+  void focusInEvent(QFocusEvent* event) override {
+    QDoubleSpinBox::focusInEvent(event);
+    QTimer::singleShot(0, this, [this] { selectAll(); });  // after the click has placed the caret
+  }
+  void mousePressEvent(QMouseEvent* event) override {
+    const bool had = hasFocus();
+    QDoubleSpinBox::mousePressEvent(event);
+    if (!had) selectAll();
+  }
+};
 
 QPushButton* button(const QString& text, const QString& tip) {
   auto* b = new QPushButton(text);
@@ -67,6 +87,16 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   column->addWidget(scroll_);
   column->addLayout(buildTools());
 
+  normalization_ = new QLabel;
+  normalization_->setStyleSheet("color: palette(placeholder-text);");
+  nearZero_ = new QLabel;
+  nearZero_->setWordWrap(true);
+  nearZero_->setStyleSheet("color: #e0605a;");
+  normalizeOff_ = button("Normalize Off", "Divide by the divisor instead of the coefficient sum");
+  connect(normalizeOff_, &QPushButton::clicked, this, [this] { edited(model_.setNormalize(Normalize::None)); });
+  column->addWidget(normalization_);
+  column->addWidget(nearZero_);
+  column->addWidget(normalizeOff_, 0, Qt::AlignLeft);
   separability_ = new QLabel;
   separability_->setWordWrap(true);
   separability_->setStyleSheet("color: palette(placeholder-text);");
@@ -111,8 +141,8 @@ QFormLayout* MaskDock::buildForm() {
   size->addWidget(height_);
   size->addStretch();
   form->addRow("Size", size);
-  divisor_ = numberBox(-1e6, 1e6, 4);
-  bias_ = numberBox(-255, 255, 2);
+  divisor_ = new CellBox(1e6);
+  bias_ = new CellBox(255);
   form->addRow("Divisor", divisor_);
   form->addRow("Bias", bias_);
   normalize_ = new QComboBox;
@@ -185,9 +215,7 @@ void MaskDock::rebuildGrid() {
   gridHeight_ = m.height;
   for (int y = 0; y < m.height; ++y)
     for (int x = 0; x < m.width; ++x) {
-      QDoubleSpinBox* c = numberBox(-1e4, 1e4, 3);
-      c->setButtonSymbols(QAbstractSpinBox::NoButtons);  // a dense grid reads better without arrows
-      c->setAlignment(Qt::AlignRight);
+      QDoubleSpinBox* c = new CellBox;
       c->setFixedWidth(kCellWidth);
       c->setToolTip(QString("(%1, %2)").arg(x - m.radiusX()).arg(y - m.radiusY()));
       if (x == m.radiusX() && y == m.radiusY()) {  // the centre tap, in bold: a font, not a style sheet,
@@ -261,6 +289,11 @@ void MaskDock::refresh() {
     const QString shown = spec.empty() ? QString("custom %1x%2").arg(m.width).arg(m.height) : QString::fromStdString(spec);
     if (spec_->currentText() != shown) spec_->setCurrentText(shown);
   }
+  normalization_->setText(QString::fromStdString(normalizationText(m)));
+  const QString nearZero = QString::fromStdString(nearZeroSumWarning(m));
+  nearZero_->setText(nearZero);
+  nearZero_->setVisible(!nearZero.isEmpty());
+  normalizeOff_->setVisible(!nearZero.isEmpty());
   FrameStats running;
   running.variantAsked = runningAsked_;
   running.variantRan = runningRan_;

@@ -15,6 +15,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSpinBox;
 class QWidget;
@@ -41,6 +42,9 @@ class MaskDock : public QDockWidget {
   // shown in the separability line once it runs the model's variant.
   void setRunningVariant(VariantId asked, VariantId ran);
   QLabel* errorLabel() const { return error_; }
+  QLabel* normalizationLabel() const { return normalization_; }
+  QLabel* nearZeroLabel() const { return nearZero_; }
+  QPushButton* normalizeOffButton() const { return normalizeOff_; }
   QScrollArea* gridArea() const { return scroll_; }
   // The tool buttons carry object names: maskTranspose, maskFlipH, maskFlipV, maskReset.
 
@@ -74,6 +78,8 @@ class MaskDock : public QDockWidget {
   QDoubleSpinBox *divisor_ = nullptr, *bias_ = nullptr;
   QComboBox *normalize_ = nullptr, *symmetry_ = nullptr, *spec_ = nullptr;
   QLabel *separability_ = nullptr, *error_ = nullptr;
+  QLabel *normalization_ = nullptr, *nearZero_ = nullptr;  // normalizationText, nearZeroSumWarning
+  QPushButton* normalizeOff_ = nullptr;                    // beside the warning
   VariantId runningAsked_ = VariantId::Invalid, runningRan_ = VariantId::Invalid;  // the frame side's
   QString specError_;  // the parser's sentence for the last spec typed; cleared by the next edit
   bool refreshing_ = false;

@@ -65,6 +65,10 @@ struct Mask {
   bool operator!=(const Mask& other) const { return !(*this == other); }
 };
 
+// The shortest decimal that reads back as the same float: 0.0145, not
+// 0.0144999996; 16, not 16.000. Specs, grids and messages print coefficients so.
+std::string numberText(float value);
+
 // Rank-1 test: when the mask is (within tolerance) column * row, fills them.
 struct SeparableFactors {
   std::vector<float> column;  // height entries, applied vertically
