@@ -40,7 +40,12 @@
 namespace liveconv::ui {
 namespace {
 
-constexpr float kPanelWidth = 400;  // screen coordinates
+// The control panel's width (screen coordinates): 400, and less in a window
+// under 1100 wide (at least 300: its sections scroll), so the picture keeps
+// most of a small window.
+float panelWidth(int windowWidth) {
+  return windowWidth >= 1100 ? 400.0f : std::max(300.0f, 0.36f * static_cast<float>(windowWidth));
+}
 constexpr float kClear[3] = {0.05f, 0.05f, 0.06f};
 
 std::string glfwLastError() {
@@ -74,7 +79,7 @@ Layout layoutFor(GLFWwindow* window, const ViewState& view, int frameW, int fram
   glfwGetWindowSize(window, &winW, &winH);
   glfwGetFramebufferSize(window, &fbW, &fbH);
   const float sx = winW ? static_cast<float>(fbW) / winW : 1, sy = winH ? static_cast<float>(fbH) / winH : 1;
-  const float panel = view.panelsVisible ? kPanelWidth : 0;
+  const float panel = view.panelsVisible ? panelWidth(winW) : 0;
   Layout l;
   l.areaWin = {panel, 0, winW - panel, static_cast<float>(winH)};
   const PixelRect areaFb{static_cast<int>(panel * sx), 0, fbW - static_cast<int>(panel * sx), fbH};
@@ -468,7 +473,7 @@ class Viewer {
     inputs_.playingSource = loop_.playingSource();
     messageLines();
     inputs_.messages = &messages_;
-    if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, kPanelWidth, layout.areaWin.height, panel);
+    if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, layout.areaWin.x, layout.areaWin.height, panel);
     ScreenRect overlay;
     if (view.overlayVisible)
       overlay = drawOverlay(stats, loop_.uiFrameTimes(), OverlayRates{loop_.videoFps(), loop_.uiFps(), view.paused},

@@ -109,13 +109,25 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
   ImGui::SetNextWindowPos(
       ImVec2(right ? area.x + area.width - pad : area.x + pad, bottom ? area.y + area.height - pad : area.y + pad),
       ImGuiCond_Always, ImVec2(right ? 1.0f : 0.0f, bottom ? 1.0f : 0.0f));
-  ImGui::SetNextWindowSize(ImVec2(view.overlayCompact ? 330 : 370, 0));
+  // A small picture (a small window, Qt's docks around it) gets the two lines
+  // only, and where even they do not fit, a smaller font: the overlay never
+  // covers most of the picture and is never cut at the window's edge.
+  const float ui = ImGui::GetFontSize() / 15.0f;  // the font's scale (HiDPI), as the widths below were measured at 15 px
+  const float fullWidth = 370 * ui, compactWidth = 330 * ui;
+  const bool compact = view.overlayCompact || area.width < fullWidth + 200 * ui || area.height < 440 * ui;
+  float width = compact ? compactWidth : fullWidth, scale = 1;
+  if (width + 2 * pad > area.width) {
+    scale = std::max(0.6f, (area.width - 2 * pad) / width);
+    width *= scale;
+  }
+  ImGui::SetNextWindowSize(ImVec2(width, 0));
   ImGui::SetNextWindowBgAlpha(std::clamp(view.overlayOpacity, kMinOverlayOpacity, 1.0f));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 6);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, kPadding);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(kPadding.x * scale, kPadding.y * scale));
   ImGui::Begin("##overlay", nullptr, flags);
+  ImGui::SetWindowFontScale(scale);
 
   // The video's rate (new source frames shown per second) leads; the UI loop's rate (FrameLoop::uiFps) is secondary.
   if (rates.paused)
@@ -130,7 +142,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
     secondaryText("at %s", at.c_str());
   ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
               stats.gigabytesPerSecond);
-  if (view.overlayCompact) {  // the two lines that matter, out of the picture's way
+  if (compact) {  // the two lines that matter, out of the picture's way
     if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "refused (full overlay: Alt+O)");
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     ImGui::End();

@@ -1,4 +1,5 @@
 #include "qt/engine_dock.hpp"
+#include "qt/dock_body.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -68,7 +69,7 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   wg->addWidget(workgroupY_);
   form->addRow("Workgroup", wg);
   column->addLayout(form);
-  setWidget(body);
+  setWidget(scrolledDockBody(body));
 
   connect(variants_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
     if (item) edited(model_.setVariant(static_cast<VariantId>(item->data(Qt::UserRole).toInt())));

@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QSlider>
@@ -66,7 +67,7 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
 
   // The seek bar of a file, with its position (hidden for live and generated sources).
   seekSlider_ = new QSlider(Qt::Horizontal);
-  seekSlider_->setMinimumWidth(260);
+  seekSlider_->setMinimumWidth(160);
   seekSlider_->setToolTip("Drag to a place in the file (Left/Right: 5 s, Home, End)");
   positionLabel_ = new QLabel;
   connect(seekSlider_, &QSlider::sliderReleased, this, [this] { loop_.seekTo(seekSlider_->value() / 10.0); });
@@ -92,6 +93,8 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
     l->setMinimumWidth(120);
     statusBar()->addPermanentWidget(l);
   }
+  // The longest, and in the overlay too: it gives way in a narrow window rather than widening it.
+  deviceLabel_->setMinimumWidth(40);  // below its text's width, where the window has no more room
   statusBar()->addPermanentWidget(deviceLabel_);
   buildMenus();
 
@@ -128,6 +131,19 @@ MainWindow::~MainWindow() {
   viewport_->makeCurrent();
   loop_.shutdown();
   viewport_->doneCurrent();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  const bool narrow = width() < 1100;
+  const bool tabbed = tabifiedDockWidgets(maskDock_).contains(engineDock_);  // the layout restored may be either
+  if (narrow && !tabbed) {
+    tabifyDockWidget(maskDock_, engineDock_);
+    maskDock_->raise();
+  } else if (!narrow && tabbed) {
+    addDockWidget(Qt::RightDockWidgetArea, engineDock_);
+    resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);
+  }
 }
 
 void MainWindow::setRunning(bool running) {

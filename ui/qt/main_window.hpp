@@ -91,6 +91,9 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  // Under 1100 pixels wide the two docks share one column as tabs, so the
+  // picture keeps most of a small window; wider, they go back to both sides.
+  void resizeEvent(QResizeEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 

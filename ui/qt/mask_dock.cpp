@@ -1,4 +1,5 @@
 #include "qt/mask_dock.hpp"
+#include "qt/dock_body.hpp"
 
 #include <algorithm>
 
@@ -106,7 +107,7 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   column->addWidget(separability_);
   column->addWidget(error_);
   column->addStretch(1);
-  setWidget(body);
+  setWidget(scrolledDockBody(body));
   refresh();
 }
 
@@ -251,6 +252,10 @@ void MaskDock::fitGridArea() {
   const int gridWidth = gridWidth_ * kCellWidth + (gridWidth_ + 1) * kGridSpacing;
   if (gridWidth > viewportWidth) height += scroll_->horizontalScrollBar()->sizeHint().height();
   scroll_->setFixedHeight(height);
+  // Wide enough for up to 7 columns (the default 7x7 without scrolling); a wider mask scrolls.
+  const int shown = std::min(gridWidth_, 7);
+  scroll_->setMinimumWidth(shown * kCellWidth + (shown + 1) * kGridSpacing + 2 * scroll_->frameWidth() +
+                           (gridHeight_ > kRowsShown ? scroll_->verticalScrollBar()->sizeHint().width() : 0));
 }
 
 void MaskDock::resizeEvent(QResizeEvent* event) {
