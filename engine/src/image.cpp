@@ -1,8 +1,12 @@
 #include "liveconv/image.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
+#include <mutex>
+#include <new>
+#include <vector>
 
 namespace liveconv {
 
@@ -79,6 +83,79 @@ int borderIndex(int i, int n, BorderMode mode) {
     case BorderMode::Invalid: break;
   }
   return -1;
+}
+
+namespace {
+
+constexpr std::size_t kPageAlignment = PageAlignedAllocator<std::uint8_t>::kAlignment;
+struct Block {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+};
+
+// Freed frame-sized blocks, newest last, for the next allocation of the same
+// size: at most kBlocks of them and kBytes in all (a few 4K frames).
+class PixelCache {
+ public:
+  static constexpr std::size_t kSmallest = 256 * 1024;
+  static constexpr std::size_t kBlocks = 12;
+  static constexpr std::size_t kBytes = std::size_t(256) << 20;
+  void* take(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = blocks_.size(); i-- > 0;)
+      if (blocks_[i].bytes == bytes) {
+        void* p = blocks_[i].p;
+        held_ -= bytes;
+        blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+        return p;
+      }
+    return nullptr;
+  }
+  PixelCache() { blocks_.reserve(kBlocks + 1); }
+  // Keeps `p`; fills `evicted` with the blocks that no longer fit (the oldest
+  // first) for the caller to free, and returns their number. Allocates nothing.
+  std::size_t keep(void* p, std::size_t bytes, std::array<Block, kBlocks + 1>* evicted) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    blocks_.push_back({p, bytes});  // within the capacity reserved
+    held_ += bytes;
+    std::size_t n = 0;
+    while (blocks_.size() > kBlocks || held_ > kBytes) {
+      (*evicted)[n++] = blocks_.front();
+      held_ -= blocks_.front().bytes;
+      blocks_.erase(blocks_.begin());
+    }
+    return n;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Block> blocks_;
+  std::size_t held_ = 0;
+};
+
+// Never destroyed: an image freed during the program's exit still finds it.
+PixelCache& pixelCache() {
+  static PixelCache* cache = new PixelCache;
+  return *cache;
+}
+
+}  // namespace
+
+void* allocatePixelMemory(std::size_t bytes) {
+  if (bytes >= PixelCache::kSmallest)
+    if (void* p = pixelCache().take(bytes)) return p;
+  return ::operator new(bytes, std::align_val_t{kPageAlignment});
+}
+
+void freePixelMemory(void* p, std::size_t bytes) noexcept {
+  if (!p) return;
+  if (bytes >= PixelCache::kSmallest) {
+    std::array<Block, PixelCache::kBlocks + 1> evicted;
+    const std::size_t n = pixelCache().keep(p, bytes, &evicted);
+    for (std::size_t i = 0; i < n; ++i) ::operator delete(evicted[i].p, std::align_val_t{kPageAlignment});
+    return;
+  }
+  ::operator delete(p, std::align_val_t{kPageAlignment});
 }
 
 Image::Image(int width, int height, PixelFormat format)

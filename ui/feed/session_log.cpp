@@ -119,7 +119,16 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
       << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal
-      << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
+      << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"drops\": {";
+  bool firstCause = true;
+  for (const DropCause& d : s.drops) {
+    out << (firstCause ? "" : ", ") << jsonQuote(d.cause) << ": " << d.count;
+    firstCause = false;
+  }
+  // New frames shown per second, from the first one on screen to now.
+  const double shownSeconds = firstFrameMs_ < 0 ? 0 : (nowMs() - firstFrameMs_) / 1000;
+  out << "},\n  \"shown_fps\": " << (shownSeconds > 0 ? static_cast<double>(latencyMs_.size() - 1) / shownSeconds : 0)
+      << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
       << ",\n  \"latency_ms\": " << latencyMsJson()
       << ",\n  \"messages\": [";
   for (std::size_t i = 0; i < messages_.size(); ++i) {

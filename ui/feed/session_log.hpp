@@ -55,7 +55,10 @@ class SessionLog {
   // Once per pass of the UI thread: its frame times go into the file.
   void tick();
   // A new frame reached the screen `ms` after its source handed it over.
-  void latency(double ms) { latencyMs_.push_back(ms); }
+  void latency(double ms) {
+    if (latencyMs_.empty()) firstFrameMs_ = nowMs();
+    latencyMs_.push_back(ms);
+  }
 
   // Every edit so far reached the picture or was refused.
   bool settled() const;
@@ -76,6 +79,7 @@ class SessionLog {
   std::vector<double> frameMs_;
   std::vector<double> latencyMs_;
   double lastTickMs_ = -1;
+  double firstFrameMs_ = -1;  // when the first new frame reached the screen
   std::chrono::steady_clock::time_point start_;
   std::vector<Message> messages_;
   std::vector<Edit> edits_;

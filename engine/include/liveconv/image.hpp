@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace liveconv {
@@ -59,6 +60,13 @@ struct ImageView {
 // Pixel storage aligned to a page: a device that works in host memory (a CPU
 // device) can then use the pixels where they are (CL_MEM_USE_HOST_PTR asks
 // for the device's base-address alignment, up to a page on some drivers).
+// Page-aligned pixel memory. Frame-sized blocks (256 KiB and more) that are
+// freed wait in a small cache for the next frame of that size: a stream
+// allocates a frame or two per frame on several threads, and fresh pages cost
+// a page fault each (at 1280x720 RGBA, 900 a frame).
+void* allocatePixelMemory(std::size_t bytes);
+void freePixelMemory(void* p, std::size_t bytes) noexcept;
+
 template <typename T>
 struct PageAlignedAllocator {
   using value_type = T;
@@ -66,10 +74,18 @@ struct PageAlignedAllocator {
   PageAlignedAllocator() = default;
   template <typename U>
   PageAlignedAllocator(const PageAlignedAllocator<U>&) {}
-  T* allocate(std::size_t n) {
-    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kAlignment}));
+  T* allocate(std::size_t n) { return static_cast<T*>(allocatePixelMemory(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { freePixelMemory(p, n * sizeof(T)); }
+  // Pixels are left as they are (default-initialised): every image is written
+  // whole before it is read, and zeroing a frame cost as much as copying it.
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
   }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{kAlignment}); }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   template <typename U>
   bool operator==(const PageAlignedAllocator<U>&) const { return true; }
   template <typename U>
