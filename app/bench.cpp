@@ -284,11 +284,17 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
   if (conv.params().variant == VariantId::Auto) row->chosen = variantInfo(active.variant).name;
   const auto [in, out] = frame.at(ctx, conv.devicePitchBytes(src.format, src.width, src.height));
   std::vector<double> kernelMs, wallMs;
+  // The kernel alone and (with transfers) the whole frame, run by run
+  // interleaved: both medians come from the same stretch of time, so the
+  // machine's drift (clocks, caches, other work) does not set them apart.
   for (int r = 0; r < plan.warmup + plan.runs; ++r) {
     cl::Event first, done;
     conv.enqueue(*in, *out, nullptr, &done, &first);
     done.wait();
     if (r >= plan.warmup) kernelMs.push_back(eventSpanMs(first, done));
+    if (!plan.transfers) continue;
+    const FrameTimings t = conv.process(src, frame.dst.view());
+    if (r >= plan.warmup) wallMs.push_back(t.wallMs);
   }
   const double pixels = double(src.width) * src.height;
   const int channels = bytesPerPixel(src.format);
@@ -299,10 +305,6 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
   const double fmas = fmasPerOutput(variantInfo(active.variant), mask.width, mask.height) * channels;
   row->fracFma = row->kernelMpix * 1e6 / (limits.fma.fmaPerSecond / fmas);
   if (plan.transfers) {
-    for (int r = 0; r < plan.warmup + plan.runs; ++r) {
-      const FrameTimings t = conv.process(src, frame.dst.view());
-      if (r >= plan.warmup) wallMs.push_back(t.wallMs);
-    }
     row->transferMs = median(wallMs);
     row->transferMpix = pixels / (row->transferMs * 1e-3) * 1e-6;
   }
@@ -344,7 +346,9 @@ void printHeader(const DeviceInfo& info, const BenchPlan& plan, const DeviceLimi
             << "medians of " << plan.runs << " runs after " << plan.warmup << " warm-up; border "
             << toString(plan.border)
             << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "
-               "limit / (taps x channels; W+H taps for separable)\n\n";
+               "limit / (taps x channels; W+H taps for separable); +xfer ms = a whole frame from host memory "
+               "and back (upload, kernel, readback; a CPU device filters the host frames in place, which can "
+               "take less than its own padded buffers), run by run interleaved with the kernel alone\n\n";
   std::printf("%-13s %-5s %-10s %-6s %-8s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
               "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", plan.verify ? "verify" : "");
 }
