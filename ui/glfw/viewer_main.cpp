@@ -28,6 +28,7 @@
 #include "gl/picture_renderer.hpp"
 #include "glfw/key_queue.hpp"
 #include "glfw/native_context.hpp"
+#include "glfw/panel_cache.hpp"
 #include "glfw/viewer_options.hpp"
 #include "imgui/panels.hpp"
 #include "liveconv/device.hpp"
@@ -369,6 +370,7 @@ class Viewer {
   int run() {
     try {
       renderer_ = std::make_unique<PictureRenderer>();
+      panel_ = std::make_unique<PanelCache>();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
       return kExitNoDisplay;
@@ -376,6 +378,7 @@ class Viewer {
     // A signal (SIGINT, SIGTERM, SIGHUP) ends the loop as closing the window does.
     while (!glfwWindowShouldClose(win_) && !quit_ && !app::interruptRequested() && !pass()) {
     }
+    panel_.reset();
     renderer_.reset();
     return exitCode_;
   }
@@ -517,7 +520,8 @@ class Viewer {
     glClear(GL_COLOR_BUFFER_BIT);
     if (frame.hasPicture()) renderer_->draw(layout.pictureFb, fbH, model_.view());
     glViewport(0, 0, fbW, fbH);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // The control panel's window (drawControlPanel), left of the picture's area.
+    panel_->render(ImGui::GetDrawData(), "liveconv", 0, 0, layout.areaWin.x, layout.areaWin.height, fbW, fbH);
     const double sample = uploadMs + msSince(drawStart);
     displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30.0;
     loop_.setDisplayMs(displayMs_);  // shown with the next frame's stats
@@ -599,6 +603,7 @@ class Viewer {
   GLFWwindow* const win_;
   KeyQueue& keys_;
   std::unique_ptr<PictureRenderer> renderer_;
+  std::unique_ptr<PanelCache> panel_;
   PanelInputs inputs_;
   std::vector<SessionLogLine> messages_;
   PanelState panelState_;
