@@ -59,17 +59,37 @@ KeyQueue::~KeyQueue() {
   g_onInput = nullptr;
 }
 
-void KeyQueue::onKey(GLFWwindow*, int key, int scancode, int action, int mods) {
-  if (g_queue) g_queue->events_.push_back({false, key, scancode, action, mods, 0});
+// ImGui 1.87 and later queue and trickle events themselves, and read the
+// modifiers from GLFW's key state as the event comes (glfwGetKey): there each
+// event goes to ImGui at once, as it happens. 1.86 keeps only a key's state:
+// there the events wait here for the passes (deliver()).
+constexpr bool kImGuiQueues = IMGUI_VERSION_NUM >= 18700;
+
+void KeyQueue::onKey(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (g_queue && kImGuiQueues) {
+    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+    if (action == GLFW_PRESS && !ImGui::GetIO().WantTextInput) g_queue->pressed_.push_back(windowKey(key, mods));
+  } else if (g_queue) {
+    g_queue->events_.push_back({false, key, scancode, action, mods, 0});
+  }
   input();
 }
 
-void KeyQueue::onChar(GLFWwindow*, unsigned codepoint) {
-  if (g_queue) g_queue->events_.push_back({true, 0, 0, 0, 0, codepoint});
+void KeyQueue::onChar(GLFWwindow* window, unsigned codepoint) {
+  if (g_queue && kImGuiQueues)
+    ImGui_ImplGlfw_CharCallback(window, codepoint);
+  else if (g_queue)
+    g_queue->events_.push_back({true, 0, 0, 0, 0, codepoint});
   input();
+}
+
+int KeyQueue::windowKey(int key, int mods) {
+  return key | (mods & GLFW_MOD_SHIFT ? kShift : 0) | (mods & GLFW_MOD_ALT ? kAlt : 0);
 }
 
 void KeyQueue::deliver(std::vector<int>* windowKeys) {
+  windowKeys->insert(windowKeys->end(), pressed_.begin(), pressed_.end());
+  pressed_.clear();
   std::vector<int> changed;  // keys handed this pass
   bool pressed = false;      // a press among them
   std::size_t n = 0;
@@ -87,8 +107,7 @@ void KeyQueue::deliver(std::vector<int>* windowKeys) {
     pressed = pressed || e.action == GLFW_PRESS;
     changed.push_back(e.key);
     ImGui_ImplGlfw_KeyCallback(window_, e.key, e.scancode, e.action, e.mods);
-    if (e.action == GLFW_PRESS && !ImGui::GetIO().WantTextInput)
-      windowKeys->push_back(e.key | (e.mods & GLFW_MOD_SHIFT ? kShift : 0) | (e.mods & GLFW_MOD_ALT ? kAlt : 0));
+    if (e.action == GLFW_PRESS && !ImGui::GetIO().WantTextInput) windowKeys->push_back(windowKey(e.key, e.mods));
   }
   events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(n));
 }

@@ -5,11 +5,12 @@
 // and release arrive in one glfwPollEvents (xdotool, a quick finger, a pass
 // that took 60 ms) is never seen down, so BackSpace, Enter and Ctrl+A were
 // lost in the text fields. ImGui 1.87 and later queue events themselves
-// ("trickle"); this does the same for every release: GLFW's key and text
-// events wait here, and each pass hands ImGui those up to the first that would
-// undo what it handed (a key's second change, any release after a press, text
-// typed after a key changed). The rest wait for the next pass, which the
-// viewer runs at once while anything waits (pending()).
+// ("trickle", and Debian 13's 1.90 gets every event at once, as it comes);
+// for 1.86 this does the same: GLFW's key and text events wait here, and each
+// pass hands ImGui those up to the first that would undo what it handed (a
+// key's second change, any release after a press, text typed after a key
+// changed). The rest wait for the next pass, which the viewer runs at once
+// while anything waits (pending()).
 //
 // The pointer, the wheel and focus go to ImGui's backend as they come (1.86
 // keeps a click that was pressed and released in one poll). The viewer's own
@@ -50,10 +51,12 @@ class KeyQueue {
   };
   static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
   static void onChar(GLFWwindow* window, unsigned codepoint);
+  static int windowKey(int key, int mods);
 
   GLFWwindow* window_;
   void (*onInput_)();
-  std::vector<Event> events_;
+  std::vector<Event> events_;  // ImGui 1.86: what waits for a pass
+  std::vector<int> pressed_;   // ImGui 1.87 on: the window's keys taken as they came
 };
 
 }  // namespace liveconv::ui
