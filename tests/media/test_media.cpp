@@ -3,11 +3,7 @@
 // and compared with the CPU reference frame by frame. Plus the CLI's answers
 // to bad input. Frames are small and few, so the suite stays quick.
 #include <gtest/gtest.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <array>
 #include <cctype>
@@ -29,6 +25,7 @@
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_test_support.hpp"
+#include "silent_listener.hpp"
 #include "stream.hpp"
 #include "test_support.hpp"
 
@@ -430,16 +427,9 @@ TEST(Media, AStalledInputPipeEndsAtTheFirstSignal) {
 // both windows (which pass their own timeout through the same open); with
 // --open-timeout 0 it waits until a signal ends it.
 TEST(Media, AStreamThatNeverSendsGivesUpAfterTheOpenTimeout) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener, 8), 0);
-  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const std::string url = "tcp://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  const SilentListener listener;
+  ASSERT_FALSE(listener.url().empty()) << "no socket could listen on 127.0.0.1";
+  const std::string url = listener.url();
   const std::string run = std::string(LIVECONV_BIN) + " run -i " + url + " -o null --mask box:3";
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -454,7 +444,6 @@ TEST(Media, AStreamThatNeverSendsGivesUpAfterTheOpenTimeout) {
   const Result waited = shell("timeout --preserve-status -s INT 3 " + run + " --open-timeout 0");
   EXPECT_EQ(waited.exitCode, 130) << "waited until the signal: " << waited.output;
   EXPECT_FALSE(has(waited.output, "sent nothing")) << waited.output;
-  ::close(listener);
 }
 
 // A signal before the first frame ends the run as an interruption (128 + N,

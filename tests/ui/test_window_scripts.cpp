@@ -5,10 +5,6 @@
 // writes the filtered frame at its own size. Without Xvfb (and no $DISPLAY)
 // or without an OpenCL device: a visible SKIP.
 #include <gtest/gtest.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +26,7 @@
 #include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask_file.hpp"
 #include "png/png_io.hpp"
+#include "silent_listener.hpp"
 
 namespace {
 
@@ -430,16 +427,9 @@ TEST_P(WindowScript, AMissingFileEndsAnUnattendedRunWithExit7AndNoDialog) {
 // up on it by itself; either way the test pattern plays on, the window says
 // why once (no dialog: the run goes on to its quit) and names what plays.
 TEST_P(WindowScript, AnOpenThatHangsIsCancelledByEscOrGivesUpAfterTheTimeout) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(listener, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(listener, 8), 0);
-  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const std::string url = "tcp://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+  const SilentListener listener;
+  ASSERT_FALSE(listener.url().empty()) << "no socket could listen on 127.0.0.1";
+  const std::string url = listener.url();
   std::string output;
   extraArgs_ = "--open-timeout 1 ";
   const auto start = std::chrono::steady_clock::now();
@@ -449,7 +439,6 @@ TEST_P(WindowScript, AnOpenThatHangsIsCancelledByEscOrGivesUpAfterTheTimeout) {
                      "400 quit\n",
                      &output);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  ::close(listener);
   ASSERT_EQ(rc, 0) << output;
   const std::string json = readFile(dir_ + "stats.json");
   std::printf("%s(%.1f s)\n", json.c_str(), seconds);

@@ -19,6 +19,7 @@ target_link_libraries(ui_display_tests PRIVATE liveconv_ui_interop_policy liveco
 
 # Both windows driven by one --script, read back through --stats-json.
 add_executable(ui_window_script_tests ${CMAKE_CURRENT_LIST_DIR}/test_window_scripts.cpp)
+target_include_directories(ui_window_script_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/..)  # silent_listener.hpp
 target_link_libraries(ui_window_script_tests PRIVATE GTest::gtest GTest::gtest_main liveconv_engine liveconv_ui_feed liveconv_ui_png)
 gtest_discover_tests(ui_window_script_tests DISCOVERY_MODE PRE_TEST
   PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 300
