@@ -54,11 +54,6 @@ class CellBox final : public QDoubleSpinBox {
     QDoubleSpinBox::focusInEvent(event);
     QTimer::singleShot(0, this, [this] { selectAll(); });  // after the click has placed the caret
   }
-  void mousePressEvent(QMouseEvent* event) override {
-    const bool had = hasFocus();
-    QDoubleSpinBox::mousePressEvent(event);
-    if (!had) selectAll();
-  }
 };
 
 QPushButton* button(const QString& text, const QString& tip) {
