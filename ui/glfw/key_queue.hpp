@@ -1,20 +1,25 @@
 // The viewer's keyboard, handed to ImGui one change of a key a pass.
 //
-// ImGui reads a key's state once a frame. Debian 12's ImGui (1.86) keeps that
-// state in io.KeysDown, which GLFW's callbacks set at once: a tap whose press
-// and release arrive in one glfwPollEvents (xdotool, a quick finger, a pass
-// that took 60 ms) is never seen down, so BackSpace, Enter and Ctrl+A were
-// lost in the text fields. ImGui 1.87 and later queue events themselves
-// ("trickle", and Debian 13's 1.90 gets every event at once, as it comes);
-// for 1.86 this does the same: GLFW's key and text events wait here, and each
-// pass hands ImGui those up to the first that would undo what it handed (a
-// key's second change, any release after a press, text typed after a key
-// changed). The rest wait for the next pass, which the viewer runs at once
-// while anything waits (pending()).
+// ImGui reads a key's state once a frame. A tap whose press and release come
+// in one glfwPollEvents (xdotool, a quick finger, a pass that took 60 ms)
+// must still be seen down for a frame, and a shortcut's key seen down while
+// its modifier is: Debian 12's ImGui (1.86) keeps only io.KeysDown, so
+// BackSpace, Enter and Ctrl+A were lost in the text fields; Debian 13's 1.90
+// queues and trickles events itself, but one frame takes the changes of
+// different keys together, so Ctrl+A whose A down and Ctrl up came in one poll
+// (a loaded machine: a pass of 100 ms or more) was seen as A alone.
 //
-// The pointer, the wheel and focus go to ImGui's backend as they come (1.86
-// keeps a click that was pressed and released in one poll). The viewer's own
-// keys (Space, V, S ...) are the presses handed while no text field has the
+// So GLFW's key and text events wait here, and each pass hands ImGui those up
+// to the first that would undo what it handed (a key's second change, any
+// release after a press, text typed after a key changed). The rest wait for
+// the next pass, which the viewer runs at once while anything waits
+// (pending()). With ImGui 1.87 and later each key event carries the modifiers
+// as they were when it happened (GLFW's backend would read them at the
+// hand-over, from glfwGetKey).
+//
+// The pointer, the wheel and focus go to ImGui's backend as they come (a
+// click pressed and released in one poll is kept). The viewer's own keys
+// (Space, V, S ...) are the presses handed while no text field has the
 // keyboard.
 #pragma once
 
@@ -52,11 +57,13 @@ class KeyQueue {
   static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
   static void onChar(GLFWwindow* window, unsigned codepoint);
   static int windowKey(int key, int mods);
+  void hand(const Event& e);  // one key event to ImGui
+
 
   GLFWwindow* window_;
   void (*onInput_)();
-  std::vector<Event> events_;  // ImGui 1.86: what waits for a pass
-  std::vector<int> pressed_;   // ImGui 1.87 on: the window's keys taken as they came
+  std::vector<Event> events_;  // what waits for a pass
+  bool modifierDown_[8] = {};  // GLFW_KEY_LEFT_SHIFT .. GLFW_KEY_RIGHT_SUPER as handed
 };
 
 }  // namespace liveconv::ui
