@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <csignal>
 #include <algorithm>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "media/media_errors.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/frequency_response.hpp"
 #include "liveconv/mask.hpp"
 #include "liveconv/variants.hpp"
 #include "subcommands.hpp"
@@ -35,6 +37,7 @@ void printUsage() {
                "  devices            list OpenCL platforms and devices\n"
                "  variants           list the kernel variants\n"
                "  presets            list the mask presets and the mask spec syntax\n"
+               "  response SPEC      what a mask does to the picture's frequencies (its gain)\n"
                "  bench              benchmark variants x masks x image sizes\n";
   for (const Subcommand& s : extraSubcommands()) std::cout << "  " << s.usageLine << "\n";
   std::cout << "\nWindows:\n"
@@ -135,6 +138,49 @@ int listPresets(const std::vector<std::string>& argv) {
   return kExitOk;
 }
 
+// The mask's frequency response, as the windows draw it beside the grid.
+int printResponse(const std::vector<std::string>& argv) {
+  const char* usage = "usage: liveconv response SPEC [--grid]\n"
+                         "  what the mask SPEC (a preset or inline mask, see `liveconv presets`) does to\n"
+                         "  the picture's frequencies: the magnitude of its 2-D Fourier transform times\n"
+                         "  the scale the kernels apply (normalize, divisor), on a 64x64 grid of\n"
+                         "  frequencies from -0.5 to 0.5 cycles per pixel (numpy's\n"
+                         "  abs(fftshift(fft2(scale * mask, (64, 64))))). Prints one line on what it\n"
+                         "  does, then the gain along x (fy = 0) and along y (fx = 0) from 0 to 0.5\n"
+                         "  cycles/px; --grid prints the whole grid instead: 64 rows (fy from -0.5), 64\n"
+                         "  gains each (fx from -0.5). The windows show the same as a picture.\n";
+  const Args args(argv, {}, {"--help", "--grid"}, {{"-h", "--help"}});
+  if (args.has("--help")) {
+    std::cout << usage;
+    return kExitOk;
+  }
+  if (args.positional().size() != 1)
+    throw UsageError(args.positional().empty() ? "response needs a mask spec, e.g. liveconv response gaussian:9"
+                                               : "response takes one mask spec; '" + args.positional()[1] +
+                                                     "' is a second.");
+  const std::string spec = args.positional()[0];
+  const bool grid = args.has("--grid");
+  const FrequencyResponse r = frequencyResponse(parseMaskSpec(spec));
+  char line[64];
+  if (grid) {
+    for (int y = 0; y < r.size; ++y)
+      for (int x = 0; x < r.size; ++x) {
+        std::snprintf(line, sizeof line, "%.9g%c", static_cast<double>(r.at(x, y)), x + 1 < r.size ? ' ' : '\n');
+        std::cout << line;
+      }
+    return kExitOk;
+  }
+  std::cout << describe(parseMaskSpec(spec)) << ": " << describeResponse(r) << "\n"
+            << "cycles/px  gain along x  gain along y\n";
+  const std::vector<float> x = r.cutX(), y = r.cutY();
+  for (size_t k = 0; k < x.size(); k += 2) {
+    std::snprintf(line, sizeof line, "%9.4f  %12.6g  %12.6g\n", 0.5 * static_cast<double>(k) / static_cast<double>(x.size() - 1),
+                  static_cast<double>(x[k]), static_cast<double>(y[k]));
+    std::cout << line;
+  }
+  return kExitOk;
+}
+
 // `liveconv --ui qt|viewer ARGS...` becomes the window program with ARGS: the
 // same process (exec), so its exit code, signals and terminal are the user's.
 int launchUi(const std::string& name, const std::vector<std::string>& args, const char* argv0) {
@@ -186,6 +232,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "devices") return listDevices(rest);
   if (cmd == "variants") return listVariants(rest);
   if (cmd == "presets") return listPresets(rest);
+  if (cmd == "response") return printResponse(rest);
   if (cmd == "bench") return runBench(rest);
   for (const Subcommand& s : extraSubcommands())
     if (cmd == s.name) return s.run(rest);

@@ -26,11 +26,13 @@ engine_pkgs=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev ope
 # FFmpeg libraries and the ffmpeg command (the tests make their clips with it);
 # GLFW (its native header needs Xrandr), ImGui, GL with GLX and EGL, PNG; Qt 6;
 # Xvfb + Mesa for the window tests (xdotool types into them, pkill from procps signals them); file and help2man for the package and its
-# man page (cpack's dpkg-shlibdeps comes with build-essential's dpkg-dev).
+# man page (cpack's dpkg-shlibdeps comes with build-essential's dpkg-dev); numpy, whose FFT the mask's
+# frequency response is checked against.
 full_pkgs=(libavformat-dev libavcodec-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev ffmpeg
            libglfw3-dev libxrandr-dev libimgui-dev libgl-dev libegl-dev libgl1-mesa-dri libpng-dev fonts-dejavu-core
            qt6-base-dev libqt6opengl6-dev
-           xvfb xauth xdotool procps file help2man)
+           xvfb xauth xdotool procps file help2man
+           python3-numpy)
 # scripts/plot-bench.sh and scripts/cpu-vs-ffmpeg.sh.
 tools_pkgs=(python3 python3-opencv gnuplot-nox bc)  # python3-opencv: scripts/cpu-vs-opencv.sh
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "liveconv/frequency_response.hpp"
 #include "liveconv/variants.hpp"
 #include "test_support.hpp"
 
@@ -59,7 +60,7 @@ TEST(Cli, DevicesListsTheDefaultDevice) {
 
 // Every command answers --help on stdout with exit 0, without a device.
 TEST(Cli, EveryCommandAnswersHelp) {
-  std::vector<std::string> commands = {"devices", "variants", "presets", "bench", "bench --pipeline"};
+  std::vector<std::string> commands = {"devices", "variants", "presets", "response", "bench", "bench --pipeline"};
 #ifdef LIVECONV_WITH_MEDIA
   commands.insert(commands.end(), {"run", "cameras"});
 #endif
@@ -87,6 +88,32 @@ TEST(Cli, VariantsListsEveryRow) {
   for (const auto& v : liveconv::variantRegistry())
     EXPECT_TRUE(has(r.output, std::string(v.name) + "  ")) << v.name << " missing or without its description:\n"
                                                            << r.output;
+}
+
+// `response` says what a mask does and lists the gain along x and y; a bad
+// spec or a missing one is one sentence and exit 2.
+TEST(Cli, ResponseSaysWhatAMaskDoesToTheFrequencies) {
+  const Result blur = run("response gaussian:9", "LIVECONV_DEVICE=no-such-device");
+  ASSERT_EQ(blur.exitCode, 0) << blur.output;
+  EXPECT_TRUE(has(blur.output, "a low-pass: gain 1 at DC; half at")) << blur.output;
+  EXPECT_TRUE(has(blur.output, "   0.0000             1             1\n")) << blur.output;
+  EXPECT_TRUE(has(blur.output, "   0.5000")) << "the cuts reach 0.5 cycles/px\n" << blur.output;
+  const Result grid = run("response 3x1:1,0,-1 --grid");
+  ASSERT_EQ(grid.exitCode, 0) << grid.output;
+  std::istringstream rows(grid.output);
+  int lines = 0;
+  for (std::string line; std::getline(rows, line); ++lines) {
+    std::istringstream values(line);
+    int n = 0;
+    for (double v; values >> v;) ++n;
+    EXPECT_EQ(n, liveconv::kFrequencyResponseSize) << line;
+  }
+  EXPECT_EQ(lines, liveconv::kFrequencyResponseSize);
+  const Result bad = run("response 4x4:1");
+  EXPECT_EQ(bad.exitCode, 2) << bad.output;
+  EXPECT_TRUE(has(bad.output, "liveconv: Mask spec")) << bad.output;
+  EXPECT_EQ(run("response").exitCode, 2);
+  EXPECT_EQ(run("response box:3 sharpen").exitCode, 2);
 }
 
 // A refused mask is one sentence on stderr and exit 2, before any device is touched.

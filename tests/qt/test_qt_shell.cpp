@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -169,6 +170,44 @@ TEST_F(QtShell, TheGridTakesTypingAsGimpsMatrixAndSaysANearZeroSum) {
   dock->normalizeOffButton()->click();
   EXPECT_EQ(model.mask().normalize, Normalize::None);
   EXPECT_TRUE(dock->nearZeroLabel()->isHidden());
+}
+
+// The mask's frequency response beside the grid follows every edit, and
+// Filter > Save the Frequency Response with the Mask writes it beside the file.
+TEST_F(QtShell, TheMaskDockShowsTheFrequencyResponseAndSavesItWithTheMask) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  ResponseView* response = dock->responseView();
+  ASSERT_NE(response, nullptr);
+  ASSERT_TRUE(w->model().applySpec("sharpen", nullptr));
+  w->syncFromModel();
+  EXPECT_TRUE(response->captionLabel()->text().startsWith("boosts detail: gain 1 at DC, up to 9"))
+      << response->captionLabel()->text().toStdString();
+  EXPECT_TRUE(response->scaleLabel()->text().startsWith("gain 0 .. 9 (DC 1)"));
+  dock->cell(1, 1)->setValue(4);  // the sum becomes 0: an edge filter
+  QApplication::processEvents();
+  EXPECT_TRUE(response->captionLabel()->text().startsWith("passes no flat area"))
+      << response->captionLabel()->text().toStdString();
+
+  QAction* withResponse = nullptr;
+  for (QAction* a : w->menuBar()->findChildren<QAction*>())
+    if (a->text() == "Save the Frequency Response with the Mask") withResponse = a;
+  ASSERT_NE(withResponse, nullptr);
+  const QString plain = dir_.filePath("plain.json");
+  ASSERT_TRUE(w->saveMask(plain));
+  EXPECT_FALSE(QFile::exists(dir_.filePath("plain.response.png"))) << "written without being asked";
+  withResponse->setChecked(true);
+  ASSERT_TRUE(w->model().applySpec("sharpen", nullptr));
+  const QString path = dir_.filePath("sharp 1:2.json");
+  ASSERT_TRUE(w->saveMask(path)) << w->lastError().toStdString();
+  Image png;
+  ASSERT_EQ(readPng(dir_.filePath("sharp 1:2.response.png").toStdString(), &png), "");
+  const ResponseFigure& figure = w->model().responseFigure();
+  const int n = figure.response.size, cell = png.width() / n;
+  ASSERT_EQ(png.width(), n * cell);
+  const std::uint8_t* dc = png.data() + (static_cast<size_t>(n / 2 * cell) * png.width() + n / 2 * cell) * 4;
+  const Rgb want = responseColour(1.0f / 9);
+  EXPECT_EQ((std::array<std::uint8_t, 3>{dc[0], dc[1], dc[2]}), want) << "the gain at DC is 1 of the peak's 9";
 }
 
 // A first run (no settings) and File > Open Test Source: the plain "testpattern", no error.

@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include "model/mask_edit.hpp"
+#include "model/response_figure.hpp"
+#include "model/viewer_model.hpp"
 
 using namespace liveconv;
 using namespace liveconv::ui;
@@ -157,4 +159,45 @@ TEST(MaskEdit, TheDivisorIsShownAndANearZeroSumIsSaid) {
   EXPECT_GT(m.scale(), 1000);
   m.normalize = Normalize::None;
   EXPECT_EQ(nearZeroSumWarning(m), "") << "normalize off divides by the divisor";
+}
+
+// The frequency response both windows draw beside the grid: one colour per
+// frequency on the scale from 0 to the peak, the cuts, and the file name it
+// is saved under beside a mask file.
+TEST(ResponseFigure, ColoursTheGainFromZeroToThePeakAndFollowsTheMask) {
+  const ResponseFigure sharpen = responseFigure(parseMaskSpec("sharpen"));
+  const int n = sharpen.response.size;
+  ASSERT_EQ(n, kFrequencyResponseSize);
+  ASSERT_EQ(sharpen.colours.size(), static_cast<size_t>(n * n));
+  EXPECT_FLOAT_EQ(sharpen.scaleTop, sharpen.response.peak);
+  EXPECT_EQ(sharpen.colours[0], responseColour(1.0f)) << "the peak, 9 at (-0.5, -0.5), is the top of the scale";
+  EXPECT_EQ(sharpen.colours[static_cast<size_t>(n / 2) * n + n / 2], responseColour(1.0f / 9)) << "DC: gain 1 of 9";
+  EXPECT_EQ(sharpen.cutX.size(), static_cast<size_t>(n / 2 + 1));
+  EXPECT_EQ(sharpen.scaleText, "gain 0 .. 9 (DC 1)");
+  EXPECT_NE(responseColour(0.0f), responseColour(1.0f));
+  EXPECT_EQ(responseColour(-3.0f), responseColour(0.0f));  // clamped
+
+  ViewerModel model;
+  model.applySpec("box:3", nullptr);
+  const std::string blur = model.responseFigure().caption;
+  EXPECT_EQ(blur.rfind("a low-pass", 0), 0u) << blur;
+  model.setCell(1, 1, 9.0f);  // a strong centre: no longer a plain blur
+  EXPECT_NE(model.responseFigure().caption, blur) << "the figure follows each edit";
+  model.setDivisor(0);
+  Mask invalid = model.mask();
+  invalid.divisor = 0;
+  EXPECT_EQ(responseFigure(invalid).response.size, 0) << "an invalid mask has no figure";
+
+  const Image picture = responseImage(sharpen, 2);
+  EXPECT_EQ(picture.width(), 2 * n);
+  const std::uint8_t* dc = picture.data() + (static_cast<size_t>(n) * picture.width() + n) * 4;  // pixel (n, n)
+  EXPECT_EQ(dc[0], responseColour(1.0f / 9)[0]);
+  EXPECT_EQ(dc[1], responseColour(1.0f / 9)[1]);
+}
+
+TEST(ResponseFigure, IsSavedBesideTheMaskFile) {
+  EXPECT_EQ(responsePathFor("mask.json"), "mask.response.png");
+  EXPECT_EQ(responsePathFor("dir/blur 5:5.json"), "dir/blur 5:5.response.png");
+  EXPECT_EQ(responsePathFor("my.masks/sharpen"), "my.masks/sharpen.response.png");
+  EXPECT_EQ(responsePathFor("dir/.hidden"), "dir/.hidden.response.png");
 }

@@ -9,6 +9,8 @@
 
 #include "imgui/panels.hpp"
 #include "model/mask_edit.hpp"
+#include "model/response_figure.hpp"
+#include "png/png_io.hpp"
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
@@ -167,7 +169,14 @@ void drawMaskFile(ViewerModel& model, PanelState& state) {
   if (ImGui::Button("Save", ImVec2(-1, 0))) {
     state.maskFileFailed = !model.saveMask(state.maskPath, &state.maskFileMessage);
     if (!state.maskFileFailed) state.maskFileMessage = std::string("saved ") + state.maskPath;
+    if (!state.maskFileFailed && state.saveResponse) {
+      const std::string png = responsePathFor(state.maskPath);
+      const std::string error = writeResponsePng(png, model.responseFigure());
+      state.maskFileFailed = !error.empty();
+      state.maskFileMessage = error.empty() ? state.maskFileMessage + " and " + png : error;
+    }
   }
+  ImGui::Checkbox("save its frequency response beside it (.response.png)", &state.saveResponse);
   if (state.maskFileMessage.empty()) return;
   ImGui::PushTextWrapPos(0);
   if (state.maskFileFailed)
@@ -175,6 +184,71 @@ void drawMaskFile(ViewerModel& model, PanelState& state) {
   else
     ImGui::TextDisabled("%s", state.maskFileMessage.c_str());
   ImGui::PopTextWrapPos();
+}
+
+ImU32 packed(const Rgb& c) { return IM_COL32(c[0], c[1], c[2], 255); }
+
+// The gain along a cut, 0 .. 0.5 cycles/px left to right, 0 .. top bottom to top.
+void drawCut(ImDrawList* list, const std::vector<float>& cut, float top, ImVec2 origin, ImVec2 size, ImU32 colour) {
+  if (cut.size() < 2) return;
+  std::vector<ImVec2> points;
+  for (size_t k = 0; k < cut.size(); ++k)
+    points.push_back({origin.x + size.x * static_cast<float>(k) / static_cast<float>(cut.size() - 1),
+                      origin.y + size.y - size.y * std::min(1.0f, cut[k] / top)});
+  list->AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, 1.5f);
+}
+
+// The mask's frequency response beside the grid: the 2-D gain as colours (DC
+// in the middle, fx across, fy down, -0.5 .. 0.5 cycles/px), the cuts along
+// x (white) and y (orange), the colour scale and what the mask does.
+void drawResponse(const ViewerModel& model) {
+  const ResponseFigure& f = model.responseFigure();
+  if (f.response.size == 0) return;
+  if (!ImGui::TreeNodeEx("Frequency response", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const int n = f.response.size;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float side = std::floor(std::min(160.0f, (avail - 8) / 2) / n) * n;
+  const float cell = side / n;
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      list->AddRectFilled({at.x + x * cell, at.y + y * cell}, {at.x + (x + 1) * cell, at.y + (y + 1) * cell},
+                          packed(f.colours[static_cast<size_t>(y) * n + x]));
+  // The cuts, in a box as tall as the image, with the gain 1 line where it fits.
+  const ImVec2 plot{at.x + side + 8, at.y}, plotSize{avail - side - 8, side};
+  list->AddRectFilled(plot, {plot.x + plotSize.x, plot.y + plotSize.y}, IM_COL32(24, 24, 28, 255));
+  if (f.scaleTop > 1.0f) {
+    const float y1 = plot.y + plotSize.y - plotSize.y / f.scaleTop;
+    list->AddLine({plot.x, y1}, {plot.x + plotSize.x, y1}, IM_COL32(110, 110, 110, 255));
+  }
+  drawCut(list, f.cutY, f.scaleTop, plot, plotSize, IM_COL32(255, 150, 40, 255));
+  drawCut(list, f.cutX, f.scaleTop, plot, plotSize, IM_COL32(240, 240, 240, 255));
+  ImGui::Dummy({avail, side});
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 mouse = ImGui::GetMousePos();
+    if (mouse.x < at.x + side) {
+      const int x = std::clamp(static_cast<int>((mouse.x - at.x) / cell), 0, n - 1);
+      const int y = std::clamp(static_cast<int>((mouse.y - at.y) / cell), 0, n - 1);
+      ImGui::SetTooltip("fx %.3f, fy %.3f cycles/px: gain %.3g", static_cast<double>(x - n / 2) / n,
+                        static_cast<double>(y - n / 2) / n, static_cast<double>(f.response.at(x, y)));
+    }
+  }
+  // The colour scale under the image, and what the cuts are.
+  const ImVec2 bar = ImGui::GetCursorScreenPos();
+  for (int i = 0; i < 32; ++i)
+    list->AddRectFilled({bar.x + side * i / 32, bar.y}, {bar.x + side * (i + 1) / 32, bar.y + 8},
+                        packed(responseColour(i / 31.0f)));
+  ImGui::Dummy({side, 8});
+  ImGui::TextDisabled("%s; cuts 0 .. 0.5 cycles/px:", f.scaleText.c_str());
+  ImGui::SameLine(0, 4);
+  ImGui::TextColored(ImVec4(0.94f, 0.94f, 0.94f, 1), "x");
+  ImGui::SameLine(0, 4);
+  ImGui::TextColored(ImVec4(1.0f, 0.59f, 0.16f, 1), "y");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", f.caption.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::TreePop();
 }
 
 }  // namespace
@@ -243,6 +317,7 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
   ImGui::TextDisabled("%s; runs on variant %s", model.separable() ? "separable (rank 1)" : "not separable (rank > 1)",
                       inputs.stats.runsOnText(model.variant()).c_str());
   ImGui::PopTextWrapPos();
+  drawResponse(model);
 }
 
 }  // namespace liveconv::ui

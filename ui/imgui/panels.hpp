@@ -38,6 +38,7 @@ struct PanelState {
   char maskPath[512] = "mask.json";
   std::string maskFileMessage;  // the last load/save result
   bool maskFileFailed = false;
+  bool saveResponse = false;  // Save writes the frequency response beside the mask file
   // The mask grid: a cell to give the keyboard next frame (Up/Down while typing
   // in a cell), and where its first cell lies (window pixels, for the window
   // tests' layout file).

@@ -206,6 +206,15 @@ bool ViewerModel::setSource(const std::string& spec) {
   return changed(false);
 }
 
+const ResponseFigure& ViewerModel::responseFigure() const {
+  if (!responseComputed_ || responseMask_ != params_.mask) {
+    response_ = ui::responseFigure(params_.mask);
+    responseMask_ = params_.mask;
+    responseComputed_ = true;
+  }
+  return response_;
+}
+
 bool ViewerModel::loadMask(const std::string& path, std::string* error) {
   try {
     const Mask mask = loadMaskFile(path);

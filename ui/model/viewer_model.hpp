@@ -14,6 +14,7 @@
 
 #include "liveconv/convolver.hpp"
 #include "model/mask_edit.hpp"
+#include "model/response_figure.hpp"
 #include "model/snapshot.hpp"
 #include "model/view_state.hpp"
 
@@ -43,6 +44,9 @@ class ViewerModel {
   std::string maskError() const { return params_.mask.validationError(); }
   // The engine's rank-1 test, recomputed only when the mask changes.
   bool separable() const;
+  // The mask's frequency response as both windows draw it beside the grid,
+  // recomputed only when the mask changes (size 0 while the mask is invalid).
+  const ResponseFigure& responseFigure() const;
 
   // ---- mask commands
   bool setMask(const Mask& mask);
@@ -119,6 +123,9 @@ class ViewerModel {
   mutable std::uint64_t separableVersion_ = 0;
   mutable bool separable_ = false;
   mutable std::shared_ptr<const ParamsSnapshot> snapshot_;
+  mutable Mask responseMask_;
+  mutable bool responseComputed_ = false;
+  mutable ResponseFigure response_;
 };
 
 }  // namespace liveconv::ui

@@ -25,6 +25,11 @@ std::string writePng(const std::string& path, const ImageView& rgba) {
   return {};
 }
 
+std::string writeResponsePng(const std::string& path, const ResponseFigure& figure) {
+  if (figure.response.size == 0) return "The mask is not valid: there is no frequency response to save.";
+  return writePng(path, responseImage(figure).view());
+}
+
 std::string readPng(const std::string& path, Image* rgba) {
   png_image png;
   std::memset(&png, 0, sizeof png);

@@ -29,6 +29,7 @@
 #include "feed/display_link.hpp"
 #include "media/generated_sources.hpp"
 #include "liveconv/mask_file.hpp"
+#include "png/png_io.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
 #include "qt/gl_view.hpp"
@@ -330,6 +331,16 @@ bool MainWindow::saveMask(const QString& path) {
   } catch (const std::exception& e) {
     showError("Cannot save mask", QString::fromStdString(e.what()));
     return false;
+  }
+  if (shell_.saveResponseWithMask) {
+    const std::string png = responsePathFor(path.toStdString());
+    const std::string error = writeResponsePng(png, model_.responseFigure());
+    if (!error.empty()) {
+      showError("Cannot save the frequency response", QString::fromStdString(error));
+      return false;
+    }
+    statusBar()->showMessage("Saved mask " + path + " and its frequency response " + QString::fromStdString(png), 4000);
+    return true;
   }
   statusBar()->showMessage("Saved mask " + path, 4000);
   return true;

@@ -273,6 +273,11 @@ void MainWindow::buildFilterMenu() {
                     if (!path.isEmpty()) saveMask(path);
                   })
       ->setShortcut(QKeySequence::Save);
+  QAction* withResponse = filter->addAction("Save the Frequency Response with the Mask");
+  withResponse->setCheckable(true);
+  withResponse->setChecked(shell_.saveResponseWithMask);
+  withResponse->setStatusTip("Save Mask also writes NAME.response.png: the gain picture, its colour scale and the cuts");
+  connect(withResponse, &QAction::toggled, this, [this](bool on) { shell_.saveResponseWithMask = on; });
   filter->addSeparator();
   QAction* next = filter->addAction("&Next Variant", this, [this] { runCommand(Command::NextVariant); });
   next->setShortcut(shortcutOf(Command::NextVariant));

@@ -101,6 +101,11 @@ MaskDock::MaskDock(ViewerModel& model, QWidget* parent) : QDockWidget("Mask", pa
   error_->setStyleSheet("color: #e0605a;");
   column->addWidget(separability_);
   column->addWidget(error_);
+  auto* responseTitle = new QLabel("<b>Frequency response</b>");
+  response_ = new ResponseView;
+  response_->setObjectName("maskResponse");
+  column->addWidget(responseTitle);
+  column->addWidget(response_);
   column->addStretch(1);
   setWidget(scrolledDockBody(body));
   refresh();
@@ -302,6 +307,7 @@ void MaskDock::refresh() {
                              .arg(QString::fromStdString(running.runsOnText(model_.variant()))));
   error_->setText(specError_.isEmpty() ? QString::fromStdString(model_.maskError()) : specError_);
   error_->setVisible(!error_->text().isEmpty());
+  response_->setFigure(model_.responseFigure());
   refreshing_ = false;
 }
 

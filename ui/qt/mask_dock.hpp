@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/viewer_model.hpp"
+#include "response_view.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -46,6 +47,7 @@ class MaskDock : public QDockWidget {
   QLabel* nearZeroLabel() const { return nearZero_; }
   QPushButton* normalizeOffButton() const { return normalizeOff_; }
   QScrollArea* gridArea() const { return scroll_; }
+  ResponseView* responseView() const { return response_; }
   // The tool buttons carry object names: maskTranspose, maskFlipH, maskFlipV, maskReset.
 
   // Rows of the grid shown at once; a taller mask scrolls.
@@ -80,6 +82,7 @@ class MaskDock : public QDockWidget {
   QLabel *separability_ = nullptr, *error_ = nullptr;
   QLabel *normalization_ = nullptr, *nearZero_ = nullptr;  // normalizationText, nearZeroSumWarning
   QPushButton* normalizeOff_ = nullptr;                    // beside the warning
+  ResponseView* response_ = nullptr;
   VariantId runningAsked_ = VariantId::Invalid, runningRan_ = VariantId::Invalid;  // the frame side's
   QString specError_;  // the parser's sentence for the last spec typed; cleared by the next edit
   bool refreshing_ = false;

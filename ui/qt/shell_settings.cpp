@@ -24,6 +24,7 @@ void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettin
     if (keptAsText(d.id)) s.setValue(d.settingsKey, QString::fromStdString(paramText(values, d.id)));
   s.setValue(paramDescription(ParamId::Device).settingsKey, shell.device);
   s.setValue("recentFiles", shell.recentFiles);
+  s.setValue("saveResponseWithMask", shell.saveResponseWithMask);
   s.setValue("window/geometry", shell.geometry);
   s.setValue("window/state", shell.windowState);
   s.sync();
@@ -47,6 +48,7 @@ ShellSettings loadShellSettings(QSettings& s, ViewerModel& model) {
   shell.source = s.value("source").toString();
   shell.device = model.deviceIndex();
   shell.recentFiles = s.value("recentFiles").toStringList();
+  shell.saveResponseWithMask = s.value("saveResponseWithMask", false).toBool();
   shell.geometry = s.value("window/geometry").toByteArray();
   shell.windowState = s.value("window/state").toByteArray();
   return shell;

@@ -17,6 +17,7 @@ struct ShellSettings {
   QString source;                    // empty: the test source
   int device = -1;                   // the device index that played; -1: the default
   QStringList recentFiles;           // newest first
+  bool saveResponseWithMask = false;  // Save Mask writes NAME.response.png beside it
   QByteArray geometry, windowState;  // QMainWindow::saveGeometry()/saveState()
 };
 
