@@ -66,45 +66,6 @@ Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
   return img;
 }
 
-struct FmaLimit {
-  double fmaPerSecond = 0;
-  std::string how;
-};
-
-// Peak FP32 FMA rate from the device's compute units and clock. The lanes per
-// compute unit are not queryable in OpenCL, so they come from the vendor:
-// NVIDIA SMs have 128 FP32 lanes (Ampere/Hopper), AMD CUs 64, a CPU core its
-// native float vector width times two FMA ports. LIVECONV_FMA_LANES overrides.
-FmaLimit fmaLimit(const DeviceInfo& d) {
-  double lanes = 0;
-  std::string why;
-  std::string vendor = d.vendor + " " + d.platformName;
-  std::transform(vendor.begin(), vendor.end(), vendor.begin(), ::tolower);
-  if (const char* env = std::getenv("LIVECONV_FMA_LANES"); env && std::atof(env) > 0) {
-    lanes = std::atof(env);
-    why = "LIVECONV_FMA_LANES";
-  } else if (d.kind == DeviceKind::GPU && vendor.find("nvidia") != std::string::npos) {
-    lanes = 128;
-    why = "NVIDIA: 128 FP32 lanes per SM";
-  } else if (d.kind == DeviceKind::GPU && (vendor.find("amd") != std::string::npos || vendor.find("advanced micro") != std::string::npos)) {
-    lanes = 64;
-    why = "AMD: 64 lanes per CU";
-  } else if (d.kind == DeviceKind::CPU) {
-    lanes = 2.0 * d.preferredFloatVectorWidth;
-    why = std::to_string(d.preferredFloatVectorWidth) + "-wide float vectors x 2 FMA ports per core";
-  } else {
-    lanes = 16;
-    why = "unknown vendor, assumed 16 lanes per CU";
-  }
-  FmaLimit f;
-  f.fmaPerSecond = double(d.computeUnits) * d.clockMHz * 1e6 * lanes;
-  std::ostringstream how;
-  how << d.computeUnits << " CUs x " << d.clockMHz << " MHz x " << lanes << " lanes (" << why << ") = "
-      << std::setprecision(3) << f.fmaPerSecond * 1e-12 << " TFMA/s";
-  f.how = how.str();
-  return f;
-}
-
 // Device-to-device copy bandwidth (bytes read + written per second), median.
 double copyBandwidth(DeviceContext& ctx, int runs) {
   const std::size_t bytes = ctx.info.kind == DeviceKind::GPU ? (256u << 20) : (64u << 20);

@@ -150,7 +150,19 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, co
                                 const FilterParams& params, PixelFormat format, int width, int height,
                                 const std::function<bool()>& interrupted) {
   if (std::optional<FilterParams> known = lookup(shared->info, params, format, width, height)) return *known;
+  const RaceReport report = race(shared, cache, params, format, width, height, interrupted, "auto");
+  if (report.chosen < 0) throw UnsupportedError("No kernel variant can run this mask on " + shared->info.name + ".");
+  const RaceEntry& best = report.entries[static_cast<size_t>(report.chosen)];
+  std::lock_guard<std::mutex> lock(mutex_);
   const std::string k = key(shared->info, params, format, width, height);
+  choices_[k] = Choice{best.params.variant, best.params.workgroup, best.params.packet};
+  append(k, best.params, best.kernelMs);
+  return best.params;
+}
+
+RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const std::shared_ptr<ProgramCache>& cache,
+                           const FilterParams& params, PixelFormat format, int width, int height,
+                           const std::function<bool()>& interrupted, const std::string& trigger) {
   const auto stopRequested = [&] { return this->stopRequested() || (interrupted && interrupted()); };
   // The race's own command queue: the stream on the device's queue goes on beside it.
   auto device = std::make_shared<DeviceContext>(*shared);
@@ -159,21 +171,42 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, co
   // The race, without the lock (lookup() answers other threads meanwhile):
   // correctness on a small odd-sized frame first, then the median kernel time
   // on a frame of the real size.
-  std::vector<RaceEntry> race;
+  RaceReport report;
+  report.trigger = trigger;
+  report.device = shared->info.name;
+  report.format = format;
+  report.mask = describe(params.mask);
+  report.border = params.border;
+  report.fma = fmaLimit(shared->info);
+  report.maskWidth = params.mask.width;
+  report.maskHeight = params.mask.height;
+  report.channels = bytesPerPixel(format);  // as bench counts them
+  report.width = width;
+  report.height = height;
   const Image small = randomImage(53, 37, format, 7);
   Image want(small.width(), small.height(), format), got(small.width(), small.height(), format);
   convolveReference(small.view(), want.view(), params.mask, params.border, params.alpha);
   const int tolerance = params.mask.isIntegerValued() ? 0 : 1;
   const auto [raceWidth, raceHeight] = raceSample(width, height);
+  report.sampleWidth = raceWidth;
+  report.sampleHeight = raceHeight;
   const Image frame = randomImage(raceWidth, raceHeight, format, 11);
   DeviceImage src = allocateDeviceImage(device->context, raceWidth, raceHeight, format, CL_MEM_READ_ONLY);
   DeviceImage dst = allocateDeviceImage(device->context, raceWidth, raceHeight, format, CL_MEM_WRITE_ONLY);
   device->queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, frame.sizeBytes(), frame.data());
   const std::size_t tightPitch = static_cast<std::size_t>(width) * bytesPerPixel(format);  // the pipeline's rows
+  {  // the reference point: the device copies the sample frame from src to dst
+    std::vector<double> ms;
+    for (int r = 0; r < kWarmupRuns + kTimedRuns; ++r) {
+      cl::Event done;
+      device->queue.enqueueCopyBuffer(src.buffer, dst.buffer, 0, 0, frame.sizeBytes(), nullptr, &done);
+      done.wait();
+      if (r >= kWarmupRuns) ms.push_back(eventSpanMs(done, done));
+    }
+    report.copyMs = median(ms);
+  }
 
-  FilterParams best;
   double bestMs = 0;
-  bool found = false;
   for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU)) {
     if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
     RaceEntry entry;
@@ -200,10 +233,9 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, co
           const ActiveKernel a = conv.activeKernel(format, width, height);
           entry.params.workgroup = a.workgroup;  // record what actually ran
           entry.params.packet = candidate.packet;
-          if (!found || entry.kernelMs < bestMs) {
-            best = entry.params;
+          if (report.chosen < 0 || entry.kernelMs < bestMs) {
+            report.chosen = static_cast<int>(report.entries.size());
             bestMs = entry.kernelMs;
-            found = true;
           }
         }
       }
@@ -212,18 +244,33 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, co
     } catch (const cl::Error& e) {
       entry.outcome = std::string("unavailable: ") + e.what();
     }
-    race.push_back(entry);
+    report.entries.push_back(entry);
   }
   if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
   std::lock_guard<std::mutex> lock(mutex_);
   ++races_;
-  lastRace_ = std::move(race);
+  report.number = static_cast<std::uint64_t>(races_);
+  lastRace_ = report.entries;
   lastRaceThread_ = currentThreadName();
-  if (!found)
-    throw UnsupportedError("No kernel variant can run this mask on " + device->info.name + ".");
-  choices_[k] = Choice{best.variant, best.workgroup, best.packet};
-  append(k, best, bestMs);
-  return best;
+  lastReport_ = std::make_shared<const RaceReport>(report);
+  return report;
+}
+
+double RaceReport::megapixelsPerSecond(const RaceEntry& e) const {
+  return e.kernelMs > 0 ? double(sampleWidth) * sampleHeight / (e.kernelMs * 1000.0) : 0;
+}
+
+double RaceReport::copyShare(const RaceEntry& e) const { return e.kernelMs > 0 ? copyMs / e.kernelMs : 0; }
+
+double RaceReport::fmaShare(const RaceEntry& e) const {
+  if (e.kernelMs <= 0 || fma.fmaPerSecond <= 0) return 0;
+  const double fmas = fmasPerOutput(variantInfo(e.params.variant), maskWidth, maskHeight) * channels;
+  return megapixelsPerSecond(e) * 1e6 * fmas / fma.fmaPerSecond;
+}
+
+std::shared_ptr<const RaceReport> AutoTuner::lastReport() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lastReport_;
 }
 
 void AutoTuner::setStopRequest(std::function<bool()> stop) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iomanip>
 #include <sstream>
 
 #include "liveconv/errors.hpp"
@@ -192,6 +193,37 @@ bool deviceHasExtension(const DeviceInfo& info, std::string_view extension) {
 }
 
 double eventMs(const cl::Event& event) { return eventSpanMs(event, event); }
+
+FmaLimit fmaLimit(const DeviceInfo& d) {
+  double lanes = 0;
+  std::string why;
+  std::string vendor = d.vendor + " " + d.platformName;
+  std::transform(vendor.begin(), vendor.end(), vendor.begin(), ::tolower);
+  if (const char* env = std::getenv("LIVECONV_FMA_LANES"); env && std::atof(env) > 0) {
+    lanes = std::atof(env);
+    why = "LIVECONV_FMA_LANES";
+  } else if (d.kind == DeviceKind::GPU && vendor.find("nvidia") != std::string::npos) {
+    lanes = 128;
+    why = "NVIDIA: 128 FP32 lanes per SM";
+  } else if (d.kind == DeviceKind::GPU && (vendor.find("amd") != std::string::npos || vendor.find("advanced micro") != std::string::npos)) {
+    lanes = 64;
+    why = "AMD: 64 lanes per CU";
+  } else if (d.kind == DeviceKind::CPU) {
+    lanes = 2.0 * d.preferredFloatVectorWidth;
+    why = std::to_string(d.preferredFloatVectorWidth) + "-wide float vectors x 2 FMA ports per core";
+  } else {
+    lanes = 16;
+    why = "unknown vendor, assumed 16 lanes per CU";
+  }
+  FmaLimit f;
+  f.fmaPerSecond = double(d.computeUnits) * d.clockMHz * 1e6 * lanes;
+  std::ostringstream how;
+  how << d.computeUnits << " CUs x " << d.clockMHz << " MHz x " << lanes << " lanes (" << why << ") = "
+      << std::setprecision(3) << f.fmaPerSecond * 1e-12 << " TFMA/s";
+  f.how = how.str();
+  return f;
+}
+
 
 double eventSpanMs(const cl::Event& first, const cl::Event& last) {
   const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();

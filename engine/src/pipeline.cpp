@@ -156,6 +156,8 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
 }
 
 Pipeline::~Pipeline() {
+  stopCompare_ = true;
+  if (compare_.joinable()) compare_.join();
   cancel();
   if (engine_.joinable()) engine_.join();
   builder_.reset();  // joins lc-build
@@ -233,6 +235,32 @@ std::string Pipeline::paramsBuildLog() const {
 bool Pipeline::paramsFailed(std::uint64_t tag) const {
   const std::uint64_t generation = generationOf(tag);
   return generation != 0 && builder_->failed(generation);
+}
+
+bool Pipeline::compareVariants() {
+  const int width = frameWidth_.load(), height = frameHeight_.load();
+  const auto format = static_cast<PixelFormat>(currentFormat_.load());
+  if (width <= 0 || height <= 0 || format == PixelFormat::Invalid || comparing_.exchange(true)) return false;
+  if (compare_.joinable()) compare_.join();  // the last one, done
+  FilterParams params = currentParams();
+  params.variant = VariantId::Auto;
+  params.workgroup = {};
+  params.packet = 0;
+  std::shared_ptr<AutoTuner> tuner = options_.tuner ? options_.tuner : AutoTuner::shared();
+  compare_ = std::thread([this, tuner, params, format, width, height] {
+    setThreadName("lc-compare");
+    try {
+      tuner->race(device_, cache_, params, format, width, height, [this] { return stopCompare_.load(); }, "compare");
+    } catch (const std::exception&) {
+      // Interrupted (the pipeline goes), or the device failed: the report stays the last one.
+    }
+    comparing_ = false;
+  });
+  return true;
+}
+
+std::shared_ptr<const RaceReport> Pipeline::lastRace() const {
+  return (options_.tuner ? options_.tuner : AutoTuner::shared())->lastReport();
 }
 
 FilterParams Pipeline::currentParams() const {

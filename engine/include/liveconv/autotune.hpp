@@ -27,6 +27,34 @@ struct RaceEntry {
   std::string outcome;     // "ok", or why it was left out
 };
 
+// One race, as the windows chart it and `--stats-json` records it: what was
+// raced (device, format, mask, border, the frame size and the sample the
+// candidates were timed on), every candidate's time or why it did not run,
+// the winner, and a device copy of the sample frame timed beside them (the
+// bandwidth a kernel that reads and writes each pixel once cannot beat).
+struct RaceReport {
+  std::uint64_t number = 0;  // 1, 2, ... for each race of this tuner
+  std::string trigger;       // "auto" (a race for an answer) or "compare" (asked for, changes nothing)
+  std::string device;
+  PixelFormat format = PixelFormat::Invalid;
+  std::string mask;  // describe(mask)
+  BorderMode border = BorderMode::Clamp;
+  int width = 0, height = 0;              // the frame raced for
+  int sampleWidth = 0, sampleHeight = 0;  // the frame the candidates were timed on
+  double copyMs = 0;                      // median device copy of the sample frame (src to dst)
+  FmaLimit fma;                           // the device's peak FMA rate (fmaLimit())
+  int maskWidth = 1, maskHeight = 1, channels = 4;  // the FMAs each output takes, per variant (channels: bytes per pixel, as bench)
+  std::vector<RaceEntry> entries;
+  int chosen = -1;  // the fastest correct entry; -1 when none ran
+
+  // Per entry (0 when it did not run): megapixels per second on the sample,
+  // and the copy's time over the kernel's (1 = as fast as copying the frame).
+  double megapixelsPerSecond(const RaceEntry& e) const;
+  double copyShare(const RaceEntry& e) const;
+  // The FMAs it did per second over the device's peak (bench's %fma).
+  double fmaShare(const RaceEntry& e) const;
+};
+
 class AutoTuner {
  public:
   // cachePath empty: in memory only.
@@ -63,8 +91,18 @@ class AutoTuner {
   // size up to 1920x1080's pixel count, else the same shape scaled down to it.
   static std::pair<int, int> raceSample(int width, int height);
 
+  // Times every candidate for `params` (variant Auto's set) on this frame
+  // size, as resolve() does when it races, and keeps the report
+  // (lastReport()); the answers auto keeps are not touched. `trigger` names
+  // it in the report. Throws Cancelled as resolve() does.
+  RaceReport race(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
+                  const FilterParams& params, PixelFormat format, int width, int height,
+                  const std::function<bool()>& interrupted = {}, const std::string& trigger = "compare");
+
   // The entries of the last race run by this tuner (empty when answers came from the cache).
   std::vector<RaceEntry> lastRace() const;
+  // The last race's whole report; null before the first.
+  std::shared_ptr<const RaceReport> lastReport() const;
   // What `auto` runs before a race has answered for a frame size (the size is
   // not known yet, or the race runs off the frame path): a variant that is
   // good for most masks on this kind of device, chosen without running anything
@@ -90,6 +128,7 @@ class AutoTuner {
   };
   std::map<std::string, Choice> choices_;
   std::vector<RaceEntry> lastRace_;
+  std::shared_ptr<const RaceReport> lastReport_;
   int races_ = 0;
   std::string lastRaceThread_;
   std::function<bool()> stop_;

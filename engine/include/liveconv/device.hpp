@@ -87,6 +87,18 @@ double eventMs(const cl::Event& event);
 // From the START of `first` to the END of `last`.
 double eventSpanMs(const cl::Event& first, const cl::Event& last);
 
+// The device's peak FP32 FMA rate, as `bench` and the windows' race chart
+// weigh a kernel against it, and how it was reckoned: compute units x clock x
+// lanes per compute unit. OpenCL does not say the lanes, so they come from the
+// vendor: NVIDIA SMs have 128 FP32 lanes (Ampere/Hopper), AMD CUs 64, a CPU
+// core its native float vector width times two FMA ports; LIVECONV_FMA_LANES
+// overrides.
+struct FmaLimit {
+  double fmaPerSecond = 0;
+  std::string how;  // "2 CUs x 2096 MHz x 32 lanes (...) = 0.134 TFMA/s"
+};
+FmaLimit fmaLimit(const DeviceInfo& device);
+
 // A readable sentence for a CL error code, e.g. "CL_OUT_OF_RESOURCES (-5)".
 std::string clErrorName(cl_int code);
 

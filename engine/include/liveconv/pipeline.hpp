@@ -41,6 +41,7 @@
 #include <thread>
 #include <vector>
 
+#include "liveconv/autotune.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/frame.hpp"
 #include "liveconv/frame_queue.hpp"
@@ -190,6 +191,16 @@ class Pipeline : public FrameChannel {
   // maps (PipelineOptions::mapHostMemory, mapMinFrameBytes).
   bool mapsHostMemory() const { return mapsHost_.load(); }
 
+  // "Compare variants on this frame": races auto's candidates for the set
+  // that runs (its mask, border, alpha; the format and size of the frames
+  // that stream) on a thread of its own, "lc-compare", and changes nothing
+  // that runs; the report is the tuner's (lastRace()). False, and nothing
+  // starts, while a comparison runs or before the first frame.
+  bool compareVariants();
+  bool comparing() const { return comparing_.load(); }
+  // The tuner's last race (auto's own, or a comparison); null before any.
+  std::shared_ptr<const RaceReport> lastRace() const;
+
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
 
@@ -276,6 +287,8 @@ class Pipeline : public FrameChannel {
 
   std::exception_ptr engineError_;
   std::thread engine_;
+  std::thread compare_;  // lc-compare, while a comparison runs; joined by the next one and the destructor
+  std::atomic<bool> comparing_{false}, stopCompare_{false};
 };
 
 
