@@ -66,21 +66,6 @@ Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
   return img;
 }
 
-// Device-to-device copy bandwidth (bytes read + written per second), median.
-double copyBandwidth(DeviceContext& ctx, int runs) {
-  const std::size_t bytes = ctx.info.kind == DeviceKind::GPU ? (256u << 20) : (64u << 20);
-  cl::Buffer a(ctx.context, CL_MEM_READ_WRITE, bytes), b(ctx.context, CL_MEM_READ_WRITE, bytes);
-  ctx.queue.enqueueFillBuffer(a, cl_uchar(1), 0, bytes);
-  std::vector<double> ms;
-  for (int r = 0; r < runs + 2; ++r) {
-    cl::Event e;
-    ctx.queue.enqueueCopyBuffer(a, b, 0, 0, bytes, nullptr, &e);
-    e.wait();
-    if (r >= 2) ms.push_back(eventMs(e));
-  }
-  return 2.0 * bytes / (median(ms) * 1e-3);
-}
-
 // One launch of an empty kernel, enqueued and waited for (microseconds,
 // median): the host's round trip to the device and back, the floor of what a
 // frame costs beside its kernel (on PoCL, the wake-ups of its worker threads).

@@ -225,6 +225,21 @@ FmaLimit fmaLimit(const DeviceInfo& d) {
 }
 
 
+double copyBandwidth(DeviceContext& ctx, int runs) {
+  const std::size_t bytes = ctx.info.kind == DeviceKind::GPU ? (256u << 20) : (64u << 20);
+  cl::Buffer a(ctx.context, CL_MEM_READ_WRITE, bytes), b(ctx.context, CL_MEM_READ_WRITE, bytes);
+  ctx.queue.enqueueFillBuffer(a, cl_uchar(1), 0, bytes);
+  std::vector<double> ms;
+  for (int r = 0; r < runs + 2; ++r) {
+    cl::Event e;
+    ctx.queue.enqueueCopyBuffer(a, b, 0, 0, bytes, nullptr, &e);
+    e.wait();
+    if (r >= 2) ms.push_back(eventSpanMs(e, e));
+  }
+  std::sort(ms.begin(), ms.end());
+  return 2.0 * bytes / (ms[ms.size() / 2] * 1e-3);
+}
+
 double eventSpanMs(const cl::Event& first, const cl::Event& last) {
   const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
   const cl_ulong end = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();

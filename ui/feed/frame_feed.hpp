@@ -88,6 +88,10 @@ class FrameFeed {
     return "This source cannot be recorded.";
   }
   virtual void stopRecording() {}
+  // Races the variants for the set that runs on this frame's format and size,
+  // off the frame path, changing nothing that runs (FrameStats::race shows
+  // it); false when it cannot start now (one runs, no frame yet).
+  virtual bool compareVariants() { return false; }
 };
 
 // The source the viewer opens without --source: the bundled clip in the

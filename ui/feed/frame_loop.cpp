@@ -326,6 +326,19 @@ double FrameLoop::videoFps() const {
   return model_.view().paused ? 0 : videoRate_.perSecond(secondsNow());
 }
 
+bool FrameLoop::compareVariants() {
+  FrameFeed* feed = switcher_.feed();
+  if (feed && feed->compareVariants()) {
+    log_.message("notice", "Comparing the variants on this frame ...", framesShown_);
+    return true;
+  }
+  log_.message("notice",
+               stats_.comparing ? "A comparison of the variants is running already."
+                                : "The variants can be compared once a frame plays.",
+               framesShown_);
+  return false;
+}
+
 void FrameLoop::resetCounters() {
   if (FrameFeed* feed = switcher_.feed()) baseline_ = feed->stats();
   subtractCounters(stats_, stats_);
@@ -350,6 +363,7 @@ bool FrameLoop::command(Command command) {
     case Command::NextOverlayCorner: view.overlayCorner = nextCorner(view.overlayCorner); return true;
     case Command::ToggleOverlayCompact: view.overlayCompact = !view.overlayCompact; return true;
     case Command::ResetCounters: resetCounters(); return true;
+    case Command::CompareVariants: compareVariants(); return true;
     case Command::SeekBack: seekTo(seekOrigin() - kSeekStepSeconds); return true;
     case Command::SeekForward: seekTo(seekOrigin() + kSeekStepSeconds); return true;
     case Command::SeekStart: seekTo(0); return true;
@@ -389,7 +403,8 @@ std::vector<FrameLoop::ShellRequest> FrameLoop::runScript() {
   std::vector<ShellRequest> requests;
   if (waitingSince_) {
     // Edits on screen, no feed opening, no seek on its way (nor a switched file's return to its place).
-    const bool settled = log_.settled() && !switcher_.pending() && resumeAt_ < 0 && awaitedPosition_ < 0;
+    const bool settled =
+        log_.settled() && !switcher_.pending() && resumeAt_ < 0 && awaitedPosition_ < 0 && !stats_.comparing;
     const double waitedSeconds = secondsNow() - waitingSince_;
     if (!settled && waitedSeconds < 30) return requests;
     if (!settled) log_.message("script", "line " + std::to_string(waitLine_) + ": still waiting after 30 s; going on.", framesShown_);

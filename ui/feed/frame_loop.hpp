@@ -162,6 +162,10 @@ class FrameLoop {
   std::uint64_t scriptLinesRun() const { return scriptLinesRun_; }
   // The overlay's frame and drop counters start again from here (R).
   void resetCounters();
+  // "Compare the variants on this frame" (B, a menu item, a button): the
+  // feed races them off the frame path; stats().race has the chart's numbers
+  // when it is done. False, with a notice, when it cannot start now.
+  bool compareVariants();
   // Files: the frame at `seconds` next (the arrow keys, Home, End, the seek
   // bars); false, with a notice, where the source cannot seek.
   bool seekTo(double seconds);

@@ -231,8 +231,12 @@ class PipelineFeed final : public FrameFeed {
     out.positionSeconds = position_;
     out.durationSeconds = durationSeconds_;
     out.frameSeconds = static_cast<double>(rateDen_.load()) / std::max(1, rateNum_.load());
+    out.race = pipeline_->lastRace();
+    out.comparing = pipeline_->comparing();
     return out;
   }
+
+  bool compareVariants() override { return pipeline_->compareVariants(); }
 
   bool seek(double seconds) override {
     {

@@ -98,6 +98,31 @@ std::string SessionLog::latencyMsJson() const {
   return out.str();
 }
 
+// The last race, with bench --json's names for the same numbers: every
+// candidate's variant, workgroup, kernel_ms (0: it did not run, `outcome`
+// says why), kernel_mpix_s, frac_bandwidth, frac_fma, and which was chosen.
+std::string SessionLog::raceJson(const RaceReport* r) {
+  if (!r) return "null";
+  std::ostringstream out;
+  out << "{\"number\": " << r->number << ", \"trigger\": " << jsonQuote(r->trigger)
+      << ", \"device\": " << jsonQuote(r->device) << ", \"format\": " << jsonQuote(toString(r->format))
+      << ", \"mask\": " << jsonQuote(r->mask) << ", \"border\": " << jsonQuote(toString(r->border))
+      << ", \"image\": \"" << r->width << "x" << r->height << "\", \"sample\": \"" << r->sampleWidth << "x"
+      << r->sampleHeight << "\", \"copy_bandwidth_gb_s\": " << r->copyBytesPerSecond * 1e-9 << ", \"fma_limit\": " << jsonQuote(r->fma.how)
+      << ", \"entries\": [";
+  for (std::size_t i = 0; i < r->entries.size(); ++i) {
+    const RaceEntry& e = r->entries[i];
+    out << (i ? "," : "") << "\n    {\"variant\": " << jsonQuote(variantInfo(e.params.variant).name)
+        << ", \"workgroup\": \"" << e.params.workgroup.x << "x" << e.params.workgroup.y << "\", \"packet\": "
+        << e.params.packet << ", \"kernel_ms\": " << e.kernelMs << ", \"kernel_mpix_s\": " << r->megapixelsPerSecond(e)
+        << ", \"frac_bandwidth\": " << r->copyShare(e) << ", \"frac_fma\": " << r->fmaShare(e)
+        << ", \"chosen\": " << (static_cast<int>(i) == r->chosen ? "true" : "false")
+        << ", \"outcome\": " << jsonQuote(e.outcome) << "}";
+  }
+  out << (r->entries.empty() ? "" : "\n  ") << "]}";
+  return out.str();
+}
+
 bool SessionLog::settled() const {
   for (const Edit& e : edits_)
     if (e.shownFrame == 0 && !e.refused) return false;
@@ -129,7 +154,7 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
   const double shownSeconds = firstFrameMs_ < 0 ? 0 : (nowMs() - firstFrameMs_) / 1000;
   out << "},\n  \"shown_fps\": " << (shownSeconds > 0 ? static_cast<double>(latencyMs_.size() - 1) / shownSeconds : 0)
       << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
-      << ",\n  \"latency_ms\": " << latencyMsJson()
+      << ",\n  \"latency_ms\": " << latencyMsJson() << ",\n  \"race\": " << raceJson(s.race.get())
       << ",\n  \"messages\": [";
   for (std::size_t i = 0; i < messages_.size(); ++i) {
     const Message& m = messages_[i];

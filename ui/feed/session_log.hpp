@@ -76,6 +76,7 @@ class SessionLog {
   double nowMs() const;
   std::string uiFrameMsJson() const;
   std::string latencyMsJson() const;
+  static std::string raceJson(const RaceReport* race);  // "null" before any race
   std::vector<double> frameMs_;
   std::vector<double> latencyMs_;
   double lastTickMs_ = -1;

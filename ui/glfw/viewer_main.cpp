@@ -426,6 +426,7 @@ class Viewer {
     if (lastFrame) finishTestRun(frame, shot);
     for (const FrameLoop::ShellRequest& r : requests) runRequest(r, frame, shot);
     if (panel.stepFrame) loop_.command(Command::StepFrame);
+    if (panel.compareVariants) loop_.compareVariants();
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
     if (panel.stopRecording) loop_.stopRecording();

@@ -1,11 +1,13 @@
 // The left-hand control panel: source, mask, variant, device and format, view.
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 
 #include "imgui/panels.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
+#include "model/race_figure.hpp"
 #include "model/start_params.hpp"
 
 namespace liveconv::ui {
@@ -31,6 +33,51 @@ void drawVariants(ViewerModel& model) {
     ImGui::Unindent();
     ImGui::PopID();
   }
+}
+
+// The last race as a bar chart: every candidate's kernel time on the race's
+// frame, fastest first, the winner in green, those that could not run greyed
+// with their reason; a hover shows the variant's description.
+void drawRace(const PanelInputs& inputs, ShellRequests* requests) {
+  const FrameStats& stats = inputs.stats;
+  if (stats.comparing) ImGui::BeginDisabled();
+  if (ImGui::Button(stats.comparing ? "Comparing the variants ..." : "Compare variants on this frame (B)", ImVec2(-1, 0)))
+    requests->compareVariants = true;
+  if (stats.comparing) ImGui::EndDisabled();
+  if (!stats.race) {
+    ImGui::TextDisabled("No race yet: auto races when it meets a new mask size or frame; B races on demand.");
+    return;
+  }
+  const RaceFigure f = raceFigure(*stats.race);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(ImVec4(0.55f, 0.9f, 0.55f, 1), "%s", f.title.c_str());
+  ImGui::TextDisabled("%s", f.context.c_str());
+  ImGui::PopTextWrapPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float line = ImGui::GetTextLineHeight();
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  for (const RaceBar& bar : f.bars) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float height = 2 * line + 4;
+    if (bar.ms > 0) {
+      const ImU32 colour = bar.chosen ? IM_COL32(70, 160, 90, 255) : IM_COL32(55, 85, 130, 255);
+      list->AddRectFilled(at, {at.x + std::max(2.0f, bar.length * width), at.y + height}, colour, 2);
+    } else {
+      list->AddRect(at, {at.x + width, at.y + height}, IM_COL32(80, 80, 80, 255), 2);
+    }
+    ImGui::Dummy({width, height});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", bar.description.c_str());
+    const ImU32 text = bar.ms > 0 ? IM_COL32(235, 235, 235, 255) : IM_COL32(130, 130, 130, 255);
+    const std::string first = (bar.chosen ? "* " : "") + bar.label;
+    list->AddText({at.x + 4, at.y + 2}, text, first.c_str());
+    const std::string second = bar.ms > 0 ? bar.numbers : bar.reason;
+    list->PushClipRect(at, {at.x + width, at.y + height}, true);
+    list->AddText({at.x + 4, at.y + 2 + line}, bar.ms > 0 ? text : IM_COL32(170, 130, 90, 255), second.c_str());
+    list->PopClipRect();
+  }
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", f.limits.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs) {
@@ -136,6 +183,7 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
     drawSourceControls(model, state, inputs, requests);
   if (ImGui::CollapsingHeader("Mask", ImGuiTreeNodeFlags_DefaultOpen)) drawMaskEditor(model, state, inputs);
   if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model);
+  if (ImGui::CollapsingHeader("Variant race", ImGuiTreeNodeFlags_DefaultOpen)) drawRace(inputs, requests);
   if (ImGui::CollapsingHeader("Device and format", ImGuiTreeNodeFlags_DefaultOpen)) drawEngine(model, state, inputs);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawView(model, requests);
   if (inputs.messages && ImGui::CollapsingHeader("Messages")) drawMessages(*inputs.messages);

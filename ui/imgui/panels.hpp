@@ -23,6 +23,7 @@ struct ShellRequests {
   bool startRecording = false;  // to PanelState::recordPath
   bool stopRecording = false;
   double seekTo = -1;  // seconds from the start, from the seek bar; -1: none
+  bool compareVariants = false;  // "Compare variants on this frame" (FrameLoop::compareVariants)
 };
 
 // Widget-local state the model does not need (text being typed).

@@ -25,6 +25,7 @@ enum class Command {
   NextOverlayCorner,     // Shift+O
   ToggleOverlayCompact,  // Alt+O
   ResetCounters,         // R  the overlay's frame and drop counters start again
+  CompareVariants,       // B  race the variants on this frame; the chart shows every time
   SeekBack,              // Left   5 s back (files)
   SeekForward,           // Right  5 s on
   SeekStart,             // Home

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "liveconv/autotune.hpp"
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
@@ -68,6 +69,11 @@ struct FrameStats {
   // the model can grey that variant; 0 when nothing was refused.
   std::uint64_t rejectedVersion = 0;
   VariantId rejectedVariant = VariantId::Invalid;
+  // The last race of the variants on this device (auto's, or one asked for
+  // with B: "compare the variants on this frame"); null before any. True
+  // while a comparison runs.
+  std::shared_ptr<const RaceReport> race;
+  bool comparing = false;
 
   std::uint64_t framesDropped() const;
   bool zeroCopy() const { return displayPath == DisplayPath::ZeroCopy; }

@@ -32,6 +32,7 @@
 #include "png/png_io.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
+#include "qt/race_dock.hpp"
 #include "qt/gl_view.hpp"
 #include "qt/mask_dock.hpp"
 #include "qt/viewport.hpp"
@@ -61,6 +62,10 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   engineDock_ = new EngineDock(model_, this);
   addDockWidget(Qt::LeftDockWidgetArea, maskDock_);
   addDockWidget(Qt::RightDockWidgetArea, engineDock_);
+  raceDock_ = new RaceDock(this);
+  tabifyDockWidget(engineDock_, raceDock_);
+  engineDock_->raise();
+  connect(raceDock_, &RaceDock::compareAsked, this, [this] { runCommand(Command::CompareVariants); });
   // A mask edit can change which variants are usable, and a variant change the separability line.
   connect(maskDock_, &MaskDock::maskEdited, engineDock_, &EngineDock::refresh);
   connect(engineDock_, &EngineDock::engineEdited, maskDock_, &MaskDock::refresh);
@@ -140,9 +145,12 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
   const bool tabbed = tabifiedDockWidgets(maskDock_).contains(engineDock_);  // the layout restored may be either
   if (narrow && !tabbed) {
     tabifyDockWidget(maskDock_, engineDock_);
+    tabifyDockWidget(maskDock_, raceDock_);
     maskDock_->raise();
   } else if (!narrow && tabbed) {
     addDockWidget(Qt::RightDockWidgetArea, engineDock_);
+    tabifyDockWidget(engineDock_, raceDock_);
+    engineDock_->raise();
     resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);
   }
 }
@@ -509,6 +517,11 @@ void MainWindow::updateNumbers() {
 void MainWindow::updateStatus() {
   const FrameStats& s = loop_.stats();
   if (loop_.redrawDue()) updateNumbers();
+  // A comparison the user asked for comes to the front when it is done; auto's own races only update the chart.
+  // (also while paused: a comparison ends without a new frame)
+  const std::uint64_t race = s.race ? s.race->number : 0;
+  if (raceDock_->show(s) && s.race && s.race->trigger == "compare" && race != shownRace_) raceDock_->raise();
+  shownRace_ = race;
   if (loop_.seekRefusals() != shownSeekRefusals_) {
     shownSeekRefusals_ = loop_.seekRefusals();
     statusBar()->showMessage("This source cannot seek (a live or generated source).", 4000);
@@ -577,6 +590,7 @@ void MainWindow::applyPanelsVisible() {
   const bool show = model_.view().panelsVisible;
   maskDock_->setVisible(show);
   engineDock_->setVisible(show);
+  raceDock_->setVisible(show);
 }
 
 void MainWindow::saveSettings() {

@@ -24,6 +24,7 @@ class QSlider;
 namespace liveconv::ui {
 
 class EngineDock;
+class RaceDock;
 class MaskDock;
 class Viewport;
 
@@ -80,6 +81,7 @@ class MainWindow : public QMainWindow {
   Viewport* viewport() const { return viewport_; }
   MaskDock* maskDock() const { return maskDock_; }
   EngineDock* engineDock() const { return engineDock_; }
+  RaceDock* raceDock() const { return raceDock_; }
   const QString& lastError() const { return lastError_; }
   QLabel* recordingLabel() const { return recordLabel_; }
   QSlider* seekSlider() const { return seekSlider_; }
@@ -144,6 +146,8 @@ class MainWindow : public QMainWindow {
   Viewport* viewport_ = nullptr;
   MaskDock* maskDock_ = nullptr;
   EngineDock* engineDock_ = nullptr;
+  RaceDock* raceDock_ = nullptr;
+  std::uint64_t shownRace_ = 0;  // the race the dock was raised for
   QMenu* recentMenu_ = nullptr;
   QActionGroup* deviceGroup_ = nullptr;
   QAction* recordAct_ = nullptr;

@@ -17,6 +17,7 @@
 #include "liveconv/mask.hpp"
 #include "qt/about.hpp"
 #include "qt/engine_dock.hpp"
+#include "qt/race_dock.hpp"
 #include "qt/main_window.hpp"
 #include "model/commands.hpp"
 
@@ -205,6 +206,7 @@ void MainWindow::buildViewMenu() {
   view->addSeparator();
   view->addAction(maskDock_->toggleViewAction());
   view->addAction(engineDock_->toggleViewAction());
+  view->addAction(raceDock_->toggleViewAction());
   pauseAct_->setChecked(v.paused);
   compareAct_->setChecked(v.compare == CompareMode::Split);
   overlayAct_->setChecked(v.overlayVisible);
@@ -281,6 +283,8 @@ void MainWindow::buildFilterMenu() {
   filter->addSeparator();
   QAction* next = filter->addAction("&Next Variant", this, [this] { runCommand(Command::NextVariant); });
   next->setShortcut(shortcutOf(Command::NextVariant));
+  filter->addAction("Compare Variants on This &Frame", this, [this] { runCommand(Command::CompareVariants); })
+      ->setShortcut(shortcutOf(Command::CompareVariants));
 }
 
 void MainWindow::buildDeviceMenu() {

@@ -30,8 +30,8 @@ struct RaceEntry {
 // One race, as the windows chart it and `--stats-json` records it: what was
 // raced (device, format, mask, border, the frame size and the sample the
 // candidates were timed on), every candidate's time or why it did not run,
-// the winner, and a device copy of the sample frame timed beside them (the
-// bandwidth a kernel that reads and writes each pixel once cannot beat).
+// the winner, and the device's copy bandwidth measured beside them (what a
+// kernel that reads and writes each pixel once cannot beat) and FMA limit.
 struct RaceReport {
   std::uint64_t number = 0;  // 1, 2, ... for each race of this tuner
   std::string trigger;       // "auto" (a race for an answer) or "compare" (asked for, changes nothing)
@@ -41,14 +41,15 @@ struct RaceReport {
   BorderMode border = BorderMode::Clamp;
   int width = 0, height = 0;              // the frame raced for
   int sampleWidth = 0, sampleHeight = 0;  // the frame the candidates were timed on
-  double copyMs = 0;                      // median device copy of the sample frame (src to dst)
+  double copyBytesPerSecond = 0;          // the device's copy bandwidth (copyBandwidth())
   FmaLimit fma;                           // the device's peak FMA rate (fmaLimit())
   int maskWidth = 1, maskHeight = 1, channels = 4;  // the FMAs each output takes, per variant (channels: bytes per pixel, as bench)
   std::vector<RaceEntry> entries;
   int chosen = -1;  // the fastest correct entry; -1 when none ran
 
   // Per entry (0 when it did not run): megapixels per second on the sample,
-  // and the copy's time over the kernel's (1 = as fast as copying the frame).
+  // and the bytes it read and wrote per second over the copy bandwidth
+  // (1 = as fast as copying the frame; bench's %bw).
   double megapixelsPerSecond(const RaceEntry& e) const;
   double copyShare(const RaceEntry& e) const;
   // The FMAs it did per second over the device's peak (bench's %fma).
@@ -129,6 +130,7 @@ class AutoTuner {
   std::map<std::string, Choice> choices_;
   std::vector<RaceEntry> lastRace_;
   std::shared_ptr<const RaceReport> lastReport_;
+  std::map<std::string, double> copyBandwidth_;  // per device fingerprint, measured at its first race
   int races_ = 0;
   std::string lastRaceThread_;
   std::function<bool()> stop_;

@@ -99,6 +99,12 @@ struct FmaLimit {
 };
 FmaLimit fmaLimit(const DeviceInfo& device);
 
+// Device-to-device copy bandwidth (bytes read + written per second, median of
+// `runs` after two warm-up copies) of a buffer far larger than the caches
+// (256 MiB on a GPU, 64 MiB elsewhere): what a kernel that reads and writes
+// each pixel once cannot beat (bench's %bw, the race chart's "of copy").
+double copyBandwidth(DeviceContext& ctx, int runs);
+
 // A readable sentence for a CL error code, e.g. "CL_OUT_OF_RESOURCES (-5)".
 std::string clErrorName(cl_int code);
 

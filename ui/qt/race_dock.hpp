@@ -1,0 +1,55 @@
+// The Qt shell's "Variant Race" dock: the last race of the variants as a bar
+// chart (the model's RaceFigure, as the viewer's panel draws it) and the
+// button that races them on the frame on screen (B, Filter > Compare Variants
+// on This Frame).
+#pragma once
+
+#include <QDockWidget>
+#include <cstdint>
+
+#include "model/frame_stats.hpp"
+#include "model/race_figure.hpp"
+
+class QLabel;
+class QPushButton;
+
+namespace liveconv::ui {
+
+class RaceBars : public QWidget {
+ public:
+  explicit RaceBars(QWidget* parent = nullptr);
+  void setFigure(const RaceFigure& figure);
+  QSize sizeHint() const override;
+  const RaceFigure& figure() const { return figure_; }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  bool event(QEvent* event) override;  // the variant's description as the bar's tool tip
+
+ private:
+  int barHeight() const;
+  RaceFigure figure_;
+};
+
+class RaceDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit RaceDock(QWidget* parent = nullptr);
+  // Shows the stats' race when it is a new one (or a comparison started or ended); true when it changed.
+  bool show(const FrameStats& stats);
+  QPushButton* compareButton() const { return compare_; }
+  QLabel* titleLabel() const { return title_; }
+  const RaceBars* bars() const { return bars_; }
+
+ signals:
+  void compareAsked();
+
+ private:
+  QPushButton* compare_;
+  QLabel *title_, *context_, *limits_;
+  RaceBars* bars_;
+  std::uint64_t shownRace_ = 0;
+  bool shownComparing_ = false;
+};
+
+}  // namespace liveconv::ui
