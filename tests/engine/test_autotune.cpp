@@ -211,6 +211,51 @@ TEST(AutoTune, ChoicesPersistOnDiskPerDeviceAndFrameSize) {
   EXPECT_EQ(tuner->racesRun(), 1);
 }
 
+// A race's report: every candidate with its time or why it did not run, the
+// fastest that ran chosen, the copy bandwidth and FMA limit beside them; a
+// comparison (race()) changes no answer auto keeps, a race for an answer does.
+TEST(AutoTune, ARaceReportsEveryCandidateAndAComparisonChangesNoAnswer) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(5, 5);
+  auto tuner = std::make_shared<AutoTuner>(tempCache("report.tsv"));
+  EXPECT_EQ(tuner->lastReport(), nullptr);
+  const RaceReport r = tuner->race(ctx, std::make_shared<ProgramCache>(), p, PixelFormat::RGBA8, 96, 64);
+  EXPECT_EQ(r.trigger, "compare");
+  EXPECT_EQ(r.number, 1u);
+  EXPECT_EQ(r.device, ctx->info.name);
+  EXPECT_EQ(r.width, 96);
+  EXPECT_EQ(r.sampleWidth, 96);
+  EXPECT_GT(r.copyBytesPerSecond, 0);
+  EXPECT_GT(r.fma.fmaPerSecond, 0);
+  ASSERT_EQ(r.entries.size(), AutoTuner::candidates(p, ctx->info.kind == DeviceKind::GPU).size());
+  ASSERT_GE(r.chosen, 0);
+  const RaceEntry& best = r.entries[static_cast<size_t>(r.chosen)];
+  for (const RaceEntry& e : r.entries) {
+    if (e.kernelMs > 0) {
+      EXPECT_EQ(e.outcome, "ok");
+      EXPECT_GE(e.kernelMs, best.kernelMs) << variantInfo(e.params.variant).name << " was faster than the one chosen";
+      EXPECT_NEAR(r.megapixelsPerSecond(e), 96.0 * 64 / (e.kernelMs * 1000), 1e-6);
+      EXPECT_GT(r.copyShare(e), 0);
+      EXPECT_GT(r.fmaShare(e), 0);
+    } else {
+      EXPECT_NE(e.outcome, "ok");
+      EXPECT_EQ(r.megapixelsPerSecond(e), 0);
+    }
+  }
+  EXPECT_FALSE(tuner->lookup(ctx->info, p, PixelFormat::RGBA8, 96, 64).has_value()) << "a comparison chose for auto";
+  ASSERT_NE(tuner->lastReport(), nullptr);
+  EXPECT_EQ(tuner->lastReport()->number, 1u);
+  tuner->resolve(ctx, std::make_shared<ProgramCache>(), p, PixelFormat::RGBA8, 96, 64);
+  EXPECT_EQ(tuner->lastReport()->trigger, "auto");
+  EXPECT_EQ(tuner->lastReport()->number, 2u);
+  const std::optional<FilterParams> kept = tuner->lookup(ctx->info, p, PixelFormat::RGBA8, 96, 64);
+  ASSERT_TRUE(kept.has_value());
+  const RaceReport& won = *tuner->lastReport();
+  EXPECT_EQ(kept->variant, won.entries[static_cast<size_t>(won.chosen)].params.variant);
+}
+
 // A race asked to stop (run's Ctrl-C) throws Cancelled and remembers nothing.
 TEST(AutoTune, ARaceAskedToStopThrowsCancelledAndRemembersNothing) {
   LIVECONV_REQUIRE_DEVICE(ctx);

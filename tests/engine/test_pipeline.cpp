@@ -86,6 +86,51 @@ TEST(Pipeline, LosslessDeliversEveryFrameInOrderEqualToTheReference) {
   EXPECT_EQ(s.stages[static_cast<int>(Stage::Kernel)].samples, 10);
 }
 
+// "Compare variants on this frame": a race on lc-compare for the set that
+// runs, on the streaming frames' format and size, while the stream goes on
+// with the variant it had.
+TEST(Pipeline, ACompareRacesTheVariantsBesideTheStreamAndChangesNothingThatRuns) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const FilterParams params = paramsWith(test::integerMask(3, 3), VariantId::Local);
+  PipelineOptions opt;
+  opt.tuner = std::make_shared<AutoTuner>("");
+  Pipeline pipeline(ctx, params, opt);
+  EXPECT_FALSE(pipeline.compareVariants()) << "no frame size before the first frame";
+  const Image input = test::randomImage(120, 80, PixelFormat::GRAY8, 3);
+  std::atomic<bool> enough{false};
+  std::thread producer([&] {  // a stream at about 100 frames/s until the comparison is done (at most a minute)
+    for (int i = 0; i < 6000 && !enough; ++i) {
+      if (!pipeline.push(frameOf(input, i))) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    pipeline.endOfInput();
+  });
+  ASSERT_TRUE(pipeline.pop().has_value());
+  const bool started = pipeline.compareVariants();
+  const bool second = pipeline.compareVariants();
+  int during = 0;
+  VariantId ran = VariantId::Invalid;
+  while (std::optional<Frame> f = pipeline.pop()) {
+    ran = f->variantRan;
+    EXPECT_EQ(ran, VariantId::Local);
+    if (pipeline.comparing()) ++during;
+    enough = !pipeline.comparing();
+  }
+  producer.join();
+  ASSERT_TRUE(started);
+  EXPECT_FALSE(second) << "a second while one runs";
+  EXPECT_GT(during, 0) << "no frame was filtered while the comparison ran";
+  const std::shared_ptr<const RaceReport> race = pipeline.lastRace();
+  ASSERT_NE(race, nullptr);
+  EXPECT_EQ(race->trigger, "compare");
+  EXPECT_EQ(race->format, PixelFormat::GRAY8);
+  EXPECT_EQ(race->width, 120);
+  EXPECT_EQ(race->height, 80);
+  EXPECT_GE(race->chosen, 0);
+  EXPECT_EQ(pipeline.currentParams().variant, VariantId::Local);
+  EXPECT_EQ(ran, VariantId::Local);
+}
+
 TEST(Pipeline, SizeAndFormatChangeMidStreamReallocatesAndGoesOn) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const FilterParams params = paramsWith(test::integerMask(3, 3), VariantId::Naive);

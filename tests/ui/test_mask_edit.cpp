@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "model/mask_edit.hpp"
+#include "model/race_figure.hpp"
 #include "model/response_figure.hpp"
 #include "model/viewer_model.hpp"
 
@@ -200,4 +201,50 @@ TEST(ResponseFigure, IsSavedBesideTheMaskFile) {
   EXPECT_EQ(responsePathFor("dir/blur 5:5.json"), "dir/blur 5:5.response.png");
   EXPECT_EQ(responsePathFor("my.masks/sharpen"), "my.masks/sharpen.response.png");
   EXPECT_EQ(responsePathFor("dir/.hidden"), "dir/.hidden.response.png");
+}
+
+// The race chart both windows draw: fastest first, the winner marked, the
+// candidates that did not run last with their reason, bars as long as their time.
+TEST(RaceFigure, ChartsEveryCandidateFastestFirstWithTheWinnerAndTheReasons) {
+  RaceReport r;
+  r.number = 3;
+  r.trigger = "compare";
+  r.device = "the device";
+  r.format = PixelFormat::RGBA8;
+  r.mask = "5x5";
+  r.width = r.sampleWidth = 1000;
+  r.height = r.sampleHeight = 1000;
+  r.copyBytesPerSecond = 8e9;  // 1000 Mpix/s of RGBA read and written
+  r.fma.fmaPerSecond = 1e12;
+  r.maskWidth = r.maskHeight = 5;
+  auto entry = [](VariantId v, double ms, const char* outcome) {
+    RaceEntry e;
+    e.params.variant = v;
+    e.params.workgroup = {16, 16};
+    e.kernelMs = ms;
+    e.outcome = outcome;
+    return e;
+  };
+  r.entries = {entry(VariantId::Naive, 4.0, "ok"), entry(VariantId::Image, 0, "unavailable: no images"),
+               entry(VariantId::Local, 2.0, "ok"), entry(VariantId::Unrolled, 2.5, "ok")};
+  r.chosen = 2;
+  const RaceFigure f = raceFigure(r);
+  ASSERT_EQ(f.bars.size(), 4u);
+  EXPECT_EQ(f.bars[0].label, "local 16x16");
+  EXPECT_TRUE(f.bars[0].chosen);
+  EXPECT_EQ(f.bars[1].label, "unrolled 16x16");
+  EXPECT_EQ(f.bars[2].label, "naive 16x16");
+  EXPECT_FLOAT_EQ(f.bars[2].length, 1.0f);
+  EXPECT_FLOAT_EQ(f.bars[0].length, 0.5f);
+  EXPECT_EQ(f.bars[3].label, "image 16x16");
+  EXPECT_EQ(f.bars[3].ms, 0);
+  EXPECT_EQ(f.bars[3].reason, "unavailable: no images");
+  // 1e6 pixels in 2 ms: 500 Mpix/s, half the copy's 1000; 25 taps x 4 channels x 5e8 / 1e12 = 5 %.
+  EXPECT_EQ(f.bars[0].numbers, "2 ms  500 Mpix/s  50% of copy  5% of FMA");
+  EXPECT_EQ(f.title, "local 16x16 won: 2 ms, 1.25x faster than the next (3 of 4 ran)");
+  EXPECT_NE(f.context.find("race 3 (compare) on the device: rgba 1000x1000, border clamp, 5x5"), std::string::npos)
+      << f.context;
+  r.chosen = -1;
+  for (RaceEntry& e : r.entries) e.kernelMs = 0;
+  EXPECT_EQ(raceFigure(r).title, "No candidate ran (4 tried)");
 }
