@@ -250,7 +250,6 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
   std::lock_guard<std::mutex> lock(mutex_);
   ++races_;
   report.number = static_cast<std::uint64_t>(races_);
-  lastRace_ = report.entries;
   lastRaceThread_ = currentThreadName();
   lastReport_ = std::make_shared<const RaceReport>(report);
   return report;
@@ -292,7 +291,7 @@ bool AutoTuner::stopRequested() const {
 
 std::vector<RaceEntry> AutoTuner::lastRace() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return lastRace_;
+  return lastReport_ ? lastReport_->entries : std::vector<RaceEntry>{};
 }
 
 std::string AutoTuner::lastRaceThread() const {

@@ -128,7 +128,6 @@ class AutoTuner {
     int packet = 0;
   };
   std::map<std::string, Choice> choices_;
-  std::vector<RaceEntry> lastRace_;
   std::shared_ptr<const RaceReport> lastReport_;
   std::map<std::string, double> copyBandwidth_;  // per device fingerprint, measured at its first race
   int races_ = 0;
