@@ -121,9 +121,11 @@ class PipelineFeed final : public FrameFeed {
         stop();
         start(next);
       } else {
-        if (newFormat) switchFormat(next->format);
         // Built for the format the decoder switches to; frames of the old one still in flight keep their kernel.
+        // Asked for before the decoder switches: its first frame in the new format waits for this set (and
+        // carries its version), not for the old set built again for the new format.
         pipeline_->setParams(next->filter, next->version, next->format);  // the model's version is its tag
+        if (newFormat) switchFormat(next->format);
         std::lock_guard<std::mutex> lock(mutex_);
         building_ = next->version;
       }
