@@ -24,22 +24,24 @@ std::uint8_t saturateRound(float value, std::atomic<bool>& nonFinite) {
   return static_cast<std::uint8_t>(std::clamp(rounded, 0.0f, 255.0f));
 }
 
-void convolveRows(const ImageView& src, const ImageView& dst, const Mask& mask, BorderMode border, AlphaMode alpha,
-                  int yBegin, int yEnd, std::atomic<bool>& nonFinite) {
+// Writes the outputs (region.x + i, y) for y in [yBegin, yEnd) into dst's
+// row y - region.y, column i.
+void convolveRows(const ImageView& src, const Region& region, const ImageView& dst, const Mask& mask,
+                  BorderMode border, AlphaMode alpha, int yBegin, int yEnd, std::atomic<bool>& nonFinite) {
   const int channels = bytesPerPixel(src.format);
   const int rx = mask.radiusX();
   const int ry = mask.radiusY();
   const float scale = mask.scale();
   const float offset = mask.offset();
   const bool copyAlpha = channels == 4 && alpha == AlphaMode::PassThrough;
-  std::vector<int> columns(static_cast<std::size_t>(src.width) * mask.width);
-  for (int x = 0; x < src.width; ++x)
+  std::vector<int> columns(static_cast<std::size_t>(region.width) * mask.width);
+  for (int x = 0; x < region.width; ++x)
     for (int i = 0; i < mask.width; ++i) columns[static_cast<std::size_t>(x) * mask.width + i] =
-        borderIndex(x + i - rx, src.width, border);
+        borderIndex(region.x + x + i - rx, src.width, border);
 
   for (int y = yBegin; y < yEnd; ++y) {
-    std::uint8_t* out = dst.row(y);
-    for (int x = 0; x < src.width; ++x) {
+    std::uint8_t* out = dst.row(y - region.y);
+    for (int x = 0; x < region.width; ++x) {
       float acc[4] = {0, 0, 0, 0};
       for (int j = 0; j < mask.height; ++j) {
         const int sy = borderIndex(y + j - ry, src.height, border);
@@ -56,7 +58,7 @@ void convolveRows(const ImageView& src, const ImageView& dst, const Mask& mask, 
       }
       std::uint8_t* o = out + static_cast<std::size_t>(x) * channels;
       for (int c = 0; c < channels; ++c) o[c] = saturateRound(std::fma(acc[c], scale, offset), nonFinite);
-      if (copyAlpha) o[3] = src.row(y)[static_cast<std::size_t>(x) * 4 + 3];
+      if (copyAlpha) o[3] = src.row(y)[static_cast<std::size_t>(region.x + x) * 4 + 3];
     }
   }
 }
@@ -65,25 +67,35 @@ void convolveRows(const ImageView& src, const ImageView& dst, const Mask& mask, 
 
 void convolveReference(const ImageView& src, const ImageView& dst, const Mask& mask, BorderMode border,
                        AlphaMode alpha, int threadCount) {
-  mask.validate();
   if (src.width != dst.width || src.height != dst.height || src.format != dst.format)
     throw InvalidArgument("The reference needs source and destination of the same size and format.");
+  convolveReferenceRegion(src, Region{0, 0, src.width, src.height}, dst, mask, border, alpha, threadCount);
+}
+
+void convolveReferenceRegion(const ImageView& src, const Region& region, const ImageView& dst, const Mask& mask,
+                             BorderMode border, AlphaMode alpha, int threadCount) {
+  mask.validate();
+  if (region.width != dst.width || region.height != dst.height || src.format != dst.format)
+    throw InvalidArgument("The reference needs a destination of the region's size and the source's format.");
+  if (region.x < 0 || region.y < 0 || region.width < 0 || region.height < 0 || region.x + region.width > src.width ||
+      region.y + region.height > src.height)
+    throw InvalidArgument("The reference got a region outside the image.");
   if (bytesPerPixel(src.format) == 0) throw InvalidArgument("The reference got an image with no pixel format.");
   if (border == BorderMode::Invalid) throw InvalidArgument("The reference got no border mode.");
-  if (src.width <= 0 || src.height <= 0) return;
+  if (region.width <= 0 || region.height <= 0) return;
 
   int threads = threadCount > 0 ? threadCount : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::clamp(threads, 1, src.height);
+  threads = std::clamp(threads, 1, region.height);
   std::atomic<bool> nonFinite{false};
   if (threads == 1) {
-    convolveRows(src, dst, mask, border, alpha, 0, src.height, nonFinite);
+    convolveRows(src, region, dst, mask, border, alpha, region.y, region.y + region.height, nonFinite);
   } else {
     std::vector<std::thread> workers;
     for (int t = 0; t < threads; ++t) {
-      const int begin = src.height * t / threads;
-      const int end = src.height * (t + 1) / threads;
-      workers.emplace_back(convolveRows, std::cref(src), std::cref(dst), std::cref(mask), border, alpha, begin, end,
-                           std::ref(nonFinite));
+      const int begin = region.y + region.height * t / threads;
+      const int end = region.y + region.height * (t + 1) / threads;
+      workers.emplace_back(convolveRows, std::cref(src), std::cref(region), std::cref(dst), std::cref(mask), border,
+                           alpha, begin, end, std::ref(nonFinite));
     }
     for (auto& w : workers) w.join();
   }
