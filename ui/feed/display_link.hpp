@@ -50,6 +50,14 @@ class DisplayLink {
   // thread; GL objects are made later, by the target, on the display thread.
   // Throws NoDeviceError and cl::Error like DeviceContext::create.
   virtual OpenedDevice open(const std::string& selector) const = 0;
+  // Copies the frame a kernel wrote into the GL pixel buffer `buffer`
+  // (FeedFrame::glPixelBuffer) into `dst`, which has its shape; on the display
+  // thread. False where the link has no such buffers.
+  virtual bool readPixelBuffer(std::uint32_t buffer, const ImageView& dst) const {
+    (void)buffer;
+    (void)dst;
+    return false;
+  }
 };
 
 // Without a display link: selectDevice() + a plain context, readback path.

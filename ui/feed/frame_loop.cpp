@@ -111,8 +111,10 @@ void FrameLoop::installed(const std::string& source) {
 }
 
 const FeedFrame& FrameLoop::tick(bool step) {
+  rememberParams();
   advance(step || stepWanted_);
   stepWanted_ = false;
+  updateCheck();
   logTick();
   timeTick();
   updateCard();
@@ -136,6 +138,7 @@ void FrameLoop::updateCard() {
 bool FrameLoop::Shown::operator==(const Shown& o) const {
   return modelVersion == o.modelVersion && installs == o.installs && refusals == o.refusals &&
          seekRefusals == o.seekRefusals && scriptLines == o.scriptLines && recordings == o.recordings &&
+         checks == o.checks &&
          view == o.view && opening == o.opening && picture == o.picture && recording == o.recording;
 }
 
@@ -159,6 +162,7 @@ void FrameLoop::decideRedraw() {
   shown.seekRefusals = seekRefusals_;
   shown.scriptLines = scriptLinesRun_;
   shown.recordings = recordingsFinished_;
+  shown.checks = static_cast<std::uint64_t>(checks_);
   shown.view = model_.view();
   shown.opening = openingMessage();
   shown.picture = pictureMessage();
@@ -339,6 +343,78 @@ bool FrameLoop::compareVariants() {
   return false;
 }
 
+void FrameLoop::rememberParams() {
+  if (model_.version() == rememberedVersion_) return;
+  rememberedVersion_ = model_.version();
+  if (auto snapshot = model_.snapshot()) paramsOf_[snapshot->version] = snapshot->filter;
+  while (paramsOf_.size() > 64) paramsOf_.erase(paramsOf_.begin());
+}
+
+void FrameLoop::setChecking(bool on) {
+  if (model_.view().checking == on) return;
+  model_.view().checking = on;
+  log_.message("notice", on ? "Check mode: each frame on screen against the CPU reference." : "Check mode off.",
+               framesShown_);
+}
+
+bool FrameLoop::checkPending() const {
+  if (!model_.view().checking || !running() || !failure_.empty()) return false;
+  return checker_.busy() || !checkedAny_ || checkedVersion_ != frame_.paramsVersion;
+}
+
+// Collects a finished check, then starts the next on the frame on screen
+// when the mode is on and that frame (or its set) has not been checked.
+void FrameLoop::updateCheck() {
+  if (auto done = checker_.takeFinished()) {
+    lastCheck_ = done;
+    ++checks_;
+    nextCheckAt_ = std::max(nextCheckAt_, std::chrono::steady_clock::now() +
+                                              std::chrono::microseconds(static_cast<long long>(1000 * done->check.referenceMs)));
+    log_.checked(*done, framesShown_);
+  }
+  if (const std::string why = checker_.takeError(); !why.empty()) log_.message("notice", why, framesShown_);
+  stats_.check = lastCheck_;
+  stats_.checking = model_.view().checking;
+  if (!model_.view().checking || checker_.busy() || !failure_.empty()) return;
+  const FeedFrame& f = frame_;
+  if (!f.hasPicture() || !f.source.data || f.source.format != f.filtered.format ||
+      f.source.width != f.filtered.width || f.source.height != f.filtered.height)
+    return;
+  if (checkedAny_ && f.index == checkedIndex_ && f.paramsVersion == checkedVersion_) return;  // checked already
+  // A new set is checked at once; the frames of one set at most half the time.
+  if (checkedAny_ && f.paramsVersion == checkedVersion_ && std::chrono::steady_clock::now() < nextCheckAt_) return;
+  const auto params = paramsOf_.find(f.paramsVersion);
+  if (params == paramsOf_.end()) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  Image source(f.source.width, f.source.height, f.source.format);
+  Image filtered(f.filtered.width, f.filtered.height, f.filtered.format);
+  for (int y = 0; y < f.source.height; ++y) std::copy_n(f.source.row(y), f.source.rowBytes(), source.view().row(y));
+  if (f.filtered.data) {
+    for (int y = 0; y < f.filtered.height; ++y)
+      std::copy_n(f.filtered.row(y), f.filtered.rowBytes(), filtered.view().row(y));
+  } else {
+    const DisplayLink* link = link_.load();
+    if (!link || !link->readPixelBuffer(f.glPixelBuffer, filtered.view())) return;  // no way to the pixels
+  }
+  CheckReport report;
+  report.number = ++checksStarted_;
+  report.frameIndex = f.index;
+  report.paramsVersion = f.paramsVersion;
+  report.positionSeconds = stats_.positionSeconds;
+  report.device = stats_.device;
+  report.variantAsked = stats_.variantAsked;
+  report.variantRan = stats_.variantRan;
+  report.mask = describe(params->second.mask);
+  report.border = params->second.border;
+  report.copyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  nextCheckAt_ = t0 + kCheckInterval;
+  if (checker_.start(std::move(source), std::move(filtered), params->second, std::move(report))) {
+    checkedAny_ = true;
+    checkedIndex_ = f.index;
+    checkedVersion_ = f.paramsVersion;
+  }
+}
+
 void FrameLoop::resetCounters() {
   if (FrameFeed* feed = switcher_.feed()) baseline_ = feed->stats();
   subtractCounters(stats_, stats_);
@@ -364,6 +440,7 @@ bool FrameLoop::command(Command command) {
     case Command::ToggleOverlayCompact: view.overlayCompact = !view.overlayCompact; return true;
     case Command::ResetCounters: resetCounters(); return true;
     case Command::CompareVariants: compareVariants(); return true;
+    case Command::ToggleCheck: setChecking(!view.checking); return true;
     case Command::SeekBack: seekTo(seekOrigin() - kSeekStepSeconds); return true;
     case Command::SeekForward: seekTo(seekOrigin() + kSeekStepSeconds); return true;
     case Command::SeekStart: seekTo(0); return true;
@@ -404,7 +481,8 @@ std::vector<FrameLoop::ShellRequest> FrameLoop::runScript() {
   if (waitingSince_) {
     // Edits on screen, no feed opening, no seek on its way (nor a switched file's return to its place).
     const bool settled =
-        log_.settled() && !switcher_.pending() && resumeAt_ < 0 && awaitedPosition_ < 0 && !stats_.comparing;
+        log_.settled() && !switcher_.pending() && resumeAt_ < 0 && awaitedPosition_ < 0 && !stats_.comparing &&
+        !checkPending();
     const double waitedSeconds = secondsNow() - waitingSince_;
     if (!settled && waitedSeconds < 30) return requests;
     if (!settled) log_.message("script", "line " + std::to_string(waitLine_) + ": still waiting after 30 s; going on.", framesShown_);
@@ -463,6 +541,8 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
     stopRecording();
   } else if (verb == "quit") {
     requests->push_back({Command::Quit, {}});
+  } else if (verb == "check") {
+    setChecking(arg == "on");
   } else if (verb == "wait") {
     waitingSince_ = secondsNow();
     waitLine_ = line.lineNumber;

@@ -18,10 +18,12 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "feed/feed_switcher.hpp"
+#include "feed/frame_checker.hpp"
 #include "feed/frame_feed.hpp"
 #include "feed/script.hpp"
 #include "feed/session_log.hpp"
@@ -166,6 +168,16 @@ class FrameLoop {
   // feed races them off the frame path; stats().race has the chart's numbers
   // when it is done. False, with a notice, when it cannot start now.
   bool compareVariants();
+  // Check mode (E, a menu item, the script's `check on`): while the view's
+  // `checking` is on, the frame on screen is copied (source and filtered)
+  // and checked against the CPU reference on "lc-check", one check after
+  // another, each new frame or parameter set once; stats().check has the
+  // last, the log every one. A check of the frame on screen is pending while
+  // none has finished for the set that filtered it (a script's `wait` waits).
+  void setChecking(bool on);
+  bool checkPending() const;
+  static constexpr std::chrono::milliseconds kCheckInterval{200};
+  int checksFinished() const { return checks_; }
   // Files: the frame at `seconds` next (the arrow keys, Home, End, the seek
   // bars); false, with a notice, where the source cannot seek.
   bool seekTo(double seconds);
@@ -212,6 +224,8 @@ class FrameLoop {
   void timeTick();
   void decideRedraw();
   void updateCard();
+  void rememberParams();
+  void updateCheck();
 
   ViewerModel& model_;
   Opener opener_;
@@ -254,7 +268,8 @@ class FrameLoop {
   LatencyWindow latency_;  // the overlay's; the log keeps every sample
   // What the window showed when it last drew (decideRedraw() compares), and when.
   struct Shown {
-    std::uint64_t modelVersion = 0, installs = 0, refusals = 0, seekRefusals = 0, scriptLines = 0, recordings = 0;
+    std::uint64_t modelVersion = 0, installs = 0, refusals = 0, seekRefusals = 0, scriptLines = 0, recordings = 0,
+                  checks = 0;
     ViewState view;
     std::string opening, picture;
     bool recording = false;
@@ -269,6 +284,20 @@ class FrameLoop {
   FrameStats baseline_;  // the counters at the last resetCounters()
   Script script_;
   SessionLog log_;
+  // Check mode: the filter of each recent version (a frame on screen may
+  // carry a version older than the model's), the last check and what it checked.
+  std::map<std::uint64_t, FilterParams> paramsOf_;
+  std::uint64_t rememberedVersion_ = 0;
+  std::shared_ptr<const CheckReport> lastCheck_;
+  std::uint64_t checkedIndex_ = 0, checkedVersion_ = 0;
+  bool checkedAny_ = false;
+  int checks_ = 0, checksStarted_ = 0;
+  // The next check of the same set starts no sooner than the last one took
+  // after it ended (checks take at most half the time of the cores they
+  // use), nor sooner than kCheckInterval after it started: a few a second, as
+  // many as anyone reads; a new set is checked at once.
+  std::chrono::steady_clock::time_point nextCheckAt_{};
+  FrameChecker checker_;  // last: its thread ends before the members above go
 };
 
 }  // namespace liveconv::ui

@@ -31,7 +31,7 @@ bool isNumber(const std::string& s, bool integer) {
 const char* scriptOptionHelp() {
   return "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
          "                      border, format, device, source, save-frame, screenshot, record,\n"
-         "                      seek, pause, play, step, wait, quit; man liveconv-viewer)\n"
+         "                      seek, pause, play, step, check, wait, quit; man liveconv-viewer)\n"
          "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
          "                      with the frame it was asked on and the frame that first showed it\n";
 }
@@ -43,7 +43,8 @@ std::string Script::check(const ScriptLine& l) {
       v == "stop-record" || v == "quit" || v == "wait" || v == "pause" || v == "play" || v == "step";
   if (noArgument) return a.empty() ? "" : v + " takes no argument.";
   if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
-                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" || v == "seek"))
+                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" || v == "seek" ||
+                    v == "check"))
     return v + " needs an argument.";
   if (v == "key") return commandForKeyText(a) == Command::Invalid ? "no key " + a + " (see --help for the keys)." : "";
   if (v == "variant") return findVariant(a) ? "" : "unknown variant " + a + "; known: " + variantNames() + ".";
@@ -51,6 +52,7 @@ std::string Script::check(const ScriptLine& l) {
     return parseBorderMode(a) == BorderMode::Invalid ? "border takes clamp, mirror, wrap or zero." : "";
   if (v == "format") return parsePixelFormat(a) == PixelFormat::Invalid ? "format takes rgba or gray." : "";
   if (v == "device") return isNumber(a, true) ? "" : "device takes a device index (see liveconv devices).";
+  if (v == "check") return a == "on" || a == "off" ? "" : "check takes on or off.";
   if (v == "seek") return isNumber(a, false) ? "" : "seek takes a time in seconds from the start.";
   if (v == "cell") {
     std::istringstream in(a);
@@ -62,7 +64,7 @@ std::string Script::check(const ScriptLine& l) {
   }
   if (v == "mask" || v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
   return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
-         "screenshot, record, stop-record, pause, play, step, seek, wait, quit).";
+         "screenshot, record, stop-record, pause, play, step, seek, check, wait, quit).";
 }
 
 std::string Script::load(const std::string& path) {

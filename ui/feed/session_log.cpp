@@ -123,6 +123,33 @@ std::string SessionLog::raceJson(const RaceReport* r) {
   return out.str();
 }
 
+// Every check, with the numbers the overlay shows: what was compared (the
+// whole frame or a region), the tolerance, how many pixels differ, by how much and where.
+void SessionLog::checked(const CheckReport& r, std::uint64_t frame) {
+  const FrameCheck& c = r.check;
+  if (checks_.size() >= kMaxChecks) {
+    ++checksNotKept_;
+    return;
+  }
+  std::ostringstream out;
+  out << "{\"number\": " << r.number << ", \"frame\": " << frame << ", \"source_frame\": " << r.frameIndex
+      << ", \"version\": " << r.paramsVersion << ", \"position_seconds\": " << r.positionSeconds
+      << ", \"device\": " << jsonQuote(r.device) << ", \"variant\": " << jsonQuote(variantLine(r.variantAsked, r.variantRan))
+      << ", \"variant_ran\": " << jsonQuote(r.variantRan == VariantId::Invalid ? "" : variantInfo(r.variantRan).name)
+      << ", \"mask\": " << jsonQuote(r.mask) << ", \"border\": " << jsonQuote(toString(r.border))
+      << ", \"format\": " << jsonQuote(toString(c.format)) << ", \"image\": \"" << c.frameWidth << "x"
+      << c.frameHeight << "\", \"whole_frame\": " << (c.wholeFrame ? "true" : "false") << ", \"region\": {\"x\": "
+      << c.region.x << ", \"y\": " << c.region.y << ", \"width\": " << c.region.width
+      << ", \"height\": " << c.region.height << "}, \"tolerance_lsb\": " << c.toleranceLsb
+      << ", \"pixels_compared\": " << c.pixelsCompared << ", \"pixels_differing\": " << c.pixelsDiffering
+      << ", \"pixels_beyond_tolerance\": " << c.pixelsBeyondTolerance << ", \"max_difference\": " << c.maxDifference
+      << ", \"worst\": " << (c.worstX < 0 ? std::string("null")
+                                         : "{\"x\": " + std::to_string(c.worstX) + ", \"y\": " + std::to_string(c.worstY) + "}")
+      << ", \"passed\": " << (c.passed() ? "true" : "false") << ", \"reference_ms\": " << c.referenceMs
+      << ", \"copy_ms\": " << r.copyMs << "}";
+  checks_.push_back(out.str());
+}
+
 bool SessionLog::settled() const {
   for (const Edit& e : edits_)
     if (e.shownFrame == 0 && !e.refused) return false;
@@ -172,7 +199,9 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
         << ", \"visible_after_ms\": " << (e.shownFrame ? static_cast<long long>(e.shownMs - e.askedMs + 0.5) : -1)
         << ", \"variant_ran\": " << jsonQuote(e.variant) << ", \"refused\": " << (e.refused ? "true" : "false") << "}";
   }
-  out << (edits_.empty() ? "" : "\n  ") << "],\n  \"files\": [";
+  out << (edits_.empty() ? "" : "\n  ") << "],\n  \"checks\": [";
+  for (std::size_t i = 0; i < checks_.size(); ++i) out << (i ? "," : "") << "\n    " << checks_[i];
+  out << (checks_.empty() ? "" : "\n  ") << "],\n  \"checks_not_kept\": " << checksNotKept_ << ",\n  \"files\": [";
   for (std::size_t i = 0; i < files_.size(); ++i) out << (i ? ", " : "") << jsonQuote(files_[i]);
   out << "]\n}\n";
   return out.str();

@@ -52,6 +52,10 @@ class SessionLog {
   void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame, std::uint64_t newFrames);
   void refused(std::uint64_t version, std::uint64_t frame);
   void wrote(const std::string& path) { files_.push_back(path); }
+  // A check of the frame on screen against the CPU reference finished (check mode).
+  // The file keeps the first kMaxChecks of a session and counts the rest.
+  void checked(const CheckReport& report, std::uint64_t frame);
+  static constexpr std::size_t kMaxChecks = 5000;
   // Once per pass of the UI thread: its frame times go into the file.
   void tick();
   // A new frame reached the screen `ms` after its source handed it over.
@@ -85,6 +89,8 @@ class SessionLog {
   std::vector<Message> messages_;
   std::vector<Edit> edits_;
   std::vector<std::string> files_;
+  std::vector<std::string> checks_;  // each check, as its JSON object
+  std::uint64_t checksNotKept_ = 0;
 };
 
 // `text` as a JSON string literal, quotes included.

@@ -7,6 +7,19 @@
 
 namespace liveconv::ui {
 
+void readGlPixelBuffer(std::uint32_t buffer, const ImageView& dst) {
+  const std::size_t rowBytes = dst.rowBytes();
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+  if (dst.strideBytes == rowBytes) {
+    glGetBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(rowBytes * dst.height), dst.data);
+  } else {
+    for (int y = 0; y < dst.height; ++y)
+      glGetBufferSubData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLintptr>(rowBytes * y), static_cast<GLsizeiptr>(rowBytes),
+                         dst.row(y));
+  }
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
 std::string saveFilteredFrame(const FeedFrame& frame, const std::string& path) {
   if (!frame.hasPicture()) return "There is no filtered frame to save yet.";
   const ImageView& shape = frame.filtered;
@@ -15,9 +28,7 @@ std::string saveFilteredFrame(const FeedFrame& frame, const std::string& path) {
     error = writePng(path, shape);
   } else {  // zero-copy: the pixels are only in the GL pixel buffer
     Image pixels(shape.width, shape.height, shape.format);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, frame.glPixelBuffer);
-    glGetBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(pixels.sizeBytes()), pixels.data());
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    readGlPixelBuffer(frame.glPixelBuffer, pixels.view());
     error = writePng(path, pixels.view());
   }
   return error;

@@ -4,11 +4,16 @@
 // the GL pixel buffer the kernel wrote (the caller's GL context must be current).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "feed/frame_feed.hpp"
 
 namespace liveconv::ui {
+
+// Copies the pixels of GL pixel buffer `buffer` (a filtered frame the kernel
+// wrote on the zero-copy path) into `dst`, which has the frame's shape.
+void readGlPixelBuffer(std::uint32_t buffer, const ImageView& dst);
 
 // Writes the frame's filtered pixels as PNG (RGBA, or gray for a gray run).
 // Returns an empty string, or one sentence saying why it could not.

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "gl/frame_capture.hpp"
 #include "gl/gl.hpp"
 #include "liveconv/errors.hpp"
 
@@ -145,6 +146,11 @@ class GlPixelBufferTarget final : public DisplayTarget {
 
 GlInteropLink::GlInteropLink(GlContextHandles gl, DisplayPathRequest request, NoticeFn onNotice)
     : gl_(gl), request_(request), onNotice_(std::move(onNotice)) {}
+
+bool GlInteropLink::readPixelBuffer(std::uint32_t buffer, const ImageView& dst) const {
+  readGlPixelBuffer(buffer, dst);
+  return true;
+}
 
 OpenedDevice GlInteropLink::open(const std::string& selector) const {
   const std::vector<DeviceInfo> devices = enumerateDevices();

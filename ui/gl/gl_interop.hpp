@@ -25,6 +25,7 @@ class GlInteropLink final : public DisplayLink {
   GlInteropLink(GlContextHandles gl, DisplayPathRequest request, NoticeFn onNotice = {});
 
   OpenedDevice open(const std::string& selector) const override;
+  bool readPixelBuffer(std::uint32_t buffer, const ImageView& dst) const override;
 
  private:
   GlContextHandles gl_;

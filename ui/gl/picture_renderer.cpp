@@ -58,18 +58,24 @@ PictureRenderer::PictureRenderer() {
   uHorizontal_ = glGetUniformLocation(program_, "uHorizontal");
   uSplit_ = glGetUniformLocation(program_, "uSplit");
   uPictureSize_ = glGetUniformLocation(program_, "uPictureSize");
+  uHeatOn_ = glGetUniformLocation(program_, "uHeatOn");
+  uHeatRect_ = glGetUniformLocation(program_, "uHeatRect");
+  uHeatOutline_ = glGetUniformLocation(program_, "uHeatOutline");
   glUseProgram(program_);
   glUniform1i(glGetUniformLocation(program_, "uFiltered"), 0);
   glUniform1i(glGetUniformLocation(program_, "uSource"), 1);
+  glUniform1i(glGetUniformLocation(program_, "uHeat"), 2);
   glUseProgram(0);
   glGenVertexArrays(1, &vao_);  // core profile draws need a bound VAO even without attributes
   glGenTextures(2, textures_);
+  glGenTextures(1, &heatTexture_);
   glGenBuffers(2, pbos_);
 }
 
 PictureRenderer::~PictureRenderer() {
   glDeleteBuffers(2, pbos_);
   glDeleteTextures(2, textures_);
+  glDeleteTextures(1, &heatTexture_);
   glDeleteVertexArrays(1, &vao_);
   glDeleteProgram(program_);
 }
@@ -140,6 +146,35 @@ void PictureRenderer::upload(const FeedFrame& frame, bool withSource) {
   format_ = frame.filtered.format;
 }
 
+void PictureRenderer::setCheck(const CheckReport* check) {
+  heatShown_ = check != nullptr && check->check.frameWidth > 0;
+  if (!heatShown_ || check->number == heatNumber_) return;
+  heatNumber_ = check->number;
+  const FrameCheck& c = check->check;
+  const HeatMap map = checkHeatMap(c);
+  glBindTexture(GL_TEXTURE_2D, heatTexture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, static_cast<GLint>(map.rgba.view().strideBytes / 4));
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, map.rgba.width(), map.rgba.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               map.rgba.data());
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  // One cell stays one sharp block at any zoom.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  // The map's cells may overhang the region by part of a cell at the right and bottom.
+  const float w = static_cast<float>(c.frameWidth), h = static_cast<float>(c.frameHeight);
+  heatRect_[0] = static_cast<float>(c.region.x) / w;
+  heatRect_[1] = static_cast<float>(c.region.y) / h;
+  heatRect_[2] = static_cast<float>(c.region.x + map.rgba.width() * map.cell) / w;
+  heatRect_[3] = static_cast<float>(c.region.y + map.rgba.height() * map.cell) / h;
+  heatOutline_ = !c.wholeFrame;
+  heatFrameWidth_ = c.frameWidth;
+  heatFrameHeight_ = c.frameHeight;
+}
+
 void PictureRenderer::draw(const PixelRect& picture, int framebufferHeight, const ViewState& view) {
   if (!hasFrame() || picture.width <= 0 || picture.height <= 0) return;
   // GL's viewport origin is the bottom left.
@@ -150,6 +185,13 @@ void PictureRenderer::draw(const PixelRect& picture, int framebufferHeight, cons
   glUniform1i(uHorizontal_, view.orientation == SplitOrientation::Horizontal ? 1 : 0);
   glUniform1f(uSplit_, view.splitPosition);
   glUniform2f(uPictureSize_, static_cast<float>(picture.width), static_cast<float>(picture.height));
+  // A heat map of another frame size (a switch since the check) is not laid over this one.
+  const bool heat = heatShown_ && heatNumber_ > 0 && heatFrameWidth_ == width_ && heatFrameHeight_ == height_;
+  glUniform1i(uHeatOn_, heat ? 1 : 0);
+  glUniform4fv(uHeatRect_, 1, heatRect_);
+  glUniform1i(uHeatOutline_, heat && heatOutline_ ? 1 : 0);
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_2D, heatTexture_);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, textures_[1]);
   glActiveTexture(GL_TEXTURE0);

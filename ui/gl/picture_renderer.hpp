@@ -8,6 +8,7 @@
 
 #include "feed/frame_feed.hpp"
 #include "gl/gl.hpp"
+#include "model/check_figure.hpp"
 #include "model/view_state.hpp"
 
 namespace liveconv::ui {
@@ -37,6 +38,10 @@ class PictureRenderer {
   void upload(const FeedFrame& frame, bool withSource);
   // Host frames that went through this renderer's pixel buffers (tests check the readback path uses them).
   std::uint64_t pixelBufferUploads() const { return pixelBufferUploads_; }
+  // Check mode: the heat map of `check` (null: none) laid over the region it
+  // checked, on the filtered side, from the next draw() on; with an outline
+  // around a region that is not the whole frame. Uploaded once per check.
+  void setCheck(const CheckReport* check);
   // Draws into `picture` of a framebuffer `framebufferHeight` pixels high.
   void draw(const PixelRect& picture, int framebufferHeight, const ViewState& view);
   bool hasFrame() const { return width_ > 0; }
@@ -53,12 +58,19 @@ class PictureRenderer {
 
   GLuint program_ = 0, vao_ = 0;
   GLuint textures_[2] = {0, 0};  // filtered, source
+  GLuint heatTexture_ = 0;
+  int heatNumber_ = 0;  // the check whose heat map is in heatTexture_ (0: none)
+  bool heatShown_ = false;
+  float heatRect_[4] = {0, 0, 0, 0};  // the region in texture coordinates: left, top, right, bottom
+  bool heatOutline_ = false;
+  int heatFrameWidth_ = 0, heatFrameHeight_ = 0;  // the size of the frame it checked
   GLuint pbos_[2] = {0, 0};
   TextureShape shapes_[2];
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::Invalid;
   std::uint64_t pixelBufferUploads_ = 0;
-  GLint uScale_ = -1, uCompare_ = -1, uHorizontal_ = -1, uSplit_ = -1, uPictureSize_ = -1;
+  GLint uScale_ = -1, uCompare_ = -1, uHorizontal_ = -1, uSplit_ = -1, uPictureSize_ = -1, uHeatOn_ = -1,
+        uHeatRect_ = -1, uHeatOutline_ = -1;
 };
 
 }  // namespace liveconv::ui

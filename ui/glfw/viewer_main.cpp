@@ -427,6 +427,7 @@ class Viewer {
     for (const FrameLoop::ShellRequest& r : requests) runRequest(r, frame, shot);
     if (panel.stepFrame) loop_.command(Command::StepFrame);
     if (panel.compareVariants) loop_.compareVariants();
+    if (panel.toggleCheck) loop_.command(Command::ToggleCheck);
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
     if (panel.stopRecording) loop_.stopRecording();
@@ -519,6 +520,7 @@ class Viewer {
     glViewport(0, 0, fbW, fbH);
     glClearColor(kClear[0], kClear[1], kClear[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
+    renderer_->setCheck(model_.view().checking ? loop_.stats().check.get() : nullptr);
     if (frame.hasPicture()) renderer_->draw(layout.pictureFb, fbH, model_.view());
     glViewport(0, 0, fbW, fbH);
     // The control panel's window (drawControlPanel), left of the picture's area.

@@ -167,6 +167,25 @@ void drawMessages(const std::vector<SessionLogLine>& messages) {
 
 }  // namespace
 
+// Check mode: on / off, the last check's result and what the heat map's colours say.
+void drawCheck(const PanelInputs& inputs, ShellRequests* requests) {
+  const FrameStats& stats = inputs.stats;
+  bool on = stats.checking;
+  if (ImGui::Checkbox("Check the frame against the CPU reference (E)", &on)) requests->toggleCheck = true;
+  ImGui::PushTextWrapPos(0);
+  if (!stats.check) {
+    ImGui::TextDisabled(on ? "Checking ..."
+                           : "Filters the frame on screen with the CPU reference too and shows where they differ.");
+  } else {
+    const std::vector<std::string> lines = checkLines(*stats.check);
+    const ImVec4 colour = stats.check->check.passed() ? ImVec4(0.55f, 0.9f, 0.55f, 1) : ImVec4(1, 0.45f, 0.4f, 1);
+    ImGui::TextColored(colour, "%s", lines[0].c_str());
+    for (std::size_t i = 1; i < lines.size(); ++i) ImGui::TextDisabled("%s", lines[i].c_str());
+    ImGui::TextDisabled("%s", heatLegend(stats.check->check).c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
 void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& inputs, float width, float height,
                       ShellRequests* requests) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
@@ -184,6 +203,7 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   if (ImGui::CollapsingHeader("Mask", ImGuiTreeNodeFlags_DefaultOpen)) drawMaskEditor(model, state, inputs);
   if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model);
   if (ImGui::CollapsingHeader("Variant race", ImGuiTreeNodeFlags_DefaultOpen)) drawRace(inputs, requests);
+  if (ImGui::CollapsingHeader("Check", ImGuiTreeNodeFlags_DefaultOpen)) drawCheck(inputs, requests);
   if (ImGui::CollapsingHeader("Device and format", ImGuiTreeNodeFlags_DefaultOpen)) drawEngine(model, state, inputs);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawView(model, requests);
   if (inputs.messages && ImGui::CollapsingHeader("Messages")) drawMessages(*inputs.messages);

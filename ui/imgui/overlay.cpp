@@ -98,6 +98,23 @@ void drawDetails(const FrameStats& stats) {
   ImGui::PopTextWrapPos();
 }
 
+// Check mode: the last check's result (green when within the tolerance, red
+// when not) and, in the full overlay, what it checked; "checking ..." before the first.
+void drawCheck(const FrameStats& stats, bool compact) {
+  if (!stats.checking) return;
+  ImGui::PushTextWrapPos(0);
+  if (!stats.check) {
+    secondaryText("check: filtering the frame with the CPU reference ...");
+  } else {
+    const std::vector<std::string> lines = checkLines(*stats.check);
+    const ImVec4 colour = stats.check->check.passed() ? ImVec4(0.5f, 1.0f, 0.6f, 1) : ImVec4(1, 0.45f, 0.4f, 1);
+    ImGui::TextColored(colour, "%s", lines[0].c_str());
+    if (!compact)
+      for (std::size_t i = 1; i < lines.size(); ++i) secondaryText("%s", lines[i].c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history, const OverlayRates& rates,
@@ -142,6 +159,7 @@ ScreenRect drawOverlay(const FrameStats& stats, const FrameTimeHistory& history,
     secondaryText("at %s", at.c_str());
   ImGui::Text("kernel %.3f ms    %.0f Mpix/s    %.2f GB/s", stats.stages.kernelMs, stats.megapixelsPerSecond,
               stats.gigabytesPerSecond);
+  drawCheck(stats, compact);
   if (compact) {  // the two lines that matter, out of the picture's way
     if (!stats.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "refused (full overlay: Alt+O)");
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

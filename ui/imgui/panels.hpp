@@ -24,6 +24,7 @@ struct ShellRequests {
   bool stopRecording = false;
   double seekTo = -1;  // seconds from the start, from the seek bar; -1: none
   bool compareVariants = false;  // "Compare variants on this frame" (FrameLoop::compareVariants)
+  bool toggleCheck = false;      // check mode on / off (FrameLoop::setChecking)
 };
 
 // Widget-local state the model does not need (text being typed).

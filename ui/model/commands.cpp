@@ -20,6 +20,7 @@ const std::vector<KeyBinding>& keyBindings() {
       {'O', kModAlt, Command::ToggleOverlayCompact, "overlay compact / full"},
       {'R', kModNone, Command::ResetCounters, "reset the overlay's counters"},
       {'B', kModNone, Command::CompareVariants, "compare the variants on this frame (a race; the chart in the panel)"},
+      {'E', kModNone, Command::ToggleCheck, "check mode: the frame on screen against the CPU reference, heat map"},
       {kKeyLeft, kModNone, Command::SeekBack, "5 s back (files)"},
       {kKeyRight, kModNone, Command::SeekForward, "5 s on (files)"},
       {kKeyHome, kModNone, Command::SeekStart, "to the start (files)"},

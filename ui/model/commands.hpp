@@ -26,6 +26,7 @@ enum class Command {
   ToggleOverlayCompact,  // Alt+O
   ResetCounters,         // R  the overlay's frame and drop counters start again
   CompareVariants,       // B  race the variants on this frame; the chart shows every time
+  ToggleCheck,           // E  check mode: the frame on screen against the CPU reference
   SeekBack,              // Left   5 s back (files)
   SeekForward,           // Right  5 s on
   SeekStart,             // Home

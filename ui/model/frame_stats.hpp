@@ -9,6 +9,7 @@
 
 #include "liveconv/autotune.hpp"
 #include "liveconv/variants.hpp"
+#include "model/check_figure.hpp"
 
 namespace liveconv::ui {
 
@@ -74,6 +75,11 @@ struct FrameStats {
   // while a comparison runs.
   std::shared_ptr<const RaceReport> race;
   bool comparing = false;
+  // Check mode: the last check of a frame against the CPU reference (null
+  // before any); `checking` while the mode is on (the overlay shows the
+  // check, the picture its heat map).
+  std::shared_ptr<const CheckReport> check;
+  bool checking = false;
 
   std::uint64_t framesDropped() const;
   bool zeroCopy() const { return displayPath == DisplayPath::ZeroCopy; }

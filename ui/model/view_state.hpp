@@ -52,6 +52,9 @@ struct ViewState {
   float playbackSpeed = 1.0f;  // times the clip's own frame rate
   bool fullscreen = false;
   bool vsync = true;
+  // Check mode (E): the frame on screen is checked against the CPU reference,
+  // one check after another, and the differences are laid over the picture.
+  bool checking = false;
   // A source that sends nothing to open for this long fails with a sentence
   // (a stream that accepts and never answers); 0 waits. `liveconv run
   // --open-timeout` has the same default (kDefaultOpenTimeoutSeconds).
@@ -64,7 +67,7 @@ inline bool operator==(const ViewState& a, const ViewState& b) {
          a.overlayVisible == b.overlayVisible && a.overlayCompact == b.overlayCompact &&
          a.overlayOpacity == b.overlayOpacity && a.overlayCorner == b.overlayCorner &&
          a.panelsVisible == b.panelsVisible && a.paused == b.paused && a.loop == b.loop &&
-         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync &&
+         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync && a.checking == b.checking &&
          a.openTimeoutSeconds == b.openTimeoutSeconds;
 }
 

@@ -94,6 +94,7 @@ GlPainted GlView::paint(const GlPaint& p, const ViewState& view, const FrameStat
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_DEPTH_TEST);
+  impl_->renderer->setCheck(view.checking ? stats.check.get() : nullptr);
   impl_->renderer->draw(pic, p.framebufferHeight, view);
   if (!view.overlayVisible && p.pending.empty() && p.message.empty()) return out;
 

@@ -66,6 +66,9 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   tabifyDockWidget(engineDock_, raceDock_);
   engineDock_->raise();
   connect(raceDock_, &RaceDock::compareAsked, this, [this] { runCommand(Command::CompareVariants); });
+  connect(raceDock_, &RaceDock::checkToggled, this, [this](bool on) {
+    if (on != model_.view().checking) runCommand(Command::ToggleCheck);
+  });
   // A mask edit can change which variants are usable, and a variant change the separability line.
   connect(maskDock_, &MaskDock::maskEdited, engineDock_, &EngineDock::refresh);
   connect(engineDock_, &EngineDock::engineEdited, maskDock_, &MaskDock::refresh);
@@ -520,6 +523,7 @@ void MainWindow::updateStatus() {
   // A comparison the user asked for comes to the front when it is done; auto's own races only update the chart.
   // (also while paused: a comparison ends without a new frame)
   const std::uint64_t race = s.race ? s.race->number : 0;
+  checkAct_->setChecked(model_.view().checking);
   if (raceDock_->show(s) && s.race && s.race->trigger == "compare" && race != shownRace_) raceDock_->raise();
   shownRace_ = race;
   if (loop_.seekRefusals() != shownSeekRefusals_) {

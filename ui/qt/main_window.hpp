@@ -152,7 +152,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* deviceGroup_ = nullptr;
   QAction* recordAct_ = nullptr;
   QAction *pauseAct_ = nullptr, *compareAct_ = nullptr, *overlayAct_ = nullptr, *panelsAct_ = nullptr,
-          *fullscreenAct_ = nullptr;
+          *fullscreenAct_ = nullptr, *checkAct_ = nullptr;
   QLabel* recordLabel_ = nullptr;
   QSlider* seekSlider_ = nullptr;
   QLabel* positionLabel_ = nullptr;

@@ -285,6 +285,13 @@ void MainWindow::buildFilterMenu() {
   next->setShortcut(shortcutOf(Command::NextVariant));
   filter->addAction("Compare Variants on This &Frame", this, [this] { runCommand(Command::CompareVariants); })
       ->setShortcut(shortcutOf(Command::CompareVariants));
+  checkAct_ = filter->addAction("&Check Against the CPU Reference");
+  checkAct_->setCheckable(true);
+  checkAct_->setShortcut(shortcutOf(Command::ToggleCheck));
+  checkAct_->setStatusTip("Filters the frame on screen with the CPU reference too and lays the differences over it");
+  connect(checkAct_, &QAction::toggled, this, [this](bool on) {
+    if (on != model_.view().checking) runCommand(Command::ToggleCheck);
+  });
 }
 
 void MainWindow::buildDeviceMenu() {

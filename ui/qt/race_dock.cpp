@@ -1,9 +1,11 @@
 #include "qt/race_dock.hpp"
 
+#include <QCheckBox>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -90,11 +92,41 @@ RaceDock::RaceDock(QWidget* parent) : QDockWidget("Variant Race", parent) {
   column->addWidget(context_);
   column->addWidget(bars_);
   column->addWidget(limits_);
+  check_ = new QCheckBox("Check the Frame Against the CPU Reference (E)");
+  check_->setToolTip("Filters the frame on screen with the CPU reference too, one check after another, and lays the "
+                     "differences over the picture");
+  connect(check_, &QCheckBox::toggled, this, &RaceDock::checkToggled);
+  checkResult_ = new QLabel("Filters the frame on screen with the CPU reference too and shows where they differ.");
+  checkResult_->setWordWrap(true);
+  checkDetail_ = new QLabel;
+  checkDetail_->setWordWrap(true);
+  checkDetail_->setStyleSheet("color: palette(placeholder-text);");
+  column->addSpacing(8);
+  column->addWidget(check_);
+  column->addWidget(checkResult_);
+  column->addWidget(checkDetail_);
   column->addStretch(1);
   setWidget(scrolledDockBody(body));
 }
 
 bool RaceDock::show(const FrameStats& stats) {
+  const int check = stats.check ? stats.check->number : 0;
+  if (check != shownCheck_ || stats.checking != shownChecking_) {
+    shownCheck_ = check;
+    shownChecking_ = stats.checking;
+    const QSignalBlocker quiet(check_);  // the model's state, not a click
+    check_->setChecked(stats.checking);
+    if (stats.check) {
+      const std::vector<std::string> lines = checkLines(*stats.check);
+      checkResult_->setText(QString::fromStdString(lines[0]));
+      checkResult_->setStyleSheet(stats.check->check.passed() ? "color: #3c9a50;" : "color: #d04035;");
+      std::string detail;
+      for (std::size_t i = 1; i < lines.size(); ++i) detail += lines[i] + "\n";
+      checkDetail_->setText(QString::fromStdString(detail + heatLegend(stats.check->check)));
+    } else if (stats.checking) {
+      checkResult_->setText("Checking …");
+    }
+  }
   const std::uint64_t number = stats.race ? stats.race->number : 0;
   if (number == shownRace_ && stats.comparing == shownComparing_) return false;
   shownComparing_ = stats.comparing;

@@ -1,7 +1,9 @@
 // The Qt shell's "Variant Race" dock: the last race of the variants as a bar
 // chart (the model's RaceFigure, as the viewer's panel draws it) and the
 // button that races them on the frame on screen (B, Filter > Compare Variants
-// on This Frame).
+// on This Frame); under it, check mode (E, Filter > Check Against the CPU
+// Reference) and the last check's lines (the model's checkLines, as the
+// viewer's panel and the overlay show them).
 #pragma once
 
 #include <QDockWidget>
@@ -12,6 +14,7 @@
 
 class QLabel;
 class QPushButton;
+class QCheckBox;
 
 namespace liveconv::ui {
 
@@ -39,17 +42,24 @@ class RaceDock : public QDockWidget {
   bool show(const FrameStats& stats);
   QPushButton* compareButton() const { return compare_; }
   QLabel* titleLabel() const { return title_; }
+  QCheckBox* checkBox() const { return check_; }
+  QLabel* checkLabel() const { return checkResult_; }
   const RaceBars* bars() const { return bars_; }
 
  signals:
   void compareAsked();
+  void checkToggled(bool on);
 
  private:
   QPushButton* compare_;
   QLabel *title_, *context_, *limits_;
   RaceBars* bars_;
+  QCheckBox* check_;
+  QLabel *checkResult_, *checkDetail_;
   std::uint64_t shownRace_ = 0;
   bool shownComparing_ = false;
+  int shownCheck_ = -1;
+  bool shownChecking_ = false;
 };
 
 }  // namespace liveconv::ui
