@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -25,6 +27,7 @@
 #include "liveconv/device.hpp"
 #include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask_file.hpp"
+#include "liveconv/variants.hpp"
 #include "png/png_io.hpp"
 #include "silent_listener.hpp"
 
@@ -510,6 +513,141 @@ TEST_P(WindowScript, BComparesTheVariantsOnTheFrameAndTheStatsCarryTheRace) {
   EXPECT_EQ(chosen, 1) << table;
   EXPECT_EQ(chosenMs, fastest) << "the one chosen is the fastest that ran\n" << table;
   EXPECT_NE(json.find("\"variant\": \"local\""), std::string::npos) << "the comparison changed what runs\n" << json;
+}
+
+struct CheckLine {
+  std::string variant, image, format;
+  long beyond = -1, maxDifference = -1;
+  bool passed = false, worstKnown = false;
+};
+
+// The stats file writes one check a line: {"number": N, ..., "passed": true, ...}.
+std::vector<CheckLine> checksOf(const std::string& json) {
+  std::vector<CheckLine> checks;
+  const std::size_t at = json.find("\"checks\": [");
+  if (at == std::string::npos) return checks;
+  std::istringstream lines(json.substr(at, json.find("\"checks_not_kept\"") - at));
+  std::string line;
+  const std::regex field(R"re("(\w+)": ("(?:[^"\\]|\\.)*"|-?\d+|true|false|null|\{[^}]*\}))re");
+  while (std::getline(lines, line)) {
+    if (line.find("\"number\"") == std::string::npos) continue;
+    CheckLine c;
+    for (std::sregex_iterator it(line.begin(), line.end(), field), end; it != end; ++it) {
+      const std::string key = (*it)[1], value = (*it)[2];
+      const std::string text = value.size() >= 2 && value[0] == '"' ? value.substr(1, value.size() - 2) : value;
+      if (key == "variant_ran") c.variant = text;
+      else if (key == "image") c.image = text;
+      else if (key == "format") c.format = text;
+      else if (key == "pixels_beyond_tolerance") c.beyond = std::stol(text);
+      else if (key == "max_difference") c.maxDifference = std::stol(text);
+      else if (key == "passed") c.passed = text == "true";
+      else if (key == "worst") c.worstKnown = text != "null";
+    }
+    checks.push_back(c);
+  }
+  return checks;
+}
+
+// Pixels of a screenshot in the heat map's colours beyond the tolerance (red
+// to yellow over a gray picture: strong red, little blue).
+long heatPixels(const std::string& png) {
+  liveconv::Image shot;
+  if (!liveconv::ui::readPng(png, &shot).empty()) return -1;
+  long n = 0;
+  for (int y = 0; y < shot.height(); ++y)
+    for (int x = 0; x < shot.width(); ++x) {
+      const std::uint8_t* p = shot.view().row(y) + x * 4;
+      n += p[0] > 200 && p[2] < 60 && p[0] - p[2] > 170;
+    }
+  return n;
+}
+
+// Check mode (E; the script's `check on`): the frame on screen against the
+// CPU reference. Every variant that runs here agrees with it, on the test
+// pattern in RGBA and on the bundled clip in gray, with no heat on the
+// picture; a kernel with one wrong tap (LIVECONV_KERNEL_DIR) is caught: the
+// pixels beyond the tolerance counted, the largest difference and where, and
+// the heat map over the picture.
+TEST_P(WindowScript, CheckModeFindsEveryVariantRightAndCatchesAWrongTap) {
+  std::vector<std::string> variants;
+  for (const liveconv::VariantInfo& v : liveconv::variantRegistry())
+    if (v.id != liveconv::VariantId::Auto) variants.push_back(v.name);
+  // The picture alone (panels and overlay hidden), for the screenshots' heat.
+  std::string script = "0 key H\n0 key O\n0 check on\n1 wait\n";
+  int frame = 3, line = 4;
+  std::map<std::string, std::vector<int>> linesOf;  // the script lines that pick each variant
+  auto everyVariant = [&] {
+    for (const std::string& v : variants) {
+      script += std::to_string(frame) + " variant " + v + "\n" + std::to_string(frame) + " wait\n";
+      linesOf[v].push_back(++line);
+      ++line;
+      ++frame;
+    }
+  };
+  everyVariant();
+  script += std::to_string(frame) + " format gray\n";
+  ++line;
+#ifdef LIVECONV_WITH_MEDIA
+  const std::string grayImage = "320x180 gray";
+  script += std::to_string(frame) + " source " + LIVECONV_CLIP + "\n" + std::to_string(frame) + " wait\n";
+  line += 2;
+#else
+  const std::string grayImage = "320x240 gray";
+#endif
+  frame += 2;
+  everyVariant();
+  script += std::to_string(frame) + " screenshot clean.png\n" + std::to_string(frame + 1) + " quit\n";
+  std::string output;
+  extraArgs_ = "--mask box:5 ";  // integer taps: exact on every variant
+  ASSERT_EQ(run(script, &output), 0) << output;
+  std::string json = readFile(dir_ + "stats.json");
+  std::vector<CheckLine> checks = checksOf(json);
+  ASSERT_FALSE(checks.empty()) << json;
+  std::map<std::string, std::set<std::string>> checked;  // variant -> "image format" it was checked on
+  for (const CheckLine& c : checks) {
+    EXPECT_TRUE(c.passed) << c.variant << " on " << c.image << " " << c.format << ": " << c.beyond
+                          << " px beyond the tolerance, up to " << c.maxDifference;
+    checked[c.variant].insert(c.image + " " + c.format);
+  }
+  for (const std::string& v : variants) {
+    // A variant this device cannot run is refused, as a click on it would be: the script's line says why.
+    const bool refused = json.find("\"text\": \"line " + std::to_string(linesOf[v].front()) + ": ") != std::string::npos;
+    if (refused) {
+      std::printf("SKIP for %s: this device cannot run it (the window refused the line)\n", v.c_str());
+      continue;
+    }
+    EXPECT_TRUE(checked[v].count("320x240 rgba")) << v << " was not checked on the test pattern";
+    EXPECT_TRUE(checked[v].count(grayImage)) << v << " was not checked on " << grayImage;
+  }
+  EXPECT_EQ(heatPixels(dir_ + "clean.png"), 0) << "heat on a picture that agrees";
+
+  // One tap read from the pixel beside it: wrong wherever the picture is not flat.
+  const std::string kernels = dir_ + "wrong_tap";
+  std::filesystem::create_directories(kernels);
+  for (const char* name : {"common.cl", "naive.cl"}) {
+    std::string text = liveconv::kernelSource(name);
+    if (std::string(name) == "naive.cl") {
+      const std::string tap = "x + i - rx, y + j - ry";
+      ASSERT_NE(text.find(tap), std::string::npos) << "naive.cl changed; the test's wrong tap needs a new place";
+      text.replace(text.find(tap), tap.size(), "x + i - rx + (i == 0 && j == 0), y + j - ry");
+    }
+    std::ofstream(kernels + "/" + name) << text;
+  }
+  ASSERT_EQ(setenv(liveconv::kKernelDirEnvVar, kernels.c_str(), 1), 0);
+  extraArgs_ = "--mask box:5 --variant naive --format gray ";
+  const int rc = run("0 key H\n0 key O\n0 key E\n1 wait\n2 screenshot wrong.png\n3 quit\n", &output);
+  unsetenv(liveconv::kKernelDirEnvVar);
+  ASSERT_EQ(rc, 0) << output;
+  json = readFile(dir_ + "stats.json");
+  checks = checksOf(json);
+  ASSERT_FALSE(checks.empty()) << json;
+  const CheckLine& c = checks.front();
+  EXPECT_EQ(c.variant, "naive");
+  EXPECT_FALSE(c.passed) << json;
+  EXPECT_GT(c.beyond, 1000) << "a wrong tap of a 5x5 box changes most of a moving picture";
+  EXPECT_GE(c.maxDifference, 2);
+  EXPECT_TRUE(c.worstKnown);
+  EXPECT_GT(heatPixels(dir_ + "wrong.png"), 1000) << "no heat map over the picture";
 }
 
 struct Box {

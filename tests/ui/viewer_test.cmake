@@ -29,7 +29,8 @@ target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_VIEWER_BIN="$
   LIVECONV_XVFB_RUN="${CMAKE_CURRENT_LIST_DIR}/../xvfb_run.sh")
 add_dependencies(ui_window_script_tests liveconv-viewer)
 if(LIVECONV_WITH_MEDIA)
-  target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_WITH_MEDIA)
+  target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_WITH_MEDIA
+    LIVECONV_CLIP="${PROJECT_SOURCE_DIR}/assets/city_320x180.mp4")
 endif()
 if(TARGET liveconv-qt)
   target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_QT_BIN="$<TARGET_FILE:liveconv-qt>")
