@@ -524,6 +524,9 @@ void MainWindow::updateStatus() {
   // (also while paused: a comparison ends without a new frame)
   const std::uint64_t race = s.race ? s.race->number : 0;
   checkAct_->setChecked(model_.view().checking);
+  // Check mode's result is in the race's dock: it comes to the front when the mode is turned on.
+  if (model_.view().checking && !checkingShown_) raceDock_->raise();
+  checkingShown_ = model_.view().checking;
   if (raceDock_->show(s) && s.race && s.race->trigger == "compare" && race != shownRace_) raceDock_->raise();
   shownRace_ = race;
   if (loop_.seekRefusals() != shownSeekRefusals_) {

@@ -148,6 +148,7 @@ class MainWindow : public QMainWindow {
   EngineDock* engineDock_ = nullptr;
   RaceDock* raceDock_ = nullptr;
   std::uint64_t shownRace_ = 0;  // the race the dock was raised for
+  bool checkingShown_ = false;   // check mode was on at the last update (the dock is raised as it turns on)
   QMenu* recentMenu_ = nullptr;
   QActionGroup* deviceGroup_ = nullptr;
   QAction* recordAct_ = nullptr;
