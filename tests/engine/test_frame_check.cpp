@@ -4,6 +4,8 @@
 // located and mapped.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "liveconv/errors.hpp"
 #include "liveconv/frame_check.hpp"
 #include "test_support.hpp"

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "feed/script.hpp"
