@@ -59,6 +59,7 @@ void parseCameraMode(const std::string& rest, SourceSpec& spec) {
   if (!rate.empty()) spec.options["framerate"] = rate;
 }
 
+// The decoded formats the device converts (kernels/convert.cl); the others go through swscale.
 YuvLayout layoutOf(int format) {
   switch (format) {
     case AV_PIX_FMT_YUV420P:
@@ -66,6 +67,24 @@ YuvLayout layoutOf(int format) {
       return YuvLayout::I420;
     case AV_PIX_FMT_NV12:
       return YuvLayout::Nv12;
+    case AV_PIX_FMT_YUV422P:
+    case AV_PIX_FMT_YUVJ422P:
+      return YuvLayout::I422;
+    case AV_PIX_FMT_YUV444P:
+    case AV_PIX_FMT_YUVJ444P:
+      return YuvLayout::I444;
+    case AV_PIX_FMT_YUYV422:
+      return YuvLayout::Yuyv422;
+    case AV_PIX_FMT_UYVY422:
+      return YuvLayout::Uyvy422;
+    case AV_PIX_FMT_YUV420P10LE:
+      return YuvLayout::I420P10;
+    case AV_PIX_FMT_P010LE:
+      return YuvLayout::P010;
+    case AV_PIX_FMT_RGB24:
+      return YuvLayout::Rgb24;
+    case AV_PIX_FMT_BGR24:
+      return YuvLayout::Bgr24;
     default:
       return YuvLayout::Invalid;
   }
@@ -565,28 +584,34 @@ void FfmpegSource::convert(Frame& out) {
   const YuvLayout layout = layoutOf(f->format);
   const YuvMatrix matrix = matrixOf(f);
   const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(f->format));
-  if (s.convert != ConvertMode::Cpu && layout != YuvLayout::Invalid && matrix != YuvMatrix::Invalid) {
+  const bool rgb = isRgbLayout(layout);
+  if (s.convert != ConvertMode::Cpu && layout != YuvLayout::Invalid && (rgb || matrix != YuvMatrix::Invalid)) {
     // The device converts: hand on the planes, packed.
     YuvImage& yuv = out.yuv;
     yuv.layout = layout;
-    yuv.matrix = matrix;
-    yuv.range = rangeOf(f);
+    yuv.matrix = rgb ? YuvMatrix::Invalid : matrix;
+    yuv.range = rgb ? YuvRange::Invalid : rangeOf(f);
     yuv.convertTo = s.format;
     yuv.allocate(w, h);
-    const int cw = yuv.chromaWidth(), ch = yuv.chromaHeight();
+    const int cw = yuv.chromaWidth(), ch = yuv.chromaHeight(), bytes = YuvImage::sampleBytes(layout);
     std::uint8_t* p = yuv.bytes.data();
-    copyPlane(p, f->data[0], f->linesize[0], w, h);
-    p += std::size_t(w) * h;
-    if (s.format == PixelFormat::RGBA8) {  // GRAY8 needs Y alone
-      if (layout == YuvLayout::Nv12) {
-        copyPlane(p, f->data[1], f->linesize[1], 2 * cw, ch);
-      } else {
-        copyPlane(p, f->data[1], f->linesize[1], cw, ch);
-        copyPlane(p + std::size_t(cw) * ch, f->data[2], f->linesize[2], cw, ch);
+    if (!YuvImage::lumaPlaneFirst(layout)) {  // one packed plane
+      copyPlane(p, f->data[0], f->linesize[0], static_cast<int>(yuv.bytes.size() / std::size_t(h)), h);
+    } else {
+      copyPlane(p, f->data[0], f->linesize[0], w * bytes, h);
+      p += std::size_t(w) * h * bytes;
+      if (s.format == PixelFormat::RGBA8) {  // GRAY8 needs Y alone
+        if (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) {
+          copyPlane(p, f->data[1], f->linesize[1], 2 * cw * bytes, ch);
+        } else {
+          copyPlane(p, f->data[1], f->linesize[1], cw * bytes, ch);
+          copyPlane(p + std::size_t(cw) * ch * bytes, f->data[2], f->linesize[2], cw * bytes, ch);
+        }
       }
     }
-    s.conversion =
-        std::string("on the device (") + formatName + ", " + toString(matrix) + ", " + toString(yuv.range) + " range)";
+    s.conversion = rgb ? std::string("on the device (") + formatName + ")"
+                       : std::string("on the device (") + formatName + ", " + toString(matrix) + ", " +
+                             toString(yuv.range) + " range)";
     return;
   }
   const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;

@@ -376,7 +376,7 @@ void Pipeline::ensureSlots(int width, int height, PixelFormat format) {
     s->deviceOut = allocateDeviceImage(ctx, width, height, format,
                                        (mapsHost_ ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY) | hostAccess, pitch);
     s->bytes = s->deviceIn.pitchBytes * height;
-    s->stagingBytes = std::max(s->bytes, YuvImage::sizeBytes(width, height));
+    s->stagingBytes = std::max(s->bytes, YuvImage::largestBytes(width, height));
     if (mapsHost_) premap(&s->in.ptr, &s->in.ready, s->deviceIn.buffer, s->bytes, nullptr);
     if (!mapsHost_) {
       s->pinnedIn = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->stagingBytes);
@@ -477,10 +477,10 @@ cl::Event Pipeline::uploadPlanes(Slot& s, Frame& frame) {
   if (!yuvConverter_) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
   if (!s.deviceYuv())
     s.deviceYuv = cl::Buffer(device_->context, CL_MEM_READ_ONLY | (mapsHost_ ? CL_MEM_ALLOC_HOST_PTR : 0),
-                             YuvImage::sizeBytes(yuv.width, yuv.height));
+                             YuvImage::largestBytes(yuv.width, yuv.height));
   std::vector<cl::Event> afterUpload;
   if (mapsHost_) {
-    if (!s.yuv.ptr) premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), nullptr);
+    if (!s.yuv.ptr) premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::largestBytes(yuv.width, yuv.height), nullptr);
     s.yuv.ready.wait();
     std::memcpy(s.yuv.ptr, yuv.bytes.data(), yuvBytes);
     frame.convertMs += msSince(copyStart);
@@ -501,7 +501,7 @@ cl::Event Pipeline::uploadPlanes(Slot& s, Frame& frame) {
   yuvConverter_->enqueue(device_->queue, s.deviceYuv, yuv, s.deviceIn, &afterUpload, &s.convert);
   if (mapsHost_) {
     const std::vector<cl::Event> afterConvert{s.convert};
-    premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::sizeBytes(yuv.width, yuv.height), &afterConvert);
+    premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::largestBytes(yuv.width, yuv.height), &afterConvert);
   }
   frame.yuv = YuvImage();  // the planes are in staging now
   return s.convert;

@@ -18,24 +18,125 @@ std::uint8_t fixedToU8(int acc) {
 }
 
 void checkGeometry(const YuvImage& in, PixelFormat out) {
-  if (in.empty() || in.layout == YuvLayout::Invalid || in.matrix == YuvMatrix::Invalid || in.range == YuvRange::Invalid)
+  if (in.empty() || in.layout == YuvLayout::Invalid ||
+      (!isRgbLayout(in.layout) && (in.matrix == YuvMatrix::Invalid || in.range == YuvRange::Invalid)))
     throw InvalidArgument("A YUV frame needs a size, a plane layout, a matrix and a range.");
   if (out != PixelFormat::RGBA8 && out != PixelFormat::GRAY8)
     throw InvalidArgument("YUV frames convert to rgba or gray only.");
 }
 
-}  // namespace
+// A 10-bit sample rounded to 8 bits.
+int to8(int v10) { return std::min((v10 + 2) >> 2, 255); }
 
-const char* toString(YuvLayout layout) {
-  switch (layout) {
+int sample16(const std::uint8_t* p, std::size_t index) { return p[2 * index] | (p[2 * index + 1] << 8); }
+
+// The Y, U and V (or R, G and B) of pixel (x, y): the definition the kernel's load_pixel() follows.
+void loadPixel(const YuvImage& in, int x, int y, int* a, int* b, int* c) {
+  const std::uint8_t* p = in.bytes.data();
+  const std::size_t w = std::size_t(in.width), h = std::size_t(in.height);
+  const std::size_t cw = std::size_t(in.chromaWidth()), ch = std::size_t(in.chromaHeight());
+  const std::size_t luma = std::size_t(y) * w + x;
+  const std::size_t k = std::size_t(YuvImage::subsampledRows(in.layout) ? y / 2 : y) * cw +
+                        (in.layout == YuvLayout::I444 ? x : x / 2);
+  switch (in.layout) {
     case YuvLayout::I420:
-      return "yuv420p";
+    case YuvLayout::I422:
+    case YuvLayout::I444:
+      *a = p[luma];
+      *b = p[w * h + k];
+      *c = p[w * h + cw * ch + k];
+      return;
     case YuvLayout::Nv12:
-      return "nv12";
+      *a = p[luma];
+      *b = p[w * h + 2 * k];
+      *c = p[w * h + 2 * k + 1];
+      return;
+    case YuvLayout::Yuyv422:
+    case YuvLayout::Uyvy422: {
+      const std::uint8_t* m = p + std::size_t(y) * 4 * cw + 4 * std::size_t(x / 2);  // one macropixel: two pixels
+      const bool yuyv = in.layout == YuvLayout::Yuyv422;
+      *a = yuyv ? m[2 * (x & 1)] : m[1 + 2 * (x & 1)];
+      *b = yuyv ? m[1] : m[0];
+      *c = yuyv ? m[3] : m[2];
+      return;
+    }
+    case YuvLayout::I420P10:
+      *a = to8(sample16(p, luma) & 0x3ff);
+      *b = to8(sample16(p, w * h + k) & 0x3ff);
+      *c = to8(sample16(p, w * h + cw * ch + k) & 0x3ff);
+      return;
+    case YuvLayout::P010:
+      *a = to8(sample16(p, luma) >> 6);
+      *b = to8(sample16(p, w * h + 2 * k) >> 6);
+      *c = to8(sample16(p, w * h + 2 * k + 1) >> 6);
+      return;
+    case YuvLayout::Rgb24:
+    case YuvLayout::Bgr24: {
+      const std::uint8_t* q = p + 3 * luma;
+      *a = in.layout == YuvLayout::Rgb24 ? q[0] : q[2];
+      *b = q[1];
+      *c = in.layout == YuvLayout::Rgb24 ? q[2] : q[0];
+      return;
+    }
     case YuvLayout::Invalid:
       break;
   }
+  *a = *b = *c = 0;
+}
+
+// kernels/convert.cl numbers the layouts as the enum does.
+static_assert(static_cast<int>(YuvLayout::I420) == 1 && static_cast<int>(YuvLayout::Nv12) == 2 &&
+              static_cast<int>(YuvLayout::I422) == 3 && static_cast<int>(YuvLayout::I444) == 4 &&
+              static_cast<int>(YuvLayout::Yuyv422) == 5 && static_cast<int>(YuvLayout::Uyvy422) == 6 &&
+              static_cast<int>(YuvLayout::I420P10) == 7 && static_cast<int>(YuvLayout::P010) == 8 &&
+              static_cast<int>(YuvLayout::Rgb24) == 9 && static_cast<int>(YuvLayout::Bgr24) == 10);
+
+}  // namespace
+
+bool isRgbLayout(YuvLayout layout) { return layout == YuvLayout::Rgb24 || layout == YuvLayout::Bgr24; }
+
+const char* toString(YuvLayout layout) {
+  switch (layout) {
+    case YuvLayout::I420: return "yuv420p";
+    case YuvLayout::Nv12: return "nv12";
+    case YuvLayout::I422: return "yuv422p";
+    case YuvLayout::I444: return "yuv444p";
+    case YuvLayout::Yuyv422: return "yuyv422";
+    case YuvLayout::Uyvy422: return "uyvy422";
+    case YuvLayout::I420P10: return "yuv420p10le";
+    case YuvLayout::P010: return "p010le";
+    case YuvLayout::Rgb24: return "rgb24";
+    case YuvLayout::Bgr24: return "bgr24";
+    case YuvLayout::Invalid: break;
+  }
   return "?";
+}
+
+std::size_t YuvImage::sizeBytes(YuvLayout layout, int width, int height) {
+  const std::size_t w = std::size_t(std::max(width, 0)), h = std::size_t(std::max(height, 0));
+  const std::size_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+  switch (layout) {
+    case YuvLayout::I420:
+    case YuvLayout::Nv12: return w * h + 2 * cw * ch;
+    case YuvLayout::I422: return w * h + 2 * cw * h;
+    case YuvLayout::I444:
+    case YuvLayout::Rgb24:
+    case YuvLayout::Bgr24: return 3 * w * h;
+    case YuvLayout::Yuyv422:
+    case YuvLayout::Uyvy422: return 4 * cw * h;
+    case YuvLayout::I420P10:
+    case YuvLayout::P010: return 2 * (w * h + 2 * cw * ch);
+    case YuvLayout::Invalid: break;
+  }
+  return 0;
+}
+
+std::size_t YuvImage::largestBytes(int width, int height) {
+  std::size_t most = 0;
+  for (YuvLayout l : {YuvLayout::I420, YuvLayout::Nv12, YuvLayout::I422, YuvLayout::I444, YuvLayout::Yuyv422,
+                      YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010, YuvLayout::Rgb24, YuvLayout::Bgr24})
+    most = std::max(most, sizeBytes(l, width, height));
+  return most;
 }
 
 const char* toString(YuvMatrix matrix) {
@@ -89,32 +190,33 @@ void convertYuvReference(const YuvImage& in, const ImageView& out) {
   checkGeometry(in, out.format);
   if (out.width != in.width || out.height != in.height)
     throw InvalidArgument("The conversion target must have the frame's size.");
-  if (in.bytes.size() <
-      (out.format == PixelFormat::GRAY8 ? std::size_t(in.width) * in.height : YuvImage::sizeBytes(in.width, in.height)))
+  if (in.bytes.size() < in.payloadBytes() ||
+      (out.format == PixelFormat::RGBA8 && in.bytes.size() < YuvImage::sizeBytes(in.layout, in.width, in.height)))
     throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
-  const YuvCoefficients c = yuvCoefficients(in.matrix, in.range);
-  const int w = in.width, cw = in.chromaWidth(), ch = in.chromaHeight();
-  const std::uint8_t* yPlane = in.bytes.data();
-  const std::uint8_t* chroma = yPlane + std::size_t(w) * in.height;
+  const bool rgb = isRgbLayout(in.layout);
+  const YuvCoefficients c = yuvCoefficients(rgb ? YuvMatrix::Bt601 : in.matrix, rgb ? YuvRange::Full : in.range);
   for (int y = 0; y < in.height; ++y) {
     std::uint8_t* row = out.row(y);
-    for (int x = 0; x < w; ++x) {
-      const int yy = (int(yPlane[std::size_t(y) * w + x]) - c.yOffset) * c.yScale;
+    for (int x = 0; x < in.width; ++x) {
+      int a = 0, b = 0, d = 0;
+      loadPixel(in, x, y, &a, &b, &d);
+      if (rgb) {
+        if (out.format == PixelFormat::GRAY8) {
+          row[x] = static_cast<std::uint8_t>((19595 * a + 38470 * b + 7471 * d + 32768) >> 16);
+        } else {
+          row[4 * x + 0] = static_cast<std::uint8_t>(a);
+          row[4 * x + 1] = static_cast<std::uint8_t>(b);
+          row[4 * x + 2] = static_cast<std::uint8_t>(d);
+          row[4 * x + 3] = 255;
+        }
+        continue;
+      }
+      const int yy = (a - c.yOffset) * c.yScale;
       if (out.format == PixelFormat::GRAY8) {
         row[x] = fixedToU8(yy);
         continue;
       }
-      const std::size_t k = std::size_t(y / 2) * cw + x / 2;
-      int u, v;
-      if (in.layout == YuvLayout::Nv12) {
-        u = chroma[2 * k];
-        v = chroma[2 * k + 1];
-      } else {
-        u = chroma[k];
-        v = chroma[std::size_t(cw) * ch + k];
-      }
-      u -= 128;
-      v -= 128;
+      const int u = b - 128, v = d - 128;
       row[4 * x + 0] = fixedToU8(yy + c.rv * v);
       row[4 * x + 1] = fixedToU8(yy - c.gu * u - c.gv * v);
       row[4 * x + 2] = fixedToU8(yy + c.bu * u);
@@ -128,8 +230,8 @@ YuvConverter::YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_pt
   const std::string text = kernelSource("convert.cl");
   const std::string key = "convert.cl#" + std::to_string(std::hash<std::string>{}(text));
   cl::Program program = cache->get(device_->context, device_->info.device, key, text, "");
-  toRgba_ = cl::Kernel(program, "yuv420_to_rgba");
-  toGray_ = cl::Kernel(program, "yuv420_to_gray");
+  toRgba_ = cl::Kernel(program, "convert_to_rgba");
+  toGray_ = cl::Kernel(program, "convert_to_gray");
 }
 
 void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src, const YuvImage& desc,
@@ -137,14 +239,15 @@ void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src,
   checkGeometry(desc, dst.format);
   if (dst.width != desc.width || dst.height != desc.height)
     throw InvalidArgument("The conversion target must have the frame's size.");
-  const YuvCoefficients c = yuvCoefficients(desc.matrix, desc.range);
+  const bool rgb = isRgbLayout(desc.layout);
+  const YuvCoefficients c = yuvCoefficients(rgb ? YuvMatrix::Bt601 : desc.matrix, rgb ? YuvRange::Full : desc.range);
   // One kernel object per entry point, used by the engine thread only.
   cl::Kernel& k = dst.format == PixelFormat::GRAY8 ? toGray_ : toRgba_;
   cl_uint a = 0;
   k.setArg(a++, src);
   k.setArg(a++, cl_int(desc.width));
   k.setArg(a++, cl_int(desc.height));
-  if (dst.format == PixelFormat::RGBA8) k.setArg(a++, cl_int(desc.layout == YuvLayout::Nv12 ? 1 : 0));
+  k.setArg(a++, cl_int(static_cast<int>(desc.layout)));  // kernels/convert.cl's LAYOUT_* numbers
   k.setArg(a++, cl_int(c.yOffset));
   k.setArg(a++, cl_int(c.yScale));
   if (dst.format == PixelFormat::RGBA8) {
@@ -164,7 +267,7 @@ Image convertYuvOnDevice(const std::shared_ptr<DeviceContext>& device, const Yuv
   if (in.bytes.size() < in.payloadBytes()) throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
   YuvConverter converter(device, cache ? std::move(cache) : std::make_shared<ProgramCache>());
   const cl::Context& ctx = device->context;
-  cl::Buffer src(ctx, CL_MEM_READ_ONLY, YuvImage::sizeBytes(in.width, in.height));
+  cl::Buffer src(ctx, CL_MEM_READ_ONLY, YuvImage::sizeBytes(in.layout, in.width, in.height));
   device->queue.enqueueWriteBuffer(src, CL_FALSE, 0, in.payloadBytes(), in.bytes.data());
   const DeviceImage dst = allocateDeviceImage(ctx, in.width, in.height, in.convertTo, CL_MEM_READ_WRITE);
   converter.enqueue(device->queue, src, in, dst, nullptr, nullptr);

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <thread>
 #include <vector>
@@ -306,6 +307,10 @@ YuvImage randomYuv(int w, int h, YuvLayout layout, YuvMatrix matrix, YuvRange ra
   for (auto& b : y.bytes) b = static_cast<std::uint8_t>(rng() >> 24);
   return y;
 }
+
+const YuvLayout kEveryLayout[] = {YuvLayout::I420,    YuvLayout::Nv12,    YuvLayout::I422, YuvLayout::I444,
+                                   YuvLayout::Yuyv422, YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010,
+                                   YuvLayout::Rgb24,   YuvLayout::Bgr24};
 
 Image convertedReference(const YuvImage& y) {
   Image out(y.width, y.height, y.convertTo);
@@ -622,13 +627,113 @@ TEST(YuvConversion, ReferenceFollowsTheBt601AndBt709Formulas) {
     }
 }
 
+// One picture written in every YUV layout (its chroma the same over each 2x2
+// block, its 10-bit samples the 8-bit ones times 4) converts to the same
+// pixels from each: every layout's planes are read where they lie.
+TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
+  for (auto [w, h] : {std::pair{7, 5}, {8, 6}, {1, 1}}) {
+    std::mt19937 rng(w * 100 + h);
+    std::vector<int> Y(w * h), U(w * h), V(w * h);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        Y[y * w + x] = int(rng() >> 24);
+        if (x % 2 == 0 && y % 2 == 0) {
+          U[y * w + x] = int(rng() >> 24);
+          V[y * w + x] = int(rng() >> 24);
+        } else {
+          U[y * w + x] = U[(y & ~1) * w + (x & ~1)];
+          V[y * w + x] = V[(y & ~1) * w + (x & ~1)];
+        }
+      }
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+      Image want;
+      for (YuvLayout layout : kEveryLayout) {
+        if (isRgbLayout(layout)) continue;
+        YuvImage in;
+        in.layout = layout;
+        in.matrix = YuvMatrix::Bt709;
+        in.range = YuvRange::Limited;
+        in.convertTo = PixelFormat::RGBA8;  // every plane, also for gray
+        in.allocate(w, h);
+        std::uint8_t* p = in.bytes.data();
+        auto put16 = [&](std::size_t i, int v) {
+          p[2 * i] = std::uint8_t(v & 0xff);
+          p[2 * i + 1] = std::uint8_t(v >> 8);
+        };
+        const std::size_t n = std::size_t(w) * h;
+        for (int y = 0; y < h; ++y)
+          for (int x = 0; x < w; ++x) {
+            const int i = y * w + x, yy = Y[i], u = U[i], v = V[i];
+            const std::size_t c420 = std::size_t(y / 2) * cw + x / 2, c422 = std::size_t(y) * cw + x / 2;
+            switch (layout) {
+              case YuvLayout::I420: p[i] = yy, p[n + c420] = u, p[n + cw * ch + c420] = v; break;
+              case YuvLayout::Nv12: p[i] = yy, p[n + 2 * c420] = u, p[n + 2 * c420 + 1] = v; break;
+              case YuvLayout::I422: p[i] = yy, p[n + c422] = u, p[n + std::size_t(cw) * h + c422] = v; break;
+              case YuvLayout::I444: p[i] = yy, p[n + i] = u, p[2 * n + i] = v; break;
+              case YuvLayout::Yuyv422:
+              case YuvLayout::Uyvy422: {
+                std::uint8_t* m = p + std::size_t(y) * 4 * cw + 4 * (x / 2);
+                const bool yuyv = layout == YuvLayout::Yuyv422;
+                m[yuyv ? 2 * (x & 1) : 1 + 2 * (x & 1)] = std::uint8_t(yy);
+                m[yuyv ? 1 : 0] = std::uint8_t(u);
+                m[yuyv ? 3 : 2] = std::uint8_t(v);
+                // An odd width leaves the last macropixel's second Y to the padding pixel.
+                break;
+              }
+              case YuvLayout::I420P10: put16(i, yy * 4), put16(n + c420, u * 4), put16(n + cw * ch + c420, v * 4); break;
+              case YuvLayout::P010:
+                put16(i, yy * 4 << 6), put16(n + 2 * c420, u * 4 << 6), put16(n + 2 * c420 + 1, v * 4 << 6);
+                break;
+              default: break;
+            }
+          }
+        Image got(w, h, to);
+        convertYuvReference(in, got.view());
+        if (want.width() == 0) {
+          want = std::move(got);
+          continue;
+        }
+        const auto m = compareImages(got.view(), want.view(), 0);
+        EXPECT_FALSE(m) << w << "x" << h << " " << toString(layout) << " to " << toString(to)
+                        << " differs from yuv420p: " << m->toString();
+      }
+    }
+  }
+}
+
+// Packed RGB is the picture itself; its gray is the BT.601 luma.
+TEST(YuvConversion, PackedRgbIsCopiedAndItsGrayIsTheLuma) {
+  YuvImage rgb;
+  rgb.layout = YuvLayout::Rgb24;
+  rgb.convertTo = PixelFormat::RGBA8;
+  rgb.allocate(3, 1);
+  rgb.bytes = {255, 0, 0, 0, 255, 0, 10, 20, 30};
+  Image out(3, 1, PixelFormat::RGBA8);
+  convertYuvReference(rgb, out.view());
+  EXPECT_EQ(std::vector<std::uint8_t>(out.data(), out.data() + 12),
+            (std::vector<std::uint8_t>{255, 0, 0, 255, 0, 255, 0, 255, 10, 20, 30, 255}));
+  YuvImage bgr = rgb;
+  bgr.layout = YuvLayout::Bgr24;
+  bgr.bytes = {0, 0, 255, 0, 255, 0, 30, 20, 10};
+  Image out2(3, 1, PixelFormat::RGBA8);
+  convertYuvReference(bgr, out2.view());
+  EXPECT_EQ(std::vector<std::uint8_t>(out2.data(), out2.data() + 12),
+            std::vector<std::uint8_t>(out.data(), out.data() + 12));
+  Image gray(3, 1, PixelFormat::GRAY8);
+  convertYuvReference(rgb, gray.view());
+  EXPECT_EQ(gray.data()[0], 76);   // 0.299 * 255
+  EXPECT_EQ(gray.data()[1], 150);  // 0.587 * 255
+  EXPECT_EQ(gray.data()[2], 18);   // 0.299 * 10 + 0.587 * 20 + 0.114 * 30 = 18.1
+}
+
 // Tolerance 0: the kernel and the reference share the integer formula.
 TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   unsigned seed = 1;
   const auto cache = std::make_shared<ProgramCache>();
   for (auto [w, h] : {std::pair{1, 1}, {7, 5}, {33, 18}, {160, 90}})
-    for (YuvLayout layout : {YuvLayout::I420, YuvLayout::Nv12})
+    for (YuvLayout layout : kEveryLayout)
       for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
         for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
           for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
@@ -661,9 +766,10 @@ TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
         f.image = test::randomImage(w, h, format, 300 + i);
         want.push_back(reference(f.image, params));
       } else {
-        f.yuv =
-            randomYuv(w, h, i % 2 ? YuvLayout::Nv12 : YuvLayout::I420, i % 4 < 2 ? YuvMatrix::Bt709 : YuvMatrix::Bt601,
-                      i < 4 ? YuvRange::Limited : YuvRange::Full, format, 200 + i);
+        // Every layout in turn: the slots' buffers hold the largest.
+        f.yuv = randomYuv(w, h, kEveryLayout[(i + (format == PixelFormat::GRAY8 ? 5 : 0)) % std::size(kEveryLayout)],
+                          i % 4 < 2 ? YuvMatrix::Bt709 : YuvMatrix::Bt601, i < 4 ? YuvRange::Limited : YuvRange::Full,
+                          format, 200 + i);
         want.push_back(reference(convertedReference(f.yuv), params));
       }
       in.push_back(std::move(f));

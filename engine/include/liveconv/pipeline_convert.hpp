@@ -1,14 +1,19 @@
-// Colour conversion of decoded 4:2:0 frames on the device: the planes go up
-// as the decoder left them (1.5 bytes a pixel instead of 4 for RGBA) and
+// Colour conversion of decoded frames on the device: the planes go up as the
+// decoder left them (1.5 bytes a pixel for 4:2:0 instead of 4 for RGBA) and
 // kernels/convert.cl turns them into the engine's RGBA8 or GRAY8 before the
-// convolution runs.
+// convolution runs. The layouts are those files and cameras send: 4:2:0
+// (yuv420p, nv12, and 10-bit yuv420p10le and p010le), 4:2:2 planar and packed
+// (yuv422p, yuyv422, uyvy422), 4:4:4 (yuv444p), and packed RGB (rgb24, bgr24).
 //
 // The formula is integer fixed point (16 fractional bits), so the device and
 // the CPU reference below agree exactly:
 //   y' = (Y - yOffset) * yScale,  u = U - 128,  v = V - 128
 //   R = y' + rv*v,  G = y' - gu*u - gv*v,  B = y' + bu*u,  A = 255
 //   out = min(max(acc + 2^15, 0) >> 16, 255);  GRAY = (y' + 2^15) >> 16 clamped
-// Chroma is taken from the 2x2 block the pixel lies in (no interpolation).
+// Chroma is taken from the block the pixel lies in (2x2 for 4:2:0, 2x1 for
+// 4:2:2; no interpolation). 10-bit samples are first rounded to 8 bits
+// ((v + 2) >> 2, at most 255). Packed RGB is copied (A = 255); its GRAY is the
+// BT.601 luma, (19595 R + 38470 G + 7471 B + 2^15) >> 16.
 // swscale (the CPU path) interpolates chroma, so the two paths differ at
 // colour edges; each is tested against its own reference.
 #pragma once
@@ -28,9 +33,19 @@ namespace liveconv {
 
 enum class YuvLayout {
   Invalid = 0,
-  I420,  // yuv420p: Y plane, then U plane, then V plane (chroma ceil(w/2) x ceil(h/2))
-  Nv12,  // Y plane, then one plane of interleaved U, V pairs
+  I420,     // yuv420p: Y plane, then U plane, then V plane (chroma ceil(w/2) x ceil(h/2))
+  Nv12,     // Y plane, then one plane of interleaved U, V pairs
+  I422,     // yuv422p: Y, U, V planes, chroma ceil(w/2) x h
+  I444,     // yuv444p: Y, U, V planes, all w x h
+  Yuyv422,  // packed 4:2:2, Y0 U Y1 V per two pixels (4 * ceil(w/2) bytes a row): most webcams
+  Uyvy422,  // packed 4:2:2, U Y0 V Y1
+  I420P10,  // yuv420p10le: I420 with 16-bit little-endian samples, 10 bits in the low bits
+  P010,     // p010le: nv12 with 16-bit little-endian samples, 10 bits in the high bits
+  Rgb24,    // packed R, G, B bytes (no matrix, no range)
+  Bgr24,    // packed B, G, R bytes
 };
+// True for the packed RGB layouts, which carry no matrix or range.
+bool isRgbLayout(YuvLayout layout);
 
 enum class YuvMatrix {
   Invalid = 0,
@@ -48,7 +63,7 @@ const char* toString(YuvLayout layout);
 const char* toString(YuvMatrix matrix);
 const char* toString(YuvRange range);
 
-// A decoded 4:2:0 frame, planes packed back to back without row padding.
+// A decoded frame, planes packed back to back without row padding.
 struct YuvImage {
   YuvLayout layout = YuvLayout::Invalid;
   YuvMatrix matrix = YuvMatrix::Invalid;
@@ -57,17 +72,32 @@ struct YuvImage {
   int width = 0, height = 0;
   std::vector<std::uint8_t> bytes;  // payloadBytes(): the planes the conversion reads
 
-  // GRAY8 reads the Y plane alone, so only that much is handed on and uploaded.
+  // GRAY8 reads the Y plane alone (where it comes first, on its own), so only
+  // that much is handed on and uploaded.
   std::size_t payloadBytes() const {
-    return convertTo == PixelFormat::GRAY8 ? std::size_t(width) * height : sizeBytes(width, height);
+    return convertTo == PixelFormat::GRAY8 && lumaPlaneFirst(layout) ? lumaBytes(layout, width, height)
+                                                                     : sizeBytes(layout, width, height);
   }
 
   bool empty() const { return width <= 0 || height <= 0; }
-  int chromaWidth() const { return (width + 1) / 2; }
-  int chromaHeight() const { return (height + 1) / 2; }
-  static std::size_t sizeBytes(int width, int height) {
-    return std::size_t(width) * height + 2 * std::size_t((width + 1) / 2) * ((height + 1) / 2);
+  int chromaWidth() const { return layout == YuvLayout::I444 ? width : (width + 1) / 2; }
+  int chromaHeight() const { return subsampledRows(layout) ? (height + 1) / 2 : height; }
+  // Bytes per sample: 2 for the 10-bit layouts.
+  static int sampleBytes(YuvLayout layout) { return layout == YuvLayout::I420P10 || layout == YuvLayout::P010 ? 2 : 1; }
+  static bool subsampledRows(YuvLayout layout) {
+    return layout == YuvLayout::I420 || layout == YuvLayout::Nv12 || layout == YuvLayout::I420P10 ||
+           layout == YuvLayout::P010;
   }
+  static bool lumaPlaneFirst(YuvLayout layout) {
+    return layout != YuvLayout::Yuyv422 && layout != YuvLayout::Uyvy422 && !isRgbLayout(layout);
+  }
+  static std::size_t lumaBytes(YuvLayout layout, int width, int height) {
+    return std::size_t(width) * height * sampleBytes(layout);
+  }
+  // Every plane of a frame of this layout and size.
+  static std::size_t sizeBytes(YuvLayout layout, int width, int height);
+  // The most any layout needs at this size: the device buffers are made once for it.
+  static std::size_t largestBytes(int width, int height);
   // Sets the size and allocates payloadBytes() (set convertTo first).
   void allocate(int w, int h);
 };
