@@ -1125,9 +1125,13 @@ TEST(Media, CliConvertOptionPicksThePathAndSaysWhichRan) {
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, "converted by swscale (yuv420p)")) << r.output;
   REQUIRE_CLIP(rgb, "rgb.nut", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 3 -pix_fmt bgr24 -c:v rawvideo");
-  r = liveconv("run -i " + rgb + " --convert gpu --variant local --mask box:3");  // no device path: swscale
+  r = liveconv("run -i " + rgb + " --convert gpu --variant local --mask box:3");
   EXPECT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_TRUE(has(r.output, "converted by swscale (bgr24)")) << r.output;
+  EXPECT_TRUE(has(r.output, "converted on the device (bgr24)")) << r.output;
+  REQUIRE_CLIP(bgra, "bgra.nut", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 3 -pix_fmt bgra -c:v rawvideo");
+  r = liveconv("run -i " + bgra + " --convert gpu --variant local --mask box:3");  // no device path: swscale
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "converted by swscale (bgra)")) << r.output;
   r = liveconv("run -i " + clip + " --convert fpga");
   EXPECT_EQ(r.exitCode, 2) << r.output;
   EXPECT_TRUE(has(r.output, "Unknown conversion 'fpga'; use gpu, cpu or auto.")) << r.output;
