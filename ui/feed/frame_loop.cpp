@@ -359,12 +359,18 @@ void FrameLoop::setChecking(bool on) {
 
 bool FrameLoop::checkPending() const {
   if (!model_.view().checking || !running() || !failure_.empty()) return false;
-  return checker_.busy() || !checkedAny_ || checkedVersion_ != frame_.paramsVersion;
+  // Until the result of a check of the set on screen has been collected (or that check failed).
+  if (checker_.busy()) return true;
+  const bool collected = lastCheck_ && lastCheck_->paramsVersion == frame_.paramsVersion;
+  return !collected && failedCheckVersion_ != frame_.paramsVersion;
 }
 
 // Collects a finished check, then starts the next on the frame on screen
 // when the mode is on and that frame (or its set) has not been checked.
 void FrameLoop::updateCheck() {
+  // Asked before the result is taken: the worker stores its result, then
+  // clears the flag, so "not busy" here means nothing is left to collect after.
+  const bool busy = checker_.busy();
   if (auto done = checker_.takeFinished()) {
     lastCheck_ = done;
     ++checks_;
@@ -372,10 +378,13 @@ void FrameLoop::updateCheck() {
                                               std::chrono::microseconds(static_cast<long long>(1000 * done->check.referenceMs)));
     log_.checked(*done, framesShown_);
   }
-  if (const std::string why = checker_.takeError(); !why.empty()) log_.message("notice", why, framesShown_);
+  if (const std::string why = checker_.takeError(); !why.empty()) {
+    log_.message("notice", why, framesShown_);
+    failedCheckVersion_ = checkedVersion_;
+  }
   stats_.check = lastCheck_;
   stats_.checking = model_.view().checking;
-  if (!model_.view().checking || checker_.busy() || !failure_.empty()) return;
+  if (!model_.view().checking || busy || !failure_.empty()) return;
   const FeedFrame& f = frame_;
   if (!f.hasPicture() || !f.source.data || f.source.format != f.filtered.format ||
       f.source.width != f.filtered.width || f.source.height != f.filtered.height)

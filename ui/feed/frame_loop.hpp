@@ -291,6 +291,7 @@ class FrameLoop {
   std::shared_ptr<const CheckReport> lastCheck_;
   std::uint64_t checkedIndex_ = 0, checkedVersion_ = 0;
   bool checkedAny_ = false;
+  std::uint64_t failedCheckVersion_ = 0;  // a check of this version could not be made
   int checks_ = 0, checksStarted_ = 0;
   // The next check of the same set starts no sooner than the last one took
   // after it ended (checks take at most half the time of the cores they

@@ -125,6 +125,9 @@ bool RaceDock::show(const FrameStats& stats) {
       checkDetail_->setText(QString::fromStdString(detail + heatLegend(stats.check->check)));
     } else if (stats.checking) {
       checkResult_->setText("Checking …");
+    } else {
+      checkResult_->setText("Filters the frame on screen with the CPU reference too and shows where they differ.");
+      checkDetail_->clear();
     }
   }
   const std::uint64_t number = stats.race ? stats.race->number : 0;
