@@ -83,6 +83,21 @@ std::vector<Image> decodeAllThroughTheDeviceFormula(const std::string& path, Pix
   return frames;
 }
 
+// The mean and the largest |difference| of two frames of one size and format, alpha left out.
+std::pair<double, int> colourDifference(const Image& a, const Image& b) {
+  double sum = 0;
+  int worst = 0;
+  long long values = 0;
+  for (std::size_t k = 0; k < a.sizeBytes(); ++k) {
+    if (a.format() == PixelFormat::RGBA8 && k % 4 == 3) continue;
+    const int d = std::abs(int(a.data()[k]) - int(b.data()[k]));
+    sum += d;
+    worst = std::max(worst, d);
+    ++values;
+  }
+  return {values ? sum / values : 0, worst};
+}
+
 FilterParams testParams() {
   FilterParams p;
   p.mask = test::integerMask(5, 5);
@@ -215,17 +230,7 @@ TEST(Media, DeviceAndSwscaleConversionsAgreeUpToRoundingAndChromaPlacement) {
       const std::vector<Image> gpu = decodeAllThroughTheDeviceFormula(c.clip, format);
       ASSERT_EQ(cpu.size(), gpu.size());
       for (std::size_t i = 0; i < cpu.size(); ++i) {
-        double sum = 0;
-        int worst = 0;
-        long long values = 0;
-        for (std::size_t k = 0; k < cpu[i].sizeBytes(); ++k) {
-          if (format == PixelFormat::RGBA8 && k % 4 == 3) continue;
-          const int d = std::abs(int(cpu[i].data()[k]) - int(gpu[i].data()[k]));
-          sum += d;
-          worst = std::max(worst, d);
-          ++values;
-        }
-        const double mean = sum / values;
+        const auto [mean, worst] = colourDifference(cpu[i], gpu[i]);
         std::printf("%s %s frame %zu: swscale vs device formula, mean |difference| %.3f LSB, largest %d\n",
                     fs::path(c.clip).filename().c_str(), toString(format), i, mean, worst);
         const int tolerance = format == PixelFormat::GRAY8 ? 1 : c.toleranceLsb;
@@ -274,17 +279,7 @@ TEST(Media, EveryDeviceLayoutAgreesWithSwscale) {
         ASSERT_FALSE(cpu.empty()) << clip;
         ASSERT_EQ(cpu.size(), gpu.size()) << clip;
         for (std::size_t i = 0; i < cpu.size(); ++i) {
-          double sum = 0;
-          int worst = 0;
-          long long values = 0;
-          for (std::size_t k = 0; k < cpu[i].sizeBytes(); ++k) {
-            if (format == PixelFormat::RGBA8 && k % 4 == 3) continue;
-            const int d = std::abs(int(cpu[i].data()[k]) - int(gpu[i].data()[k]));
-            sum += d;
-            worst = std::max(worst, d);
-            ++values;
-          }
-          const double mean = sum / values;
+          const auto [mean, worst] = colourDifference(cpu[i], gpu[i]);
           std::printf("%s %s %s frame %zu: swscale vs device formula, mean |difference| %.3f LSB, largest %d\n",
                       name.c_str(), smoothCase ? "gradient" : "flat", toString(format), i, mean, worst);
           const bool rgb = name == "rgb24" || name == "bgr24";
