@@ -54,6 +54,8 @@ void printUsage() {
                "  LIVECONV_KERNEL_DIR    load kernels/*.cl from this folder instead of the embedded copies\n"
                "  LIVECONV_TUNING_CACHE  the file where auto keeps its measured choices\n"
                "                         (default $XDG_CACHE_HOME/liveconv/autotune.tsv)\n"
+               "  LIVECONV_DECODER_CACHE the file where --hwaccel auto keeps its measured choices\n"
+               "                         (default $XDG_CACHE_HOME/liveconv/decoders.tsv)\n"
                "  LIVECONV_ASSETS        the folder of city_320x180.mp4, played when no source is given\n"
                "  LIVECONV_FFMPEG_LOG    set: show FFmpeg's own log lines\n"
                "\nExit status:\n"

@@ -17,6 +17,7 @@
 #include "media/default_clip.hpp"
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
+#include "media/hw_decode.hpp"
 #include "media/media_errors.hpp"
 #include "media/open_source.hpp"
 #include "media/reconnecting_source.hpp"
@@ -46,6 +47,7 @@ struct RunRequest {
   bool decodeOnly = false, quiet = false, copyAudio = true, copySubtitles = true;
   ReconnectPolicy reconnect;
   int openTimeoutS = kDefaultOpenTimeoutSeconds;
+  std::string hwaccel = "none";  // --hwaccel
   std::string policy;  // "", "live" or "lossless"
   SinkOptions sink;    // encoder settings; the timing is filled in once the source is open
   std::string codec, device;
@@ -108,6 +110,8 @@ RunRequest parseRunRequest(const Args& args) {
     throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
   r.reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
   r.openTimeoutS = args.getInt("--open-timeout", kDefaultOpenTimeoutSeconds, 0, 86400);
+  r.hwaccel = args.get("--hwaccel", "none");
+  if (const std::string why = checkHwAccel(r.hwaccel); !why.empty()) throw UsageError(why);
   r.policy = args.get("--policy");
   if (!r.policy.empty() && r.policy != "live" && r.policy != "lossless")
     throw UsageError("Unknown policy '" + r.policy + "'; use live or lossless.");
@@ -139,6 +143,7 @@ OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceCont
   request.device = device;
   request.stop = interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
   request.openTimeoutSeconds = r.openTimeoutS;
+  request.hwaccel = r.hwaccel;
   auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
   return openSource(request, &r.reconnect, report);
 }
@@ -240,6 +245,8 @@ int reportRun(const RunRequest& r, const StreamResult& result, const OpenedSourc
   // The source may have been reopened: ask the one in use.
   FfmpegSource* decoder = in.decoder;
   if (auto* rs = dynamic_cast<ReconnectingSource*>(in.source.get())) decoder = dynamic_cast<FfmpegSource*>(&rs->current());
+  if (!r.quiet && decoder && !decoder->decoderFallback().empty())
+    std::cerr << "liveconv: " << decoder->decoderFallback() << "\n";
   if (!r.quiet && decoder && !decoder->conversionUsed().empty()) {
     if (r.decodeOnly && decoder->conversionUsed().rfind("on the device", 0) == 0)
       std::cerr << "converted: not at all (decode only; `run` would convert " << decoder->conversionUsed() << ")\n";
@@ -319,6 +326,8 @@ int runCommand(const Args& args) {
     std::shared_ptr<DeviceContext> device;
     if (!r.decodeOnly) device = DeviceContext::create(selectDevice(r.device));
     const OpenedSource in = openRunSource(r, device);
+    if (in.decoder && !in.decoder->decoderNote().empty() && !r.quiet)
+      std::cerr << "liveconv: " << in.decoder->decoderNote() << "\n";
     const std::unique_ptr<FrameSink> sink = openRunSink(r, in);
     orientMask(r);
     channel = openChannel(r, in, *sink, device, r.stream);

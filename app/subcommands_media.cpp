@@ -44,8 +44,13 @@ void printRunUsage() {
          "  --frames N    stop after N input frames\n"
          "  --policy live|lossless  drop late frames (default for cameras and streams) or keep every one\n"
          "  --slots 2..4, --queue 2..4  frames in flight on the device, and in each queue\n"
-         "  --convert gpu|cpu|auto  where decoded frames become rgba/gray: gpu (yuv420p and nv12 go up as\n"
-         "                planes and the device converts them; swscale for other formats), cpu (swscale); auto = gpu\n"
+         "  --convert gpu|cpu|auto  where decoded frames become rgba/gray: gpu (4:2:0, 4:2:2 and 4:4:4 YUV,\n"
+         "                yuyv422/uyvy422, 10-bit 4:2:0, rgb24/bgr24 go up as they are and the device converts\n"
+         "                them; swscale for other formats), cpu (swscale); auto = gpu\n"
+         "  --hwaccel none|auto|NAME  decode on hardware through FFmpeg (NAME: cuda, vaapi, ...); where it\n"
+         "                does not open, the CPU decodes and one line says why; auto times the CPU and\n"
+         "                each hardware decoder that opens on the file's first frames and keeps the faster\n"
+         "                (cached per codec, size and machine); default none\n"
          "  --realtime    play a file at its frame rate, as a live source\n"
          "  --reconnect SECONDS  how long a busy or unplugged camera (or a stopped stream) is waited for;\n"
          "                default 10, 0 = not at all\n"
@@ -64,7 +69,7 @@ int runSubcommand(const std::vector<std::string>& argv) {
   const Args args(
       argv,
       {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
-       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf", "--open-timeout",
+       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf", "--open-timeout", "--hwaccel",
        "--preset", "-b:v", "--codec-opt", "--pix-fmt", "--container"},
       {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});

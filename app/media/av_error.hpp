@@ -16,4 +16,11 @@ inline std::string avError(int code) {
   return text;
 }
 
+// The last error line FFmpeg logged on this thread, and the first since
+// clearLastFfmpegError() ("Cannot load libcuda.so.1", then "Could not
+// dynamically load CUDA"), kept by the log callback setUpFfmpeg() installs.
+std::string lastFfmpegError();
+std::string firstFfmpegError();
+void clearLastFfmpegError();
+
 }  // namespace liveconv::app

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "media/colour_scaler.hpp"
+#include "media/hw_decode.hpp"
 #include "media/ffmpeg_compat.hpp"
 #include "media/av_error.hpp"
 #include "media/media_errors.hpp"
@@ -169,7 +170,8 @@ namespace {
 // The last error FFmpeg logged on this thread: an input that fails to open
 // is named with FFmpeg's reason ("Picture size 0x64 is invalid") where its
 // error code says little or the wrong thing (EBUSY, for that y4m header).
-thread_local std::string lastFfmpegError;
+thread_local std::string lastLoggedError;
+thread_local std::string firstLoggedError;  // since clearLastFfmpegError(): the cause, where FFmpeg says it first
 
 void logLine(void* context, int level, const char* format, va_list args) {
   if (level <= AV_LOG_ERROR) {
@@ -181,17 +183,31 @@ void logLine(void* context, int level, const char* format, va_list args) {
     va_end(copy);
     std::string text = line;
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-    if (!text.empty()) lastFfmpegError = text;
+    if (!text.empty()) lastLoggedError = text;
+    if (!text.empty() && firstLoggedError.empty()) firstLoggedError = text;
   }
   av_log_default_callback(context, level, format, args);  // shown at the level set below
 }
 
 // FFmpeg's reason for the failure just seen, else the error code's text.
 std::string openFailure(int err) {
-  return lastFfmpegError.empty() ? avError(err) : lastFfmpegError;
+  return lastLoggedError.empty() ? avError(err) : lastLoggedError;
 }
 
 }  // namespace
+
+std::string lastFfmpegError() {
+  return lastLoggedError;
+}
+
+std::string firstFfmpegError() {
+  return firstLoggedError;
+}
+
+void clearLastFfmpegError() {
+  lastLoggedError.clear();
+  firstLoggedError.clear();
+}
 
 void setUpFfmpeg() {
   static const bool done = [] {
@@ -402,6 +418,8 @@ struct FfmpegSource::State {
   std::unique_ptr<PolledInput> polled;  // pipes and FIFOs: read where a stop reaches (freed after `input`)
   std::unique_ptr<Discontinuities> discontinuities;
   Interrupt interrupt;  // on the heap with the State: FFmpeg keeps its address
+  HwDecode hw;  // --hwaccel: on the heap with the State, which the decoder's get_format reaches (its opaque)
+  std::string decoderNote;
 
   ~State() {
     av_frame_free(&frame);
@@ -448,7 +466,7 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
                        " s; gave up (the open timeout, --open-timeout).");
     }
   };
-  lastFfmpegError.clear();
+  lastLoggedError.clear();
   int err = avformat_open_input(&s_->input, spec.url.c_str(), inputFormat, &options);
   av_dict_free(&options);
   if (err < 0) {
@@ -477,6 +495,7 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
   s_->decoder = avcodec_alloc_context3(codec);
   avcodec_parameters_to_context(s_->decoder, s_->input->streams[s_->stream]->codecpar);
   s_->decoder->thread_count = 0;  // as many as FFmpeg finds useful
+  setUpHardware(codec);
   if ((err = avcodec_open2(s_->decoder, codec, nullptr)) < 0)
     throw InputError("The " + std::string(codec->name) + " decoder for " + spec.text +
                      " failed to open: " + avError(err) + ".");
@@ -486,6 +505,104 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
 }
 
 FfmpegSource::~FfmpegSource() = default;
+
+// --hwaccel: the device attached to the decoder, or the CPU decoder with the line that says why.
+void FfmpegSource::setUpHardware(const AVCodec* codec) {
+  State& s = *s_;
+  const std::string asked = s.spec.hwaccel;
+  if (asked.empty() || asked == "none") return;
+  const std::string chosen = asked == "auto" ? chooseAutomatically(codec) : asked;
+  if (chosen == "none") return;  // auto chose the CPU and said why
+  const std::string why = s.hw.attach(s.decoder, codec, av_hwdevice_find_type_by_name(chosen.c_str()));
+  if (!why.empty()) s.decoderNote = "--hwaccel " + asked + ": " + why + "; decoding on the CPU.";
+}
+
+namespace {
+
+// Frames per second of the decoder `hwaccel` names on this input, from the
+// second frame (the first carries the decoder's set-up) to the 60th or 2 s;
+// 0 where the hardware left the stream to the CPU decoder.
+double decodeRate(const SourceSpec& spec, const std::string& hwaccel, PixelFormat format) {
+  SourceSpec probe = spec;
+  probe.hwaccel = hwaccel;
+  FfmpegSource source(probe, format, ConvertMode::Gpu);  // planes as the device takes them: the copy `run` makes
+  Frame frame;
+  if (!source.next(frame)) return 0;
+  const auto start = Clock::now();
+  int frames = 0;
+  while (frames < 60 && msSince(start) < 2000 && source.next(frame)) ++frames;
+  const double seconds = msSince(start) / 1000;
+  if (frames == 0 || seconds <= 0 || (hwaccel != "none" && source.decoderUsed() != hwaccel)) return 0;
+  return frames / seconds;
+}
+
+std::string machineName() {
+  char host[256] = {};
+  return ::gethostname(host, sizeof host - 1) == 0 ? host : "this machine";
+}
+
+}  // namespace
+
+// --hwaccel auto: the hardware decoders that open here for this codec, each
+// timed against the CPU decoder on the file's first frames; the faster is
+// kept per machine, codec, profile, size and pixel format. A live source or a
+// pipe cannot be read twice: it takes the first hardware decoder that opens.
+std::string FfmpegSource::chooseAutomatically(const AVCodec* codec) {
+  State& s = *s_;
+  const AVCodecParameters* par = s.input->streams[s.stream]->codecpar;
+  const char* profile = avcodec_profile_name(par->codec_id, par->profile);
+  const char* pixels = av_get_pix_fmt_name(static_cast<AVPixelFormat>(par->format));
+  std::ostringstream k;
+  k << machineName() << "|" << codec->name << "|" << (profile ? profile : "-") << "|" << par->width << "x"
+    << par->height << "|" << (pixels ? pixels : "-");
+  const std::string key = k.str(), what = std::string(codec->name) + " " + std::to_string(par->width) + "x" +
+                                           std::to_string(par->height);
+  if (const std::string cached = cachedDecoderChoice(key); !cached.empty()) {
+    s.decoderNote = "--hwaccel auto: " + std::string(cached == "none" ? "the CPU" : cached) + " (measured before for " +
+                    what + " on this machine).";
+    return cached;
+  }
+  std::vector<std::string> usable, refused;
+  for (AVHWDeviceType type : autoHwTypes()) {
+    AVCodecContext* scratch = avcodec_alloc_context3(codec);
+    HwDecode hw;
+    const std::string why = scratch ? hw.attach(scratch, codec, type) : "out of memory";
+    avcodec_free_context(&scratch);
+    (why.empty() ? usable : refused).push_back(why.empty() ? av_hwdevice_get_type_name(type) : why);
+  }
+  if (usable.empty()) {
+    std::string reasons;
+    for (const std::string& r : refused) reasons += (reasons.empty() ? "" : "; ") + r;
+    s.decoderNote = "--hwaccel auto: no hardware decoder for " + what + " here (" + reasons + "); decoding on the CPU.";
+    return "none";
+  }
+  const bool seekable = !s.spec.live && !s.polled && s.input->pb && (s.input->pb->seekable & AVIO_SEEKABLE_NORMAL);
+  if (!seekable) {
+    s.decoderNote = "--hwaccel auto: " + usable.front() + " (the first that opens: a live source or a pipe is not measured).";
+    return usable.front();
+  }
+  std::string best = "none", measured;
+  double bestRate = 0;
+  usable.insert(usable.begin(), "none");
+  for (const std::string& name : usable) {
+    double rate = 0;
+    try {
+      rate = decodeRate(s.spec, name, s.format);
+    } catch (const std::exception&) {
+      rate = 0;  // this decoder cannot read the file through: not a candidate
+    }
+    char line[96];
+    std::snprintf(line, sizeof line, "%s%s %.0f fps", measured.empty() ? "" : ", ",
+                  name == "none" ? "CPU" : name.c_str(), rate);
+    measured += line;
+    if (rate > bestRate) bestRate = rate, best = name;
+  }
+  rememberDecoderChoice(key, best, measured);
+  s.decoderNote = "--hwaccel auto: " + std::string(best == "none" ? "the CPU" : best) + " for " + what +
+                  " (measured on its first frames: " + measured + "; kept for this machine).";
+  return best;
+}
+
 
 bool FfmpegSource::isLive() const {
   return s_->spec.live;
@@ -579,7 +696,7 @@ std::string FfmpegSource::conversionUsed() const {
 
 void FfmpegSource::convert(Frame& out) {
   State& s = *s_;
-  const AVFrame* f = s.frame;
+  const AVFrame* f = s.hw.toHost(s.frame, s.spec.text);  // a frame in a device's memory comes back in its planes
   const int w = f->width, h = f->height;
   const YuvLayout layout = layoutOf(f->format);
   const YuvMatrix matrix = matrixOf(f);
@@ -666,8 +783,25 @@ bool FfmpegSource::seek(double seconds) {
 std::string FfmpegSource::describe() const {
   std::ostringstream out;
   out << s_->spec.text << " (" << s_->input->iformat->name << ", " << s_->decoder->codec->name << " "
-      << s_->decoder->width << "x" << s_->decoder->height << ")";
+      << s_->decoder->width << "x" << s_->decoder->height;
+  if (s_->spec.hwaccel != "none") out << (s_->hw.attached() && !s_->hw.fellBack() ? ", decoded by " : ", decoded on ")
+                                      << decoderUsed();
+  out << ")";
   return out.str();
+}
+
+std::string FfmpegSource::decoderUsed() const {
+  return s_->hw.attached() && !s_->hw.fellBack() ? s_->hw.typeName() : "the CPU";
+}
+
+std::string FfmpegSource::decoderNote() const {
+  return s_->decoderNote;
+}
+
+std::string FfmpegSource::decoderFallback() const {
+  if (!s_->hw.fellBack()) return {};
+  return std::string(s_->hw.typeName()) + " did not decode " + s_->spec.text +
+         " (FFmpeg's hardware path refused its profile or size); the CPU decoder did.";
 }
 
 bool FfmpegSource::next(Frame& out) {

@@ -17,6 +17,8 @@
 #include "liveconv/frame.hpp"
 #include "media/stream_copy.hpp"
 
+struct AVCodec;
+
 namespace liveconv::app {
 
 struct SourceSpec {
@@ -34,6 +36,10 @@ struct SourceSpec {
   // connection and never sends. 0: it waits as long as the input takes. A pipe
   // or FIFO waits for its writer whatever this says (only `stop` ends that).
   double openTimeoutSeconds = 0;
+  // --hwaccel: "none" (FFmpeg's software decoder), "auto" (the faster of it and
+  // the hardware decoders that open, measured: hw_decode.hpp) or a hardware
+  // device type FFmpeg knows (cuda, vaapi, ...; checkHwAccel).
+  std::string hwaccel = "none";
 };
 
 // Source specs:
@@ -96,9 +102,20 @@ class FfmpegSource : public FrameSource {
   // How the frames so far were converted, e.g. "on the device (yuv420p, bt601, limited range)"
   // or "by swscale (yuv444p)"; empty before the first frame.
   std::string conversionUsed() const;
+  // The decoder at work: "cuda" (or another hardware device type) or "the CPU".
+  std::string decoderUsed() const;
+  // With --hwaccel other than none: one line on the decoder chosen, or why the
+  // hardware one could not be used ("--hwaccel cuda: no cuda device opens here
+  // (Cannot load libcuda.so.1); decoding on the CPU."); else "".
+  std::string decoderNote() const;
+  // At the end: "" when the decoder chosen at the open decoded every frame, else
+  // the line that says the hardware left this stream to the CPU decoder.
+  std::string decoderFallback() const;
 
  private:
   void convert(Frame& out);  // the decoded frame into `out`: planes for the device, or pixels by swscale
+  void setUpHardware(const AVCodec* codec);  // --hwaccel, before the decoder opens
+  std::string chooseAutomatically(const AVCodec* codec);  // --hwaccel auto: the decoder's type name, or "none"
 
   struct State;
   std::unique_ptr<State> s_;

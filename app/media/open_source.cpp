@@ -22,6 +22,7 @@ OpenedSource openOnce(const OpenRequest& r, const SourceKind& kind) {
   if (r.text == "-") spec.text = "standard input";
   spec.stop = r.stop;
   spec.openTimeoutSeconds = r.openTimeoutSeconds;
+  spec.hwaccel = r.hwaccel;
   auto ff = std::make_unique<FfmpegSource>(spec, r.format, r.convert);
   o.decoder = ff.get();
   ff->frameRate(&o.rateNum, &o.rateDen);

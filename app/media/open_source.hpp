@@ -23,6 +23,7 @@ struct OpenRequest {
   std::shared_ptr<DeviceContext> device;  // synthetic frames live in its pinned memory (may be null)
   std::function<bool()> stop;             // ends a wait on the input at once (SourceSpec::stop)
   double openTimeoutSeconds = 0;          // an input that sends nothing to open for this long fails (0: waits)
+  std::string hwaccel = "none";           // --hwaccel (SourceSpec::hwaccel)
 };
 
 // The open timeout of `liveconv run` and both windows unless the user sets

@@ -42,17 +42,7 @@ using test_media::shell;
 using test_media::tempDir;
 using test_media::videoTick;
 
-// A clip from a lavfi test source, made with the ffmpeg command; empty if there is none.
-std::string makeClip(const std::string& name, const std::string& args) {
-  const std::string path = tempDir() + "/" + name;
-  if (fs::exists(path)) return path;
-  const Result r = shell("ffmpeg -hide_banner -loglevel error -y " + args + " " + path);
-  return r.exitCode == 0 ? path : "";
-}
-
-#define REQUIRE_CLIP(var, name, args)           \
-  const std::string var = makeClip(name, args); \
-  if (var.empty()) GTEST_SKIP() << "SKIP: the ffmpeg command could not make " name;
+using test_media::makeClip;
 
 std::vector<Image> decodeAll(const std::string& path, PixelFormat format, long long* corrupt = nullptr) {
   FfmpegSource source(parseSourceSpec(path, ""), format);

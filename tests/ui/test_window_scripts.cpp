@@ -455,6 +455,32 @@ TEST_P(WindowScript, AnOpenThatHangsIsCancelledByEscOrGivesUpAfterTheTimeout) {
   EXPECT_GE(std::stol(shown[1]), 400) << "the window stopped before the script's quit";
 }
 
+// --hwaccel in both windows, as `liveconv run` takes it: a name FFmpeg does
+// not know is a usage error (2) before any window opens; a hardware decoder
+// that does not open here leaves the clip to the CPU decoder, the window says
+// why once, and its header names the decoder at work.
+TEST_P(WindowScript, HwaccelDecodesOnTheCpuWhereTheHardwareIsNotAndSaysWhy) {
+  std::string output;
+  extraArgs_ = "--hwaccel warp-drive ";
+  EXPECT_EQ(run("10 quit\n", &output, LIVECONV_CLIP, false), 2);
+  EXPECT_NE(output.find("--hwaccel 'warp-drive' is not a hardware decoder this FFmpeg knows"), std::string::npos)
+      << output;
+  extraArgs_ = "--hwaccel vaapi ";
+  ASSERT_EQ(run("20 quit\n", &output, LIVECONV_CLIP), 0) << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  if (json.find("decoded by vaapi)") != std::string::npos) {
+    std::printf("vaapi opens on this machine: the fallback is not reached\n");
+    return;
+  }
+  EXPECT_NE(json.find("--hwaccel vaapi: no vaapi device opens here ("), std::string::npos) << json;
+  EXPECT_NE(json.find("; decoding on the CPU."), std::string::npos) << json;
+  EXPECT_NE(json.find("h264 320x180, decoded on the CPU)"), std::string::npos) << "the header names the decoder: " << json;
+  std::smatch shown;
+  ASSERT_TRUE(std::regex_search(json, shown, std::regex(R"("frames": (\d+))")));
+  EXPECT_GE(std::stol(shown[1]), 20) << "the clip did not play";
+}
+
 // A set that cannot run here ends a window started on it, in both windows,
 // with `liveconv run`'s sentence and exit code (5): nothing could ever play,
 // and a script would wait for frames that never come.

@@ -21,12 +21,17 @@ struct FeedSourceRequest {
   std::shared_ptr<DeviceContext> device;  // synthetic frames live in its pinned memory
   std::function<bool()> stop;             // ends a wait on the input (a stream that sends nothing)
   double openTimeoutSeconds = 0;          // an input that sends nothing to open for this long fails (0: waits)
+  std::string hwaccel = "none";           // how a decoded source decodes (--hwaccel)
 };
 
 struct FeedSource {
   std::unique_ptr<FrameSource> source;
   int rateNum = 30, rateDen = 1;  // frames per second, nominal
+  std::string note;               // the decoder's line (--hwaccel other than none), or ""
 };
+
+// "" where `name` is a --hwaccel value this build takes, else the sentence.
+std::string whyNotHwAccel(const std::string& name);
 
 // Opens the source once (the feed wraps a live one in ReconnectingSource).
 // Throws liveconv::Error subclasses with the sentence.

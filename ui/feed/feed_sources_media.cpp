@@ -4,6 +4,7 @@
 #include "feed/feeds.hpp"
 #include "media/cameras.hpp"
 #include "media/ffmpeg_sink.hpp"
+#include "media/hw_decode.hpp"
 #include "media/open_source.hpp"
 #include "media/staged_output.hpp"
 
@@ -16,12 +17,18 @@ FeedSource openFeedSource(const FeedSourceRequest& request) {
   r.device = request.device;
   r.stop = request.stop;
   r.openTimeoutSeconds = request.openTimeoutSeconds;
+  r.hwaccel = request.hwaccel;
   app::OpenedSource opened = app::openSource(r);
   FeedSource out;
+  if (opened.decoder) out.note = opened.decoder->decoderNote();
   out.source = std::move(opened.source);
   out.rateNum = opened.rateNum;
   out.rateDen = opened.rateDen;
   return out;
+}
+
+std::string whyNotHwAccel(const std::string& name) {
+  return app::checkHwAccel(name);
 }
 
 std::string whyNoRecordingInThisBuild() {

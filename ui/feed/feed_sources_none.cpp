@@ -21,6 +21,10 @@ FeedSource openFeedSource(const FeedSourceRequest& request) {
   return out;
 }
 
+std::string whyNotHwAccel(const std::string& name) {
+  return name == "none" ? "" : "This build of the viewer has no FFmpeg, so it decodes nothing (--hwaccel " + name + ").";
+}
+
 std::string whyNoRecordingInThisBuild() {
   return "This build of the viewer has no FFmpeg, so it cannot record.";
 }

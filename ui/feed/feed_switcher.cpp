@@ -76,6 +76,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     job.selector = selectorFor(device);
     job.snapshot = lastGood_;
     job.openTimeoutSeconds = model.view().openTimeoutSeconds;
+    job.hwaccel = model.view().hwaccel;
     pendingVersion_ = lastGood_->version;
     pendingSource_ = source;
     pendingDevice_ = device;
@@ -162,6 +163,7 @@ void FeedSwitcher::workerLoop() {
         return stop_ || job_.has_value() || cancelled_ == ticket;
       };
       control.timeoutSeconds = job.openTimeoutSeconds;
+      control.hwaccel = job.hwaccel;
       result.feed = factory_(job.source, job.selector, job.snapshot, control);
       if (!result.feed) result.error = "no feed was made.";
     } catch (const std::exception& e) {

@@ -83,6 +83,7 @@ class FeedSwitcher {
     int deviceIndex = -1;
     std::shared_ptr<const ParamsSnapshot> snapshot;
     int openTimeoutSeconds = 0;
+    std::string hwaccel;
   };
   struct Result {
     std::uint64_t ticket = 0;

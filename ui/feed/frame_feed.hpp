@@ -107,9 +107,12 @@ std::vector<std::string> listCameraSources();
 // longer wanted (a newer request came, the user cancelled, the window closes),
 // and the open gives up with an InputError. A source that sends nothing to
 // open for `timeoutSeconds` fails with a sentence that says so (0: no limit).
+// `hwaccel` is how the source is decoded, at this open and every reopen
+// (ViewState::hwaccel).
 struct OpenControl {
   std::function<bool()> abandoned;
   double timeoutSeconds = 0;
+  std::string hwaccel = "none";
 };
 
 // Makes the feed for a source spec on the device the selector names

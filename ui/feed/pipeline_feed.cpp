@@ -83,7 +83,8 @@ class PipelineFeed final : public FrameFeed {
   PipelineFeed(std::string source, SourceOpener opener, const LiveClockOptions& clock, std::string selector,
                std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display, OpenControl control = {})
       : sourceText_(std::move(source)),
-        open_(std::move(control)),
+        open_(control),
+        hwaccel_(control.hwaccel),
         opener_(std::move(opener)),
         clock_(clock),
         selector_(std::move(selector)),
@@ -356,7 +357,7 @@ class PipelineFeed final : public FrameFeed {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       building_ = 0;
-      sourceMessage_.clear();
+      sourceMessage_ = decoderNote_;  // what the open said stays; older messages go
     }
     decoder_ = std::make_unique<app::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
     if (held_) decoder_->post(DecoderCommand::hold());  // a restart (another device) while paused stays paused
@@ -532,7 +533,12 @@ class PipelineFeed final : public FrameFeed {
     // A stream that sends nothing holds up neither stop() nor an open no longer wanted.
     request.stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
     request.openTimeoutSeconds = open_.timeoutSeconds;
+    request.hwaccel = hwaccel_;
     FeedSource opened = openFeedSource(request);
+    if (!opened.note.empty() && opened.note != decoderNote_) {  // the decoder chosen, or why not the hardware: said once
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceMessage_ = decoderNote_ = opened.note;  // (a loop's reopen says nothing new)
+    }
     rateNum_ = opened.rateNum;
     rateDen_ = opened.rateDen;
     return std::move(opened.source);
@@ -586,6 +592,7 @@ class PipelineFeed final : public FrameFeed {
 
   const std::string sourceText_;
   OpenControl open_;  // while the constructor opens the source (on lc-open)
+  const std::string hwaccel_;  // --hwaccel, for every open of the source (a loop, a reconnection)
   const SourceOpener opener_;  // when set, in place of sourceText_
   const LiveClockOptions clock_;
   const std::string selector_;
@@ -623,6 +630,7 @@ class PipelineFeed final : public FrameFeed {
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string error_, buildLog_, sourceDescription_, sourceMessage_;
+  std::string decoderNote_;  // the last --hwaccel line of an open (FeedSource::note)
   std::uint64_t rejectedVersion_ = 0;
   VariantId rejectedVariant_ = VariantId::Invalid;
   std::unique_ptr<FrameSource> firstSource_;  // opened by the constructor, taken by the first decode loop

@@ -295,9 +295,12 @@ void setUpModel(const ViewerOptions& opt, ViewerModel& model) {
 int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& loop, bool* askedFailed) {
   ViewerModel& model = loop.model();
   const std::string asked = model.source();
+  OpenControl control;  // as the loop's later opens: the model's open timeout and decoder
+  control.timeoutSeconds = model.view().openTimeoutSeconds;
+  control.hwaccel = model.view().hwaccel;
   try {
     try {
-      loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link), asked);
+      loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link, control), asked);
     } catch (const std::exception& e) {
       // No device, or a set that cannot run: the test pattern would fail alike.
       if (asked.rfind("testpattern", 0) == 0 || exitCodeFor(e) != kExitInputFailed) throw;

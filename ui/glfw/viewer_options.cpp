@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "feed/feed_sources.hpp"
 #include "feed/script.hpp"
 #include "media/source_kinds.hpp"
 #include "model/commands.hpp"
@@ -35,7 +36,7 @@ const char* kUsageTail =
 
 const char* viewerUsage() {
   static const std::string usage =
-      std::string(kUsageHead) + app::sourceKindsHelp("    ") + openTimeoutHelp() + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
+      std::string(kUsageHead) + app::sourceKindsHelp("    ") + sourceOptionsHelp() + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
   return usage.c_str();
 }
 
@@ -101,6 +102,7 @@ std::string parseViewerOptions(int argc, char** argv, ViewerOptions* o) {
     }
   }
   if ((!o->screenshot.empty() || !o->saveFrame.empty() || o->quit) && o->frames == 0) o->frames = 1;
+  if (!o->params.hwaccel.empty()) return whyNotHwAccel(o->params.hwaccel);
   return {};
 }
 

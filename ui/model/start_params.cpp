@@ -21,6 +21,15 @@ bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::stri
     params->openTimeoutSeconds = static_cast<int>(seconds);
     return true;
   }
+  if (std::string(argv[*i]) == "--hwaccel") {
+    if (*i + 1 >= argc || !*argv[*i + 1]) {
+      *why = "--hwaccel needs a value (none, auto, or a hardware decoder such as cuda or vaapi).";
+      return true;
+    }
+    why->clear();
+    params->hwaccel = argv[++*i];
+    return true;
+  }
   const ParamDescription* d = findParamByFlag(argv[*i]);
   if (!d) return false;
   why->clear();
@@ -39,6 +48,7 @@ bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::stri
 
 void applyStartParams(const StartParams& params, ViewerModel& model) {
   if (params.openTimeoutSeconds >= 0) model.view().openTimeoutSeconds = params.openTimeoutSeconds;
+  if (!params.hwaccel.empty()) model.view().hwaccel = params.hwaccel;
   const ParamValues& v = params.values;
   // In the table's order, whatever the command line's: the mask before the
   // variant, so a variant is judged against the mask it will run.
@@ -95,10 +105,13 @@ std::string startParamsHelp() {
                     ParamId::Format, ParamId::Device});
 }
 
-std::string openTimeoutHelp() {
+std::string sourceOptionsHelp() {
   return "  --open-timeout SECONDS  give up opening a source that sends nothing for this long (a stream\n"
          "                      that accepts and never answers; Esc cancels sooner); default " +
-         std::to_string(ViewState().openTimeoutSeconds) + ", 0 = wait\n";
+         std::to_string(ViewState().openTimeoutSeconds) + ", 0 = wait\n"
+         "  --hwaccel none|auto|NAME  decode on hardware through FFmpeg (cuda, vaapi, ...); where it does\n"
+         "                      not open the CPU decodes and a message says why; auto keeps the faster,\n"
+         "                      measured on a file's first frames; default " + ViewState().hwaccel + "\n";
 }
 
 }  // namespace liveconv::ui

@@ -17,6 +17,7 @@ struct StartParams {
   ParamValues values = defaultParams();
   std::vector<ParamId> given;  // only these are set in the model
   int openTimeoutSeconds = -1;  // --open-timeout (ViewState::openTimeoutSeconds); -1: not given
+  std::string hwaccel;          // --hwaccel (ViewState::hwaccel); "": not given
 
   bool has(ParamId id) const;
 };
@@ -24,7 +25,9 @@ struct StartParams {
 // argv[*i] is one of the table's flags: reads its value (argv[*i + 1], moving
 // *i past it) into `params` and returns true; *why is then "" or the sentence
 // that says what is wrong. False, untouched, for any other argument.
-// --open-timeout SECONDS is taken here too (it is `liveconv run`'s option).
+// --open-timeout SECONDS and --hwaccel NAME are taken here too (they are
+// `liveconv run`'s options); the name is checked where FFmpeg is
+// (feed_sources.hpp's whyNotHwAccel).
 bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why);
 
 // Sets the given parameters in the model. The device is a selector, not a
@@ -39,7 +42,7 @@ bool setModelParam(ViewerModel& model, ParamId id, const std::string& text);
 
 // The --help lines of the table's flags, as both windows print them.
 std::string startParamsHelp();
-// The --help lines of --open-timeout, under the source.
-std::string openTimeoutHelp();
+// The --help lines of --open-timeout and --hwaccel, under the source.
+std::string sourceOptionsHelp();
 
 }  // namespace liveconv::ui

@@ -59,6 +59,8 @@ struct ViewState {
   // (a stream that accepts and never answers); 0 waits. `liveconv run
   // --open-timeout` has the same default (kDefaultOpenTimeoutSeconds).
   int openTimeoutSeconds = 20;
+  // How sources are decoded (--hwaccel, as `liveconv run`'s): "none", "auto" or a hardware device type.
+  std::string hwaccel = "none";
 };
 
 // Every field (the windows draw again when any of them changed).
@@ -68,7 +70,7 @@ inline bool operator==(const ViewState& a, const ViewState& b) {
          a.overlayOpacity == b.overlayOpacity && a.overlayCorner == b.overlayCorner &&
          a.panelsVisible == b.panelsVisible && a.paused == b.paused && a.loop == b.loop &&
          a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync && a.checking == b.checking &&
-         a.openTimeoutSeconds == b.openTimeoutSeconds;
+         a.openTimeoutSeconds == b.openTimeoutSeconds && a.hwaccel == b.hwaccel;
 }
 
 // With vsync on, both windows draw frames at least this far apart: 0.9 of a

@@ -15,6 +15,7 @@
 #include "gl/interop_policy.hpp"
 #include "media/source_kinds.hpp"
 #include "media/stop_signals.hpp"
+#include "feed/feed_sources.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
 #include "liveconv/device.hpp"
@@ -121,7 +122,7 @@ struct CommandLine {
 int answerHelpOrVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ") << liveconv::ui::openTimeoutHelp() << kUsageFilter
+      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ") << liveconv::ui::sourceOptionsHelp() << kUsageFilter
                 << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
                 << liveconv::ui::scriptOptionHelp() << "  --help, --version\n"
                 << liveconv::ui::keyHelp() << kUsageSettings;
@@ -153,6 +154,8 @@ std::string readCommandLine(int argc, char** argv, CommandLine* c, int* exitCode
   }
   if (!c->run.script.empty())
     if (std::string why = liveconv::ui::Script().load(c->run.script); !why.empty()) return why;
+  if (!c->params.hwaccel.empty())
+    if (std::string why = liveconv::ui::whyNotHwAccel(c->params.hwaccel); !why.empty()) return why;
   if (c->params.has(liveconv::ParamId::Device)) {
     try {
       c->deviceIndex = liveconv::selectDevice(c->params.values.device).index;

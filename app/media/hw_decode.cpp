@@ -1,0 +1,129 @@
+#include "media/hw_decode.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "media/av_error.hpp"
+#include "media/media_errors.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavutil/pixdesc.h>
+}
+
+namespace liveconv::app {
+
+std::string checkHwAccel(const std::string& name) {
+  if (name == "none" || name == "auto") return {};
+  if (!name.empty() && av_hwdevice_find_type_by_name(name.c_str()) != AV_HWDEVICE_TYPE_NONE) return {};
+  std::string known;
+  for (AVHWDeviceType t = av_hwdevice_iterate_types(AV_HWDEVICE_TYPE_NONE); t != AV_HWDEVICE_TYPE_NONE;
+       t = av_hwdevice_iterate_types(t))
+    known += std::string(", ") + av_hwdevice_get_type_name(t);
+  return "--hwaccel '" + name + "' is not a hardware decoder this FFmpeg knows; use none, auto" + known + ".";
+}
+
+std::vector<AVHWDeviceType> autoHwTypes() {
+  return {AV_HWDEVICE_TYPE_CUDA, AV_HWDEVICE_TYPE_VAAPI};
+}
+
+HwDecode::~HwDecode() {
+  av_frame_free(&host_);
+  av_buffer_unref(&device_);
+}
+
+const char* HwDecode::typeName() const {
+  const char* name = av_hwdevice_get_type_name(type_);
+  return name ? name : "none";
+}
+
+std::string HwDecode::attach(AVCodecContext* decoder, const AVCodec* codec, AVHWDeviceType type) {
+  const char* name = av_hwdevice_get_type_name(type);
+  if (!name) return "no such hardware decoder";
+  AVPixelFormat format = AV_PIX_FMT_NONE;
+  for (int i = 0;; ++i) {
+    const AVCodecHWConfig* config = avcodec_get_hw_config(codec, i);
+    if (!config) return std::string("the ") + codec->name + " decoder has no " + name + " path in this FFmpeg";
+    if ((config->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX) && config->device_type == type) {
+      format = config->pix_fmt;
+      break;
+    }
+  }
+  clearLastFfmpegError();
+  if (const int err = av_hwdevice_ctx_create(&device_, type, nullptr, nullptr, 0); err < 0) {
+    const std::string why = firstFfmpegError().empty() ? avError(err) : firstFfmpegError();
+    return std::string("no ") + name + " device opens here (" + why + ")";
+  }
+  decoder->hw_device_ctx = av_buffer_ref(device_);
+  decoder->opaque = this;
+  decoder->get_format = &HwDecode::pickFormat;
+  type_ = type;
+  hwFormat_ = format;
+  return {};
+}
+
+// The device's format where FFmpeg offers it; else (its hwaccel could not
+// start for this stream, and FFmpeg asks again without it) the first
+// software format, as FFmpeg's own choice would be.
+AVPixelFormat HwDecode::pickFormat(AVCodecContext* decoder, const AVPixelFormat* offered) {
+  const auto* self = static_cast<const HwDecode*>(decoder->opaque);
+  for (const AVPixelFormat* p = offered; *p != AV_PIX_FMT_NONE; ++p)
+    if (*p == self->hwFormat_) return *p;
+  for (const AVPixelFormat* p = offered; *p != AV_PIX_FMT_NONE; ++p) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*p);
+    if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *p;
+  }
+  return AV_PIX_FMT_NONE;
+}
+
+AVFrame* HwDecode::toHost(AVFrame* frame, const std::string& what) {
+  if (frame->format != hwFormat_) {
+    if (attached()) fellBack_ = true;
+    return frame;
+  }
+  if (!host_ && !(host_ = av_frame_alloc())) throw std::bad_alloc();
+  av_frame_unref(host_);
+  if (const int err = av_hwframe_transfer_data(host_, frame, 0); err < 0)
+    throw InputError("A frame of " + what + " decoded by " + typeName() + " cannot be copied to memory: " +
+                     avError(err) + ".");
+  av_frame_copy_props(host_, frame);  // timestamps, duration, colour details, side data
+  return host_;
+}
+
+namespace {
+
+std::string decoderCachePath() {
+  if (const char* p = std::getenv("LIVECONV_DECODER_CACHE"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/liveconv/decoders.tsv";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/liveconv/decoders.tsv";
+  return {};
+}
+
+}  // namespace
+
+std::string cachedDecoderChoice(const std::string& key) {
+  const std::string path = decoderCachePath();
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  std::string line, found;
+  while (std::getline(in, line)) {  // key \t choice \t what was measured; the last line of a key counts
+    std::istringstream f(line);
+    std::string k, choice;
+    if (std::getline(f, k, '\t') && std::getline(f, choice, '\t') && k == key) found = choice;
+  }
+  return found;
+}
+
+void rememberDecoderChoice(const std::string& key, const std::string& choice, const std::string& measured) {
+  const std::string path = decoderCachePath();
+  if (path.empty()) return;
+  // A cache that cannot be written only means measuring again.
+  std::error_code ignored;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
+  std::ofstream out(path, std::ios::app);
+  if (out) out << key << '\t' << choice << '\t' << measured << '\n';
+}
+
+}  // namespace liveconv::app
