@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <csignal>
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +15,7 @@
 #include "cli.hpp"
 #include "exit_codes.hpp"
 #include "media/media_errors.hpp"
+#include "media/stop_signals.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/frequency_response.hpp"
@@ -247,9 +247,7 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace liveconv;
   using namespace liveconv::app;
-  // `liveconv run ... | head`: a reader that goes away must not kill a run half-way
-  // through its output file; writes to the closed pipe just fail.
-  std::signal(SIGPIPE, SIG_IGN);
+  writeFailuresAreErrors();
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {

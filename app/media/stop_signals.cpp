@@ -90,6 +90,11 @@ const char* signalName(int signal) {
   }
 }
 
+void writeFailuresAreErrors() {
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
 int interruptWakeFd() {
   return gWake[0];
 }

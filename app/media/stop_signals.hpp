@@ -27,4 +27,11 @@ const char* signalName(int signal);  // "Ctrl-C (SIGINT)", "SIGTERM", ...
 // poll (Qt's QSocketNotifier). Valid while a scope is alive; -1 otherwise.
 int interruptWakeFd();
 
+// Every program calls this first: a write to a pipe whose reader went away
+// (`liveconv run ... | head`) or past the file size limit (`ulimit -f`) fails
+// with EPIPE or EFBIG, which the output reports as the write error it is
+// (exit 8, its staged file removed), instead of the signal (SIGPIPE, SIGXFSZ)
+// killing the process half-way through a file.
+void writeFailuresAreErrors();
+
 }  // namespace liveconv::app

@@ -1,7 +1,7 @@
 // The staged output's promise, as a matrix: for every sink kind (mkv, mp4,
 // mov, nut, avi, raw .rgba/.gray and raw:FILE) and names with spaces, ':' and
 // non-ASCII characters, over an existing file and with -y: a finished run
-// leaves the whole new file; a full disk, SIGINT, SIGTERM, SIGHUP and SIGKILL
+// leaves the whole new file; a full disk, the file size limit, SIGINT, SIGTERM, SIGHUP and SIGKILL
 // each leave either the complete new file or the untouched old one under the
 // name; what a killed run left is named by the next run in that folder and
 // removed with -y. Outputs FFmpeg cannot write as video are refused before
@@ -181,6 +181,29 @@ TEST_P(Outputs, AFullDiskLeavesTheOldFile) {
     const Result r = liveconv(runArgs(path) + " --frames 200");
     EXPECT_EQ(r.exitCode, 8) << name << ": " << r.output;
     EXPECT_TRUE(has(r.output, "No space left on device")) << r.output;
+    EXPECT_TRUE(isTheOldFile(path)) << name << ": the old file was touched";
+    EXPECT_TRUE(partFiles(folder).empty()) << name << ": left " << partFiles(folder).front();
+  }
+}
+
+// The file size limit (`ulimit -f`, any user): a write past it fails with
+// EFBIG (liveconv ignores SIGXFSZ, and the writing threads block signals):
+// exit 8 with the reason, the old file under the name untouched, no part file.
+TEST_P(Outputs, AFileSizeLimitLeavesTheOldFile) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string folder = folderFor(std::string("limit_") + GetParam().label);
+  for (const char* name : kNames) {
+    const std::string path = target(folder, name);
+    std::ofstream(path) << kPrecious;
+    // 2 MiB (/bin/sh counts 512-byte blocks): under each output of 3000 frames (H.264
+    // lossless, else it fits), over the preprocessed kernel source PoCL writes to hash
+    // it (over 1 MiB; the limit holds for every file the process writes).
+    const std::string ext = GetParam().ext;
+    const std::string lossless = ext == ".mp4" || ext == ".mov" ? " --crf 0" : "";
+    const Result r = shell("ulimit -f 4096 && exec " + std::string(LIVECONV_BIN) + " " + runArgs(path) + lossless +
+                           " --frames 3000");
+    EXPECT_EQ(r.exitCode, 8) << name << ": " << r.output;
+    EXPECT_TRUE(has(r.output, "File too large")) << r.output;
     EXPECT_TRUE(isTheOldFile(path)) << name << ": the old file was touched";
     EXPECT_TRUE(partFiles(folder).empty()) << name << ": left " << partFiles(folder).front();
   }

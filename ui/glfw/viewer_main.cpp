@@ -685,6 +685,7 @@ int run(const ViewerOptions& opt) {
 }  // namespace liveconv::ui
 
 int main(int argc, char** argv) {
+  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
   if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
   liveconv::ui::offerFirstLaunchHelper();
   liveconv::ui::ViewerOptions options;

@@ -180,6 +180,7 @@ int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
   if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
   liveconv::ui::offerFirstLaunchHelper();
   if (const int code = answerHelpOrVersion(argc, argv); code >= 0) return code;
