@@ -13,12 +13,14 @@
 
 #include "cli.hpp"
 #include "exit_codes.hpp"
+#include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/mask_file.hpp"
 #include "liveconv/reference.hpp"
+#include "media/stop_signals.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -300,6 +302,8 @@ void printHeader(const DeviceInfo& info, const BenchPlan& plan, const DeviceLimi
 }
 
 // Every row of the plan, printed as it is measured.
+// A signal (Ctrl-C, SIGTERM, SIGHUP) ends it before the next row, or in the
+// middle of auto's race or a kernel build: the rows measured so far are kept.
 std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const BenchPlan& plan,
                             const DeviceLimits& limits, int* failures) {
   std::vector<Row> rows;
@@ -317,6 +321,7 @@ std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const 
         for (const VariantInfo* v : plan.variants)
           for (int packet : v->defaultPacket ? plan.packets : std::vector<int>{0})
             for (WorkgroupShape shape : v->id == VariantId::Auto ? std::vector<WorkgroupShape>{{}} : plan.shapes) {
+              if (interruptRequested()) return rows;
               Row row;
               row.variant = v->name;
               row.format = toString(format);
@@ -325,7 +330,10 @@ std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const 
               try {
                 conv.setParams({mask, plan.border, AlphaMode::PassThrough, v->id, shape, packet});
                 measureRow(ctx, conv, frame, plan, limits, want, &row, failures);
+              } catch (const Cancelled&) {
+                return rows;  // a signal stopped auto's race
               } catch (const BuildError& e) {
+                if (interruptRequested()) return rows;  // the signal reached the compiler too
                 row.error = e.what();
                 row.buildLog = e.buildLog();
                 ++*failures;
@@ -399,6 +407,11 @@ int runBench(const std::vector<std::string>& argv) {
   // A mask the user wrote is checked before a device is touched (a bad one is exit 2, not 3).
   BenchPlan plan;
   if (args.has("--mask")) plan.masks.push_back(parseMaskArgument(args.get("--mask")));
+  InterruptScope interruptScope;  // Ctrl-C, SIGTERM, SIGHUP end the table at the next row
+  AutoTuner::shared()->setStopRequest(interruptRequested);
+  struct StopRequestReset {
+    ~StopRequestReset() { AutoTuner::shared()->setStopRequest(nullptr); }
+  } stopRequestReset;
   const DeviceInfo info = selectDevice(args.get("--device"));
   auto ctx = DeviceContext::create(info);
   readBenchPlan(args, info.kind == DeviceKind::GPU, &plan);
@@ -408,6 +421,11 @@ int runBench(const std::vector<std::string>& argv) {
   const std::vector<Row> rows = measureAll(ctx, plan, limits, &failures);
   if (args.has("--csv")) writeCsv(args.get("--csv"), info, rows);
   if (args.has("--json")) writeJson(args.get("--json"), info, limits, plan.runs, rows);
+  if (interruptRequested()) {
+    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << "; " << rows.size()
+              << " row(s) were measured" << (args.has("--json") || args.has("--csv") ? " and written" : "") << ".\n";
+    return interruptExitCode();
+  }
   if (failures) {
     std::cerr << failures << " result(s) failed verification or did not build.\n";
     return kExitVerifyFailed;

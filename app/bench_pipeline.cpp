@@ -8,12 +8,17 @@
 // memory (where frames of 2 MiB and more are otherwise mapped), --map-frames
 // maps frames of any size there: the two measure where the maps pay.
 #include <iostream>
+#include <memory>
+#include <string>
 
 #include "bench.hpp"
 #include "cli.hpp"
 #include "exit_codes.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/autotune.hpp"
+#include "liveconv/errors.hpp"
 #include "liveconv/pipeline.hpp"
+#include "media/stop_signals.hpp"
 #include "stream.hpp"
 
 namespace liveconv::app {
@@ -55,17 +60,37 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   SyntheticSource source(width, height, format, frames, args.has("--no-pinned") ? nullptr : device);
   NullSink sink;
   source.frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the timed stream
-  Pipeline pipeline(device, params, options);
+  // A signal during auto's race or the kernel build ends the bench as one in the stream does.
+  InterruptScope interruptScope;
+  AutoTuner::shared()->setStopRequest(interruptRequested);
+  struct StopRequestReset {
+    ~StopRequestReset() { AutoTuner::shared()->setStopRequest(nullptr); }
+  } stopRequestReset;
+  const auto interrupted = [](const char* during) {
+    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << " " << during << ".\n";
+    return interruptExitCode();
+  };
+  std::unique_ptr<Pipeline> built;
+  try {
+    built = std::make_unique<Pipeline>(device, params, options);
+  } catch (const Cancelled&) {
+    return interrupted("while auto was measuring; nothing was streamed");
+  } catch (const BuildError&) {
+    if (!interruptRequested()) throw;
+    return interrupted("while a kernel was being built; nothing was streamed");
+  }
+  Pipeline& pipeline = *built;
   std::cout << "pipeline: " << source.describe() << " -> " << variantInfo(params.variant).name << " "
             << describe(params.mask) << " on " << info.name << " -> " << sink.describe() << ", " << options.deviceSlots
-            << " device slots" << (options.keepOnDevice ? ", kept on the device (no readback)" : "") << "\n";
+            << " device slots" << (options.keepOnDevice ? ", kept on the device (no readback)" : "") << std::endl;  // seen before the stream ends
   StreamOptions so;
   so.jsonLogPath = args.get("--json-log");
   const StreamResult r = runStream(source, sink, pipeline, so);
   std::cout << summaryText(r.stats);
   std::cout << (pipeline.mapsHostMemory() ? "frames were mapped into the device's buffers (it shares host memory)\n"
                                           : "frames were copied to and from the device\n");
-  return r.interrupted ? kExitInterrupted : kExitOk;
+  if (r.interrupted) return interrupted(("after " + std::to_string(r.stats.framesOut) + " frames").c_str());
+  return kExitOk;
 }
 
 }  // namespace liveconv::app

@@ -27,11 +27,6 @@
 namespace liveconv::app {
 namespace {
 
-// 128 + the signal that interrupted the run, as a shell reports a process it ended.
-int interruptExitCode() {
-  return interruptSignal() > 0 ? 128 + interruptSignal() : kExitInterrupted;
-}
-
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }

@@ -90,6 +90,10 @@ const char* signalName(int signal) {
   }
 }
 
+int interruptExitCode() {
+  return 128 + (interruptSignal() > 0 ? interruptSignal() : SIGINT);
+}
+
 void writeFailuresAreErrors() {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);

@@ -21,6 +21,8 @@ bool interruptRequested();
 // The signal that interrupted (SIGINT, SIGTERM, SIGHUP), 0 when none; the exit code is 128 + it.
 int interruptSignal();
 const char* signalName(int signal);  // "Ctrl-C (SIGINT)", "SIGTERM", ...
+// 128 + interruptSignal(), as a shell reports a process the signal ended (130 when none was seen).
+int interruptExitCode();
 
 // A descriptor that becomes readable when the first signal arrives (a byte
 // is written to it from the handler), for event loops that sleep in select or

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,6 +50,42 @@ TEST(Cli, PipelineBenchRunsEveryFrameWithAndWithoutReadback) {
   EXPECT_TRUE(has(r.output, "frames: in 12, out 12, dropped 0")) << r.output;
   EXPECT_TRUE(has(r.output, "kept on the device (no readback)")) << r.output;
   EXPECT_TRUE(has(r.output, "readback 0.000 ")) << "frames kept on the device were read back:\n" << r.output;
+}
+
+// The stop path of `bench`, as `run`'s: SIGTERM (or Ctrl-C, SIGHUP) between
+// rows ends the table there, writes the rows measured into --json, says so in
+// one line and exits 128 + the signal; in `bench --pipeline` it ends the
+// stream and says how far it got.
+TEST(Cli, BenchEndsAtASignalWithTheRowsItMeasured) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string dir = ::testing::TempDir() + "liveconv_bench_signal";
+  std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str());
+  // Sent once two rows are printed (a table of 3 variants x 8 masks takes far longer).
+  const Result r = run("bench --variants naive,local,unrolled --masks 3,5,7,9,11,13,15,17 --sizes 160x120 --runs 3 "
+                       "--json " + dir + "/rows.json > " + dir + "/out.log 2>&1 & pid=$!; n=0; "
+                       "until [ $(grep -c -E '^(naive|local|unrolled) ' " + dir + "/out.log) -ge 2 ] || [ $n -ge 600 ]; "
+                       "do sleep 0.05; n=$((n+1)); done; kill -TERM $pid; wait $pid; echo exit $?; cat " + dir +
+                       "/out.log; :");
+  EXPECT_TRUE(has(r.output, "exit 143")) << r.output;
+  const std::size_t at = r.output.find("liveconv: interrupted by SIGTERM; ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const int said = std::atoi(r.output.c_str() + at + std::string("liveconv: interrupted by SIGTERM; ").size());
+  EXPECT_GE(said, 2) << r.output;
+  EXPECT_LT(said, 24) << "the table went on to its end: " << r.output;
+  EXPECT_TRUE(has(r.output, " row(s) were measured and written.")) << r.output;
+  std::ifstream json(dir + "/rows.json");
+  const std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+  std::size_t rows = 0;
+  for (std::size_t p = text.find("\"variant\":"); p != std::string::npos; p = text.find("\"variant\":", p + 1)) ++rows;
+  EXPECT_EQ(rows, static_cast<std::size_t>(said)) << text;
+  EXPECT_NE(text.rfind("]\n}"), std::string::npos) << "the JSON file was not finished: " << text;
+
+  const Result p = run("bench --pipeline --size 320x240 --frames 1000000 --variant naive > " + dir +
+                       "/pipe.log 2>&1 & pid=$!; n=0; until grep -q '^pipeline:' " + dir + "/pipe.log || [ $n -ge 600 ]; "
+                       "do sleep 0.05; n=$((n+1)); done; sleep 0.5; kill -INT $pid; wait $pid; echo exit $?; cat " + dir +
+                       "/pipe.log; :");
+  EXPECT_TRUE(has(p.output, "exit 130")) << p.output;
+  EXPECT_TRUE(has(p.output, "liveconv: interrupted by Ctrl-C (SIGINT) after ")) << p.output;
 }
 
 TEST(Cli, DevicesListsTheDefaultDevice) {
