@@ -28,7 +28,7 @@ struct FeedFrame {
   std::uint64_t paramsVersion = 0;  // the snapshot this frame was filtered with
   bool fresh = false;               // differs from what the previous advance() returned
   // When the source handed this frame to the filter (the decode thread's
-  // hand-over, or the test pattern's generation): the start of its
+  // hand-over, whatever the source kind): the start of its
   // source-to-screen latency. Default: unknown.
   std::chrono::steady_clock::time_point sourceAt{};
   // Zero-copy display path: the filtered pixels are in this GL pixel buffer
