@@ -46,9 +46,9 @@ bool matches(SourceKindId kind, const std::string& text) {
 const std::vector<SourceKind>& sourceKinds() {
   static const std::vector<SourceKind> kinds = {
       {SourceKindId::TestPattern, "testpattern[:WxH]", "a moving test picture (1280x720), endless; a window pulls one per frame it shows",
-       false, false},
+       false, false, true},
       {SourceKindId::Synthetic, "synthetic:WxH", "frames made in memory, no decoding; 60 a second, endless", false,
-       false},
+       false, true},
       {SourceKindId::Lavfi, "lavfi:GRAPH", "an FFmpeg source filter: lavfi:testsrc2=size=1280x720:rate=30", false,
        false},
       {SourceKindId::Camera, "camera:N[:WxH][@FPS]", "a camera (/dev/videoN); waited for when it goes away", true,

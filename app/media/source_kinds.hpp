@@ -28,6 +28,7 @@ struct SourceKind {
   const char* help = "";    // one line: what it is
   bool live = false;        // its own clock: the live queue policy, and reopened when it goes away
   bool seekable = false;
+  bool generated = false;   // made in memory (generated_sources.hpp): every build opens it, FFmpeg or not
 };
 
 // In the order they are matched; the last (a file) takes what no other does.

@@ -10,10 +10,13 @@ namespace liveconv::ui {
 FeedSource openFeedSource(const FeedSourceRequest& request) {
   app::GeneratedSource g =
       app::openGeneratedSource(app::sourceKindOf(request.text), request.text, request.format, request.device);
-  if (!g.source)
-    throw InvalidArgument("Unknown source \"" + request.text +
-                          "\": this build of the viewer has no FFmpeg and plays only \"testpattern[:WxH]\" or "
-                          "\"synthetic:WxH\".");
+  if (!g.source) {
+    std::string generated;  // the table's rows this build opens
+    for (const app::SourceKind& k : app::sourceKinds())
+      if (k.generated) generated += std::string(generated.empty() ? "\"" : " or \"") + k.syntax + "\"";
+    throw InvalidArgument("Unknown source \"" + request.text + "\": this build of the viewer has no FFmpeg and plays only " +
+                          generated + ".");
+  }
   FeedSource out;
   out.source = std::move(g.source);
   out.rateNum = g.rateNum;

@@ -36,6 +36,7 @@
 #include "model/commands.hpp"
 #include "model/exit_codes.hpp"
 #include "png/png_io.hpp"
+#include "media/source_kinds.hpp"
 #include "media/stop_signals.hpp"
 
 namespace liveconv::ui {
@@ -303,7 +304,7 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
       loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link, control), asked);
     } catch (const std::exception& e) {
       // No device, or a set that cannot run: the test pattern would fail alike.
-      if (asked.rfind("testpattern", 0) == 0 || exitCodeFor(e) != kExitInputFailed) throw;
+      if (app::sourceKindOf(asked).id == app::SourceKindId::TestPattern || exitCodeFor(e) != kExitInputFailed) throw;
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
       *askedFailed = true;
       loop.adopt(makeFrameFeed("testpattern", opt.params.values.device, model.snapshot(), &link), "testpattern");
