@@ -16,5 +16,21 @@ fi
 # Every variant the registry lists (`liveconv variants`) but auto: auto picks one
 # of them by a race, which on llvmpipe times each candidate again (minutes a row).
 variants=$("$liveconv" variants | awk '$1 != "auto" {print $1}' | paste -sd, -)
-exec "$liveconv" bench --verify --device "$LIVECONV_DEVICE" --variants "$variants" --format "$format" --masks "$masks" \
-  --sizes 173x97 --runs 1 --warmup 0
+common="--verify --device $LIVECONV_DEVICE --format $format --sizes 173x97 --runs 1 --warmup 0"
+out=$("$liveconv" bench $common --variants "$variants" --masks "$masks" 2>&1)
+status=$?
+printf '%s\n' "$out"
+# The variants that take rank-1 masks only skipped those masks (not separable):
+# they are checked with separable ones of the same sizes, a box (exact) and a
+# Gaussian (float taps, within 1 LSB).
+rank1=$(printf '%s\n' "$out" | awk '/needs a rank-1/ { print $1 }' | sort -u | paste -sd, -)
+if [ -n "$rank1" ]; then
+  for m in $(echo "$masks" | tr , ' '); do
+    for mask in "box:$m" "gaussian:$m"; do
+      [ "$mask" = gaussian:1 ] && continue
+      o=$("$liveconv" bench $common --variants "$rank1" --mask "$mask" 2>&1) || status=1
+      printf '%s\n' "$o" | grep -E "^(variant|$(echo "$rank1" | tr , '|')) |failed"
+    done
+  done
+fi
+exit $status
