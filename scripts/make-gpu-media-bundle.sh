@@ -47,7 +47,10 @@ tar -C "$dir/lib" -cf - . | xz -9 -T "${JOBS:-2}" >"$dir/lib.tar.xz"
 rm -rf "$dir/lib"
 
 # The clips: the bundled one scaled up and looped (smooth pictures, so small
-# files); 120 frames at 2160p, 300 at 1080p; the raw yuyv422 one packed with xz.
+# files: the whole bundle must stay under the 64 MiB a device call carries);
+# 120 frames at 1080p, 48 at 2160p (run.sh plays them several times over).
+# The yuyv422 one, raw, would be hundreds of MB: setup.sh makes it there from
+# the 1080p clip with liveconv itself (rawvideo yuyv422 in NUT, as a webcam sends).
 mkdir -p "$dir/clips"
 make_clip() {
   local name="$1" size="$2" frames="$3"
@@ -55,14 +58,12 @@ make_clip() {
   ffmpeg -hide_banner -loglevel error -y -stream_loop 9 -i assets/city_320x180.mp4 -frames:v "$frames" \
     -vf "scale=$size:flags=bicubic" -an "$@" "$dir/clips/$name"
 }
-make_clip h264_1080p.mp4 1920:1080 300 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p
-make_clip h264_2160p.mp4 3840:2160 120 -c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p
-make_clip hevc_2160p.mp4 3840:2160 120 -c:v libx265 -preset ultrafast -crf 26 -pix_fmt yuv420p -tag:v hvc1 \
+make_clip h264_1080p.mp4 1920:1080 120 -c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p
+make_clip h264_2160p.mp4 3840:2160 48 -c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p
+make_clip hevc_2160p.mp4 3840:2160 48 -c:v libx265 -preset ultrafast -crf 26 -pix_fmt yuv420p -tag:v hvc1 \
   -x265-params log-level=error
-make_clip hevc10_2160p.mp4 3840:2160 120 -c:v libx265 -preset ultrafast -crf 26 -pix_fmt yuv420p10le -tag:v hvc1 \
+make_clip hevc10_2160p.mp4 3840:2160 48 -c:v libx265 -preset ultrafast -crf 26 -pix_fmt yuv420p10le -tag:v hvc1 \
   -x265-params log-level=error
-make_clip yuyv422_1080p.nut 1920:1080 60 -c:v rawvideo -pix_fmt yuyv422
-xz -T "${JOBS:-2}" -6 "$dir/clips/yuyv422_1080p.nut"
 cp scripts/gpu-media/setup.sh scripts/gpu-media/run.sh scripts/gpu-media/check-hwaccel.sh "$dir/"
 chmod +x "$dir/run.sh" "$dir/check-hwaccel.sh"
 echo "bundle $dir: liveconv, $libs libraries in lib.tar.xz, clips, run.sh, check-hwaccel.sh; $(du -sh --apparent-size "$dir" | cut -f1) in all"

@@ -535,8 +535,11 @@ struct EncoderSink::State {
       encoder->color_range = isYuv(encoder->pix_fmt) ? colour.range : AVCOL_RANGE_JPEG;
       if (encoder->pix_fmt == AV_PIX_FMT_GRAY8) encoder->colorspace = AVCOL_SPC_UNSPECIFIED;
       for (const auto& [key, value] : encoderOptions) av_opt_set(encoder, key.c_str(), value.c_str(), AV_OPT_SEARCH_CHILDREN);
+      clearLastFfmpegError();
       const int err = avcodec_open2(encoder, codec, nullptr);
       if (err >= 0) return;
+      // FFmpeg's own reason where it logged one ("No capable devices found": an NVENC encoder on a GPU without NVENC).
+      const std::string why = firstFfmpegError().empty() ? avError(err) : firstFfmpegError();
       if (tb.num == rate.den && tb.den == rate.num) {
         const std::string what = "The " + std::string(codec->name) + " encoder does not open for " +
                                  std::to_string(width) + "x" + std::to_string(height) + " frames";
@@ -545,12 +548,12 @@ struct EncoderSink::State {
           throw OutputError(what + ": its pixel format " + d->name + " needs a width divisible by " +
                             std::to_string(1 << d->log2_chroma_w) + " and a height by " +
                             std::to_string(1 << d->log2_chroma_h) + " (--pix-fmt yuv444p, or an .mkv output, takes any size).");
-        if (encoderOptions.empty() && pixelFormat == AV_PIX_FMT_NONE) throw OutputError(what + ": " + avError(err) + ".");
+        if (encoderOptions.empty() && pixelFormat == AV_PIX_FMT_NONE) throw OutputError(what + ": " + why + ".");
         std::string given;
         for (const auto& [key, value] : encoderOptions) given += (given.empty() ? "" : ", ") + key + "=" + value;
         if (pixelFormat != AV_PIX_FMT_NONE)
           given += (given.empty() ? "" : ", ") + std::string("pix_fmt=") + av_get_pix_fmt_name(pixelFormat);
-        throw EncoderChoiceError(what + " with " + given + ": " + avError(err) + ".");
+        throw EncoderChoiceError(what + " with " + given + ": " + why + ".");
       }
     }
   }

@@ -581,8 +581,14 @@ std::string FfmpegSource::chooseAutomatically(const AVCodec* codec) {
     s.decoderNote = "--hwaccel auto: " + usable.front() + " (the first that opens: a live source or a pipe is not measured).";
     return usable.front();
   }
+  // A hardware decoder is kept only where it decodes at least this much faster
+  // than the CPU: its frames come back over the bus, and where the same GPU
+  // filters they compete with the filter for it. Measured on an H200 (16 cores,
+  // docs/benchmarks.md): 4K HEVC 10-bit decoded alone 1.1x faster on NVDEC, the
+  // whole run with the 7x7 filter 3.2x slower; 4K H.264 0.8x and 2.0x slower.
+  constexpr double kHardwareMargin = 1.25;
   std::string best = "none", measured;
-  double bestRate = 0;
+  double bestRate = 0, cpuRate = 0;
   usable.insert(usable.begin(), "none");
   for (const std::string& name : usable) {
     double rate = 0;
@@ -595,11 +601,13 @@ std::string FfmpegSource::chooseAutomatically(const AVCodec* codec) {
     std::snprintf(line, sizeof line, "%s%s %.0f fps", measured.empty() ? "" : ", ",
                   name == "none" ? "CPU" : name.c_str(), rate);
     measured += line;
-    if (rate > bestRate) bestRate = rate, best = name;
+    if (name == "none") cpuRate = rate;
+    const double needed = name == "none" ? bestRate : std::max(bestRate, cpuRate * kHardwareMargin);
+    if (rate > needed) bestRate = rate, best = name;
   }
   rememberDecoderChoice(key, best, measured);
   s.decoderNote = "--hwaccel auto: " + std::string(best == "none" ? "the CPU" : best) + " for " + what +
-                  " (measured on its first frames: " + measured + "; kept for this machine).";
+                  " (measured on its first frames: " + measured + "; hardware must be 1.25x faster; kept for this machine).";
   return best;
 }
 

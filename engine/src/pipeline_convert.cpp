@@ -30,8 +30,10 @@ int to8(int v10) { return std::min((v10 + 2) >> 2, 255); }
 
 int sample16(const std::uint8_t* p, std::size_t index) { return p[2 * index] | (p[2 * index + 1] << 8); }
 
-// The Y, U and V (or R, G and B) of pixel (x, y): the definition the kernel's load_pixel() follows.
-void loadPixel(const YuvImage& in, int x, int y, int* a, int* b, int* c) {
+// The Y, U and V (or R, G and B) of pixel (x, y): the definition the kernel's
+// load_pixel() follows. `lumaOnly`: Y alone (b and c untouched), for a frame
+// that carries its Y plane and nothing after it (payloadBytes() of GRAY8).
+void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, int* c) {
   const std::uint8_t* p = in.bytes.data();
   const std::size_t w = std::size_t(in.width), h = std::size_t(in.height);
   const std::size_t cw = std::size_t(in.chromaWidth()), ch = std::size_t(in.chromaHeight());
@@ -43,11 +45,13 @@ void loadPixel(const YuvImage& in, int x, int y, int* a, int* b, int* c) {
     case YuvLayout::I422:
     case YuvLayout::I444:
       *a = p[luma];
+      if (lumaOnly) return;
       *b = p[w * h + k];
       *c = p[w * h + cw * ch + k];
       return;
     case YuvLayout::Nv12:
       *a = p[luma];
+      if (lumaOnly) return;
       *b = p[w * h + 2 * k];
       *c = p[w * h + 2 * k + 1];
       return;
@@ -62,11 +66,13 @@ void loadPixel(const YuvImage& in, int x, int y, int* a, int* b, int* c) {
     }
     case YuvLayout::I420P10:
       *a = to8(sample16(p, luma) & 0x3ff);
+      if (lumaOnly) return;
       *b = to8(sample16(p, w * h + k) & 0x3ff);
       *c = to8(sample16(p, w * h + cw * ch + k) & 0x3ff);
       return;
     case YuvLayout::P010:
       *a = to8(sample16(p, luma) >> 6);
+      if (lumaOnly) return;
       *b = to8(sample16(p, w * h + 2 * k) >> 6);
       *c = to8(sample16(p, w * h + 2 * k + 1) >> 6);
       return;
@@ -195,11 +201,13 @@ void convertYuvReference(const YuvImage& in, const ImageView& out) {
     throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
   const bool rgb = isRgbLayout(in.layout);
   const YuvCoefficients c = yuvCoefficients(rgb ? YuvMatrix::Bt601 : in.matrix, rgb ? YuvRange::Full : in.range);
+  // Gray from a layout whose Y plane comes first needs that plane alone, and may carry no more.
+  const bool lumaOnly = out.format == PixelFormat::GRAY8 && YuvImage::lumaPlaneFirst(in.layout);
   for (int y = 0; y < in.height; ++y) {
     std::uint8_t* row = out.row(y);
     for (int x = 0; x < in.width; ++x) {
       int a = 0, b = 0, d = 0;
-      loadPixel(in, x, y, &a, &b, &d);
+      loadPixel(in, x, y, lumaOnly, &a, &b, &d);
       if (rgb) {
         if (out.format == PixelFormat::GRAY8) {
           row[x] = static_cast<std::uint8_t>((19595 * a + 38470 * b + 7471 * d + 32768) >> 16);

@@ -8,12 +8,12 @@
 #   run to an H.264 file with libx264 and with h264_nvenc (first clip only);
 # best of two passes each, then the table. LIVECONV_GPU selects the device
 # (default nvidia); MASK (motion45:7), LOOPS (clips played N times in a row
-# through an ffconcat list; default 4), CLIPS (names without extension).
+# through an ffconcat list; default 10), CLIPS (names without extension).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/setup.sh"
 mask="${MASK:-motion45:7}"
-loops="${LOOPS:-4}"
+loops="${LOOPS:-10}"
 clips="${CLIPS:-h264_1080p h264_2160p hevc_2160p hevc10_2160p yuyv422_1080p}"
 results=$(mktemp)
 

@@ -17,6 +17,13 @@ dev="${LIVECONV_GPU:-nvidia}"
 
 clipPath() {
   local f
+  if [ "$1" = yuyv422_1080p ]; then  # made here from the 1080p clip: raw yuyv422 in NUT, as a webcam sends
+    f="$work/clips/yuyv422_1080p.nut"
+    [ -f "$f" ] || "$bin" run -i "$here/clips/h264_1080p.mp4" -o "$f" -y --mask identity --codec rawvideo \
+      --pix-fmt yuyv422 --quiet || return 1
+    echo "$f"
+    return 0
+  fi
   for f in "$here/clips/$1".*; do
     case "$f" in
       *.xz)

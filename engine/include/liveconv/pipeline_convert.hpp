@@ -70,7 +70,11 @@ struct YuvImage {
   YuvRange range = YuvRange::Invalid;
   PixelFormat convertTo = PixelFormat::Invalid;  // the engine format the device turns it into
   int width = 0, height = 0;
-  std::vector<std::uint8_t> bytes;  // payloadBytes(): the planes the conversion reads
+  // payloadBytes(): the planes the conversion reads. Left uninitialised and
+  // taken from the frame block cache, as Image's pixels (a 4K frame's 12 MB
+  // cost a memset and its page faults on every frame: 6-9 ms of lc-decode's
+  // "convert" stage on the GPU machine).
+  std::vector<std::uint8_t, PageAlignedAllocator<std::uint8_t>> bytes;
 
   // GRAY8 reads the Y plane alone (where it comes first, on its own), so only
   // that much is handed on and uploaded.
