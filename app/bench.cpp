@@ -408,10 +408,7 @@ int runBench(const std::vector<std::string>& argv) {
   BenchPlan plan;
   if (args.has("--mask")) plan.masks.push_back(parseMaskArgument(args.get("--mask")));
   InterruptScope interruptScope;  // Ctrl-C, SIGTERM, SIGHUP end the table at the next row
-  AutoTuner::shared()->setStopRequest(interruptRequested);
-  struct StopRequestReset {
-    ~StopRequestReset() { AutoTuner::shared()->setStopRequest(nullptr); }
-  } stopRequestReset;
+  RaceStopsOnSignal raceStops;
   const DeviceInfo info = selectDevice(args.get("--device"));
   auto ctx = DeviceContext::create(info);
   readBenchPlan(args, info.kind == DeviceKind::GPU, &plan);

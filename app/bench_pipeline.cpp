@@ -62,10 +62,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   source.frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the timed stream
   // A signal during auto's race or the kernel build ends the bench as one in the stream does.
   InterruptScope interruptScope;
-  AutoTuner::shared()->setStopRequest(interruptRequested);
-  struct StopRequestReset {
-    ~StopRequestReset() { AutoTuner::shared()->setStopRequest(nullptr); }
-  } stopRequestReset;
+  RaceStopsOnSignal raceStops;
   const auto interrupted = [](const char* during) {
     std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << " " << during << ".\n";
     return interruptExitCode();

@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "liveconv/autotune.hpp"
+#include "media/stop_signals.hpp"
+
 namespace liveconv::app {
 
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
@@ -79,6 +82,14 @@ std::vector<std::string> splitList(const std::string& text, char sep) {
   }
   if (!cur.empty()) parts.push_back(cur);
   return parts;
+}
+
+RaceStopsOnSignal::RaceStopsOnSignal() {
+  AutoTuner::shared()->setStopRequest(interruptRequested);
+}
+
+RaceStopsOnSignal::~RaceStopsOnSignal() {
+  AutoTuner::shared()->setStopRequest(nullptr);
 }
 
 }  // namespace liveconv::app

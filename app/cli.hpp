@@ -38,4 +38,14 @@ class Args {
 
 std::vector<std::string> splitList(const std::string& text, char sep = ',');
 
+// While alive, a signal (Ctrl-C, SIGTERM, SIGHUP under an InterruptScope)
+// stops auto's race: AutoTuner throws Cancelled. For run and both benches.
+class RaceStopsOnSignal {
+ public:
+  RaceStopsOnSignal();
+  ~RaceStopsOnSignal();
+  RaceStopsOnSignal(const RaceStopsOnSignal&) = delete;
+  RaceStopsOnSignal& operator=(const RaceStopsOnSignal&) = delete;
+};
+
 }  // namespace liveconv::app

@@ -312,10 +312,7 @@ int runCommand(const Args& args) {
       !line.empty())
     std::cerr << "liveconv: " << line << "\n";
   InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
-  AutoTuner::shared()->setStopRequest(interruptRequested);
-  struct StopRequestReset {
-    ~StopRequestReset() { AutoTuner::shared()->setStopRequest(nullptr); }
-  } stopRequestReset;
+  RaceStopsOnSignal raceStops;
   std::unique_ptr<FrameChannel> channel;
   try {
     std::shared_ptr<DeviceContext> device;
