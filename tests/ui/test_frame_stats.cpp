@@ -131,6 +131,24 @@ TEST(LatencyWindow, SummarisesTheNewestFrames) {
   EXPECT_EQ(window.summary().p99, 0);
 }
 
+// The display's share of each frame's latency: one slow pass (the first,
+// which compiles shaders and rasterises the panels) does not stay in it for
+// the frames after, as a moving average with a 1/30 weight kept it (a 156 ms
+// first pass still added over 90 ms twenty frames later); a lasting change
+// is taken within a few passes.
+TEST(DisplayTime, OneSlowPassDoesNotWeighOnTheFramesAfterIt) {
+  liveconv::ui::DisplayTime display;
+  EXPECT_EQ(display.ms(), 0) << "nothing drawn yet";
+  display.push(156);
+  EXPECT_EQ(display.ms(), 156) << "the first pass is all there is";
+  for (int k = 0; k < 3; ++k) display.push(15);
+  EXPECT_EQ(display.ms(), 15) << "three ordinary passes later";
+  for (int k = 0; k < 20; ++k) display.push(k % 5 == 0 ? 60 : 16);  // every fifth pass slow
+  EXPECT_EQ(display.ms(), 16);
+  for (int k = 0; k < 8; ++k) display.push(40);  // the window grew: every pass slower
+  EXPECT_EQ(display.ms(), 40);
+}
+
 // The overlay's headline: new source frames per second, not redraws.
 TEST(VideoRate, CountsTheFreshFramesOfTheLastSecond) {
   liveconv::ui::VideoRate rate;

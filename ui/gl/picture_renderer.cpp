@@ -27,6 +27,27 @@ GLuint compile(GLenum type, const char* name) {
   return shader;
 }
 
+// Links picture.vert with the fragment shader `fragment`.
+GLuint linkPicture(const char* fragment) {
+  GLuint vs = compile(GL_VERTEX_SHADER, "picture.vert");
+  GLuint fs = compile(GL_FRAGMENT_SHADER, fragment);
+  GLuint program = glCreateProgram();
+  glAttachShader(program, vs);
+  glAttachShader(program, fs);
+  glLinkProgram(program);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[4096] = {};
+    glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    glDeleteProgram(program);
+    throw std::runtime_error(std::string("The picture shaders (") + fragment + ") failed to link:\n" + log);
+  }
+  return program;
+}
+
 }  // namespace
 
 PixelRect fitPicture(const PixelRect& area, int frameWidth, int frameHeight, Zoom zoom) {
@@ -38,22 +59,10 @@ PixelRect fitPicture(const PixelRect& area, int frameWidth, int frameHeight, Zoo
 }
 
 PictureRenderer::PictureRenderer() {
-  GLuint vs = compile(GL_VERTEX_SHADER, "picture.vert");
-  GLuint fs = compile(GL_FRAGMENT_SHADER, "picture.frag");
-  program_ = glCreateProgram();
-  glAttachShader(program_, vs);
-  glAttachShader(program_, fs);
-  glLinkProgram(program_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = GL_FALSE;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[4096] = {};
-    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
-    throw std::runtime_error(std::string("The picture shaders failed to link:\n") + log);
-  }
+  program_ = linkPicture("picture.frag");
+  plainProgram_ = linkPicture("picture_plain.frag");
   uScale_ = glGetUniformLocation(program_, "uScale");
+  plainScale_ = glGetUniformLocation(plainProgram_, "uScale");
   uCompare_ = glGetUniformLocation(program_, "uCompare");
   uHorizontal_ = glGetUniformLocation(program_, "uHorizontal");
   uSplit_ = glGetUniformLocation(program_, "uSplit");
@@ -61,6 +70,8 @@ PictureRenderer::PictureRenderer() {
   uHeatOn_ = glGetUniformLocation(program_, "uHeatOn");
   uHeatRect_ = glGetUniformLocation(program_, "uHeatRect");
   uHeatOutline_ = glGetUniformLocation(program_, "uHeatOutline");
+  glUseProgram(plainProgram_);
+  glUniform1i(glGetUniformLocation(plainProgram_, "uFiltered"), 0);
   glUseProgram(program_);
   glUniform1i(glGetUniformLocation(program_, "uFiltered"), 0);
   glUniform1i(glGetUniformLocation(program_, "uSource"), 1);
@@ -77,6 +88,7 @@ PictureRenderer::~PictureRenderer() {
   glDeleteTextures(2, textures_);
   glDeleteTextures(1, &heatTexture_);
   glDeleteVertexArrays(1, &vao_);
+  glDeleteProgram(plainProgram_);
   glDeleteProgram(program_);
 }
 
@@ -179,14 +191,21 @@ void PictureRenderer::draw(const PixelRect& picture, int framebufferHeight, cons
   if (!hasFrame() || picture.width <= 0 || picture.height <= 0) return;
   // GL's viewport origin is the bottom left.
   glViewport(picture.x, framebufferHeight - picture.y - picture.height, picture.width, picture.height);
+  // A heat map of another frame size (a switch since the check) is not laid over this one.
+  const bool heat = heatShown_ && heatNumber_ > 0 && heatFrameWidth_ == width_ && heatFrameHeight_ == height_;
+  const bool split = view.compare == CompareMode::Split;
+  if (!heat && !split) {
+    glUseProgram(plainProgram_);
+    glUniform2f(plainScale_, 1.0f, 1.0f);
+    drawQuad(textures_[0]);
+    return;
+  }
   glUseProgram(program_);
   glUniform2f(uScale_, 1.0f, 1.0f);  // the viewport already has the frame's aspect
-  glUniform1i(uCompare_, view.compare == CompareMode::Split ? 1 : 0);
+  glUniform1i(uCompare_, split ? 1 : 0);
   glUniform1i(uHorizontal_, view.orientation == SplitOrientation::Horizontal ? 1 : 0);
   glUniform1f(uSplit_, view.splitPosition);
   glUniform2f(uPictureSize_, static_cast<float>(picture.width), static_cast<float>(picture.height));
-  // A heat map of another frame size (a switch since the check) is not laid over this one.
-  const bool heat = heatShown_ && heatNumber_ > 0 && heatFrameWidth_ == width_ && heatFrameHeight_ == height_;
   glUniform1i(uHeatOn_, heat ? 1 : 0);
   glUniform4fv(uHeatRect_, 1, heatRect_);
   glUniform1i(uHeatOutline_, heat && heatOutline_ ? 1 : 0);
@@ -194,8 +213,12 @@ void PictureRenderer::draw(const PixelRect& picture, int framebufferHeight, cons
   glBindTexture(GL_TEXTURE_2D, heatTexture_);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, textures_[1]);
+  drawQuad(textures_[0]);
+}
+
+void PictureRenderer::drawQuad(GLuint filtered) {
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, textures_[0]);
+  glBindTexture(GL_TEXTURE_2D, filtered);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);

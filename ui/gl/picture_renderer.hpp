@@ -1,6 +1,6 @@
 // Shows frames: fills two textures (filtered, source) from pixel buffer
 // objects, its own ones filled from host memory (readback path) or the one
-// the kernel wrote through CL/GL sharing (zero-copy path), and draws them and draws them with the picture shaders,
+// the kernel wrote through CL/GL sharing (zero-copy path), and draws them with the picture shaders,
 // fitted to a rectangle of the framebuffer (or at one frame pixel per screen pixel).
 #pragma once
 
@@ -55,8 +55,10 @@ class PictureRenderer {
   void fillFromBoundBuffer(const ImageView& image);
   void uploadOne(int slot, const ImageView& image);
   void uploadShared(std::uint32_t pixelBuffer, const ImageView& shape);
+  void drawQuad(GLuint filtered);  // with the program in use; leaves none in use
 
   GLuint program_ = 0, vao_ = 0;
+  GLuint plainProgram_ = 0;  // picture_plain.frag: no split, no heat map (software GL's fast path)
   GLuint textures_[2] = {0, 0};  // filtered, source
   GLuint heatTexture_ = 0;
   int heatNumber_ = 0;  // the check whose heat map is in heatTexture_ (0: none)
@@ -70,7 +72,7 @@ class PictureRenderer {
   PixelFormat format_ = PixelFormat::Invalid;
   std::uint64_t pixelBufferUploads_ = 0;
   GLint uScale_ = -1, uCompare_ = -1, uHorizontal_ = -1, uSplit_ = -1, uPictureSize_ = -1, uHeatOn_ = -1,
-        uHeatRect_ = -1, uHeatOutline_ = -1;
+        uHeatRect_ = -1, uHeatOutline_ = -1, plainScale_ = -1;
 };
 
 }  // namespace liveconv::ui

@@ -412,18 +412,18 @@ class Viewer {
       waitForNextPass();
       return false;
     }
-    const auto uploadStart = std::chrono::steady_clock::now();
+    const auto drawStart = std::chrono::steady_clock::now();  // upload, panels, draw, swap
     const bool comparing = model_.view().compare == CompareMode::Split;
     if (frame.fresh || (comparing && !sourceShown_)) {
       renderer_->upload(frame, comparing);
       sourceShown_ = comparing;
     }
-    const double uploadMs = msSince(uploadStart);
     const Layout layout = layoutFor(win_, model_.view(), frame.filtered.width, frame.filtered.height, zoom());
     ShellRequests panel;
     const ScreenRect overlay = drawUi(layout, &panel);
     addPanelRequests(panel, &requests);
-    draw(frame, layout, uploadMs);
+    draw(frame, layout);
+    const double drawnMs = msSince(drawStart);
     const FrameStats stats = loop_.stats();
     const ShotInfo shot{&layout, overlay, &frame, &stats, renderer_->pixelBufferUploads(), framesWhileOpening_,
                         &panelState_};
@@ -437,7 +437,9 @@ class Viewer {
     if (panel.stopRecording) loop_.stopRecording();
     keepToRefreshRate();
     lastPass_ = std::chrono::steady_clock::now();
-    glfwSwapBuffers(win_);
+    glfwSwapBuffers(win_);  // a software GL rasterises here
+    display_.push(drawnMs + msSince(lastPass_));
+    loop_.setDisplayMs(display_.ms());  // shown with the next frame's stats
     loop_.drew();
     return lastFrame && opt_.quit;
   }
@@ -517,8 +519,7 @@ class Viewer {
     }
   }
 
-  void draw(const FeedFrame& frame, const Layout& layout, double uploadMs) {
-    const auto drawStart = std::chrono::steady_clock::now();
+  void draw(const FeedFrame& frame, const Layout& layout) {
     int fbW = 0, fbH = 0;
     glfwGetFramebufferSize(win_, &fbW, &fbH);
     glViewport(0, 0, fbW, fbH);
@@ -529,9 +530,6 @@ class Viewer {
     glViewport(0, 0, fbW, fbH);
     // The control panel's window (drawControlPanel), left of the picture's area.
     panel_->render(ImGui::GetDrawData(), "liveconv", 0, 0, layout.areaWin.x, layout.areaWin.height, fbW, fbH);
-    const double sample = uploadMs + msSince(drawStart);
-    displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30.0;
-    loop_.setDisplayMs(displayMs_);  // shown with the next frame's stats
   }
 
   // --screenshot / --save-frame after --frames N.
@@ -617,7 +615,7 @@ class Viewer {
   Fullscreen fullscreen_;
   Notice notice_;
   int exitCode_ = kExitOk;
-  double displayMs_ = 0;
+  DisplayTime display_;  // upload to swap, the latency's last part
   int refreshHz_ = 0;  // refreshHz()'s, found at its first call
   bool vsync_, sourceShown_ = false, dragging_ = false, quit_ = false;
   long picturePasses_ = 0;       // passes with a picture (drawn or not): --frames counts these

@@ -149,6 +149,23 @@ class LatencyWindow {
   std::vector<double> ring_;
 };
 
+// What the display takes to put a frame on the screen (upload, panels, draw
+// and the swap, where a software GL rasterises): the median of the last
+// passes that drew, so one slow pass (the first, which compiles the shaders
+// and rasterises the panels) does not weigh on the latency of the frames
+// after it, as a moving average's slow decay did.
+class DisplayTime {
+ public:
+  void push(double ms);
+  double ms() const { return median_; }
+
+ private:
+  static constexpr std::size_t kPasses = 15;
+  std::vector<double> ring_;
+  std::size_t next_ = 0;
+  double median_ = 0;
+};
+
 // What the overlay's first line says: video fps and the UI's redraw rate apart,
 // and PAUSED while the picture holds.
 struct OverlayRates {

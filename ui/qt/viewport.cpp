@@ -16,6 +16,12 @@ Viewport::Viewport(const FrameLoop& loop, ViewState& view)
   setFormat(format);
   setMinimumSize(QSize(320, 200));
   clock_.start();
+  connect(this, &QOpenGLWindow::frameSwapped, this, [this] {
+    if (paintStartNs_ < 0) return;
+    display_.push(uploadMs_ + (clock_.nsecsElapsed() - paintStartNs_) / 1e6);
+    paintStartNs_ = -1;
+    uploadMs_ = 0;  // a paint without a new frame uploads nothing
+  });
 }
 
 Viewport::~Viewport() {
@@ -65,7 +71,8 @@ void Viewport::paintGL() {
   const qint64 start = clock_.nsecsElapsed();
   const double dt = lastPaintNs_ ? (start - lastPaintNs_) / 1e9 : 1.0 / 60;
   lastPaintNs_ = start;
-  stats_.stages.displayMs = displayMs_;
+  paintStartNs_ = start;
+  stats_.stages.displayMs = display_.ms();
   GlPaint p;
   const qreal dpr = devicePixelRatio();
   p.framebufferWidth = static_cast<int>(width() * dpr + 0.5);
@@ -80,8 +87,6 @@ void Viewport::paintGL() {
   p.message = message_;
   p.messageHint = messageHint_;
   painted_ = gl_->paint(p, view_, stats_, loop_.uiFrameTimes());
-  const double sample = uploadMs_ + (clock_.nsecsElapsed() - start) / 1e6;
-  displayMs_ = displayMs_ == 0 ? sample : displayMs_ + (sample - displayMs_) / 30;
 }
 
 QImage Viewport::grabPicture() {

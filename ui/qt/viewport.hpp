@@ -44,8 +44,9 @@ class Viewport : public QOpenGLWindow {
   const FrameStats& paintedStats() const { return stats_; }
   // Host frames uploaded through the renderer's pixel buffers (the readback path); 0 before GL.
   std::uint64_t pixelBufferUploads() const { return gl_ ? gl_->pixelBufferUploads() : 0; }
-  // Upload + draw time of the last frame, host clock, for the overlay's display stage.
-  double displayMs() const { return displayMs_; }
+  // Upload to swap (a software GL rasterises in the swap), the median of the
+  // last paints, host clock: the overlay's display stage and the latency's last part.
+  double displayMs() const { return display_.ms(); }
   // Empty while the GL side works; else why it could not start (shown in the status bar).
   const QString& glError() const { return glError_; }
   // True once Qt has made the widget's GL context (the window was shown):
@@ -78,8 +79,10 @@ class Viewport : public QOpenGLWindow {
   GlPainted painted_;
   QString glError_;
   QElapsedTimer clock_;
-  double displayMs_ = 0, uploadMs_ = 0;
+  DisplayTime display_;
+  double uploadMs_ = 0;
   qint64 lastPaintNs_ = 0;
+  qint64 paintStartNs_ = -1;  // the paint whose swap has not come yet
   std::string pending_;
   std::string message_, messageHint_;
   bool nativeZoom_ = false, sourceShown_ = false, dragging_ = false, contextReady_ = false;
