@@ -61,15 +61,21 @@ void Recorder::run() {
     if (error_.empty()) error_ = e.what();
     failed_ = true;
   }
+  done_ = true;
+}
+
+void Recorder::close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closing_ = true;
+  changed_.notify_all();
 }
 
 std::string Recorder::finish() {
+  close();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (finished_) return error_;
     finished_ = true;
-    closing_ = true;
-    changed_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
   return error();

@@ -4,7 +4,8 @@
 // so no lock a window's UI thread takes is held while a frame is encoded. A
 // full queue holds the caller (the window's present thread), never drops a
 // frame. A write error ends the recording: the file is discarded (the staged
-// output), error() says why and push() refuses from then on.
+// output), error() says why and push() refuses from then on. close() ends a
+// recording without waiting for the encoder's flush and the trailer.
 #pragma once
 
 #include <atomic>
@@ -28,7 +29,11 @@ class Recorder {
 
   // Queues a copy of the frame's pixels; false once the recording failed or finished.
   bool push(const Frame& frame);
-  // Writes what is queued, finishes the file and ends the thread; the error, or "".
+  // Asks lc-record to write what is queued and finish the file, and returns at
+  // once (a window's UI thread); done() says when the file is complete.
+  void close();
+  bool done() const { return done_; }
+  // close(), then waits for the file; the error, or "".
   std::string finish();
 
   const std::string& path() const { return path_; }
@@ -49,7 +54,7 @@ class Recorder {
   bool closing_ = false, finished_ = false;
   std::string error_;
   std::atomic<long long> taken_{0}, written_{0};
-  std::atomic<bool> failed_{false};
+  std::atomic<bool> failed_{false}, done_{false};
   std::thread thread_;  // last: starts once the rest is there
 };
 

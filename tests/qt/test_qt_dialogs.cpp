@@ -258,9 +258,10 @@ class FailingFeed : public FrameFeed {
     recording_ = true;
     return "";
   }
-  void stopRecording() override {
+  std::shared_ptr<FinishingRecording> stopRecording() override {
     *stopped_ = recording_;
     recording_ = false;
+    return nullptr;  // nothing was written
   }
 
  private:

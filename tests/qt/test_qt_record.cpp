@@ -82,6 +82,8 @@ TEST_F(QtRecording, RecordsExactlyTheFramesItShows) {
       << w->recordingLabel()->text().toStdString();
   w->stopRecording();
   EXPECT_FALSE(w->loop().recording());
+  w->loop().waitForRecordings();  // the file is finished on lc-record
+  w->tick();
   EXPECT_TRUE(w->recordingLabel()->isHidden());
   EXPECT_EQ(w->loop().lastRecording().frames, kFrames);
   EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("Recorded 8 frames"))
@@ -106,6 +108,7 @@ TEST_F(QtRecording, SourceChangeAndCloseFinishTheFile) {
   const std::uint64_t installs = w->loop().feedsInstalled();
   ASSERT_TRUE(w->openSource(kLavfiSource));  // a new source: the recording of the old one ends here
   EXPECT_FALSE(w->loop().recording());
+  w->loop().waitForRecordings();  // the file is finished on lc-record, not on the UI thread
   EXPECT_EQ(w->loop().lastRecording().frames, 3);
   EXPECT_EQ(decodeAll(first).size(), 3u);
 
@@ -155,6 +158,7 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   ASSERT_TRUE(w->startRecording(pattern)) << w->lastError().toStdString();
   for (int i = 0; i < 3; ++i) stepAndCopy(*w);
   w->stopRecording();
+  w->loop().waitForRecordings();
 #ifdef LIVECONV_WITH_MEDIA
   EXPECT_GE(decodeAll(pattern).size(), 3u);
 #endif

@@ -5,6 +5,7 @@
 // new one came.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -206,6 +207,103 @@ TEST(FrameLoopCards, ACardGoesAfterAFewSecondsAndStaysInTheLog) {
   l.feed->message = "The stream came back.";
   l.pass();
   EXPECT_EQ(l.loop.pictureMessage(), "The stream came back.") << "a new message gets a card of its own";
+}
+
+}  // namespace
+
+namespace {
+
+// A file the test finishes: done() only once released (an encoder flushing
+// its last frames and writing the trailer).
+class GatedEnding final : public FinishingRecording {
+ public:
+  bool done() const override { return released_; }
+  void wait() override {
+    while (!released_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  long long frames() const override { return 42; }
+  std::string error() const override { return {}; }
+  std::atomic<bool> released_{false};
+};
+
+class RecordingFeed final : public FrameFeed {
+ public:
+  void setParams(std::shared_ptr<const ParamsSnapshot>) override {}
+  FeedFrame advance(Advance) override {
+    FeedFrame f;
+    f.filtered = ImageView{pixels_, 1, 1, 4, PixelFormat::RGBA8};
+    f.fresh = true;
+    return f;
+  }
+  FrameStats stats() const override {
+    FrameStats s;
+    s.recordingPath = path_;
+    return s;
+  }
+  std::string whyNoRecording() const override { return {}; }
+  std::string startRecording(const std::string& path) override {
+    path_ = path;
+    return {};
+  }
+  std::shared_ptr<FinishingRecording> stopRecording() override {
+    if (path_.empty()) return nullptr;
+    path_.clear();
+    ending = std::make_shared<GatedEnding>();
+    return ending;
+  }
+  std::shared_ptr<GatedEnding> ending;
+
+ private:
+  std::string path_;
+  std::uint8_t pixels_[4] = {1, 2, 3, 4};
+};
+
+// Stopping a recording returns at once: the file is finished on the
+// recorder's thread, the window says which file is being finished, and what
+// was recorded is reported once the file is complete. Closing the window
+// (waitForRecordings) waits for it.
+TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) {
+  ViewerModel model;
+  FrameLoop loop(model);
+  auto owned = std::make_unique<RecordingFeed>();
+  RecordingFeed* feed = owned.get();
+  loop.adopt(std::move(owned), "testpattern");
+  model.setSource("testpattern");
+  loop.tick();
+  ASSERT_EQ(loop.startRecording("take 1.mkv"), "");
+  for (int i = 0; i < 3; ++i) loop.tick();
+  EXPECT_TRUE(loop.recording());
+  EXPECT_EQ(loop.finishingPath(), "");
+
+  const auto asked = std::chrono::steady_clock::now();
+  loop.stopRecording();
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::milliseconds(100)) << "the UI thread waited";
+  EXPECT_FALSE(loop.recording());
+  EXPECT_EQ(loop.finishingPath(), "take 1.mkv");
+  for (int i = 0; i < 3; ++i) loop.tick();
+  EXPECT_EQ(loop.recordingsFinished(), 0u) << "reported before the file was complete";
+  EXPECT_TRUE(loop.startRecording("take 2.mkv").empty()) << "a new recording may start meanwhile";
+
+  feed->ending->released_ = true;
+  loop.tick();
+  EXPECT_EQ(loop.recordingsFinished(), 1u);
+  EXPECT_EQ(loop.lastRecording().path, "take 1.mkv");
+  EXPECT_EQ(loop.lastRecording().frames, 42);
+  EXPECT_EQ(loop.lastRecording().stoppedBy, "");
+  EXPECT_EQ(loop.finishingPath(), "");
+
+  // Closing: the second recording ends, and the window waits for its file.
+  loop.stopRecording();
+  std::shared_ptr<GatedEnding> second = feed->ending;
+  std::thread encoder([second] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    second->released_ = true;
+  });
+  loop.waitForRecordings();
+  EXPECT_TRUE(second->done());
+  EXPECT_EQ(loop.recordingsFinished(), 2u);
+  EXPECT_EQ(loop.lastRecording().path, "take 2.mkv");
+  encoder.join();
 }
 
 }  // namespace

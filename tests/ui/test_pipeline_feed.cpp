@@ -203,9 +203,15 @@ TEST_F(PipelineFeedTest, RecordsTheFilteredOutput) {
   EXPECT_EQ(feed_->startRecording(path), "");
   for (int n = 0; n < 10;) n += advanceUntil(*feed_, Advance::Play, [](const FeedFrame&) { return true; }).fresh;
   EXPECT_FALSE(feed_->stats().recordingPath.empty());
-  feed_->stopRecording();
-  EXPECT_GT(feed_->stats().recordedFrames, 5);
+  const std::shared_ptr<FinishingRecording> ending = feed_->stopRecording();
+  ASSERT_NE(ending, nullptr);
+  EXPECT_TRUE(feed_->stats().recordingPath.empty()) << "the recording ends at once; its file is finished on lc-record";
+  ending->wait();
+  EXPECT_TRUE(ending->done());
+  EXPECT_EQ(ending->error(), "");
+  EXPECT_GT(ending->frames(), 5);
   EXPECT_GT(std::filesystem::file_size(path), 1000u);
+  EXPECT_EQ(feed_->stopRecording(), nullptr) << "nothing records now";
   EXPECT_NE(feed_->startRecording("/nonexistent/dir/out.mkv"), "") << "an unwritable path is a sentence";
   std::remove(path.c_str());
 }

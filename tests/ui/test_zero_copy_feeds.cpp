@@ -134,8 +134,10 @@ TEST_F(ZeroCopyFeedTest, RecordingADecodedSourceStillGetsTheFilteredFrames) {
     const FeedFrame f = advanceUntil(*feed_, [](const FeedFrame&) { return true; });
     expectShownOnDevice(f, link_.display(), model_.filter());
   }
-  feed_->stopRecording();
-  EXPECT_GT(feed_->stats().recordedFrames, 5);
+  const std::shared_ptr<FinishingRecording> ending = feed_->stopRecording();
+  ASSERT_NE(ending, nullptr);
+  ending->wait();
+  EXPECT_GT(ending->frames(), 5);
   EXPECT_GT(std::filesystem::file_size(path), 1000u);
   std::remove(path.c_str());
 }

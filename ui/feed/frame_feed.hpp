@@ -51,6 +51,16 @@ struct Playback {
   double speed = 1.0;  // times the clip's own frame rate (files only; live sources run in real time)
 };
 
+// A recording whose file is being finished on the recorder's thread.
+class FinishingRecording {
+ public:
+  virtual ~FinishingRecording() = default;  // waits for the file where it is not done yet
+  virtual bool done() const = 0;
+  virtual void wait() = 0;                   // until done()
+  virtual long long frames() const = 0;      // written to the file
+  virtual std::string error() const = 0;     // "" when the file is complete
+};
+
 class FrameFeed {
  public:
   virtual ~FrameFeed() = default;
@@ -87,7 +97,10 @@ class FrameFeed {
   virtual std::string whyNoRecording() const {
     return "This source cannot be recorded.";
   }
-  virtual void stopRecording() {}
+  // Ends the recording without waiting for its file: the encoder's flush and
+  // the trailer are written on the recorder's own thread, so the UI thread
+  // never waits for an encoder. Null when nothing was recording.
+  virtual std::shared_ptr<FinishingRecording> stopRecording() { return nullptr; }
   // Races the variants for the set that runs on this frame's format and size,
   // off the frame path, changing nothing that runs (FrameStats::race shows
   // it); false when it cannot start now (one runs, no frame yet).

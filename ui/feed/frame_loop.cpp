@@ -90,6 +90,7 @@ void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source
 
 void FrameLoop::shutdown() {
   stopRecording();
+  waitForRecordings();
   switcher_.reset();
   frame_ = FeedFrame{};
 }
@@ -114,6 +115,7 @@ const FeedFrame& FrameLoop::tick(bool step) {
   rememberParams();
   advance(step || stepWanted_);
   stepWanted_ = false;
+  collectRecordings();
   updateCheck();
   logTick();
   timeTick();
@@ -229,7 +231,7 @@ void FrameLoop::advance(bool step) {
   stats_.stages.displayMs = displayMs_;
   // The feed drops its recorder on a write error (a full disk) and says why in sourceMessage.
   if (recording() && stats_.recordingPath.empty())
-    finishRecording(stats_.sourceMessage.empty() ? "The recorder stopped." : stats_.sourceMessage);
+    endRecording(stats_.sourceMessage.empty() ? "The recorder stopped." : stats_.sourceMessage);
   if (stats_.rejectedVersion > notedRejection_) {
     notedRejection_ = stats_.rejectedVersion;
     model_.noteVariantFailure(stats_.rejectedVariant, stats_.error);
@@ -246,13 +248,7 @@ void FrameLoop::advance(bool step) {
 void FrameLoop::fail(const std::string& why) {
   failure_ = why;
   frame_ = FeedFrame{};  // its pixels belong to the failed feed; the viewport keeps the last upload
-  if (recording()) {
-    try {
-      switcher_.feed()->stopRecording();  // the frames written so far stay a playable file
-    } catch (const std::exception&) {
-    }
-    finishRecording(why);
-  }
+  if (recording()) endRecording(why);  // the frames written so far stay a playable file
 }
 
 std::string FrameLoop::whyNoRecording() const {
@@ -272,9 +268,47 @@ std::string FrameLoop::startRecording(const std::string& path) {
 }
 
 void FrameLoop::stopRecording() {
-  if (!recording()) return;
-  switcher_.feed()->stopRecording();
-  finishRecording({});
+  if (recording()) endRecording({});
+}
+
+// The file is finished on the recorder's thread; collectRecordings() reports it once it is complete.
+void FrameLoop::endRecording(const std::string& stoppedBy) {
+  std::shared_ptr<FinishingRecording> ending;
+  try {
+    ending = switcher_.feed()->stopRecording();
+  } catch (const std::exception&) {
+  }
+  Finishing f{{recordingPath_, stats_.recordedFrames, recordingSeconds(), stoppedBy}, std::move(ending)};
+  recordingPath_.clear();
+  if (!f.ending) {
+    report(f.recording);
+    return;
+  }
+  finishing_.push_back(std::move(f));
+}
+
+void FrameLoop::collectRecordings() {
+  for (auto it = finishing_.begin(); it != finishing_.end();) {
+    if (!it->ending->done()) {
+      ++it;
+      continue;
+    }
+    Recording r = it->recording;
+    r.frames = it->ending->frames();
+    const std::string error = it->ending->error();
+    if (r.stoppedBy.empty() && !error.empty()) r.stoppedBy = "Recording stopped: " + error;
+    it = finishing_.erase(it);
+    report(r);
+  }
+}
+
+void FrameLoop::waitForRecordings() {
+  for (Finishing& f : finishing_) f.ending->wait();
+  collectRecordings();
+}
+
+std::string FrameLoop::finishingPath() const {
+  return finishing_.empty() ? std::string() : finishing_.back().recording.path;
 }
 
 double FrameLoop::recordingSeconds() const {
@@ -282,10 +316,9 @@ double FrameLoop::recordingSeconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - recordingStart_).count();
 }
 
-void FrameLoop::finishRecording(const std::string& stoppedBy) {
-  lastRecording_ = {recordingPath_, switcher_.feed()->stats().recordedFrames, recordingSeconds(), stoppedBy};
+void FrameLoop::report(const Recording& r) {
+  lastRecording_ = r;
   ++recordingsFinished_;
-  recordingPath_.clear();
 }
 
 // ---- the log, keys and scripts

@@ -199,9 +199,15 @@ class FrameLoop {
   // Starts writing every filtered frame to `path` (.mkv: FFV1, lossless; .mp4:
   // H.264; as `liveconv run -o`). Returns "" or the sentence why not.
   std::string startRecording(const std::string& path);
-  // Finishes the file (encoder flushed, trailer written); lastRecording() then
-  // says what was recorded. Does nothing when not recording.
+  // Ends the recording; its file is finished (encoder flushed, trailer
+  // written) on the recorder's thread, and once it is complete lastRecording()
+  // says what was recorded (a tick later at the earliest). Does nothing when
+  // not recording.
   void stopRecording();
+  // Waits until every recording ended is a complete file (closing the window, a signal).
+  void waitForRecordings();
+  // The file being finished (the last one, where there are several), or "".
+  std::string finishingPath() const;
   bool recording() const { return !recordingPath_.empty(); }
   // "" when the source playing can be recorded, else why not.
   std::string whyNoRecording() const;
@@ -213,7 +219,9 @@ class FrameLoop {
   std::uint64_t recordingsFinished() const { return recordingsFinished_; }
 
  private:
-  void finishRecording(const std::string& stoppedBy);
+  void endRecording(const std::string& stoppedBy);
+  void collectRecordings();
+  void report(const Recording& r);
   void fail(const std::string& why);
   void installed(const std::string& source);
   bool deviceSwitchFailed() const;
@@ -247,6 +255,11 @@ class FrameLoop {
   std::string recordingPath_;
   std::chrono::steady_clock::time_point recordingStart_{};
   Recording lastRecording_;
+  struct Finishing {
+    Recording recording;
+    std::shared_ptr<FinishingRecording> ending;
+  };
+  std::vector<Finishing> finishing_;  // ended, their files still being finished
   std::uint64_t recordingsFinished_ = 0;
   std::string failure_;
   bool firstFrameWanted_ = false;

@@ -78,6 +78,20 @@ cl::Event copyToDisplay(cl::CommandQueue& queue, const DeviceImage& from, const 
   return copied;
 }
 
+// A recorder finishing its file on lc-record.
+class Ending final : public FinishingRecording {
+ public:
+  explicit Ending(std::shared_ptr<app::Recorder> recorder) : recorder_(std::move(recorder)) {}
+  ~Ending() override { recorder_->finish(); }
+  bool done() const override { return recorder_->done(); }
+  void wait() override { recorder_->finish(); }
+  long long frames() const override { return recorder_->written(); }
+  std::string error() const override { return recorder_->error(); }
+
+ private:
+  std::shared_ptr<app::Recorder> recorder_;
+};
+
 class PipelineFeed final : public FrameFeed {
  public:
   PipelineFeed(std::string source, SourceOpener opener, const LiveClockOptions& clock, std::string selector,
@@ -209,7 +223,7 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> recLock(recordMutex_);
       if (recorder_ && !recorder_->failed()) out.recordingPath = recorder_->path();
       if (recorder_ && recorder_->failed()) recorderFailure = "Recording stopped: " + recorder_->error();
-      out.recordedFrames = !recorder_ ? recordedFrames_ : recorder_->failed() ? recorder_->written() : recorder_->frames();
+      if (recorder_) out.recordedFrames = recorder_->failed() ? recorder_->written() : recorder_->frames();
     }
     std::lock_guard<std::mutex> lock(mutex_);
     out.drops = {{"decoder late", dropped(liveconv::DropCause::DecodeLate)},
@@ -269,7 +283,6 @@ class PipelineFeed final : public FrameFeed {
       }
       std::lock_guard<std::mutex> lock(recordMutex_);
       recorder_ = std::make_shared<app::Recorder>(std::move(sink), path);  // encodes on lc-record
-      recordedFrames_ = 0;
       lastRecordedIndex_ = -1;
       if (pipeline_) pipeline_->setDeliverPixels(true);  // zero-copy: the encoder needs host pixels too
       return "";
@@ -288,8 +301,8 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(recordMutex_);
       recording = recorder_ != nullptr;
     }
-    if (recording) {
-      stopRecording();
+    if (recording) {  // (FrameLoop ends it before it asks for another format: this is the fallback)
+      unclaimed_.push_back(stopRecording());
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = std::string("Recording stopped at the switch to ") + toString(format) +
                        ": a recording keeps one pixel format.";
@@ -297,22 +310,18 @@ class PipelineFeed final : public FrameFeed {
     if (decoder_) decoder_->post(DecoderCommand::setFormat(format));
   }
 
-  // Writes what the recorder still holds and finishes the file (on the caller's thread, outside the locks stats() takes).
-  void stopRecording() override {
+  // The recorder writes what it still holds and finishes the file on lc-record;
+  // the caller (the UI thread) does not wait for it.
+  std::shared_ptr<FinishingRecording> stopRecording() override {
     std::shared_ptr<app::Recorder> recorder;
     {
       std::lock_guard<std::mutex> lock(recordMutex_);
       recorder = std::move(recorder_);
     }
-    if (!recorder) return;
+    if (!recorder) return nullptr;
     if (pipeline_ && target_) pipeline_->setDeliverPixels(false);
-    const std::string error = recorder->finish();
-    std::lock_guard<std::mutex> lock(recordMutex_);
-    recordedFrames_ = recorder->written();  // all it took, unless a write failed
-    if (!error.empty()) {
-      std::lock_guard<std::mutex> l(mutex_);
-      sourceMessage_ = "Recording stopped: " + error;
-    }
+    recorder->close();
+    return std::make_shared<Ending>(std::move(recorder));
   }
 
  private:
@@ -639,7 +648,7 @@ class PipelineFeed final : public FrameFeed {
 
   mutable std::mutex recordMutex_;  // taken before mutex_ where both are needed
   std::shared_ptr<app::Recorder> recorder_;  // the recording in progress, or null
-  long long recordedFrames_ = 0;  // of the last recording, once it is finished
+  std::vector<std::shared_ptr<FinishingRecording>> unclaimed_;  // ended by a format switch alone: finished at the latest here
   std::int64_t lastRecordedIndex_ = -1;  // the source frame and set written last
   std::uint64_t lastRecordedTag_ = 0;
 

@@ -482,6 +482,7 @@ class Viewer {
     const FrameStats& stats = loop_.stats();
     inputs_.stats = stats;
     inputs_.playingSource = loop_.playingSource();
+    inputs_.finishingRecording = loop_.finishingPath();
     messageLines();
     inputs_.messages = &messages_;
     if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, layout.areaWin.x, layout.areaWin.height, panel);
@@ -666,11 +667,13 @@ int run(const ViewerOptions& opt) {
   if (exitCode == kExitOk && unattended && askedFailed && loop.playingSource() != asked) exitCode = kExitInputFailed;
   if (app::interruptRequested()) {
     const std::string recording = loop.recordingPath();
-    loop.stopRecording();  // the file gets its trailer under its name
+    loop.stopRecording();
+    loop.waitForRecordings();  // the file gets its trailer under its name
     std::fprintf(stderr, "liveconv-viewer: interrupted by %s%s.\n", app::signalName(app::interruptSignal()),
                  recording.empty() ? "" : ("; the recording " + recording + " was finished").c_str());
     exitCode = 128 + app::interruptSignal();
   }
+  loop.waitForRecordings();  // a recording a script ended is in the stats, complete
   if (!opt.statsJson.empty())
     if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());

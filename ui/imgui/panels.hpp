@@ -62,6 +62,7 @@ struct PanelInputs {
   // The frame side's stats (what runs, on which device, recording, position), as the overlay shows them.
   FrameStats stats;
   std::string playingSource;  // the spec of the source that plays ("" = the bundled clip), whatever was asked
+  std::string finishingRecording;  // a recording ended whose file is still being finished, or ""
   // Every message the window showed, oldest first (the session log's): the
   // panel's Messages section lists them after their cards have gone.
   const std::vector<SessionLogLine>* messages = nullptr;

@@ -123,6 +123,7 @@ void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* 
   } else if (ImGui::Button("Record", ImVec2(-1, 0))) {
     requests->startRecording = true;
   }
+  if (!inputs.finishingRecording.empty()) ImGui::TextDisabled("finishing %s ...", inputs.finishingRecording.c_str());
   if (!state.recordError.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(kError, "%s", state.recordError.c_str());

@@ -169,6 +169,7 @@ std::string readCommandLine(int argc, char** argv, CommandLine* c, int* exitCode
 
 // Once the window ran: --stats-json; the exit code.
 int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
+  window.loop().waitForRecordings();  // a recording a script ended is in the stats, complete
   if (!run.statsJson.empty())
     if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";

@@ -475,6 +475,10 @@ void MainWindow::updateRecording() {
                               .arg(QFileInfo(QString::fromStdString(loop_.recordingPath())).fileName()));
     recordLabel_->setToolTip(QString::fromStdString(loop_.recordingPath()));
     recordLabel_->show();
+  } else if (const std::string finishing = loop_.finishingPath(); !finishing.empty()) {
+    recordLabel_->setText("Finishing " + QFileInfo(QString::fromStdString(finishing)).fileName() + " …");
+    recordLabel_->setToolTip(QString::fromStdString(finishing));
+    recordLabel_->show();
   } else {
     recordLabel_->hide();
   }
@@ -611,7 +615,8 @@ void MainWindow::saveSettings() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   timer_.stop();
-  stopRecording();  // the file gets its trailer before the window goes
+  stopRecording();
+  loop_.waitForRecordings();  // every file gets its trailer before the window goes
   saveSettings();
   event->accept();
 }
