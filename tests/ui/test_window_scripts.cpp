@@ -294,10 +294,11 @@ TEST_P(WindowScript, BothWindowsStartOnTheParameterFlagsOfRun) {
   EXPECT_NE(output.find("No OpenCL device matches 'no-such-device'"), std::string::npos) << output;
 }
 
-// SIGTERM and SIGINT while a window records: the window closes as if the
-// user closed it: the recording is a playable file under its name (no part
-// file left), the exit code is 128 + N with one sentence, and the Qt shell's
-// settings are those set before the signal (its next run starts on them).
+// SIGTERM, SIGINT and SIGHUP while a window records: the window closes as if
+// the user closed it: the recording is a playable file under its name (no
+// part file left) holding every frame the window counted into it, the exit
+// code is 128 + N with one sentence, and the Qt shell's settings are those set
+// before the signal (its next run starts on them).
 TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
 #ifndef LIVECONV_WITH_MEDIA
   GTEST_SKIP() << "no media build: no recording";
@@ -305,9 +306,9 @@ TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
   if (!onPath("xvfb-run")) GTEST_SKIP() << "SKIP: no xvfb-run: the signal must reach the window alone";
   // What a killed run left in the folder (its PID is long gone): the recording names it.
   std::ofstream(dir_ + ".killed.mkv.liveconv-part-999999") << "incomplete";
-  for (const auto& [signal, code] : {std::pair<const char*, int>{"TERM", 143}, {"INT", 130}}) {
+  for (const auto& [signal, code] : {std::pair<const char*, int>{"TERM", 143}, {"INT", 130}, {"HUP", 129}}) {
     const std::string file = std::string("rec_") + signal + ".mkv";
-    std::ofstream(dir_ + "script.txt") << "3 border mirror\n3 mask box:5\n5 record " << file << "\n";
+    std::ofstream(dir_ + "script.txt") << "3 border mirror\n3 mask box:5\n3 format gray\n8 record " << file << "\n";
     // Sent to the window's own process (its command line starts with its path), once frames reach its part file.
     const std::string binary = GetParam().binary;
     const std::string cmd =
@@ -329,6 +330,11 @@ TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
     const bool read = probe && std::fgets(line, sizeof line, probe);
     if (probe) pclose(probe);
     EXPECT_TRUE(read && std::atoi(line) > 0) << signal << ": " << file << " does not play: " << line;
+    const std::string stats = readFile(dir_ + "stats.json");
+    std::smatch recorded;
+    ASSERT_TRUE(std::regex_search(stats, recorded, std::regex("\"path\": \"" + file + "\", \"frames\": (\\d+)")))
+        << signal << ": the stats file names no finished recording: " << stats;
+    EXPECT_EQ(std::atoi(line), std::stoi(recorded[1])) << signal << ": the file holds other frames than were recorded";
     EXPECT_EQ(std::system(("ls -a " + dir_ + " | grep -q '^.rec_.*liveconv-part'").c_str()) == 0, false)
         << signal << ": a part file was left";
     EXPECT_NE(readFile(dir_ + "stats.json").find("holds a part file left by a killed run (.killed.mkv.liveconv-part-999999)"),
@@ -340,6 +346,7 @@ TEST_P(WindowScript, ASignalWhileRecordingFinishesTheFileAndKeepsTheSettings) {
       const std::string json = readFile(dir_ + "stats.json");
       EXPECT_NE(json.find("\"border\": \"mirror\""), std::string::npos) << "settings lost on SIGTERM: " << json;
       EXPECT_NE(json.find("\"mask\": \"box:5\""), std::string::npos) << "settings lost on SIGTERM: " << json;
+      EXPECT_NE(json.find("\"format\": \"gray\""), std::string::npos) << "settings lost on SIGTERM: " << json;
     }
   }
 #endif

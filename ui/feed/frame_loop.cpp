@@ -319,6 +319,7 @@ double FrameLoop::recordingSeconds() const {
 void FrameLoop::report(const Recording& r) {
   lastRecording_ = r;
   ++recordingsFinished_;
+  log_.recorded(r.path, r.frames, r.stoppedBy);
 }
 
 // ---- the log, keys and scripts

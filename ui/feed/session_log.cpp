@@ -203,7 +203,11 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
   for (std::size_t i = 0; i < checks_.size(); ++i) out << (i ? "," : "") << "\n    " << checks_[i];
   out << (checks_.empty() ? "" : "\n  ") << "],\n  \"checks_not_kept\": " << checksNotKept_ << ",\n  \"files\": [";
   for (std::size_t i = 0; i < files_.size(); ++i) out << (i ? ", " : "") << jsonQuote(files_[i]);
-  out << "]\n}\n";
+  out << "],\n  \"recordings\": [";
+  for (std::size_t i = 0; i < recordings_.size(); ++i)
+    out << (i ? "," : "") << "\n    {\"path\": " << jsonQuote(recordings_[i].path) << ", \"frames\": " << recordings_[i].frames
+        << ", \"stopped_by\": " << jsonQuote(recordings_[i].stoppedBy) << "}";
+  out << (recordings_.empty() ? "" : "\n  ") << "]\n}\n";
   return out.str();
 }
 

@@ -52,6 +52,10 @@ class SessionLog {
   void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame, std::uint64_t newFrames);
   void refused(std::uint64_t version, std::uint64_t frame);
   void wrote(const std::string& path) { files_.push_back(path); }
+  // A recording's file is complete: `frames` written to it; `stoppedBy` "" when the user (or closing) ended it.
+  void recorded(const std::string& path, long long frames, const std::string& stoppedBy) {
+    recordings_.push_back({path, frames, stoppedBy});
+  }
   // A check of the frame on screen against the CPU reference finished (check mode).
   // The file keeps the first kMaxChecks of a session and counts the rest.
   void checked(const CheckReport& report, std::uint64_t frame);
@@ -89,6 +93,12 @@ class SessionLog {
   std::vector<Message> messages_;
   std::vector<Edit> edits_;
   std::vector<std::string> files_;
+  struct Recorded {
+    std::string path;
+    long long frames = 0;
+    std::string stoppedBy;
+  };
+  std::vector<Recorded> recordings_;
   std::vector<std::string> checks_;  // each check, as its JSON object
   std::uint64_t checksNotKept_ = 0;
 };
