@@ -2,7 +2,9 @@
 // and every program's help lists the rows it takes from the table itself.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -72,6 +74,17 @@ TEST(SourceKinds, EveryHelpListsTheTablesRows) {
       EXPECT_TRUE(has(r.output, std::string(k.syntax) + " ") && has(r.output, k.help))
           << command << " and " << k.syntax << ":\n" << r.output;
   }
+}
+
+// docs/cli.md lists the sources as the table does (a kind added to the table
+// and not to the guide fails here), row for row as `--help` prints them.
+TEST(SourceKinds, DocsListTheTablesRows) {
+  std::ifstream in(LIVECONV_SOURCE_DIR "/docs/cli.md");
+  ASSERT_TRUE(in) << "cannot read docs/cli.md";
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(has(text.str(), "```text\n" + sourceKindsHelp(""))) << "docs/cli.md's list of sources is not the table's:\n"
+                                                                 << sourceKindsHelp("");
 }
 
 // The rows' openers as `run` meets them: synthetic frames and the test
