@@ -124,13 +124,18 @@ TEST_P(Outputs, OddNamesAreWrittenWhole) {
 // A signal in the middle of a run: the complete new file (every frame the run
 // says it wrote) or, had none been written, the old one. SIGKILL: the old one,
 // and the killed run's part file, which the next run names and -y removes.
+// Every signal into every odd name.
 TEST_P(Outputs, SignalsLeaveTheNewFileOrTheOld) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string folder = folderFor(std::string("signals_") + GetParam().label);
   const std::pair<const char*, int> signals[] = {{"INT", 130}, {"TERM", 143}, {"HUP", 129}, {"KILL", -1}};
-  int k = 0;
-  for (const auto& [signal, code] : signals) {
-    const std::string path = target(folder, kNames[k++ % 3]);
+  std::vector<std::pair<const char*, std::pair<const char*, int>>> cases;
+  for (const char* name : kNames)
+    for (const auto& s : signals) cases.push_back({name, s});
+  int killed = 0;
+  for (const auto& [name, sent] : cases) {
+    const auto& [signal, code] = sent;
+    const std::string path = target(folder, name);
     std::ofstream(path) << kPrecious;
     // Sent once the run has written into its part file (a frame has reached the sink).
     const std::string log = folder + "/run.log";
@@ -144,9 +149,10 @@ TEST_P(Outputs, SignalsLeaveTheNewFileOrTheOld) {
       EXPECT_TRUE(isTheOldFile(path)) << what << ": the old file was touched";
       const std::vector<std::string> parts = partFiles(folder);
       ASSERT_EQ(parts.size(), 1u) << what;
-      const Result named = liveconv(runArgs(folder + "/another.mkv", false) + " --frames 2");
+      const std::string another = folder + "/another " + std::to_string(++killed) + ".mkv";  // a new name each time
+      const Result named = liveconv(runArgs(another, false) + " --frames 2");
       EXPECT_TRUE(has(named.output, "holds a part file left by a killed run (" + parts.front() + ")")) << named.output;
-      const Result removed = liveconv(runArgs(folder + "/another.mkv") + " --frames 2");
+      const Result removed = liveconv(runArgs(another) + " --frames 2");
       EXPECT_TRUE(has(removed.output, "removed a part file left by a killed run (" + parts.front() + ")"))
           << removed.output;
       EXPECT_TRUE(partFiles(folder).empty()) << what << ": " << removed.output;
