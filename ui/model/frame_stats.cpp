@@ -76,16 +76,6 @@ void LatencyWindow::push(double ms) {
   }
 }
 
-void DisplayTime::push(double ms) {
-  if (ring_.size() < kPasses) {
-    ring_.push_back(ms);
-  } else {
-    ring_[next_] = ms;
-    next_ = (next_ + 1) % kPasses;
-  }
-  median_ = percentiles(ring_).median;
-}
-
 void VideoRate::shown(double nowSeconds) {
   times_.push_back(nowSeconds);
   times_.erase(times_.begin(), std::lower_bound(times_.begin(), times_.end(), nowSeconds - 1.0));

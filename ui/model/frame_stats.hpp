@@ -156,13 +156,14 @@ class LatencyWindow {
 // after it, as a moving average's slow decay did.
 class DisplayTime {
  public:
-  void push(double ms);
+  void push(double ms) {
+    passes_.push(ms);
+    median_ = passes_.summary().median;
+  }
   double ms() const { return median_; }
 
  private:
-  static constexpr std::size_t kPasses = 15;
-  std::vector<double> ring_;
-  std::size_t next_ = 0;
+  LatencyWindow passes_{15};
   double median_ = 0;
 };
 
