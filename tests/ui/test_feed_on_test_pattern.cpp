@@ -51,7 +51,7 @@ void expectReference(const FeedFrame& f, const FilterParams& p) {
                          << f.paramsVersion;
 }
 
-class TestPatternFeedTest : public ::testing::Test {
+class FeedOnTestPattern : public ::testing::Test {
  protected:
   void SetUp() override {
     if (enumerateDevices().empty()) GTEST_SKIP() << "SKIP: no OpenCL device on this machine";
@@ -62,7 +62,7 @@ class TestPatternFeedTest : public ::testing::Test {
 // A frame that keeps the device busy for long (a 31x31 mask on a large frame,
 // on the naive kernel): advance() comes back at once with no new frame and
 // the previous one still shown, and a later frame arrives afterwards.
-TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
+TEST_F(FeedOnTestPattern, ASlowFrameDoesNotHoldTheUiThread) {
   std::string error;
   ASSERT_TRUE(model_.applySpec("box:31", &error)) << error;
   ASSERT_TRUE(model_.setVariant(VariantId::Naive));
@@ -92,7 +92,7 @@ TEST_F(TestPatternFeedTest, ASlowFrameDoesNotHoldTheUiThread) {
 // the version that filtered them and are its exact result; none shows a
 // newer version than the model has, none an older one after it was shown;
 // the feed's stats name the variant of the frame on screen.
-TEST_F(TestPatternFeedTest, EveryFrameIsTheFilterOfItsSourceWithItsVersion) {
+TEST_F(FeedOnTestPattern, EveryFrameIsTheFilterOfItsSourceWithItsVersion) {
   ASSERT_EQ(model_.snapshot()->filter.variant, VariantId::Auto);  // the windows' default
   auto feed = makeFrameFeed("testpattern:97x61", "", model_.snapshot());
   std::map<std::uint64_t, FilterParams> byVersion{{model_.version(), model_.filter()}};
