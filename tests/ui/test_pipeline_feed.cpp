@@ -17,6 +17,7 @@
 #include <map>
 #include <thread>
 
+#include "feed/display_link.hpp"
 #include "feed/feed_switcher.hpp"
 #include "feed/feeds.hpp"
 #include "feed/frame_feed.hpp"
@@ -121,7 +122,46 @@ class PipelineFeedTest : public ::testing::Test {
   std::unique_ptr<FrameFeed> feed_;
 };
 
+// A display on the readback path that counts the feed's frameReady() calls
+// and, at each, whether the frame is there for the display to take.
+class CountingLink final : public DisplayLink {
+ public:
+  OpenedDevice open(const std::string& selector) const override {
+    OpenedDevice opened;
+    opened.device = DeviceContext::create(selectDevice(selector));
+    opened.displayPath = "readback (test display)";
+    return opened;
+  }
+  void frameReady() const override {
+    FrameFeed* taking = feed.load();
+    if (!taking) return;
+    ++calls;
+    if (taking->advance(Advance::Play).fresh) ++freshAtCall;
+  }
+  mutable std::atomic<int> calls{0}, freshAtCall{0};
+  std::atomic<FrameFeed*> feed{nullptr};
+};
+
 }  // namespace
+
+// The viewer sleeps between its passes: the feed wakes it for each filtered
+// frame it hands over, and the frame is there to take when it does.
+TEST(PipelineFeedDisplay, EveryFrameHandedOverWakesTheDisplay) {
+  if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  ViewerModel model;
+  std::string error;
+  ASSERT_TRUE(model.applySpec("box:3", &error)) << error;
+  CountingLink link;
+  auto feed = makeFrameFeed("lavfi:testsrc2=size=96x64:rate=50", "", model.snapshot(), &link);
+  link.feed = feed.get();  // taken at the call, on lc-present, as the display would on its own thread
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (link.calls < 20 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  link.feed = nullptr;
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a call under way ends
+  ASSERT_GE(link.calls.load(), 20) << "the feed handed over frames without saying so";
+  EXPECT_EQ(link.freshAtCall.load(), link.calls.load()) << "a call came before its frame could be taken";
+}
 
 TEST_F(PipelineFeedTest, FramesAreTheReferenceOfTheirSourceAndEditsArrive) {
   const auto initial = model_.version();

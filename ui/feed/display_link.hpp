@@ -58,6 +58,10 @@ class DisplayLink {
     (void)dst;
     return false;
   }
+  // A filtered frame waits for the display: called on the feed's thread each
+  // time one is ready, so a display that sleeps between its passes can wake
+  // and draw it at once (the viewer). Nothing by default.
+  virtual void frameReady() const {}
 };
 
 // Without a display link: selectDevice() + a plain context, readback path.

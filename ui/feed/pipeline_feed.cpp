@@ -559,26 +559,32 @@ class PipelineFeed final : public FrameFeed {
       while (std::optional<Frame> frame = pipeline_->pop()) {
         record(*frame);
         if (!frame->sourceOwner) continue;  // every frame this feed pushes lends its pixels
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (latest_.sourceOwner) ++displayLate_;  // replaced before the UI took it
-        latest_.source = frame->sourcePixels;
-        latest_.sourceOwner = std::move(frame->sourceOwner);
-        latest_.handedOverAt = frame->handedOverAt;
-        if (frame->hasPts) position_ = frame->ptsSeconds - startSeconds_;
-        latest_.filtered = std::move(frame->image);
-        latest_.onDevice = std::move(frame->onDevice);  // an older one not yet shown goes back to the pipeline
-        latest_.width = latest_.source.width;  // the filtered frame has its source's shape
-        latest_.height = latest_.source.height;
-        latest_.format = latest_.source.format;
-        latest_.index = static_cast<std::uint64_t>(frame->index);
-        latest_.version = frame->paramsTag;
-        latest_.variantAsked = frame->variantAsked;
-        latest_.variantRan = frame->variantRan;
+        hand(*frame);
+        if (display_) display_->frameReady();
       }
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = e.what();
     }
+  }
+
+  // The filtered frame into the display's slot (an older one not yet taken goes back to the pipeline).
+  void hand(Frame& frame) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (latest_.sourceOwner) ++displayLate_;  // replaced before the UI took it
+    latest_.source = frame.sourcePixels;
+    latest_.sourceOwner = std::move(frame.sourceOwner);
+    latest_.handedOverAt = frame.handedOverAt;
+    if (frame.hasPts) position_ = frame.ptsSeconds - startSeconds_;
+    latest_.filtered = std::move(frame.image);
+    latest_.onDevice = std::move(frame.onDevice);  // an older one not yet shown goes back to the pipeline
+    latest_.width = latest_.source.width;  // the filtered frame has its source's shape
+    latest_.height = latest_.source.height;
+    latest_.format = latest_.source.format;
+    latest_.index = static_cast<std::uint64_t>(frame.index);
+    latest_.version = frame.paramsTag;
+    latest_.variantAsked = frame.variantAsked;
+    latest_.variantRan = frame.variantRan;
   }
 
   // On lc-present: a copy of the frame to the recorder, which encodes it on lc-record.

@@ -144,8 +144,9 @@ class GlPixelBufferTarget final : public DisplayTarget {
 
 }  // namespace
 
-GlInteropLink::GlInteropLink(GlContextHandles gl, DisplayPathRequest request, NoticeFn onNotice)
-    : gl_(gl), request_(request), onNotice_(std::move(onNotice)) {}
+GlInteropLink::GlInteropLink(GlContextHandles gl, DisplayPathRequest request, NoticeFn onNotice,
+                             std::function<void()> onFrame)
+    : gl_(gl), request_(request), onNotice_(std::move(onNotice)), onFrame_(std::move(onFrame)) {}
 
 bool GlInteropLink::readPixelBuffer(std::uint32_t buffer, const ImageView& dst) const {
   readGlPixelBuffer(buffer, dst);

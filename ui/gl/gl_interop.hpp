@@ -21,16 +21,22 @@ class GlInteropLink final : public DisplayLink {
  public:
   using NoticeFn = std::function<void(const std::string& sentence)>;
   // `gl` names the window's GL context; `onNotice` hears the one sentence said
-  // when `interop` was asked for and cannot run (called from the opening thread).
-  GlInteropLink(GlContextHandles gl, DisplayPathRequest request, NoticeFn onNotice = {});
+  // when `interop` was asked for and cannot run (called from the opening thread);
+  // `onFrame` is frameReady() (called from the feed's thread).
+  GlInteropLink(GlContextHandles gl, DisplayPathRequest request, NoticeFn onNotice = {},
+                std::function<void()> onFrame = {});
 
   OpenedDevice open(const std::string& selector) const override;
   bool readPixelBuffer(std::uint32_t buffer, const ImageView& dst) const override;
+  void frameReady() const override {
+    if (onFrame_) onFrame_();
+  }
 
  private:
   GlContextHandles gl_;
   DisplayPathRequest request_;
   NoticeFn onNotice_;
+  std::function<void()> onFrame_;
 };
 
 // The GL context current on the calling thread, through glXGetCurrentContext

@@ -10,6 +10,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -35,6 +36,7 @@
 #include "liveconv/errors.hpp"
 #include "model/commands.hpp"
 #include "model/exit_codes.hpp"
+#include "model/pass_pacer.hpp"
 #include "png/png_io.hpp"
 #include "media/source_kinds.hpp"
 #include "media/stop_signals.hpp"
@@ -60,6 +62,14 @@ std::string glfwLastError() {
 // focus change (FrameLoop::exposed): the window draws. Keys and text wait in
 // the window's KeyQueue until a pass hands them to ImGui.
 bool g_input = false, g_exposed = false;
+
+// A filtered frame is ready (DisplayLink::frameReady, on the feed's thread):
+// the window's wait between passes ends and the frame is drawn at once.
+std::atomic<bool> g_frameReady{false};
+void frameReady() {
+  g_frameReady = true;
+  glfwPostEmptyEvent();
+}
 
 void watchWindow(GLFWwindow* window) {
   glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
@@ -390,6 +400,9 @@ class Viewer {
  private:
   // One pass; true when --frames N --quit is done.
   bool pass() {
+    pacer_.setInterval(vsync_ ? vsyncFrameInterval(refreshHz()) : std::chrono::microseconds(0));
+    pacer_.passBegan(std::chrono::steady_clock::now());
+    g_frameReady = false;  // this pass's tick takes the frame that is ready
     glfwPollEvents();
     // Input, keys still waiting for a pass, or a text cursor that blinks: this pass draws.
     if (std::exchange(g_input, false) || keys_.pending() || ImGui::GetIO().WantTextInput) loop_.inputCame();
@@ -435,10 +448,11 @@ class Viewer {
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
     if (panel.stopRecording) loop_.stopRecording();
-    keepToRefreshRate();
-    lastPass_ = std::chrono::steady_clock::now();
+    std::this_thread::sleep_until(pacer_.swapAllowed());  // vsync asked for but not given: see PassPacer
+    const auto swapStart = std::chrono::steady_clock::now();
+    pacer_.swapped(swapStart);
     glfwSwapBuffers(win_);  // a software GL rasterises here
-    display_.push(drawnMs + msSince(lastPass_));
+    display_.push(drawnMs + msSince(swapStart));
     loop_.setDisplayMs(display_.ms());  // shown with the next frame's stats
     loop_.drew();
     return lastFrame && opt_.quit;
@@ -570,25 +584,14 @@ class Viewer {
     }
   }
 
-  // Vsync asked for but not given (Xvfb, some virtual or remote displays: the
-  // swap returns at once): the window keeps to the display's refresh rate
-  // itself, its swaps at least 0.9 of a refresh apart, instead of drawing
-  // hundreds of frames a second on the cores that decode and filter. Where the
-  // swap does wait for the display, this never holds a frame past a refresh.
-  void keepToRefreshRate() {
-    if (vsync_) std::this_thread::sleep_until(lastPass_ + vsyncFrameInterval(refreshHz()));
-  }
-
-  // A pass that drew nothing: the next one comes with input, or a refresh
-  // after this one (with vsync off, 2 ms: a new frame is drawn as soon as it
-  // comes); X events the window does not act on wait on.
+  // A pass that drew nothing: the next one comes with input, with a frame
+  // the feed has ready (drawn at once; its swap keeps to the refresh rate),
+  // or at PassPacer::nextLook(); X events the window does not act on wait on.
   void waitForNextPass() {
-    const auto next = lastPass_ + (vsync_ ? std::chrono::microseconds(vsyncFrameInterval(refreshHz()))
-                                          : std::chrono::microseconds(2000));
-    for (auto now = std::chrono::steady_clock::now(); now < next && !g_input && !g_exposed;
+    const auto next = pacer_.nextLook();
+    for (auto now = std::chrono::steady_clock::now(); now < next && !g_input && !g_exposed && !g_frameReady;
          now = std::chrono::steady_clock::now())
       glfwWaitEventsTimeout(std::chrono::duration<double>(next - now).count());
-    lastPass_ = std::chrono::steady_clock::now();
   }
 
   // The fastest monitor's rate, so no monitor is drawn to below its own; -1
@@ -624,7 +627,7 @@ class Viewer {
   bool switchAsked_ = false, switched_;
   std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0, shownRefusals_ = 0;
   const std::chrono::steady_clock::time_point started_;
-  std::chrono::steady_clock::time_point lastPass_{};  // when the last pass ended (its swap began, if it drew)
+  PassPacer pacer_{std::chrono::microseconds(0)};  // when passes and swaps may come (vsync asked, not given)
 };
 
 int run(const ViewerOptions& opt) {
@@ -652,10 +655,15 @@ int run(const ViewerOptions& opt) {
   // The engine opens its device through the display link, which shares the
   // window's GL context with OpenCL where the device can (zero-copy), and
   // falls back to readback + PBO where it cannot.
-  const GlInteropLink link(glfwContextHandles(window.get()), opt.displayPath, [](const std::string& sentence) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str());
-  });
+  const GlInteropLink link(
+      glfwContextHandles(window.get()), opt.displayPath,
+      [](const std::string& sentence) { std::fprintf(stderr, "liveconv-viewer: %s\n", sentence.c_str()); }, frameReady);
   loop.setDisplayLink(&link);
+  // The feeds (their threads call the link) go before the link and the window, on every way out.
+  struct FeedsFirst {
+    FrameLoop& loop;
+    ~FeedsFirst() { loop.shutdown(); }
+  } feedsFirst{loop};
   bool askedFailed = false;
   if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != kExitOk) return code;
   const std::string asked = model.source();
