@@ -748,9 +748,8 @@ void FfmpegSource::convert(Frame& out) {
   SwsContext* sws = s.scaler.get({w, h, static_cast<AVPixelFormat>(f->format), w, h, target}, yuvSource ? &fromYuv : nullptr);
   if (!sws) throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
   out.image = Image(w, h, s.format);
-  std::uint8_t* dst[4] = {out.image.data(), nullptr, nullptr, nullptr};
-  int dstStride[4] = {static_cast<int>(out.image.view().strideBytes), 0, 0, 0};
-  sws_scale(sws, f->data, f->linesize, 0, h, dst, dstStride);
+  if (!s.scaler.convert(f, out.image.data(), static_cast<int>(out.image.view().strideBytes)))
+    throw InputError("Frames of " + s.spec.text + " cannot be converted to " + toString(s.format) + ".");
   s.conversion = std::string("by swscale (") + (formatName ? formatName : "?") + ")";
 }
 
