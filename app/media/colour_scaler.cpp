@@ -23,7 +23,22 @@ SwsContext* makeContext(const ScalerShape& shape, int flags, int threads) {
   return c;
 }
 
-void keepBuffer(void*, std::uint8_t*) {}  // the destination's memory is the caller's
+void keepBuffer(void*, std::uint8_t*) {}  // the pixels' memory is the caller's
+
+// A frame over the caller's packed pixels (one plane), counted as a buffer so
+// that swscale takes a reference rather than a copy; null when out of memory.
+AVFrame* wrapPacked(const std::uint8_t* data, int stride, int width, int height, AVPixelFormat format) {
+  AVFrame* f = av_frame_alloc();
+  if (!f) return nullptr;
+  f->width = width;
+  f->height = height;
+  f->format = format;
+  f->data[0] = const_cast<std::uint8_t*>(data);  // swscale only reads a source
+  f->linesize[0] = stride;
+  f->buf[0] = av_buffer_create(f->data[0], static_cast<std::size_t>(stride) * height, keepBuffer, nullptr, 0);
+  if (!f->buf[0]) av_frame_free(&f);
+  return f;
+}
 
 }  // namespace
 
@@ -35,10 +50,11 @@ SwsContext* ColourScaler::get(const ScalerShape& shape, const ScalerColour* colo
     // back (an interpolated chroma, averaged again, lost 3-4 dB of PSNR at
     // sharp colour edges); a resize interpolates (bicubic).
     const bool sameSize = shape.srcWidth == shape.dstWidth && shape.srcHeight == shape.dstHeight;
-    // Slices convert exactly as one thread does where the output is RGBA; a
-    // gray output's dither depends on where a slice starts (a few pixels at
-    // the slice edges moved by one), so it keeps one thread.
-    const int threads = shape.dstFormat == AV_PIX_FMT_RGBA ? threads_ : 1;
+    // Slices convert exactly as one thread does (RGBA from the decoders'
+    // formats, the encoders' formats from RGBA and gray, resizes); a gray
+    // output from YUV dithers by where a slice starts (a few pixels at the
+    // slice edges moved by one), so gray output keeps one thread.
+    const int threads = shape.dstFormat == AV_PIX_FMT_GRAY8 ? 1 : threads_;
     context_ = makeContext(shape, (sameSize ? SWS_POINT : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, threads);
     shape_ = shape;
     colourSet_ = false;
@@ -53,17 +69,29 @@ SwsContext* ColourScaler::get(const ScalerShape& shape, const ScalerColour* colo
   return context_;
 }
 
+bool ColourScaler::convert(const AVFrame* src, AVFrame* dst) {
+  return context_ && src && dst && sws_scale_frame(context_, dst, src) >= 0;
+}
+
 bool ColourScaler::convert(const AVFrame* src, std::uint8_t* dst, int dstStride) {
-  if (!context_) return false;
-  AVFrame* out = av_frame_alloc();
-  if (!out) return false;
-  out->width = shape_.dstWidth;
-  out->height = shape_.dstHeight;
-  out->format = shape_.dstFormat;
-  out->data[0] = dst;
-  out->linesize[0] = dstStride;
-  out->buf[0] = av_buffer_create(dst, static_cast<std::size_t>(dstStride) * shape_.dstHeight, keepBuffer, nullptr, 0);
-  const bool ok = out->buf[0] && sws_scale_frame(context_, out, src) >= 0;
+  AVFrame* out = wrapPacked(dst, dstStride, shape_.dstWidth, shape_.dstHeight, shape_.dstFormat);
+  const bool ok = convert(src, out);
+  av_frame_free(&out);
+  return ok;
+}
+
+bool ColourScaler::convert(const std::uint8_t* src, int srcStride, AVFrame* dst) {
+  AVFrame* in = wrapPacked(src, srcStride, shape_.srcWidth, shape_.srcHeight, shape_.srcFormat);
+  const bool ok = convert(in, dst);
+  av_frame_free(&in);
+  return ok;
+}
+
+bool ColourScaler::convert(const std::uint8_t* src, int srcStride, std::uint8_t* dst, int dstStride) {
+  AVFrame* in = wrapPacked(src, srcStride, shape_.srcWidth, shape_.srcHeight, shape_.srcFormat);
+  AVFrame* out = wrapPacked(dst, dstStride, shape_.dstWidth, shape_.dstHeight, shape_.dstFormat);
+  const bool ok = convert(in, out);
+  av_frame_free(&in);
   av_frame_free(&out);
   return ok;
 }

@@ -688,10 +688,10 @@ void EncoderSink::writeFrame(const Frame& f) {
   if (!sws)
     throw OutputError("Frames cannot be converted to " + std::string(av_get_pix_fmt_name(s.encoder->pix_fmt)) + " for " +
                       s.path + ".");
-  av_frame_make_writable(s.frame);
-  const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
-  const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
-  sws_scale(sws, src, srcStride, 0, px.height, s.frame->data, s.frame->linesize);
+  // The encoder may still hold the last frame's buffers: new ones if so.
+  if (av_frame_make_writable(s.frame) < 0 || !s.scaler.convert(px.data, static_cast<int>(px.strideBytes), s.frame))
+    throw OutputError("Converting a frame to " + std::string(av_get_pix_fmt_name(s.encoder->pix_fmt)) + " for " +
+                      s.path + " failed.");
   const int64_t pts = s.nextPts(f);
   const int64_t duration = s.durations[pts];  // read now: encode() may hand the packet out at once
   s.frame->pts = pts;
@@ -771,11 +771,9 @@ void RawSink::write(const Frame& f) {
     SwsContext* sws = scaler_->get({px.width, px.height, avFormatOf(px.format), width_, height_, avFormatOf(format_)}, nullptr);
     if (!sws) throw OutputError("Frames of " + std::to_string(px.width) + "x" + std::to_string(px.height) +
                                 " cannot be scaled for " + path_.target() + ".");
-    const std::uint8_t* src[4] = {px.data, nullptr, nullptr, nullptr};
-    const int srcStride[4] = {static_cast<int>(px.strideBytes), 0, 0, 0};
-    std::uint8_t* dst[4] = {scaled_.data(), nullptr, nullptr, nullptr};
-    const int dstStride[4] = {static_cast<int>(scaled_.view().strideBytes), 0, 0, 0};
-    sws_scale(sws, src, srcStride, 0, px.height, dst, dstStride);
+    if (!scaler_->convert(px.data, static_cast<int>(px.strideBytes), scaled_.data(),
+                          static_cast<int>(scaled_.view().strideBytes)))
+      throw OutputError("Scaling a frame for " + path_.target() + " failed.");
     px = scaled_.view();
   }
   for (int y = 0; y < px.height; ++y)
