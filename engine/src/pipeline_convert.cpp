@@ -90,12 +90,29 @@ void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, 
   *a = *b = *c = 0;
 }
 
-// kernels/convert.cl numbers the layouts as the enum does.
+// kernels/convert.cl numbers the layouts as the enum does, and names its entry points by them.
 static_assert(static_cast<int>(YuvLayout::I420) == 1 && static_cast<int>(YuvLayout::Nv12) == 2 &&
               static_cast<int>(YuvLayout::I422) == 3 && static_cast<int>(YuvLayout::I444) == 4 &&
               static_cast<int>(YuvLayout::Yuyv422) == 5 && static_cast<int>(YuvLayout::Uyvy422) == 6 &&
               static_cast<int>(YuvLayout::I420P10) == 7 && static_cast<int>(YuvLayout::P010) == 8 &&
               static_cast<int>(YuvLayout::Rgb24) == 9 && static_cast<int>(YuvLayout::Bgr24) == 10);
+
+const char* kernelName(YuvLayout layout) {
+  switch (layout) {
+    case YuvLayout::I420: return "i420";
+    case YuvLayout::Nv12: return "nv12";
+    case YuvLayout::I422: return "i422";
+    case YuvLayout::I444: return "i444";
+    case YuvLayout::Yuyv422: return "yuyv422";
+    case YuvLayout::Uyvy422: return "uyvy422";
+    case YuvLayout::I420P10: return "i420p10";
+    case YuvLayout::P010: return "p010";
+    case YuvLayout::Rgb24: return "rgb24";
+    case YuvLayout::Bgr24: return "bgr24";
+    case YuvLayout::Invalid: break;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -238,8 +255,11 @@ YuvConverter::YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_pt
   const std::string text = kernelSource("convert.cl");
   const std::string key = "convert.cl#" + std::to_string(std::hash<std::string>{}(text));
   cl::Program program = cache->get(device_->context, device_->info.device, key, text, "");
-  toRgba_ = cl::Kernel(program, "convert_to_rgba");
-  toGray_ = cl::Kernel(program, "convert_to_gray");
+  for (int i = 1; i < kLayouts; ++i) {
+    const std::string name = std::string("convert_") + kernelName(static_cast<YuvLayout>(i));
+    toRgba_[i] = cl::Kernel(program, (name + "_to_rgba").c_str());
+    toGray_[i] = cl::Kernel(program, (name + "_to_gray").c_str());
+  }
 }
 
 void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src, const YuvImage& desc,
@@ -250,12 +270,12 @@ void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src,
   const bool rgb = isRgbLayout(desc.layout);
   const YuvCoefficients c = yuvCoefficients(rgb ? YuvMatrix::Bt601 : desc.matrix, rgb ? YuvRange::Full : desc.range);
   // One kernel object per entry point, used by the engine thread only.
-  cl::Kernel& k = dst.format == PixelFormat::GRAY8 ? toGray_ : toRgba_;
+  const int layout = static_cast<int>(desc.layout);  // checkGeometry refused YuvLayout::Invalid
+  cl::Kernel& k = dst.format == PixelFormat::GRAY8 ? toGray_[layout] : toRgba_[layout];
   cl_uint a = 0;
   k.setArg(a++, src);
   k.setArg(a++, cl_int(desc.width));
   k.setArg(a++, cl_int(desc.height));
-  k.setArg(a++, cl_int(static_cast<int>(desc.layout)));  // kernels/convert.cl's LAYOUT_* numbers
   k.setArg(a++, cl_int(c.yOffset));
   k.setArg(a++, cl_int(c.yScale));
   if (dst.format == PixelFormat::RGBA8) {
@@ -266,7 +286,8 @@ void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src,
   }
   k.setArg(a++, dst.buffer);
   k.setArg(a++, cl_int(dst.pitchBytes));
-  queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(desc.width, desc.height), cl::NullRange, waitFor, done);
+  const std::size_t groups = (std::size_t(desc.width) + 7) / 8;  // eight pixels a work-item
+  queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups, desc.height), cl::NullRange, waitFor, done);
 }
 
 Image convertYuvOnDevice(const std::shared_ptr<DeviceContext>& device, const YuvImage& in,

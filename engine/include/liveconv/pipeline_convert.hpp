@@ -118,8 +118,9 @@ YuvCoefficients yuvCoefficients(YuvMatrix matrix, YuvRange range);
 // frame's size and be RGBA8 or GRAY8.
 void convertYuvReference(const YuvImage& in, const ImageView& out);
 
-// Runs kernels/convert.cl. The program is built on construction (throws
-// BuildError), so the first frame does not wait for a compile.
+// Runs kernels/convert.cl, an entry point per layout and output format. The
+// program is built on construction (throws BuildError), so the first frame
+// does not wait for a compile.
 class YuvConverter {
  public:
   YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache);
@@ -129,8 +130,9 @@ class YuvConverter {
                const std::vector<cl::Event>* waitFor, cl::Event* done);
 
  private:
+  static constexpr int kLayouts = static_cast<int>(YuvLayout::Bgr24) + 1;  // indexed by YuvLayout
   std::shared_ptr<DeviceContext> device_;
-  cl::Kernel toRgba_, toGray_;
+  cl::Kernel toRgba_[kLayouts], toGray_[kLayouts];
 };
 
 // Converts on the device once, blocking: for tests and one-off use. Pass a
