@@ -10,14 +10,20 @@
 // 10-bit samples are rounded to 8 bits first. Packed RGB is copied; its gray is
 // the BT.601 luma.
 //
-// One work-item converts eight pixels of a row (x = 8 * global id 0, y =
-// global id 1; any global size covering ceil(width / 8) x height, no local
-// size is set): eight values a vector, which a CPU device runs on its SIMD
-// lanes (a 1080p yuv420p frame in 3-5 ms on two cores against 15-17 with one
-// pixel per work-item and the layout looked up per pixel). Each layout has
-// its own entry point, convert_<layout>_to_rgba and _to_gray, so that the
-// compiler sees the layout as a constant. The last, partial group of a row
-// and packed RGB go pixel by pixel.
+// One work-item converts PIXELS_PER_ITEM pixels of a row (x =
+// PIXELS_PER_ITEM * global id 0, y = global id 1; any global size covering
+// ceil(width / PIXELS_PER_ITEM) x height, no local size is set). The host
+// builds with 8 for a CPU device: eight values a vector, which it runs on its
+// SIMD lanes (a 1080p yuv420p frame in 3-5 ms on two cores against 15-17 with
+// one pixel per work-item); and with 1 for a GPU, where neighbouring
+// work-items then read and write neighbouring bytes (eight pixels a work-item
+// took 6-7 times as long on an H200). Each layout has its own entry point,
+// convert_<layout>_to_rgba and _to_gray, so that the compiler sees the layout
+// as a constant. A row's last, partial group and packed RGB go pixel by pixel.
+
+#ifndef PIXELS_PER_ITEM
+#define PIXELS_PER_ITEM 1
+#endif
 
 #define LAYOUT_I420 1
 #define LAYOUT_NV12 2
@@ -168,9 +174,10 @@ inline uchar8 fixed_to_u8_8(int8 acc) {
 
 inline void convert_rgba(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale, int rv,
                          int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes) {
-  const int x0 = get_global_id(0) * 8, y = get_global_id(1);
+  const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x0 >= width || y >= height) return;
   __global uchar* out = dst + (size_t)y * dstPitchBytes + 4 * (size_t)x0;
+#if PIXELS_PER_ITEM == 8
   if (x0 + 8 <= width && !is_rgb(layout)) {
     int8 u, v;
     load_chroma8(src, layout, x0, y, width, height, &u, &v);
@@ -184,7 +191,8 @@ inline void convert_rgba(__global const uchar* src, int width, int height, int l
              out + 16);
     return;
   }
-  for (int x = x0; x < min(x0 + 8, width); ++x) {
+#endif
+  for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
     const int3 s = load_pixel(src, layout, x, y, width, height);
     uchar4 rgba;
     if (is_rgb(layout)) {
@@ -202,14 +210,16 @@ inline void convert_rgba(__global const uchar* src, int width, int height, int l
 // planar layout's frame may carry its Y plane only).
 inline void convert_gray(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale,
                          __global uchar* dst, int dstPitchBytes) {
-  const int x0 = get_global_id(0) * 8, y = get_global_id(1);
+  const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x0 >= width || y >= height) return;
   __global uchar* out = dst + (size_t)y * dstPitchBytes + x0;
+#if PIXELS_PER_ITEM == 8
   if (x0 + 8 <= width && !is_rgb(layout)) {
     vstore8(fixed_to_u8_8((load_luma8(src, layout, x0, y, width) - yOffset) * yScale), 0, out);
     return;
   }
-  for (int x = x0; x < min(x0 + 8, width); ++x) {
+#endif
+  for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
     uchar g;
     if (is_rgb(layout)) {
       const int3 s = load_pixel(src, layout, x, y, width, height);

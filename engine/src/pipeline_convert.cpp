@@ -250,11 +250,16 @@ void convertYuvReference(const YuvImage& in, const ImageView& out) {
   }
 }
 
-YuvConverter::YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache)
-    : device_(std::move(device)) {
+YuvConverter::YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache,
+                           int pixelsPerItem)
+    : device_(std::move(device)),
+      pixelsPerItem_(pixelsPerItem ? pixelsPerItem : device_->info.kind == DeviceKind::CPU ? 8 : 1) {
+  if (pixelsPerItem_ != 1 && pixelsPerItem_ != 8)
+    throw InvalidArgument("The device conversion takes 1 or 8 pixels a work-item.");
   const std::string text = kernelSource("convert.cl");
-  const std::string key = "convert.cl#" + std::to_string(std::hash<std::string>{}(text));
-  cl::Program program = cache->get(device_->context, device_->info.device, key, text, "");
+  const std::string options = "-DPIXELS_PER_ITEM=" + std::to_string(pixelsPerItem_);
+  const std::string key = "convert.cl#" + std::to_string(std::hash<std::string>{}(text)) + options;
+  cl::Program program = cache->get(device_->context, device_->info.device, key, text, options);
   for (int i = 1; i < kLayouts; ++i) {
     const std::string name = std::string("convert_") + kernelName(static_cast<YuvLayout>(i));
     toRgba_[i] = cl::Kernel(program, (name + "_to_rgba").c_str());
@@ -286,15 +291,15 @@ void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src,
   }
   k.setArg(a++, dst.buffer);
   k.setArg(a++, cl_int(dst.pitchBytes));
-  const std::size_t groups = (std::size_t(desc.width) + 7) / 8;  // eight pixels a work-item
+  const std::size_t groups = (std::size_t(desc.width) + pixelsPerItem_ - 1) / pixelsPerItem_;
   queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups, desc.height), cl::NullRange, waitFor, done);
 }
 
 Image convertYuvOnDevice(const std::shared_ptr<DeviceContext>& device, const YuvImage& in,
-                         std::shared_ptr<ProgramCache> cache) {
+                         std::shared_ptr<ProgramCache> cache, int pixelsPerItem) {
   checkGeometry(in, in.convertTo);
   if (in.bytes.size() < in.payloadBytes()) throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
-  YuvConverter converter(device, cache ? std::move(cache) : std::make_shared<ProgramCache>());
+  YuvConverter converter(device, cache ? std::move(cache) : std::make_shared<ProgramCache>(), pixelsPerItem);
   const cl::Context& ctx = device->context;
   cl::Buffer src(ctx, CL_MEM_READ_ONLY, YuvImage::sizeBytes(in.layout, in.width, in.height));
   device->queue.enqueueWriteBuffer(src, CL_FALSE, 0, in.payloadBytes(), in.bytes.data());

@@ -732,18 +732,22 @@ TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   unsigned seed = 1;
   const auto cache = std::make_shared<ProgramCache>();
-  for (auto [w, h] : {std::pair{1, 1}, {7, 5}, {33, 18}, {160, 90}})
-    for (YuvLayout layout : kEveryLayout)
-      for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
-        for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
-          for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
-            const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++);
-            const Image got = convertYuvOnDevice(ctx, in, cache);
-            const Image want = convertedReference(in);
-            const auto m = compareImages(got.view(), want.view(), 0);
-            ASSERT_FALSE(m) << w << "x" << h << " " << toString(layout) << " " << toString(matrix) << " "
-                            << toString(range) << " to " << toString(to) << ", tolerance 0: " << m->toString();
-          }
+  // Both builds of the kernels on this device: one pixel a work-item (a GPU's)
+  // and eight in vectors (a CPU's), whose rows end in a partial group at 7, 33.
+  for (int pixelsPerItem : {1, 8})
+    for (auto [w, h] : {std::pair{1, 1}, {7, 5}, {33, 18}, {160, 90}})
+      for (YuvLayout layout : kEveryLayout)
+        for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
+          for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
+            for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+              const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++);
+              const Image got = convertYuvOnDevice(ctx, in, cache, pixelsPerItem);
+              const Image want = convertedReference(in);
+              const auto m = compareImages(got.view(), want.view(), 0);
+              ASSERT_FALSE(m) << w << "x" << h << " " << toString(layout) << " " << toString(matrix) << " "
+                              << toString(range) << " to " << toString(to) << ", " << pixelsPerItem
+                              << " pixels a work-item, tolerance 0: " << m->toString();
+            }
 }
 
 TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {

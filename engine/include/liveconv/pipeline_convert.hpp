@@ -120,10 +120,11 @@ void convertYuvReference(const YuvImage& in, const ImageView& out);
 
 // Runs kernels/convert.cl, an entry point per layout and output format. The
 // program is built on construction (throws BuildError), so the first frame
-// does not wait for a compile.
+// does not wait for a compile. `pixelsPerItem` (1 or 8; 0: 8 on a CPU device,
+// 1 on any other) is the pixels of a row each work-item converts.
 class YuvConverter {
  public:
-  YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache);
+  YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_ptr<ProgramCache> cache, int pixelsPerItem = 0);
   // Converts packed planes in `src` (geometry and colour description from
   // `desc`; its bytes are not read) into `dst`, on `queue`.
   void enqueue(const cl::CommandQueue& queue, const cl::Buffer& src, const YuvImage& desc, const DeviceImage& dst,
@@ -132,12 +133,13 @@ class YuvConverter {
  private:
   static constexpr int kLayouts = static_cast<int>(YuvLayout::Bgr24) + 1;  // indexed by YuvLayout
   std::shared_ptr<DeviceContext> device_;
+  int pixelsPerItem_;
   cl::Kernel toRgba_[kLayouts], toGray_[kLayouts];
 };
 
 // Converts on the device once, blocking: for tests and one-off use. Pass a
 // cache to build the program once for many calls.
 Image convertYuvOnDevice(const std::shared_ptr<DeviceContext>& device, const YuvImage& in,
-                         std::shared_ptr<ProgramCache> cache = nullptr);
+                         std::shared_ptr<ProgramCache> cache = nullptr, int pixelsPerItem = 0);
 
 }  // namespace liveconv
