@@ -704,11 +704,13 @@ std::string FfmpegSource::conversionUsed() const {
 
 void FfmpegSource::convert(Frame& out) {
   State& s = *s_;
-  const AVFrame* f = s.hw.toHost(s.frame, s.spec.text);  // a frame in a device's memory comes back in its planes
+  // A frame in a device's memory (--hwaccel) comes back in its planes (NV12, P010, ...).
+  const AVFrame* f = s.frame;
+  const int planesFormat = HwDecode::planesFormat(f);
   const int w = f->width, h = f->height;
-  const YuvLayout layout = layoutOf(f->format);
+  const YuvLayout layout = layoutOf(planesFormat);
   const YuvMatrix matrix = matrixOf(f);
-  const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(f->format));
+  const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(planesFormat));
   const bool rgb = isRgbLayout(layout);
   if (s.convert != ConvertMode::Cpu && layout != YuvLayout::Invalid && (rgb || matrix != YuvMatrix::Invalid)) {
     // The device converts: hand on the planes, packed.
@@ -720,6 +722,20 @@ void FfmpegSource::convert(Frame& out) {
     yuv.allocate(w, h);
     const int cw = yuv.chromaWidth(), ch = yuv.chromaHeight(), bytes = YuvImage::sampleBytes(layout);
     std::uint8_t* p = yuv.bytes.data();
+    s.conversion = rgb ? std::string("on the device (") + formatName + ")"
+                       : std::string("on the device (") + formatName + ", " + toString(matrix) + ", " +
+                             toString(yuv.range) + " range)";
+    // From the device's memory straight into the packed planes: one copy, no
+    // frame allocated. FFmpeg's copy takes chroma rows as height / 2 and the
+    // planes of every output, so odd sizes and GRAY8 (which carries Y alone)
+    // come back through a frame of FFmpeg's and are packed from it.
+    if (s.format == PixelFormat::RGBA8 && (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) && w % 2 == 0 &&
+        h % 2 == 0) {
+      std::uint8_t* const planes[4] = {p, p + std::size_t(w) * h * bytes, nullptr, nullptr};
+      const int linesizes[4] = {w * bytes, 2 * cw * bytes, 0, 0};
+      if (s.hw.copyTo(s.frame, planes, linesizes, s.spec.text)) return;
+    }
+    f = s.hw.toHost(s.frame, s.spec.text);
     if (!YuvImage::lumaPlaneFirst(layout)) {  // one packed plane
       copyPlane(p, f->data[0], f->linesize[0], static_cast<int>(yuv.bytes.size() / std::size_t(h)), h);
     } else {
@@ -734,11 +750,9 @@ void FfmpegSource::convert(Frame& out) {
         }
       }
     }
-    s.conversion = rgb ? std::string("on the device (") + formatName + ")"
-                       : std::string("on the device (") + formatName + ", " + toString(matrix) + ", " +
-                             toString(yuv.range) + " range)";
     return;
   }
+  f = s.hw.toHost(s.frame, s.spec.text);
   const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
   // A new context only when the size or format changes mid-stream; the
   // frame's own matrix and range, as the device path reads them; output is full-range RGB.

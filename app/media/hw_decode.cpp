@@ -92,6 +92,40 @@ AVFrame* HwDecode::toHost(AVFrame* frame, const std::string& what) {
   return host_;
 }
 
+AVPixelFormat HwDecode::planesFormat(const AVFrame* frame) {
+  if (frame->hw_frames_ctx) return reinterpret_cast<const AVHWFramesContext*>(frame->hw_frames_ctx->data)->sw_format;
+  return static_cast<AVPixelFormat>(frame->format);
+}
+
+namespace {
+void keepPlanes(void*, std::uint8_t*) {}  // the planes are the caller's
+}  // namespace
+
+bool HwDecode::copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], const std::string& what) {
+  if (frame->format != hwFormat_ || !frame->hw_frames_ctx) {
+    if (attached()) fellBack_ = true;
+    return false;
+  }
+  AVFrame* dst = av_frame_alloc();
+  if (!dst) throw std::bad_alloc();
+  dst->format = planesFormat(frame);
+  dst->width = frame->width;
+  dst->height = frame->height;
+  for (int i = 0; i < 4; ++i) {
+    dst->data[i] = data[i];
+    dst->linesize[i] = linesize[i];
+  }
+  // A buffer that is not FFmpeg's: av_hwframe_transfer_data copies into these
+  // planes rather than allocating (and page-faulting) new ones each frame.
+  dst->buf[0] = av_buffer_create(data[0], 1, keepPlanes, nullptr, 0);
+  const int err = dst->buf[0] ? av_hwframe_transfer_data(dst, frame, 0) : AVERROR(ENOMEM);
+  av_frame_free(&dst);
+  if (err < 0)
+    throw InputError("A frame of " + what + " decoded by " + typeName() + " cannot be copied to memory: " +
+                     avError(err) + ".");
+  return true;
+}
+
 namespace {
 
 std::string decoderCachePath() {

@@ -11,6 +11,7 @@
 // faster for this codec, size and machine (measured once, then cached).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,16 @@ class HwDecode {
   // host memory, with its timestamps and colour details. Throws InputError
   // when the device's frame cannot be copied back.
   AVFrame* toHost(AVFrame* frame, const std::string& what);
+
+  // The format of the planes `frame` holds: for a frame in the device's
+  // memory, the planes it comes back in (NV12, P010, ...), else its own.
+  static AVPixelFormat planesFormat(const AVFrame* frame);
+
+  // Copies a frame in the device's memory straight into the caller's planes
+  // (`data`, rows `linesize` bytes apart, as planesFormat() lays them out),
+  // one copy and no allocation; false where `frame` is in host memory
+  // (nothing copied: take toHost()). Throws InputError as toHost() does.
+  bool copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], const std::string& what);
 
   // True once a frame came in host memory although the device was attached:
   // FFmpeg's hwaccel refused the stream (a profile or size the hardware does
