@@ -1,8 +1,10 @@
 // Hardware decoding (--hwaccel) through FFmpeg's hwaccel API: the decoder
 // decodes into the device's memory (NVDEC through cuda, VA-API, ...), each
 // frame is brought back to host memory in the decoder's own planes (NV12,
-// P010, ...), and those go on as any decoded frame does: to the OpenCL device
-// for conversion (kernels/convert.cl), or through swscale.
+// P010, ...: copyTo() straight into the planes the OpenCL device converts, or
+// toHost() into a frame of FFmpeg's), and those go on as any decoded frame
+// does: to the OpenCL device for conversion (kernels/convert.cl), or through
+// swscale.
 //
 // Where the hardware cannot decode (no device, no driver, a codec or profile
 // it lacks) FFmpeg's software decoder decodes, and the reason is one line
