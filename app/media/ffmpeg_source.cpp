@@ -733,7 +733,7 @@ void FfmpegSource::convert(Frame& out) {
         h % 2 == 0) {
       std::uint8_t* const planes[4] = {p, p + std::size_t(w) * h * bytes, nullptr, nullptr};
       const int linesizes[4] = {w * bytes, 2 * cw * bytes, 0, 0};
-      if (s.hw.copyTo(s.frame, planes, linesizes, s.spec.text)) return;
+      if (s.hw.copyTo(s.frame, planes, linesizes, yuv.bytes.size(), s.spec.text)) return;
     }
     f = s.hw.toHost(s.frame, s.spec.text);
     if (!YuvImage::lumaPlaneFirst(layout)) {  // one packed plane

@@ -101,7 +101,8 @@ namespace {
 void keepPlanes(void*, std::uint8_t*) {}  // the planes are the caller's
 }  // namespace
 
-bool HwDecode::copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], const std::string& what) {
+bool HwDecode::copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], std::size_t bytes,
+                      const std::string& what) {
   if (frame->format != hwFormat_ || !frame->hw_frames_ctx) {
     if (attached()) fellBack_ = true;
     return false;
@@ -117,7 +118,7 @@ bool HwDecode::copyTo(AVFrame* frame, std::uint8_t* const data[4], const int lin
   }
   // A buffer that is not FFmpeg's: av_hwframe_transfer_data copies into these
   // planes rather than allocating (and page-faulting) new ones each frame.
-  dst->buf[0] = av_buffer_create(data[0], 1, keepPlanes, nullptr, 0);
+  dst->buf[0] = av_buffer_create(data[0], bytes, keepPlanes, nullptr, 0);
   const int err = dst->buf[0] ? av_hwframe_transfer_data(dst, frame, 0) : AVERROR(ENOMEM);
   av_frame_free(&dst);
   if (err < 0)

@@ -13,6 +13,7 @@
 // faster for this codec, size and machine (measured once, then cached).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,10 +66,12 @@ class HwDecode {
   static AVPixelFormat planesFormat(const AVFrame* frame);
 
   // Copies a frame in the device's memory straight into the caller's planes
-  // (`data`, rows `linesize` bytes apart, as planesFormat() lays them out),
-  // one copy and no allocation; false where `frame` is in host memory
-  // (nothing copied: take toHost()). Throws InputError as toHost() does.
-  bool copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], const std::string& what);
+  // (`data`, rows `linesize` bytes apart, as planesFormat() lays them out, in
+  // one block of `bytes` from data[0]), one copy and no allocation; false
+  // where `frame` is in host memory (nothing copied: take toHost()). Throws
+  // InputError as toHost() does.
+  bool copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], std::size_t bytes,
+              const std::string& what);
 
   // True once a frame came in host memory although the device was attached:
   // FFmpeg's hwaccel refused the stream (a profile or size the hardware does
