@@ -90,29 +90,12 @@ void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, 
   *a = *b = *c = 0;
 }
 
-// kernels/convert.cl numbers the layouts as the enum does, and names its entry points by them.
+// kernels/convert.cl numbers the layouts as the enum does, and names its entry points as toString() does.
 static_assert(static_cast<int>(YuvLayout::I420) == 1 && static_cast<int>(YuvLayout::Nv12) == 2 &&
               static_cast<int>(YuvLayout::I422) == 3 && static_cast<int>(YuvLayout::I444) == 4 &&
               static_cast<int>(YuvLayout::Yuyv422) == 5 && static_cast<int>(YuvLayout::Uyvy422) == 6 &&
               static_cast<int>(YuvLayout::I420P10) == 7 && static_cast<int>(YuvLayout::P010) == 8 &&
               static_cast<int>(YuvLayout::Rgb24) == 9 && static_cast<int>(YuvLayout::Bgr24) == 10);
-
-const char* kernelName(YuvLayout layout) {
-  switch (layout) {
-    case YuvLayout::I420: return "i420";
-    case YuvLayout::Nv12: return "nv12";
-    case YuvLayout::I422: return "i422";
-    case YuvLayout::I444: return "i444";
-    case YuvLayout::Yuyv422: return "yuyv422";
-    case YuvLayout::Uyvy422: return "uyvy422";
-    case YuvLayout::I420P10: return "i420p10";
-    case YuvLayout::P010: return "p010";
-    case YuvLayout::Rgb24: return "rgb24";
-    case YuvLayout::Bgr24: return "bgr24";
-    case YuvLayout::Invalid: break;
-  }
-  return nullptr;
-}
 
 }  // namespace
 
@@ -261,7 +244,7 @@ YuvConverter::YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_pt
   const std::string key = "convert.cl#" + std::to_string(std::hash<std::string>{}(text)) + options;
   cl::Program program = cache->get(device_->context, device_->info.device, key, text, options);
   for (int i = 1; i < kLayouts; ++i) {
-    const std::string name = std::string("convert_") + kernelName(static_cast<YuvLayout>(i));
+    const std::string name = std::string("convert_") + toString(static_cast<YuvLayout>(i));
     toRgba_[i] = cl::Kernel(program, (name + "_to_rgba").c_str());
     toGray_[i] = cl::Kernel(program, (name + "_to_gray").c_str());
   }
