@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct AVBufferRef;
 struct AVCodec;
 struct AVCodecContext;
 struct AVFrame;
+
+namespace liveconv {
+class PixelMemoryLocker;
+}
 
 namespace liveconv::app {
 
@@ -69,7 +74,10 @@ class HwDecode {
   // (`data`, rows `linesize` bytes apart, as planesFormat() lays them out, in
   // one block of `bytes` from data[0]), one copy and no allocation; false
   // where `frame` is in host memory (nothing copied: take toHost()). Throws
-  // InputError as toHost() does.
+  // InputError as toHost() does. On cuda, data[0] must be a block of the
+  // engine's pixel memory (allocatePixelMemory) of `bytes`: it is page-locked
+  // on its first frame and stays so (pinnedBlocks()), which makes the copy
+  // from the device a DMA at the bus's speed.
   bool copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], std::size_t bytes,
               const std::string& what);
 
@@ -77,6 +85,10 @@ class HwDecode {
   // FFmpeg's hwaccel refused the stream (a profile or size the hardware does
   // not decode) and the software decoder took over.
   bool fellBack() const { return fellBack_; }
+
+  // The pixel blocks this decoder page-locked for its copies (0 where it
+  // cannot: not cuda, or another decoder locks them).
+  std::size_t pinnedBlocks() const { return pinned_; }
 
  private:
   static AVPixelFormat pickFormat(AVCodecContext* decoder, const AVPixelFormat* offered);
@@ -86,6 +98,8 @@ class HwDecode {
   AVPixelFormat hwFormat_ = AV_PIX_FMT_NONE;
   AVFrame* host_ = nullptr;
   bool fellBack_ = false;
+  std::unique_ptr<PixelMemoryLocker> locker_;  // cuda: page-locks the blocks copyTo() writes
+  std::size_t pinned_ = 0;
 };
 
 // The decoders `auto` chose before, per machine, codec, size and pixel format

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <unordered_map>
 #include <vector>
 
 namespace liveconv {
@@ -139,7 +141,79 @@ PixelCache& pixelCache() {
   return *cache;
 }
 
+// The locked blocks and the locker that locked them. A free checks here
+// first (one atomic load while nothing is locked).
+class LockedBlocks {
+ public:
+  bool install(PixelMemoryLocker* locker) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (locker_ && locker_ != locker) return false;
+    locker_ = locker;
+    return true;
+  }
+  void remove(PixelMemoryLocker* locker) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!locker || locker_ != locker) return;
+    for (const auto& [p, bytes] : blocks_) locker_->unlock(p, bytes);
+    blocks_.clear();
+    count_.store(0, std::memory_order_relaxed);
+    locker_ = nullptr;
+  }
+  bool lock(PixelMemoryLocker* locker, void* p, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!locker || locker_ != locker) return false;
+    if (blocks_.count(p)) return true;
+    if (!locker_->lock(p, bytes)) return false;
+    blocks_.emplace(p, bytes);
+    count_.store(blocks_.size(), std::memory_order_relaxed);
+    return true;
+  }
+  // Before `p` goes back to the system.
+  void beforeFree(void* p) {
+    if (count_.load(std::memory_order_relaxed) == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = blocks_.find(p);
+    if (it == blocks_.end()) return;
+    locker_->unlock(it->first, it->second);
+    blocks_.erase(it);
+    count_.store(blocks_.size(), std::memory_order_relaxed);
+  }
+  std::size_t count() const { return count_.load(std::memory_order_relaxed); }
+
+ private:
+  std::mutex mutex_;
+  PixelMemoryLocker* locker_ = nullptr;
+  std::unordered_map<void*, std::size_t> blocks_;
+  std::atomic<std::size_t> count_{0};
+};
+
+LockedBlocks& lockedBlocks() {
+  static LockedBlocks* blocks = new LockedBlocks;  // never destroyed, as the cache
+  return *blocks;
+}
+
+void freeBlock(void* p) {
+  lockedBlocks().beforeFree(p);
+  ::operator delete(p, std::align_val_t{kPageAlignment});
+}
+
 }  // namespace
+
+bool installPixelMemoryLocker(PixelMemoryLocker* locker) {
+  return lockedBlocks().install(locker);
+}
+
+void removePixelMemoryLocker(PixelMemoryLocker* locker) {
+  lockedBlocks().remove(locker);
+}
+
+bool lockPixelMemory(PixelMemoryLocker* locker, void* p, std::size_t bytes) {
+  return lockedBlocks().lock(locker, p, bytes);
+}
+
+std::size_t lockedPixelBlocks() {
+  return lockedBlocks().count();
+}
 
 void* allocatePixelMemory(std::size_t bytes) {
   if (bytes >= PixelCache::kSmallest)
@@ -152,10 +226,10 @@ void freePixelMemory(void* p, std::size_t bytes) noexcept {
   if (bytes >= PixelCache::kSmallest) {
     std::array<Block, PixelCache::kBlocks + 1> evicted;
     const std::size_t n = pixelCache().keep(p, bytes, &evicted);
-    for (std::size_t i = 0; i < n; ++i) ::operator delete(evicted[i].p, std::align_val_t{kPageAlignment});
+    for (std::size_t i = 0; i < n; ++i) freeBlock(evicted[i].p);
     return;
   }
-  ::operator delete(p, std::align_val_t{kPageAlignment});
+  freeBlock(p);
 }
 
 Image::Image(int width, int height, PixelFormat format)

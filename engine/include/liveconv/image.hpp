@@ -67,6 +67,30 @@ struct ImageView {
 void* allocatePixelMemory(std::size_t bytes);
 void freePixelMemory(void* p, std::size_t bytes) noexcept;
 
+// Page-locking of pixel blocks by an API the engine does not know: CUDA's
+// cuMemHostRegister, so that NVDEC's frames come back into them at the bus's
+// speed rather than through the driver's bounce buffers. A block stays locked
+// while it waits in the cache for its next frame; the engine unlocks it just
+// before the memory is freed, and unlocks every block when the locker goes.
+class PixelMemoryLocker {
+ public:
+  virtual ~PixelMemoryLocker() = default;
+  virtual bool lock(void* p, std::size_t bytes) = 0;  // false: the block stays pageable
+  virtual void unlock(void* p, std::size_t bytes) = 0;
+};
+// Makes `locker` the one lockPixelMemory() uses; false (and nothing changes)
+// while another is installed.
+bool installPixelMemoryLocker(PixelMemoryLocker* locker);
+// Unlocks every block `locker` locked and uninstalls it (nothing where it is
+// not the one installed). Call before what it locks with goes away.
+void removePixelMemoryLocker(PixelMemoryLocker* locker);
+// Locks the block allocatePixelMemory() returned at `p` (`bytes`, its size)
+// with `locker`, once: true where it is locked (now or before), false where
+// `locker` is not the one installed or refuses.
+bool lockPixelMemory(PixelMemoryLocker* locker, void* p, std::size_t bytes);
+// The blocks locked now (for tests and the verbose log).
+std::size_t lockedPixelBlocks();
+
 template <typename T>
 struct PageAlignedAllocator {
   using value_type = T;
