@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "liveconv/parallel_copy.hpp"
 #include "media/colour_scaler.hpp"
 #include "media/hw_decode.hpp"
 #include "media/ffmpeg_compat.hpp"
@@ -133,8 +134,14 @@ int swsColorspace(const AVFrame* f) {
   }
 }
 
-void copyPlane(std::uint8_t* to, const std::uint8_t* from, int fromStride, int rowBytes, int rows) {
-  for (int y = 0; y < rows; ++y)
+// Large planes (a 4K frame's Y plane) on the copier's threads as well.
+void copyPlane(ParallelCopy& copier, std::uint8_t* to, const std::uint8_t* from, int fromStride, int rowBytes,
+               int rows) {
+  if (fromStride > 0) {
+    copier.copyRows(to, std::size_t(rowBytes), from, std::size_t(fromStride), std::size_t(rowBytes), std::size_t(rows));
+    return;
+  }
+  for (int y = 0; y < rows; ++y)  // rows stored bottom-up
     std::memcpy(to + std::size_t(y) * rowBytes, from + std::ptrdiff_t(y) * fromStride, rowBytes);
 }
 
@@ -401,6 +408,7 @@ class Discontinuities {
 
 struct FfmpegSource::State {
   SourceSpec spec;
+  ParallelCopy copier{-1, "lc-dcopy"};  // lc-decode's copies of decoded planes into the packed ones
   PixelFormat format = PixelFormat::Invalid;
   AVFormatContext* input = nullptr;
   AVCodecContext* decoder = nullptr;
@@ -737,16 +745,16 @@ void FfmpegSource::convert(Frame& out) {
     }
     f = s.hw.toHost(s.frame, s.spec.text);
     if (!YuvImage::lumaPlaneFirst(layout)) {  // one packed plane
-      copyPlane(p, f->data[0], f->linesize[0], static_cast<int>(yuv.bytes.size() / std::size_t(h)), h);
+      copyPlane(s.copier, p, f->data[0], f->linesize[0], static_cast<int>(yuv.bytes.size() / std::size_t(h)), h);
     } else {
-      copyPlane(p, f->data[0], f->linesize[0], w * bytes, h);
+      copyPlane(s.copier, p, f->data[0], f->linesize[0], w * bytes, h);
       p += std::size_t(w) * h * bytes;
       if (s.format == PixelFormat::RGBA8) {  // GRAY8 needs Y alone
         if (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) {
-          copyPlane(p, f->data[1], f->linesize[1], 2 * cw * bytes, ch);
+          copyPlane(s.copier, p, f->data[1], f->linesize[1], 2 * cw * bytes, ch);
         } else {
-          copyPlane(p, f->data[1], f->linesize[1], cw * bytes, ch);
-          copyPlane(p + std::size_t(cw) * ch * bytes, f->data[2], f->linesize[2], cw * bytes, ch);
+          copyPlane(s.copier, p, f->data[1], f->linesize[1], cw * bytes, ch);
+          copyPlane(s.copier, p + std::size_t(cw) * ch * bytes, f->data[2], f->linesize[2], cw * bytes, ch);
         }
       }
     }

@@ -482,7 +482,7 @@ cl::Event Pipeline::uploadPlanes(Slot& s, Frame& frame) {
   if (mapsHost_) {
     if (!s.yuv.ptr) premap(&s.yuv.ptr, &s.yuv.ready, s.deviceYuv, YuvImage::largestBytes(yuv.width, yuv.height), nullptr);
     s.yuv.ready.wait();
-    std::memcpy(s.yuv.ptr, yuv.bytes.data(), yuvBytes);
+    copier_.copy(s.yuv.ptr, yuv.bytes.data(), yuvBytes);
     frame.convertMs += msSince(copyStart);
     uploadQueue_.enqueueUnmapMemObject(s.deviceYuv, s.yuv.ptr, nullptr, &s.uploaded);
     s.yuv.ptr = nullptr;
@@ -493,7 +493,7 @@ cl::Event Pipeline::uploadPlanes(Slot& s, Frame& frame) {
       afterUpload.push_back(unmapped);
     }
   } else {
-    std::memcpy(s.hostIn, yuv.bytes.data(), yuvBytes);
+    copier_.copy(s.hostIn, yuv.bytes.data(), yuvBytes);
     frame.convertMs += msSince(copyStart);
     uploadQueue_.enqueueWriteBuffer(s.deviceYuv, CL_FALSE, 0, yuvBytes, s.hostIn, nullptr, &s.uploaded);
   }
@@ -518,7 +518,7 @@ cl::Event Pipeline::uploadPixels(Slot& s, Frame& frame) {
     if (!s.in.ptr) premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, nullptr);
     s.in.ready.wait();
     auto* to = static_cast<std::uint8_t*>(s.in.ptr);
-    for (int y = 0; y < src.height; ++y) std::memcpy(to + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+    copier_.copyRows(to, s.deviceIn.pitchBytes, src.data, src.strideBytes, src.rowBytes(), src.height);
     frame.convertMs += msSince(copyStart);
     uploadQueue_.enqueueUnmapMemObject(s.deviceIn.buffer, s.in.ptr, nullptr, &s.uploaded);
     s.in.ptr = nullptr;
@@ -526,7 +526,7 @@ cl::Event Pipeline::uploadPixels(Slot& s, Frame& frame) {
   }
   const std::uint8_t* from = src.data;
   if (!frame.external.data || src.strideBytes != s.deviceIn.pitchBytes) {
-    for (int y = 0; y < src.height; ++y) std::memcpy(s.hostIn + y * s.deviceIn.pitchBytes, src.row(y), src.rowBytes());
+    copier_.copyRows(s.hostIn, s.deviceIn.pitchBytes, src.data, src.strideBytes, src.rowBytes(), src.height);
     from = s.hostIn;
   }
   frame.convertMs += msSince(copyStart);
@@ -551,10 +551,7 @@ void Pipeline::deliver(Slot& s) {
       frame.image = Image(width, height, s.deviceOut.format);
     const auto* from = static_cast<const std::uint8_t*>(s.mappedOut ? s.mappedOut : s.hostOut);
     const ImageView to = frame.image.view();
-    if (to.strideBytes == s.deviceOut.pitchBytes)
-      std::memcpy(to.data, from, s.bytes);
-    else  // rows padded on the device
-      for (int y = 0; y < height; ++y) std::memcpy(to.row(y), from + y * s.deviceOut.pitchBytes, to.rowBytes());
+    copier_.copyRows(to.data, to.strideBytes, from, s.deviceOut.pitchBytes, to.rowBytes(), height);  // rows may be padded on the device
   } else {
     frame.image = Image();
   }

@@ -46,6 +46,7 @@
 #include "liveconv/frame.hpp"
 #include "liveconv/frame_queue.hpp"
 #include "liveconv/kernel_builder.hpp"
+#include "liveconv/parallel_copy.hpp"
 #include "liveconv/pipeline_stats.hpp"
 #include "liveconv/thread_name.hpp"
 
@@ -286,6 +287,7 @@ class Pipeline : public FrameChannel {
   RaceKey raceChecked_;  // engine thread: the last set, format and size looked at for `auto`
 
   std::exception_ptr engineError_;
+  ParallelCopy copier_{-1, "lc-copy"};  // lc-engine's copies of whole frames into and out of pinned staging
   std::thread engine_;
   std::thread compare_;  // lc-compare, while a comparison runs; joined by the next one and the destructor
   std::atomic<bool> comparing_{false}, stopCompare_{false};
