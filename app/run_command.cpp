@@ -205,6 +205,7 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSourc
   options.deliverPixels = r.output != "null";
   options.prepareYuvConversion = in.decoder && r.convert != ConvertMode::Cpu;
   in.source->frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the first frame
+  options.expectedLayout = in.source->planesLayout();  // the conversion's first launch before the first frame
   const std::string how = policy == "live" ? "live: late frames are dropped" : "every frame";
   std::ostringstream line;
   line << "run: " << in.source->describe() << " -> ";

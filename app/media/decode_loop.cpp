@@ -288,7 +288,14 @@ bool DecodeLoop::push(Frame frame) {
     frame.image = Image();
     frame.external = pixels->view();
     frame.externalOwner = pixels;
-    kept_ = {pixels, frame.external, frame.index, frame.ptsSeconds, frame.hasPts};
+    kept_ = {pixels, frame.external, nullptr, frame.index, frame.ptsSeconds, frame.hasPts};
+  } else if (options_.keepLastFrame) {  // planes the device converts: a copy stays (a 720p frame's 1.4 MB)
+    auto planes = std::make_shared<const YuvImage>(frame.yuv);
+    ImageView shape;
+    shape.width = planes->width;
+    shape.height = planes->height;
+    shape.format = planes->convertTo;
+    kept_ = {planes, shape, planes, frame.index, frame.ptsSeconds, frame.hasPts};
   }
   return channel_.push(std::move(frame));
 }
@@ -297,8 +304,12 @@ bool DecodeLoop::push(Frame frame) {
 // replaces a frame still waiting in the channel, it is that frame.
 bool DecodeLoop::pushKept() {
   Frame frame;
-  frame.external = kept_.pixels;
-  frame.externalOwner = kept_.owner;
+  if (kept_.planes) {
+    frame.yuv = *kept_.planes;
+  } else {
+    frame.external = kept_.pixels;
+    frame.externalOwner = kept_.owner;
+  }
   frame.index = kept_.index;
   frame.ptsSeconds = kept_.ptsSeconds;
   frame.hasPts = kept_.hasPts;

@@ -130,7 +130,8 @@ class DecodeLoop {
   enum class Paced { Invalid = 0, Push, Drop, Skip, Stop };
   struct Kept {  // the frame pushed last, for a refilter
     std::shared_ptr<const void> owner;
-    ImageView pixels;
+    ImageView pixels;  // its pixels; for planes, no data but the size and format they convert to
+    std::shared_ptr<const YuvImage> planes;  // a frame of planes: a copy of them (the pipeline takes the frame's)
     std::int64_t index = -1;
     double ptsSeconds = 0;
     bool hasPts = false;

@@ -631,6 +631,12 @@ bool FfmpegSource::frameSize(int* width, int* height) const {
   return true;
 }
 
+YuvLayout FfmpegSource::planesLayout() const {
+  // A hardware decoder's planes (NV12, P010, ...) are known from its first frame.
+  if (!s_->decoder || s_->convert == ConvertMode::Cpu || s_->hw.attached()) return YuvLayout::Invalid;
+  return layoutOf(s_->decoder->pix_fmt);
+}
+
 long long FfmpegSource::expectedFrames() const {
   const AVStream* st = s_->input->streams[s_->stream];
   if (st->nb_frames > 0) return st->nb_frames;

@@ -84,6 +84,7 @@ class FfmpegSource : public FrameSource {
   bool isLive() const override;
   long long expectedFrames() const override;
   bool frameSize(int* width, int* height) const override;  // the decoder's, as probed
+  YuvLayout planesLayout() const override;  // the decoder's format, where the device converts it
   long long corruptPackets() const override { return corrupt_; }
   bool seek(double seconds) override;
   double durationSeconds() const override;

@@ -43,6 +43,7 @@ class ReconnectingSource : public FrameSource {
   bool isLive() const override { return source_->isLive(); }
   long long expectedFrames() const override { return source_->expectedFrames(); }
   bool frameSize(int* width, int* height) const override { return source_->frameSize(width, height); }
+  YuvLayout planesLayout() const override { return source_->planesLayout(); }
   long long corruptPackets() const override { return corruptBefore_ + source_->corruptPackets(); }
   bool seek(double seconds) override { return source_->seek(seconds); }
   double durationSeconds() const override { return source_->durationSeconds(); }

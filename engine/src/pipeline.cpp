@@ -63,6 +63,8 @@ struct Pipeline::Slot {
   bool readBackQueued = false;  // the result is copied into pinnedOut (`readBack`)
   bool hostCopy = false;        // ... and from there into the output frame
   Frame frame;
+  std::shared_ptr<Image> source;  // returnSource: the picture the planes became, being read back (sourceRead)
+  cl::Event sourceRead;
   std::uint64_t generation = 0, tag = 0;
   VariantId variantAsked = VariantId::Invalid, variantRan = VariantId::Invalid;
   cl::Event uploaded, convert, filtered, readBack;
@@ -140,7 +142,10 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
     convolver_->setBuildPolicy(BuildPolicy::FramePath);  // the engine thread never races nor compiles
   }
   prepared_ = convolver_->lastRun();
-  if (options_.prepareYuvConversion) yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
+  if (options_.prepareYuvConversion) {
+    yuvConverter_ = std::make_unique<YuvConverter>(device_, cache_);
+    launchYuvConversionOnce();
+  }
   current_ = params;
   activeTag_ = options_.paramsTag;
   generations_[options_.paramsTag] = kFirstGeneration;
@@ -153,6 +158,24 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
   uploadQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   readbackQueue_ = cl::CommandQueue(device_->context, device_->info.device, profiling);
   engine_ = std::thread([this] { engineLoop(); });
+}
+
+void Pipeline::launchYuvConversionOnce() {
+  const int w = options_.expectedWidth, h = options_.expectedHeight;
+  if (options_.expectedLayout == YuvLayout::Invalid || w <= 0 || h <= 0) return;
+  YuvImage desc;  // the geometry and colour description; the planes' bytes are not read from it
+  desc.layout = options_.expectedLayout;
+  const bool rgb = isRgbLayout(desc.layout);
+  desc.matrix = rgb ? YuvMatrix::Invalid : YuvMatrix::Bt709;
+  desc.range = rgb ? YuvRange::Invalid : YuvRange::Limited;
+  desc.convertTo = options_.format;
+  desc.width = w;
+  desc.height = h;
+  const cl::Buffer planes(device_->context, CL_MEM_READ_ONLY, YuvImage::largestBytes(w, h));
+  const DeviceImage to = allocateDeviceImage(device_->context, w, h, options_.format, CL_MEM_READ_WRITE, 0);
+  cl::Event done;
+  yuvConverter_->enqueue(device_->queue, planes, desc, to, nullptr, &done);
+  done.wait();
 }
 
 Pipeline::~Pipeline() {
@@ -438,6 +461,7 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   s.converted = !frame.yuv.empty();
   beforeKernel.push_back(s.converted ? uploadPlanes(s, frame) : uploadPixels(s, frame));
   convolver_->enqueue(s.deviceIn, s.deviceOut, &beforeKernel, &s.filtered, &s.filterStart);
+  if (s.converted && options_.returnSource) queueSourceRead(s);
   if (mapsHost_ && !s.converted) {  // ready for the slot's next frame once this kernel has read it
     const std::vector<cl::Event> afterKernel{s.filtered};
     premap(&s.in.ptr, &s.in.ready, s.deviceIn.buffer, s.bytes, &afterKernel);
@@ -459,7 +483,7 @@ void Pipeline::submit(Slot& s, Frame frame, const cl::Event& lastUse) {
   }
   uploadQueue_.flush();
   device_->queue.flush();
-  if (s.readBackQueued) readbackQueue_.flush();
+  if (s.readBackQueued || s.source) readbackQueue_.flush();
   s.generation = activeGeneration_;
   s.tag = activeTag_;
   s.frame = std::move(frame);
@@ -540,6 +564,24 @@ void Pipeline::premap(void** ptr, cl::Event* ready, const cl::Buffer& buffer, st
   uploadQueue_.flush();
 }
 
+// The picture the slot's planes are converted into, read back into pixels
+// of its own (the frame's source pixels) once the conversion is done, while
+// the kernel runs: deliver() waits for it with the kernel.
+void Pipeline::queueSourceRead(Slot& s) {
+  s.source = std::make_shared<Image>(s.deviceIn.width, s.deviceIn.height, s.deviceIn.format);
+  const ImageView to = s.source->view();
+  const std::vector<cl::Event> afterConvert{s.convert};
+  if (s.deviceIn.pitchBytes == to.strideBytes) {
+    readbackQueue_.enqueueReadBuffer(s.deviceIn.buffer, CL_FALSE, 0, to.strideBytes * to.height, to.data,
+                                     &afterConvert, &s.sourceRead);
+  } else {
+    const cl::array<cl::size_type, 3> origin{0, 0, 0};
+    const cl::array<cl::size_type, 3> region{to.rowBytes(), static_cast<cl::size_type>(to.height), 1};
+    readbackQueue_.enqueueReadBufferRect(s.deviceIn.buffer, CL_FALSE, origin, origin, region, s.deviceIn.pitchBytes, 0,
+                                         to.strideBytes, 0, to.data, &afterConvert, &s.sourceRead);
+  }
+}
+
 void Pipeline::deliver(Slot& s) {
   const auto waitStart = std::chrono::steady_clock::now();
   (s.readBackQueued ? s.readBack : s.filtered).wait();
@@ -562,6 +604,11 @@ void Pipeline::deliver(Slot& s) {
   }
   frame.sourcePixels = frame.external;  // the lent input travels on with its result
   frame.sourceOwner = std::move(frame.externalOwner);
+  if (s.source) {  // the picture the planes became, read back behind their conversion
+    s.sourceRead.wait();
+    frame.sourcePixels = s.source->view();
+    frame.sourceOwner = std::move(s.source);
+  }
   frame.external = ImageView();
   frame.externalOwner.reset();
   frame.paramsTag = s.tag;

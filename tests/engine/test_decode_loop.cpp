@@ -26,11 +26,23 @@ class FakeClip : public FrameSource {
  public:
   FakeClip(int frames, double interval, PixelFormat format = PixelFormat::RGBA8, bool live = false)
       : frames_(frames), interval_(interval), format_(format), live_(live) {}
+  // Hands out decoded planes for the engine to convert (as a file decoder
+  // does for `run` and the windows), filled with the frame's number.
+  bool planes = false;
   bool next(Frame& f) override {
     if (next_ >= frames_) return false;
     f = Frame();
-    f.image = Image(8, 4, format_);
-    for (std::size_t k = 0; k < f.image.sizeBytes(); ++k) f.image.data()[k] = std::uint8_t(next_);
+    if (planes) {
+      f.yuv.layout = YuvLayout::I420;
+      f.yuv.matrix = YuvMatrix::Bt709;
+      f.yuv.range = YuvRange::Limited;
+      f.yuv.convertTo = format_;
+      f.yuv.allocate(8, 4);
+      std::fill(f.yuv.bytes.begin(), f.yuv.bytes.end(), std::uint8_t(next_));
+    } else {
+      f.image = Image(8, 4, format_);
+      for (std::size_t k = 0; k < f.image.sizeBytes(); ++k) f.image.data()[k] = std::uint8_t(next_);
+    }
     f.ptsSeconds = next_ * interval_;
     f.hasPts = true;
     ++next_;
@@ -98,6 +110,11 @@ class RecordingChannel : public FrameChannel {
       c.ptsSeconds = f.ptsSeconds;
       c.external = f.external;
       c.externalOwner = f.externalOwner;
+      c.yuv = f.yuv;
+      if (!f.yuv.empty()) {
+        copy.push_back(std::move(c));
+        continue;
+      }
       const ImageView from = f.pixels();
       c.image = Image(from.width, from.height, from.format);
       for (int y = 0; y < from.height; ++y) std::copy_n(from.row(y), from.rowBytes(), c.image.view().row(y));
@@ -199,6 +216,37 @@ TEST(DecodeLoop, ARefilterPushesTheHeldFrameAgainWithItsPixelsAndPlace) {
   EXPECT_EQ(frames[2].ptsSeconds, frames[1].ptsSeconds);
   EXPECT_EQ(frames[2].externalOwner, frames[1].externalOwner) << "the kept pixels are lent again, not decoded";
   EXPECT_EQ(frames[2].image.data()[0], 1);
+}
+
+// Planes the device converts (the windows' decoded sources): the pipeline
+// takes the frame's, so the loop keeps a copy, and a refilter pushes the
+// held frame's planes again with its place; a format switch decodes it again.
+TEST(DecodeLoop, ARefilterOfPlanesPushesTheHeldFramesPlanesAgain) {
+  RecordingChannel channel;
+  auto clip = std::make_unique<FakeClip>(100, 0.01);
+  clip->planes = true;
+  DecodeLoop loop(std::move(clip), channel, windowLike());
+  loop.post(DecoderCommand::hold());
+  loop.post(DecoderCommand::step());
+  loop.post(DecoderCommand::step());
+  loop.start();
+  ASSERT_TRUE(channel.waitFor(2));
+  ASSERT_TRUE(loop.post(DecoderCommand::refilter()));
+  ASSERT_TRUE(channel.waitFor(3));
+  ASSERT_TRUE(loop.post(DecoderCommand::setFormat(PixelFormat::GRAY8)));
+  ASSERT_TRUE(channel.waitFor(4));
+  std::this_thread::sleep_for(100ms);
+  const std::vector<Frame> frames = channel.frames();
+  ASSERT_EQ(frames.size(), 4u);
+  EXPECT_EQ(frames[2].index, frames[1].index);
+  EXPECT_EQ(frames[2].ptsSeconds, frames[1].ptsSeconds);
+  ASSERT_FALSE(frames[2].yuv.empty()) << "the held frame's planes, not pixels";
+  EXPECT_EQ(frames[2].yuv.layout, YuvLayout::I420);
+  EXPECT_EQ(frames[2].yuv.convertTo, PixelFormat::RGBA8);
+  EXPECT_EQ(frames[2].yuv.bytes, frames[1].yuv.bytes);
+  EXPECT_EQ(frames[2].yuv.bytes[0], 1);
+  EXPECT_EQ(frames[3].yuv.convertTo, PixelFormat::GRAY8) << "decoded again in the new format";
+  EXPECT_DOUBLE_EQ(frames[3].ptsSeconds, frames[1].ptsSeconds);
 }
 
 TEST(DecodeLoop, ASeekShowsTheFrameAtTheNewPlaceAlsoWhileHeld) {

@@ -792,6 +792,84 @@ TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
   }
 }
 
+// returnSource (the windows): a frame that came as planes comes out with the
+// picture they were converted into as its source pixels, exactly the
+// reference conversion, beside its filtered result; a lent frame keeps its
+// own pixels as before. Both ways into the device (mapped and copied), both
+// formats, every layout, and sizes whose device rows are padded.
+TEST(Pipeline, PlanesComeBackAsThePictureTheyWereConvertedInto) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const FilterParams params = paramsWith(test::integerMask(5, 3), VariantId::Local);
+  // local_aligned pads the device's rows: the picture comes back row by row.
+  for (const VariantId variant : {VariantId::Local, VariantId::LocalAligned})
+  for (const bool map : {true, false})
+    for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+      const FilterParams params = paramsWith(test::integerMask(5, 3), variant);
+      const std::string what = std::string(variantInfo(variant).name) + ", " + (map ? "mapped" : "copied") + ", " +
+                               toString(format);
+      PipelineOptions opt;
+      opt.format = format;
+      opt.prepareYuvConversion = true;
+      opt.returnSource = true;
+      opt.mapHostMemory = map;
+      opt.mapMinFrameBytes = 0;
+      Pipeline pipeline(ctx, params, opt);
+      std::vector<Image> sources, want;
+      std::vector<Frame> in;
+      auto lent = std::make_shared<std::vector<Image>>();
+      lent->reserve(12);
+      for (int i = 0; i < 12; ++i) {
+        const int w = i < 6 ? 64 : 45, h = i < 6 ? 48 : 31;
+        Frame f;
+        f.index = i;
+        if (i % 4 == 3) {
+          lent->push_back(test::randomImage(w, h, format, 700 + i));
+          f.external = lent->back().view();
+          f.externalOwner = lent;
+          sources.push_back(lent->back());
+        } else {
+          f.yuv = randomYuv(w, h, kEveryLayout[i % std::size(kEveryLayout)], YuvMatrix::Bt709, YuvRange::Limited,
+                            format, 800 + i);
+          sources.push_back(convertedReference(f.yuv));
+        }
+        want.push_back(reference(sources.back(), params));
+        in.push_back(std::move(f));
+      }
+      std::thread producer([&] {
+        for (Frame& f : in) pipeline.push(std::move(f));
+        pipeline.endOfInput();
+      });
+      const std::vector<Frame> out = drain(pipeline);
+      producer.join();
+      ASSERT_EQ(out.size(), want.size()) << what;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::string frame = what + " frame " + std::to_string(i);
+        expectMatches(out[i], want[i], frame);
+        ASSERT_TRUE(out[i].sourceOwner) << frame;
+        ASSERT_EQ(out[i].sourcePixels.width, sources[i].width()) << frame;
+        ASSERT_EQ(out[i].sourcePixels.height, sources[i].height()) << frame;
+        ASSERT_EQ(out[i].sourcePixels.format, format) << frame;
+        const auto mismatch = compareImages(out[i].sourcePixels, sources[i].view(), 0);
+        EXPECT_FALSE(mismatch) << frame << ": " << mismatch->toString();
+      }
+    }
+  // Off (`run`): planes come out with no source pixels.
+  PipelineOptions opt;
+  opt.prepareYuvConversion = true;
+  Pipeline pipeline(ctx, params, opt);
+  Frame f;
+  f.yuv = randomYuv(32, 24, YuvLayout::I420, YuvMatrix::Bt709, YuvRange::Limited, PixelFormat::RGBA8, 9);
+  std::thread producer([&] {
+    pipeline.push(std::move(f));
+    pipeline.endOfInput();
+  });
+  const std::vector<Frame> out = drain(pipeline);
+  producer.join();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FALSE(out[0].sourceOwner);
+  EXPECT_EQ(out[0].sourcePixels.data, nullptr);
+}
+
 // A device that shares host memory (PoCL's CPU device, an integrated GPU) gets
 // its frames through maps of the buffers the kernel uses, not through staging
 // and copies; both ways give the reference's pixels, for ready pixels and YUV

@@ -22,6 +22,10 @@ struct FeedSourceRequest {
   std::function<bool()> stop;             // ends a wait on the input (a stream that sends nothing)
   double openTimeoutSeconds = 0;          // an input that sends nothing to open for this long fails (0: waits)
   std::string hwaccel = "none";           // how a decoded source decodes (--hwaccel)
+  // Decoded planes go to the OpenCL device as they are and are converted
+  // there (`liveconv run --convert auto`) where it takes their format; else
+  // swscale converts on the decode thread.
+  bool convertOnDevice = false;
 };
 
 struct FeedSource {

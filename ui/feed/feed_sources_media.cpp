@@ -18,6 +18,7 @@ FeedSource openFeedSource(const FeedSourceRequest& request) {
   r.stop = request.stop;
   r.openTimeoutSeconds = request.openTimeoutSeconds;
   r.hwaccel = request.hwaccel;
+  r.convert = request.convertOnDevice ? app::ConvertMode::Auto : app::ConvertMode::Cpu;
   app::OpenedSource opened = app::openSource(r);
   FeedSource out;
   if (opened.decoder) out.note = opened.decoder->decoderNote();

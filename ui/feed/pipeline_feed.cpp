@@ -342,9 +342,18 @@ class PipelineFeed final : public FrameFeed {
     // and so does every later one; a format switch finds its kernels built.
     options.liveEdits = true;
     options.firstLaunchElsewhere = offeredFirstLaunchHelper();  // PoCL's first launches: off this process
-    if (firstSource_) firstSource_->frameSize(&options.expectedWidth, &options.expectedHeight);
+    if (firstSource_) {
+      firstSource_->frameSize(&options.expectedWidth, &options.expectedHeight);
+      options.expectedLayout = firstSource_->planesLayout();  // its conversion's first launch: here
+    }
     options.format = params->format;
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them
+    // A decoded source hands out its planes, converted on the device (4-5 ms
+    // of a core less per 720p frame than swscale on the 2-core machine); the
+    // picture they became comes back with each result, for the compare split
+    // and the check. The conversion's kernel is built here, not on the frame path.
+    options.prepareYuvConversion = decodesPlanes();
+    options.returnSource = true;
     if (opened.target) {
       options.keepOnDevice = true;
       std::lock_guard<std::mutex> lock(recordMutex_);
@@ -533,6 +542,14 @@ class PipelineFeed final : public FrameFeed {
     return std::make_unique<app::ReconnectingSource>(std::move(first), [this, format] { return openOnce(format); },
                                                      app::ReconnectPolicy(), report, stop);
   }
+  // FFmpeg's sources; the generated ones (the test pattern, synthetic frames)
+  // and a caller's own opener hand out pixels.
+  bool decodesPlanes() const {
+    if (opener_) return false;
+    const app::SourceKindId kind = app::sourceKindOf(sourceText_).id;
+    return kind != app::SourceKindId::Synthetic && kind != app::SourceKindId::TestPattern;
+  }
+
   std::unique_ptr<FrameSource> openOnce(PixelFormat format) {
     if (opener_) return opener_(format);
     FeedSourceRequest request;
@@ -543,6 +560,7 @@ class PipelineFeed final : public FrameFeed {
     request.stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
     request.openTimeoutSeconds = open_.timeoutSeconds;
     request.hwaccel = hwaccel_;
+    request.convertOnDevice = decodesPlanes();
     FeedSource opened = openFeedSource(request);
     if (!opened.note.empty() && opened.note != decoderNote_) {  // the decoder chosen, or why not the hardware: said once
       std::lock_guard<std::mutex> lock(mutex_);

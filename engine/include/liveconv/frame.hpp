@@ -84,6 +84,10 @@ class FrameSource {
     (void)width, (void)height;
     return false;
   }
+  // The layout of the planes it will hand out for the engine to convert
+  // (Frame::yuv), where known before the first frame; YuvLayout::Invalid for
+  // a source that hands out pixels, or that cannot say yet.
+  virtual YuvLayout planesLayout() const { return YuvLayout::Invalid; }
   // Packets the decoder refused and skipped so far.
   virtual long long corruptPackets() const { return 0; }
   // Files: the next next() delivers the frame shown at `seconds` from the start

@@ -66,6 +66,17 @@ struct PipelineOptions {
   // Build the YUV conversion kernel up front (a source that hands out planes);
   // otherwise it is built when the first YUV frame arrives.
   bool prepareYuvConversion = false;
+  // The layout of the planes the source announces (YuvLayout::Invalid:
+  // unknown). With prepareYuvConversion and the expected size, the
+  // constructor converts one frame of it: a CPU device (PoCL) compiles a
+  // kernel for its launch on the first one, 0.5 s on the 2-core machine,
+  // which would otherwise stall the first frames.
+  YuvLayout expectedLayout = YuvLayout::Invalid;
+  // Frames that come as planes (Frame::yuv) come out with the picture they
+  // were converted into as their source pixels (Frame::sourcePixels and
+  // sourceOwner, as lent frames do), read back from the device: what a window
+  // shows beside the result (compare split) and checks it against.
+  bool returnSource = false;
   // Where `auto` keeps its answers; null: AutoTuner::shared().
   std::shared_ptr<AutoTuner> tuner;
   // The frame size the source announces (0: unknown). `auto` races for it in
@@ -235,6 +246,8 @@ class Pipeline : public FrameChannel {
   void premap(void** ptr, cl::Event* ready, const cl::Buffer& buffer, std::size_t bytes,
               const std::vector<cl::Event>* after);
   void deliver(Slot& slot);
+  void queueSourceRead(Slot& slot);
+  void launchYuvConversionOnce();
   void drainInFlight();
 
   std::shared_ptr<DeviceContext> device_;
