@@ -8,7 +8,13 @@
 # and the source-to-screen latency (p50/p99), from the windows' --stats-json
 # (ffplay: its frame drops, "fd=", and the frames it showed).
 #
-# Usage: scripts/measure-playback.sh [--seconds N] [--rounds N] [BUILD_DIR] [SOURCES...]
+# Usage: scripts/measure-playback.sh [--warm] [--seconds N] [--rounds N] [BUILD_DIR] [SOURCES...]
+#   --warm       each window plays each source once, quiet, unmeasured, before
+#                the rounds, and every run of it keeps that HOME: PoCL's kernel
+#                cache and the variant race's answers (~/.cache) are then warm,
+#                as for a returning user, while the settings (~/.config) start
+#                empty each run (without it: every run a first run on a fresh
+#                machine, its kernels compiled and its race run while it plays)
 #   --seconds N  play time of each run, after the first frame (default 20)
 #   --rounds N   quiet + busy rounds (default 1)
 #   BUILD_DIR    default build (ui/glfw/liveconv-viewer, ui/qt/liveconv-qt)
@@ -17,8 +23,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib/windows.sh"
 seconds=20
 rounds=1
+warm=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --warm) warm=1; shift ;;
     --seconds) seconds="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     *) break ;;
@@ -43,10 +51,24 @@ trap cleanup EXIT
 ones=$(printf '1 %.0s' $(seq 49) | sed 's/ $//')
 convolution="convolution=0m='$ones':1m='$ones':2m='$ones':0rdiv=1/49:1rdiv=1/49:2rdiv=1/49"
 
-# play WINDOW SOURCE LOAD: one run; prints its line.
+# The HOME of a window and source: a new one each run, or with --warm the one
+# its warm-up run filled (settings emptied).
+home_for() {
+  local key
+  key=$(printf '%s' "$1 $2" | md5sum | cut -c1-12)
+  if [ "$warm" = 1 ]; then
+    mkdir -p "$tmp/warm.$key"
+    rm -rf "$tmp/warm.$key/.config"
+    echo "$tmp/warm.$key"
+  else
+    mktemp -d "$tmp/home.XXXX"
+  fi
+}
+
+# play WINDOW SOURCE LOAD [SECONDS]: one run; prints its line.
 play() {
-  local win=$1 src=$2 load=$3 home rc=0
-  home=$(mktemp -d "$tmp/home.XXXX")
+  local win=$1 src=$2 load=$3 secs=${4:-$seconds} home rc=0
+  home=$(home_for "$win" "$src")
   rm -f "$tmp/out.json" "$tmp/ffplay.log"
   if [ "$win" = ffplay ]; then
     command -v ffplay >/dev/null || { echo "ffplay: not installed (Debian: ffmpeg)"; return; }
@@ -72,7 +94,7 @@ PY
   window_command "$build" "$win" "$src" || return 0
   # The window plays; after its first frame, SECONDS more, then SIGTERM (both write --stats-json on it).
   (cd "$tmp" && HOME="$home" LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
-    sh -c '"$@" & pid=$!; sleep '"$((seconds + 3))"'; kill -TERM $pid; wait $pid' sh \
+    sh -c '"$@" & pid=$!; sleep '"$((secs + 3))"'; kill -TERM $pid; wait $pid' sh \
     "$bin" "${args[@]}" --mask box:7 --stats-json "$tmp/out.json" >"$tmp/out.log" 2>&1) || rc=$?
   python3 - "$win" "$src" "$load" "$tmp/out.json" <<'PY'
 import json, sys
@@ -91,8 +113,14 @@ print(f"  {win:7s} {load:5s} {src}: {d.get('shown_fps', 0):5.1f} fps shown, drop
 PY
 }
 
-machine_line cold
+machine_line "$([ "$warm" = 1 ] && echo warm || echo cold)"
 echo "each run: ${seconds} s of play after the first frame; 7x7 box (liveconv --mask box:7; ffplay $convolution)"
+if [ "$warm" = 1 ]; then
+  echo "warm-up (quiet, not measured)"
+  for src in "${sources[@]}"; do
+    for win in viewer qt; do play "$win" "$src" warmup 10; done
+  done
+fi
 for round in $(seq "$rounds"); do
   for load in quiet busy; do
     if [ "$load" = busy ]; then
