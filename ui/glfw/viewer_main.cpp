@@ -380,8 +380,12 @@ class Viewer {
     inputs_.decodedSources = decodedSourcesAvailable();
   }
 
-  // Returns the exit code; the renderer goes before the caller lets go of the context.
-  int run() {
+  // The drawing's one-off costs, before the first feed plays: ImGui's font
+  // atlas, the panels' first drawing, and on a software GL the compiling of
+  // their shaders (a 105 ms first pass on the 2-core machine, in which the
+  // stream's first frames came and were dropped as display late). kExitOk, or
+  // the exit code.
+  int prepare() {
     try {
       renderer_ = std::make_unique<PictureRenderer>();
       panel_ = std::make_unique<PanelCache>();
@@ -389,6 +393,18 @@ class Viewer {
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
       return kExitNoDisplay;
     }
+    const Layout layout = layoutFor(win_, model_.view(), 0, 0, zoom());
+    ShellRequests ignored;  // nothing was clicked yet
+    drawUi(layout, &ignored);
+    draw(FeedFrame(), layout);
+    glFinish();  // not shown: the first pass draws over it
+    return kExitOk;
+  }
+
+  // Returns the exit code; the renderer goes before the caller lets go of the context.
+  int run() {
+    if (!renderer_)
+      if (const int code = prepare(); code != kExitOk) return code;
     // A signal (SIGINT, SIGTERM, SIGHUP) ends the loop as closing the window does.
     while (!glfwWindowShouldClose(win_) && !quit_ && !app::interruptRequested() && !pass()) {
     }
@@ -664,10 +680,12 @@ int run(const ViewerOptions& opt) {
     FrameLoop& loop;
     ~FeedsFirst() { loop.shutdown(); }
   } feedsFirst{loop};
+  Viewer viewer(opt, model, loop, window.get(), window.keys());
+  if (const int code = viewer.prepare(); code != kExitOk) return code;
   bool askedFailed = false;
   if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != kExitOk) return code;
   const std::string asked = model.source();
-  int exitCode = Viewer(opt, model, loop, window.get(), window.keys()).run();
+  int exitCode = viewer.run();
   // Nobody watched (--quit, --screenshot, --save-frame, --script): a source
   // that never played ends the run with the input's exit code, as `liveconv
   // run` does; the window showed why, and the screenshot has it.
