@@ -184,14 +184,9 @@ bool HwDecode::copyTo(AVFrame* frame, std::uint8_t* const data[4], const int lin
     if (attached()) fellBack_ = true;
     return false;
   }
-  if (locker_) {
-    if (lockPixelMemory(locker_.get(), data[0], bytes)) {
-      pinned_ = lockedPixelBlocks();
-    } else {  // refused: no more tries, the copies go on into pageable memory
-      removePixelMemoryLocker(locker_.get());
-      locker_.reset();
-      pinned_ = 0;
-    }
+  if (locker_ && !lockPixelMemory(locker_.get(), data[0], bytes)) {
+    removePixelMemoryLocker(locker_.get());  // refused: no more tries, the copies go on into pageable memory
+    locker_.reset();
   }
   AVFrame* dst = av_frame_alloc();
   if (!dst) throw std::bad_alloc();

@@ -76,7 +76,7 @@ class HwDecode {
   // where `frame` is in host memory (nothing copied: take toHost()). Throws
   // InputError as toHost() does. On cuda, data[0] must be a block of the
   // engine's pixel memory (allocatePixelMemory) of `bytes`: it is page-locked
-  // on its first frame and stays so (pinnedBlocks()), which makes the copy
+  // on its first frame and stays so, which makes the copy
   // from the device a DMA at the bus's speed.
   bool copyTo(AVFrame* frame, std::uint8_t* const data[4], const int linesize[4], std::size_t bytes,
               const std::string& what);
@@ -85,10 +85,6 @@ class HwDecode {
   // FFmpeg's hwaccel refused the stream (a profile or size the hardware does
   // not decode) and the software decoder took over.
   bool fellBack() const { return fellBack_; }
-
-  // The pixel blocks this decoder page-locked for its copies (0 where it
-  // cannot: not cuda, or another decoder locks them).
-  std::size_t pinnedBlocks() const { return pinned_; }
 
  private:
   static AVPixelFormat pickFormat(AVCodecContext* decoder, const AVPixelFormat* offered);
@@ -99,7 +95,6 @@ class HwDecode {
   AVFrame* host_ = nullptr;
   bool fellBack_ = false;
   std::unique_ptr<PixelMemoryLocker> locker_;  // cuda: page-locks the blocks copyTo() writes
-  std::size_t pinned_ = 0;
 };
 
 // The decoders `auto` chose before, per machine, codec, size and pixel format
