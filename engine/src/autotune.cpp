@@ -206,45 +206,70 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
       copyBandwidth_[shared->info.fingerprint()] = report.copyBytesPerSecond;
     }
   }
-  double bestMs = 0;
+  // Each candidate is built, checked and warmed up first; then they are timed
+  // in turns, one run each a round, so that a load that comes and goes (a
+  // window playing, another program) falls on all of them alike instead of
+  // on whichever was being timed then.
+  std::vector<std::unique_ptr<Convolver>> timed;
   for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU)) {
     if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
     RaceEntry entry;
     entry.params = candidate;
+    std::unique_ptr<Convolver> conv;
     try {
-      Convolver conv(device, cache, nullptr);
-      conv.setParams(candidate);
-      conv.process(small.view(), got.view());
+      conv = std::make_unique<Convolver>(device, cache, nullptr);
+      conv->setParams(candidate);
+      conv->process(small.view(), got.view());
       if (auto mm = compareImages(got.view(), want.view(), tolerance)) {
         entry.outcome = "wrong result: " + mm->toString();
+      } else if (conv->devicePitchBytes(format, width, height) != tightPitch) {
+        entry.outcome = "skipped: needs padded rows";  // the pipeline's buffers are tightly packed
       } else {
-        if (conv.devicePitchBytes(format, width, height) != tightPitch) {
-          entry.outcome = "skipped: needs padded rows";  // the pipeline's buffers are tightly packed
-        } else {
-          std::vector<double> ms;
-          for (int r = 0; r < kWarmupRuns + kTimedRuns && !stopRequested(); ++r) {
-            cl::Event first, done;
-            conv.enqueue(src, dst, nullptr, &done, &first);
-            done.wait();
-            if (r >= kWarmupRuns) ms.push_back(eventSpanMs(first, done));
-          }
-          entry.kernelMs = median(ms);
-          entry.outcome = "ok";
-          const ActiveKernel a = conv.activeKernel(format, width, height);
-          entry.params.workgroup = a.workgroup;  // record what actually ran
-          entry.params.packet = candidate.packet;
-          if (report.chosen < 0 || entry.kernelMs < bestMs) {
-            report.chosen = static_cast<int>(report.entries.size());
-            bestMs = entry.kernelMs;
-          }
+        for (int r = 0; r < kWarmupRuns && !stopRequested(); ++r) {
+          cl::Event done;
+          conv->enqueue(src, dst, nullptr, &done, nullptr);
+          done.wait();
         }
+        entry.outcome = "ok";
+        const ActiveKernel a = conv->activeKernel(format, width, height);
+        entry.params.workgroup = a.workgroup;  // record what actually ran
+        entry.params.packet = candidate.packet;
       }
     } catch (const Error& e) {
       entry.outcome = std::string("unavailable: ") + e.what();
     } catch (const cl::Error& e) {
       entry.outcome = std::string("unavailable: ") + e.what();
     }
+    if (entry.outcome != "ok") conv.reset();
     report.entries.push_back(entry);
+    timed.push_back(std::move(conv));
+  }
+  std::vector<std::vector<double>> ms(report.entries.size());
+  for (int round = 0; round < kTimedRuns; ++round) {
+    for (std::size_t c = 0; c < timed.size(); ++c) {
+      if (!timed[c]) continue;
+      if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
+      try {
+        cl::Event first, done;
+        timed[c]->enqueue(src, dst, nullptr, &done, &first);
+        done.wait();
+        ms[c].push_back(eventSpanMs(first, done));
+        report.entries[c].runOrder.push_back(++report.timedRuns);
+      } catch (const cl::Error& e) {
+        report.entries[c].outcome = std::string("unavailable: ") + e.what();
+        timed[c].reset();
+      }
+    }
+  }
+  double bestMs = 0;
+  for (std::size_t c = 0; c < timed.size(); ++c) {
+    if (!timed[c]) continue;
+    RaceEntry& entry = report.entries[c];
+    entry.kernelMs = median(ms[c]);
+    if (report.chosen < 0 || entry.kernelMs < bestMs) {
+      report.chosen = static_cast<int>(c);
+      bestMs = entry.kernelMs;
+    }
   }
   if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
   std::lock_guard<std::mutex> lock(mutex_);

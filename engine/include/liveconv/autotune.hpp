@@ -25,6 +25,7 @@ struct RaceEntry {
   FilterParams params;     // concrete variant, workgroup, packet
   double kernelMs = 0;     // median; 0 when it did not run
   std::string outcome;     // "ok", or why it was left out
+  std::vector<int> runOrder;  // when each of its timed runs came in the race (1, 2, ...: the candidates take turns)
 };
 
 // One race, as the windows chart it and `--stats-json` records it: what was
@@ -46,6 +47,7 @@ struct RaceReport {
   int maskWidth = 1, maskHeight = 1, channels = 4;  // the FMAs each output takes, per variant (channels: bytes per pixel, as bench)
   std::vector<RaceEntry> entries;
   int chosen = -1;  // the fastest correct entry; -1 when none ran
+  int timedRuns = 0;  // the timed runs of all entries together
 
   // Per entry (0 when it did not run): megapixels per second on the sample,
   // and the bytes it read and wrote per second over the copy bandwidth
