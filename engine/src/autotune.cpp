@@ -16,16 +16,15 @@ namespace liveconv {
 namespace {
 
 constexpr int kWarmupRuns = 2;
-constexpr int kTimedRuns = 5;
+constexpr int kTimedRuns = 7;
 // Candidates are timed on at most this many pixels (1080p's worth), cut from
 // the real frame's shape: an 8K frame (or a header claiming 16000x16000) races
 // in seconds, not minutes. What depends on the real size (row padding, the
 // workgroup that fits) is checked at the real size.
 constexpr double kMaxRacePixels = 1920.0 * 1080.0;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
+double fastest(const std::vector<double>& v) {
+  return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
 }
 
 void makeParentDirs(const std::string& path) {
@@ -169,7 +168,7 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
   device->queue = cl::CommandQueue(shared->context, shared->info.device, CL_QUEUE_PROFILING_ENABLE);
 
   // The race, without the lock (lookup() answers other threads meanwhile):
-  // correctness on a small odd-sized frame first, then the median kernel time
+  // correctness on a small odd-sized frame first, then the fastest kernel time
   // on a frame of the real size.
   RaceReport report;
   report.trigger = trigger;
@@ -209,7 +208,11 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
   // Each candidate is built, checked and warmed up first; then they are timed
   // in turns, one run each a round, so that a load that comes and goes (a
   // window playing, another program) falls on all of them alike instead of
-  // on whichever was being timed then.
+  // on whichever was being timed then. Each keeps its fastest run: what a
+  // load adds to a run is never negative, so the fastest is the nearest to
+  // what the kernel itself takes (a window playing on two cores, one of them
+  // busy with another program: the rows_baked race then won over
+  // rows_separable, which is 1.4x as fast on the quiet machine).
   std::vector<std::unique_ptr<Convolver>> timed;
   for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU)) {
     if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
@@ -244,7 +247,6 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
     report.entries.push_back(entry);
     timed.push_back(std::move(conv));
   }
-  std::vector<std::vector<double>> ms(report.entries.size());
   for (int round = 0; round < kTimedRuns; ++round) {
     for (std::size_t c = 0; c < timed.size(); ++c) {
       if (!timed[c]) continue;
@@ -253,7 +255,7 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
         cl::Event first, done;
         timed[c]->enqueue(src, dst, nullptr, &done, &first);
         done.wait();
-        ms[c].push_back(eventSpanMs(first, done));
+        report.entries[c].runMs.push_back(eventSpanMs(first, done));
         report.entries[c].runOrder.push_back(++report.timedRuns);
       } catch (const cl::Error& e) {
         report.entries[c].outcome = std::string("unavailable: ") + e.what();
@@ -265,7 +267,7 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
   for (std::size_t c = 0; c < timed.size(); ++c) {
     if (!timed[c]) continue;
     RaceEntry& entry = report.entries[c];
-    entry.kernelMs = median(ms[c]);
+    entry.kernelMs = fastest(entry.runMs);
     if (report.chosen < 0 || entry.kernelMs < bestMs) {
       report.chosen = static_cast<int>(c);
       bestMs = entry.kernelMs;

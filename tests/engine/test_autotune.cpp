@@ -115,8 +115,9 @@ TEST(AutoTune, PicksAVerifiedVariantAndMatchesTheReference) {
 
 // The candidates are timed in turns, one run each a round, so a load that
 // comes and goes while the race runs falls on all of them alike: the k-th
-// timed run of every candidate comes before the (k+1)-th of any.
-TEST(AutoTune, CandidatesAreTimedInTurns) {
+// timed run of every candidate comes before the (k+1)-th of any; each is
+// ranked by its fastest run.
+TEST(AutoTune, CandidatesAreTimedInTurnsAndRankedByTheirFastestRun) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto tuner = std::make_shared<AutoTuner>("");
   Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
@@ -133,16 +134,26 @@ TEST(AutoTune, CandidatesAreTimedInTurns) {
   ASSERT_GE(ran.size(), 2u) << "a race of one is no race";
   std::size_t runs = ran.front()->runOrder.size();
   EXPECT_GE(runs, 3u);
-  for (const RaceEntry* e : ran) ASSERT_EQ(e->runOrder.size(), runs) << variantInfo(e->params.variant).name;
+  for (const RaceEntry* e : ran) {
+    ASSERT_EQ(e->runOrder.size(), runs) << variantInfo(e->params.variant).name;
+    ASSERT_EQ(e->runMs.size(), runs) << variantInfo(e->params.variant).name;
+    // Each keeps its fastest run: a load only ever adds to a run's time.
+    EXPECT_EQ(e->kernelMs, *std::min_element(e->runMs.begin(), e->runMs.end())) << variantInfo(e->params.variant).name;
+  }
   EXPECT_EQ(report->timedRuns, static_cast<int>(runs * ran.size()));
-  for (std::size_t k = 0; k + 1 < runs; ++k)
-    for (const RaceEntry* a : ran)
-      for (const RaceEntry* b : ran)
+  for (std::size_t k = 0; k + 1 < runs; ++k) {
+    for (const RaceEntry* a : ran) {
+      for (const RaceEntry* b : ran) {
         EXPECT_LT(a->runOrder[k], b->runOrder[k + 1])
             << variantInfo(a->params.variant).name << "'s run " << k + 1 << " after "
             << variantInfo(b->params.variant).name << "'s run " << k + 2;
+      }
+    }
+  }
   for (const RaceEntry& e : report->entries) {
-    if (e.outcome != "ok") EXPECT_TRUE(e.runOrder.empty()) << variantInfo(e.params.variant).name << " did not run";
+    if (e.outcome != "ok") {
+      EXPECT_TRUE(e.runOrder.empty()) << variantInfo(e.params.variant).name << " did not run";
+    }
   }
 }
 

@@ -23,9 +23,10 @@ namespace liveconv {
 
 struct RaceEntry {
   FilterParams params;     // concrete variant, workgroup, packet
-  double kernelMs = 0;     // median; 0 when it did not run
+  double kernelMs = 0;     // its fastest timed run; 0 when it did not run
   std::string outcome;     // "ok", or why it was left out
   std::vector<int> runOrder;  // when each of its timed runs came in the race (1, 2, ...: the candidates take turns)
+  std::vector<double> runMs;  // each timed run's kernel time
 };
 
 // One race, as the windows chart it and `--stats-json` records it: what was
