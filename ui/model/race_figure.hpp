@@ -16,7 +16,7 @@ namespace liveconv::ui {
 struct RaceBar {
   std::string label;        // "rows_separable 1x8 x8": the registry's name, work-group, outputs per work-item
   std::string description;  // the registry's line on the variant
-  double ms = 0;            // the median kernel time; 0 when it did not run
+  double ms = 0;            // its fastest timed run (RaceEntry::kernelMs); 0 when it did not run
   float length = 0;         // 0..1 of the chart's width: ms over the slowest that ran
   std::string numbers;      // "0.125 ms  614 Mpix/s  23% of copy  18% of FMA"
   std::string reason;       // why it did not run; "" when it ran
