@@ -119,6 +119,16 @@ void KernelBuilder::setIdleWork(bool on) {
   idleWork_ = on;
 }
 
+void KernelBuilder::setBackgroundAfterFirst(int nice) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  backgroundNice_ = nice;
+}
+
+int KernelBuilder::builderNice() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return builderNice_;
+}
+
 void KernelBuilder::setSettleTime(std::chrono::milliseconds settle) {
   std::lock_guard<std::mutex> lock(mutex_);
   settle_ = settle;
@@ -271,8 +281,17 @@ void KernelBuilder::loop() {
       building_ = true;
     }
     Outcome outcome = build(job);
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
     finish(job, std::move(outcome));
+    if (backgroundNice_ > 0 && !lowered_) {  // the first set is done: what follows waits for the stream
+      lowered_ = true;
+      const int nice = backgroundNice_;
+      lock.unlock();
+      if (currentThreadNice() < nice) setCurrentThreadNice(nice);  // never raised: a nicer process stays so
+      const int now = currentThreadNice();
+      lock.lock();
+      builderNice_ = now;
+    }
   }
 }
 

@@ -131,6 +131,7 @@ Pipeline::Pipeline(std::shared_ptr<DeviceContext> device, const FilterParams& pa
     builder_->setIdleWork(true);
     builder_->setSettleTime(kLiveEditSettle);
     builder_->setFirstLaunchElsewhere(options_.firstLaunchElsewhere);
+    builder_->setBackgroundAfterFirst(KernelBuilder::kBackgroundNice);
     convolver_ = builder_->first(activeGeneration_, params, options_.format, options_.expectedWidth,
                                  options_.expectedHeight, options_.paramsTag);
   } else {

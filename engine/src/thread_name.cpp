@@ -3,7 +3,11 @@
 #include <cstring>
 
 #if defined(__linux__)
+#include <cerrno>
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 namespace liveconv {
@@ -24,6 +28,26 @@ std::string currentThreadName() {
   if (pthread_getname_np(pthread_self(), name, sizeof name) == 0) return name;
 #endif
   return {};
+}
+
+bool setCurrentThreadNice(int nice) {
+#if defined(__linux__)
+  const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+  return ::setpriority(PRIO_PROCESS, tid, nice) == 0;
+#else
+  (void)nice;
+  return false;
+#endif
+}
+
+int currentThreadNice() {
+#if defined(__linux__)
+  errno = 0;
+  const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+  return errno == 0 ? nice : 0;
+#else
+  return 0;
+#endif
 }
 
 }  // namespace liveconv

@@ -21,6 +21,7 @@
 #include "liveconv/kernel_builder.hpp"
 #include "liveconv/kernel_sources.hpp"
 #include "liveconv/reference.hpp"
+#include "liveconv/thread_name.hpp"
 #include "test_support.hpp"
 
 namespace liveconv {
@@ -712,6 +713,38 @@ TEST(KernelBuilder, AFailureOfTheKernelAStopgapServedIsTheSets) {
   EXPECT_NE(builder.buildLog().find("undeclared_thing"), std::string::npos) << builder.buildLog();
   std::uint64_t generation = 0;
   while (std::unique_ptr<Convolver> c = builder.take(&generation)) EXPECT_TRUE(c->lastRun().stopgap);
+}
+
+// A window's builder builds its first kernel at the caller's priority, then
+// lowers its own (lc-build's nice value, which the first-launch helpers it
+// starts inherit), so that its later kernels, the race and the idle work
+// take the cores only where the stream and the window leave them. A builder
+// without it (`run`) keeps its priority.
+TEST(KernelBuilder, AWindowsBuilderYieldsTheCoresAfterItsFirstSet) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+#if !defined(__linux__)
+  GTEST_SKIP() << "per-thread nice values are Linux's";
+#endif
+  const int callerNice = currentThreadNice();  // a test run under `nice` starts above 0
+  FilterParams p;
+  p.variant = VariantId::Naive;
+  p.mask = test::integerMask(3, 3);
+  for (const bool window : {false, true}) {
+    KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+    if (window) builder.setBackgroundAfterFirst(KernelBuilder::kBackgroundNice);
+    EXPECT_EQ(builder.builderNice(), 0);
+    ASSERT_TRUE(builder.first(1, p, PixelFormat::RGBA8, 64, 48));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (window && builder.builderNice() == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (window) {
+      EXPECT_GE(builder.builderNice(), KernelBuilder::kBackgroundNice) << "lc-build kept its priority in a window";
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_EQ(builder.builderNice(), 0) << "a run's builder was lowered";
+    }
+  }
+  EXPECT_EQ(currentThreadNice(), callerNice) << "the caller's thread was lowered, not lc-build";
 }
 
 // A set of a concrete variant whose program is built already (a runtime-bound

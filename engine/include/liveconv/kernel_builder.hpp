@@ -115,6 +115,16 @@ class KernelBuilder {
   void setSettleTime(std::chrono::milliseconds settle);
   // A CPU device's first launches go to `elsewhere` (see above), before the first request.
   void setFirstLaunchElsewhere(FirstLaunchElsewhere elsewhere);
+  // Live edits: once a first set is done, lc-build (and the first-launch
+  // helpers it starts) runs at nice `nice` (kBackgroundNice): its later
+  // kernels, the race and the idle work then take the cores only where the
+  // stream and the window leave them (on the 2-core machine with one core
+  // busy, a window's cold start compiled for some 15 s beside the stream). The
+  // first kernel is built at the caller's priority, so a window opens as fast.
+  void setBackgroundAfterFirst(int nice);
+  static constexpr int kBackgroundNice = 10;
+  // lc-build's nice value now (0 until it is lowered).
+  int builderNice() const;
   // The newest Convolver built (in FramePath mode), with its generation and
   // its request's tag; null when none is waiting. Called at a frame boundary.
   // `format`: the pixel format the set was asked for (it may hold kernels for the other one too).
@@ -218,6 +228,9 @@ class KernelBuilder {
   std::set<int> stopgapsFailed_;  // by stopgapKey()
   bool stop_ = false;
   bool idleWork_ = false;
+  int backgroundNice_ = 0;  // 0: lc-build keeps its priority
+  bool lowered_ = false;    // lc-build runs at backgroundNice_
+  int builderNice_ = 0;
   std::chrono::milliseconds settle_{0};
   FirstLaunchElsewhere elsewhere_;
   std::set<std::string> launched_;  // what firstLaunch() has launched (PreparedSet::launchKey()), here or elsewhere

@@ -10,5 +10,11 @@ namespace liveconv {
 void setThreadName(const char* name);
 // The calling thread's name ("" where the platform cannot say).
 std::string currentThreadName();
+// Sets the calling thread's nice value (Linux keeps one per thread; the
+// processes it starts inherit it): background work that must not take the
+// cores from a stream. False where the platform refuses or cannot.
+bool setCurrentThreadNice(int nice);
+// The calling thread's nice value (0 where the platform cannot say).
+int currentThreadNice();
 
 }  // namespace liveconv
