@@ -74,7 +74,7 @@ play() {
     command -v ffplay >/dev/null || { echo "ffplay: not installed (Debian: ffmpeg)"; return; }
     # -framedrop: drop late frames as the windows do (ffplay drops only when video is not the master clock otherwise).
     (cd "$tmp" && SDL_VIDEODRIVER=x11 xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" \
-      timeout -s INT $((seconds + 3)) ffplay -hide_banner -stats -framedrop -f lavfi -i "${src#lavfi:}" \
+      timeout -s INT -k 5 $((seconds + 3)) ffplay -hide_banner -stats -framedrop -f lavfi -i "${src#lavfi:}" \
       -vf "$convolution" >"$tmp/ffplay.log" 2>&1) || rc=$?
     python3 - "$src" "$load" "$tmp/ffplay.log" "$seconds" <<'PY'
 import re, sys
