@@ -65,7 +65,7 @@ make_clip hevc_2160p.mp4 3840:2160 48 -c:v libx265 -preset ultrafast -crf 26 -pi
 make_clip hevc10_2160p.mp4 3840:2160 48 -c:v libx265 -preset ultrafast -crf 26 -pix_fmt yuv420p10le -tag:v hvc1 \
   -x265-params log-level=error
 cp scripts/gpu-media/setup.sh scripts/gpu-media/run.sh scripts/gpu-media/check-hwaccel.sh scripts/gpu-media/ab.sh scripts/gpu-media/ab-convert.sh \
-  scripts/gpu-media/ab-convert-output.sh scripts/gpu-media/ab-cuda.sh scripts/gpu-media/ab3.sh "$dir/"
+  scripts/gpu-media/ab-convert-output.sh scripts/gpu-media/ab-cuda.sh scripts/gpu-media/ab3.sh scripts/gpu-media/alternate.sh "$dir/"
 chmod +x "$dir/run.sh" "$dir/check-hwaccel.sh"
 echo "bundle $dir: liveconv, $libs libraries in lib.tar.xz, clips, run.sh, check-hwaccel.sh; $(du -sh --apparent-size "$dir" | cut -f1) in all"
 du -b --apparent-size "$dir"/* "$dir"/clips/* | sort -n
