@@ -76,6 +76,18 @@ bool waitUntilIdle(const KernelBuilder& builder, std::chrono::seconds limit) {
   return !builder.busy();
 }
 
+// The tuner after `auto` raced for `mask` on 80x60 GRAY8 frames.
+std::shared_ptr<AutoTuner> raceOnGray(const std::shared_ptr<DeviceContext>& ctx, const Mask& mask) {
+  auto tuner = std::make_shared<AutoTuner>("");
+  Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = mask;
+  conv.setParams(p);
+  conv.prepare(PixelFormat::GRAY8, 80, 60);
+  return tuner;
+}
+
 TEST(AutoTune, PicksAVerifiedVariantAndMatchesTheReference) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto tuner = std::make_shared<AutoTuner>(tempCache("race.tsv"));
@@ -120,14 +132,7 @@ TEST(AutoTune, PicksAVerifiedVariantAndMatchesTheReference) {
 // ranked by its fastest run.
 TEST(AutoTune, CandidatesAreTimedInTurnsAndRankedByTheirFastestRun) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  auto tuner = std::make_shared<AutoTuner>("");
-  Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
-  FilterParams p;
-  p.variant = VariantId::Auto;
-  p.mask = test::separableIntegerMask(5, 3);
-  conv.setParams(p);
-  conv.prepare(PixelFormat::GRAY8, 80, 60);
-  const auto report = tuner->lastReport();
+  const auto report = raceOnGray(ctx, test::separableIntegerMask(5, 3))->lastReport();
   ASSERT_TRUE(report);
   std::vector<const RaceEntry*> ran;
   for (const RaceEntry& e : report->entries)
@@ -160,13 +165,7 @@ TEST(AutoTune, CandidatesAreTimedInTurnsAndRankedByTheirFastestRun) {
 
 TEST(AutoTune, SeparableMasksMayPickTheSeparableVariant) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  auto tuner = std::make_shared<AutoTuner>("");
-  Convolver conv(ctx, std::make_shared<ProgramCache>(), tuner);
-  FilterParams p;
-  p.variant = VariantId::Auto;
-  p.mask = test::separableIntegerMask(7, 7);
-  conv.setParams(p);
-  conv.prepare(PixelFormat::GRAY8, 80, 60);
+  const auto tuner = raceOnGray(ctx, test::separableIntegerMask(7, 7));
   // A GPU's two-pass kernel, a CPU's row kernel that sums the two factors.
   const VariantId rank1 = ctx->info.kind == DeviceKind::GPU ? VariantId::Separable : VariantId::RowsSeparable;
   bool separableRan = false;
