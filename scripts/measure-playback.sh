@@ -4,7 +4,8 @@
 # source: each program plays it for SECONDS under Xvfb, once on the quiet
 # machine and once with one core kept busy by another process, alternating
 # programs within each round. Prints, per run: the new frames shown per
-# second, the frames dropped by cause, the UI thread's pass times (p50/p99)
+# second, the frames dropped by cause (and how many of them in the first two
+# seconds after the first frame on screen), the UI thread's pass times (p50/p99)
 # and the source-to-screen latency (p50/p99), from the windows' --stats-json
 # (ffplay: its frame drops, "fd=", and the frames it showed).
 #
@@ -106,6 +107,9 @@ except Exception as e:
     sys.exit(0)
 total, dropped = d["frames_total"], d["frames_dropped"]
 causes = ", ".join(f"{k} {v}" for k, v in d.get("drops", {}).items() if v) or "none"
+early = sum(d.get("drops_per_second", [])[:2])  # start-up: until 2 s after the first frame on screen
+if dropped:
+    causes += f"; {early} of them in the first 2 s"
 ui, lat = d["ui_frame_ms"], d["latency_ms"]
 print(f"  {win:7s} {load:5s} {src}: {d.get('shown_fps', 0):5.1f} fps shown, dropped {dropped}/{total} "
       f"({100 * dropped / max(total, 1):.1f} %: {causes}), UI p50 {ui['median']:.1f} p99 {ui['p99']:.1f} ms, "

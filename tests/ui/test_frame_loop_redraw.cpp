@@ -307,3 +307,19 @@ TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) 
 }
 
 }  // namespace
+
+// --stats-json's "drops_per_second": each drop in the second of play it was
+// seen in, counted from the first frame on screen (the drops before it in [0]),
+// so a run's drops at start-up can be told from those later.
+TEST(SessionLogDrops, EachDropCountsInTheSecondItWasSeen) {
+  SessionLog log;
+  log.dropped(0);
+  log.dropped(2);  // before the first frame: second 0
+  log.latency(20);  // the first frame is on screen
+  log.dropped(2);   // nothing new
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  log.dropped(5);  // 3 more, in second 1
+  log.dropped(1);  // the counters started again (another source): 1 more
+  const std::string json = log.toJson(FrameStats{}, 1, 1, 30, "box:3");
+  EXPECT_NE(json.find("\"drops_per_second\": [2, 4]"), std::string::npos) << json;
+}

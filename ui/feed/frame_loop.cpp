@@ -326,6 +326,7 @@ void FrameLoop::report(const Recording& r) {
 
 void FrameLoop::logTick() {
   log_.tick();
+  log_.dropped(stats_.framesDropped());
   if (loggedVersion_ == 0) loggedVersion_ = model_.version();  // the state the window started in is no edit
   if (model_.version() > loggedVersion_) {
     loggedVersion_ = model_.version();

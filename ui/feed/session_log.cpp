@@ -78,6 +78,24 @@ void SessionLog::tick() {
   lastTickMs_ = now;
 }
 
+void SessionLog::dropped(std::uint64_t total) {
+  if (total < droppedSeen_) droppedSeen_ = 0;  // counters started again (another source)
+  if (total == droppedSeen_) return;
+  const double sinceFirst = firstFrameMs_ < 0 ? 0 : (nowMs() - firstFrameMs_) / 1000;
+  const auto second = static_cast<std::size_t>(sinceFirst);
+  if (dropsPerSecond_.size() <= second) dropsPerSecond_.resize(second + 1, 0);
+  dropsPerSecond_[second] += total - droppedSeen_;
+  droppedSeen_ = total;
+}
+
+std::string SessionLog::dropsPerSecondJson() const {
+  std::ostringstream out;
+  out << "[";
+  for (std::size_t i = 0; i < dropsPerSecond_.size(); ++i) out << (i ? ", " : "") << dropsPerSecond_[i];
+  out << "]";
+  return out.str();
+}
+
 // The UI thread's frame times: {"median": .., "p99": .., "max": ..} in ms.
 std::string SessionLog::uiFrameMsJson() const {
   const Percentiles p = percentiles(frameMs_);
@@ -180,7 +198,7 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
   // New frames shown per second, from the first one on screen to now.
   const double shownSeconds = firstFrameMs_ < 0 ? 0 : (nowMs() - firstFrameMs_) / 1000;
   out << "},\n  \"shown_fps\": " << (shownSeconds > 0 ? static_cast<double>(latencyMs_.size() - 1) / shownSeconds : 0)
-      << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
+      << ",\n  \"drops_per_second\": " << dropsPerSecondJson() << ",\n  \"ui_frame_ms\": " << uiFrameMsJson()
       << ",\n  \"latency_ms\": " << latencyMsJson() << ",\n  \"race\": " << raceJson(s.race.get())
       << ",\n  \"messages\": [";
   for (std::size_t i = 0; i < messages_.size(); ++i) {

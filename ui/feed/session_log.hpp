@@ -63,6 +63,9 @@ class SessionLog {
   // Once per pass of the UI thread: its frame times go into the file.
   void tick();
   // A new frame reached the screen `ms` after its source handed it over.
+  // The frames dropped so far (every cause, as FrameStats counts them): those
+  // new since the last call go to the second of the run they were seen in.
+  void dropped(std::uint64_t total);
   void latency(double ms) {
     if (latencyMs_.empty()) firstFrameMs_ = nowMs();
     latencyMs_.push_back(ms);
@@ -84,11 +87,16 @@ class SessionLog {
   double nowMs() const;
   std::string uiFrameMsJson() const;
   std::string latencyMsJson() const;
+  std::string dropsPerSecondJson() const;
   static std::string raceJson(const RaceReport* race);  // "null" before any race
   std::vector<double> frameMs_;
   std::vector<double> latencyMs_;
   double lastTickMs_ = -1;
   double firstFrameMs_ = -1;  // when the first new frame reached the screen
+  // Drops per second of play: [0] from the start to the first frame on screen
+  // and the second after it, [n] the n-th second after that first frame.
+  std::vector<std::uint64_t> dropsPerSecond_;
+  std::uint64_t droppedSeen_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::vector<Message> messages_;
   std::vector<Edit> edits_;
