@@ -81,6 +81,38 @@ PictureRenderer::PictureRenderer() {
   glGenTextures(2, textures_);
   glGenTextures(1, &heatTexture_);
   glGenBuffers(2, pbos_);
+  warmUp();
+}
+
+// A software GL (Mesa's llvmpipe) compiles a program's code for the state it
+// is drawn with at its first draw: 30-50 ms of the first picture's pass on the
+// 2-core machine, long enough for the next frames of a 30 fps stream to come
+// and be dropped as display late. So each program draws once here, with the
+// state a picture has (RGBA8 textures, linear, clamped, filled from the pixel
+// buffers) into one pixel, from a 3x3 texture (llvmpipe's code differs for
+// sizes that are powers of two, which frames seldom are); then the renderer
+// forgets it (no frame, no shapes, no uploads counted) and the window's first
+// pass draws over that pixel.
+void PictureRenderer::warmUp() {
+  std::uint8_t pixels[3 * 3 * 4] = {};
+  const ImageView small{pixels, 3, 3, 3 * 4, PixelFormat::RGBA8};
+  uploadOne(0, small);
+  uploadOne(1, small);
+  width_ = height_ = 3;
+  format_ = PixelFormat::RGBA8;
+  GLint viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  ViewState view;
+  view.compare = CompareMode::Off;
+  draw(PixelRect{0, 0, 1, 1}, 1, view);  // the plain program
+  view.compare = CompareMode::Split;
+  draw(PixelRect{0, 0, 1, 1}, 1, view);  // the comparing one
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+  glFinish();
+  width_ = height_ = 0;
+  format_ = PixelFormat::Invalid;
+  shapes_[0] = shapes_[1] = TextureShape();
+  pixelBufferUploads_ = 0;
 }
 
 PictureRenderer::~PictureRenderer() {
