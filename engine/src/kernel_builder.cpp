@@ -70,23 +70,24 @@ void KernelBuilder::request(std::uint64_t generation, const FilterParams& params
     // provisional kernel and race) once the edits settle; a set on its own
     // kernel is done. A builder with idle work turns to the set's other format
     // first (done at once where that is built already).
-    std::optional<Job> next;
-    if (onStopgap) {
-      next = job;
-      next->stage = Stage::Provisional;
-      next->notBefore = std::chrono::steady_clock::now() + settle_;
-      lastRequest_ = std::chrono::steady_clock::now();
-    }
     resumeAfterIdle_.reset();  // a set that waited for the idle work is replaced
-    if (idleWork_) {
-      resumeAfterIdle_ = next;
-      next = job;
-      next->stage = Stage::OtherFormats;
+    if (onStopgap) {
+      Job own = job;
+      own.stage = Stage::Provisional;
+      own.notBefore = std::chrono::steady_clock::now() + settle_;
+      lastRequest_ = std::chrono::steady_clock::now();
+      if (idleWork_)
+        resumeAfterIdle_.emplace(std::move(own));
+      else
+        requested_.emplace(std::move(own));
     }
-    if (next)
-      requested_.emplace(std::move(*next));
-    else if (requested_ && requested_->generation < generation)
+    if (idleWork_) {
+      Job other = job;
+      other.stage = Stage::OtherFormats;
+      requested_.emplace(std::move(other));
+    } else if (!onStopgap && requested_ && requested_->generation < generation) {
       requested_.reset();  // older, and replaced
+    }
     changed_.notify_all();
     return;
   }
