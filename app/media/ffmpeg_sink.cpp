@@ -33,6 +33,16 @@ extern "C" {
 namespace liveconv::app {
 namespace {
 
+// The output as a message names it: "standard output" for `-o -`.
+std::string outputName(const std::string& path) {
+  return path == "-" || path == "pipe:" || path == "pipe:1" ? "standard output" : path;
+}
+
+// Said after a write error that is a pipe's reader gone (EPIPE).
+std::string readerGone(int averror) {
+  return averror == AVERROR(EPIPE) ? " (its reader stopped reading)" : "";
+}
+
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -464,7 +474,7 @@ struct EncoderSink::State {
           const int err = av_interleaved_write_frame(output, p);
           if (err < 0) {
             av_packet_free(&p);
-            throw OutputError("Writing " + path + " failed: " + avError(err) + ".");
+            throw OutputError("Writing " + outputName(path) + " failed: " + avError(err) + readerGone(err) + ".");
           }
         }
       }
@@ -484,7 +494,7 @@ struct EncoderSink::State {
       av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
       packet->stream_index = stream->index;
       if ((err = av_interleaved_write_frame(output, packet)) < 0)
-        throw OutputError("Writing " + path + " failed: " + avError(err) + ".");
+        throw OutputError("Writing " + outputName(path) + " failed: " + avError(err) + readerGone(err) + ".");
     }
     if (err != AVERROR(EAGAIN) && err != AVERROR_EOF)
       throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
@@ -588,7 +598,7 @@ struct EncoderSink::State {
     err = avformat_write_header(output, &muxerOptions);
     av_dict_free(&muxerOptions);
     if (err < 0)
-      throw OutputError("Writing the header of " + path + " failed: " + avError(err) + ".");
+      throw OutputError("Writing the header of " + outputName(path) + " failed: " + avError(err) + readerGone(err) + ".");
     headerWritten = true;
     frame = av_frame_alloc();
     frame->format = encoder->pix_fmt;
@@ -711,11 +721,11 @@ void EncoderSink::finish() {
       s.writeCopied(true);
       for (auto& [index, transcoder] : s.transcoders) transcoder->finish();
       const int err = av_write_trailer(s.output);
-      if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
+      if (err < 0) throw OutputError("Finishing " + outputName(s.path) + " failed: " + avError(err) + readerGone(err) + ".");
     }
     if (s.output->pb) {
       const int err = avio_closep(&s.output->pb);
-      if (err < 0) throw OutputError("Finishing " + s.path + " failed: " + avError(err) + ".");
+      if (err < 0) throw OutputError("Finishing " + outputName(s.path) + " failed: " + avError(err) + readerGone(err) + ".");
     }
   } catch (...) {
     s.staged->discard();  // an unfinished file is not left under the user's name
@@ -778,8 +788,9 @@ void RawSink::write(const Frame& f) {
   }
   for (int y = 0; y < px.height; ++y)
     if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes()) {
+      const int e = errno;
       path_.fail();  // a full disk, a write error: finish() leaves nothing under the user's name
-      throw OutputError("Writing " + path_.target() + " failed: " + std::strerror(errno) + ".");
+      throw OutputError("Writing " + outputName(path_.target()) + " failed: " + std::strerror(e) + readerGone(AVERROR(e)) + ".");
     }
   ++frames_;
 }
@@ -789,8 +800,9 @@ void RawSink::finish() {
   const bool ok = stdout_ ? std::fflush(file_) == 0 : std::fclose(file_) == 0;
   file_ = nullptr;
   if (!ok) {
+    const int e = errno;
     path_.discard();
-    throw OutputError("Finishing " + path_.target() + " failed: " + std::strerror(errno) + ".");
+    throw OutputError("Finishing " + outputName(path_.target()) + " failed: " + std::strerror(e) + readerGone(AVERROR(e)) + ".");
   }
   if (frames_ == 0) {
     path_.discard();

@@ -627,6 +627,29 @@ TEST(Media, AClosedStdoutPipeDoesNotKillTheRun) {
   EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 40u);
 }
 
+// `liveconv run ... -o - | head -c 100`: the output itself goes to a reader
+// that leaves. The run stops at its next write with exit 8 and one sentence
+// naming standard output, for a container and for raw frames alike.
+TEST(Media, AnOutputPipeWhoseReaderLeavesEndsTheRunWithExit8) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  for (const std::string output : {"- --container nut", "raw:-"}) {
+    const std::string log = tempDir() + "/reader-left.log";
+    const std::string status = tempDir() + "/reader-left.status";
+    const auto started = std::chrono::steady_clock::now();
+    shell("(" + std::string(LIVECONV_BIN) + " run -i lavfi:testsrc2=size=96x64:rate=25 --frames 100000 -o " + output +
+          " --mask box:3 --variant local 2>" + log + "; echo $? >" + status + ") | head -c 100 >/dev/null");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::ifstream statusFile(status);
+    int exitCode = -1;
+    statusFile >> exitCode;
+    std::ifstream logFile(log);
+    const std::string said((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(exitCode, 8) << output << ": " << said;
+    EXPECT_TRUE(has(said, "Writing standard output failed: Broken pipe (its reader stopped reading).")) << output << ": " << said;
+    EXPECT_LT(seconds, 30) << output << ": the run went on after its reader left";
+  }
+}
+
 // Files the user keeps: an existing output is replaced only with -y; -n and a
 // run without a terminal to ask keep it; the output is never the input, also
 // through a link or another spelling of its path. Refusals are exit 2 and touch nothing.
