@@ -215,10 +215,15 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSourc
     line << "decode only (no OpenCL)";
   } else {
     const bool tuning = r.params.variant == VariantId::Auto && options.expectedWidth > 0;
-    if (tuning && !r.quiet)
-      std::cerr << "liveconv: auto: finding the fastest variant for " << options.expectedWidth << "x"
-                << options.expectedHeight << " " << toString(r.format) << " frames on " << device->info.name
-                << " (measured once, then cached)...\n";
+    if (tuning && !r.quiet) {
+      const bool known = AutoTuner::shared()->lookup(device->info, r.params, r.format, options.expectedWidth,
+                                                     options.expectedHeight).has_value();
+      std::cerr << "liveconv: auto: " << (known ? "the fastest variant for " : "finding the fastest variant for ")
+                << options.expectedWidth << "x" << options.expectedHeight << " " << toString(r.format) << " frames on "
+                << device->info.name
+                << (known ? " was measured before (" + AutoTuner::defaultCachePath() + ")\n"
+                          : " (measured once, then cached)...\n");
+    }
     auto pipeline = std::make_unique<Pipeline>(device, r.params, options);
     const ActiveKernel& k = pipeline->prepared();
     line << variantInfo(r.params.variant).name;

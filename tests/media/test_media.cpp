@@ -1032,12 +1032,16 @@ TEST(Media, RunTalksOnStderrAndTakesPipesAndPositionalInput) {
   EXPECT_EQ(liveconv("run -i " + clip + " -o " + dir + "/x.gray --format rgba -y").exitCode, 2);
 }
 
-// With auto, the run says it measures, and the run line and --json-log name the variant chosen.
+// With auto, the run says it measures (or, the next time, that it measured
+// before), and the run line and --json-log name the variant chosen.
 TEST(Media, AutoSaysWhatItChose) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(clip, "auto.mkv", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 4 -c:v ffv1");
-  const std::string log = tempDir() + "/auto.jsonl";
-  const Result r = liveconv("run -i " + clip + " --mask box:3 --variant auto --json-log " + log);
+  const std::string log = tempDir() + "/auto.jsonl", cache = tempDir() + "/auto-said.tsv";
+  fs::remove(cache);
+  const std::string run =
+      "LIVECONV_TUNING_CACHE=" + cache + " " + LIVECONV_BIN + " run -i " + clip + " --mask box:3 --variant auto ";
+  const Result r = shell(run + "--json-log " + log + " 2>&1");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, "auto: finding the fastest variant for 96x64 rgba frames")) << r.output;
   std::smatch chosen;
@@ -1045,6 +1049,13 @@ TEST(Media, AutoSaysWhatItChose) {
   std::ifstream in(log);
   const std::string json((std::istreambuf_iterator<char>(in)), {});
   EXPECT_TRUE(has(json, "\"variant\":\"" + chosen[1].str() + "\"")) << json;
+  // The second run finds the answer in the cache and does not claim to measure.
+  const Result again = shell(run + "2>&1");
+  ASSERT_EQ(again.exitCode, 0) << again.output;
+  EXPECT_TRUE(has(again.output, "auto: the fastest variant for 96x64 rgba frames")) << again.output;
+  EXPECT_TRUE(has(again.output, "was measured before (" + cache + ")")) << again.output;
+  EXPECT_FALSE(has(again.output, "finding the fastest variant")) << again.output;
+  EXPECT_TRUE(has(again.output, "-> auto -> " + chosen[1].str() + " (workgroup")) << again.output;
 }
 
 // Audio the container cannot hold (PCM into MP4) is encoded again as its
