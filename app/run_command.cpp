@@ -353,8 +353,11 @@ int runCommand(const Args& args) {
     const StatsSnapshot stats = channel->stats().snapshot();  // the stream had started: the output was finished
     if (!r.quiet) std::cerr << summaryText(stats);
     std::cerr << "liveconv: "
-              << (bySignal ? "interrupted by " + std::string(signalName(interruptSignal())) + ";" : e.what()) << " "
-              << stats.framesOut << " frames were written and the output was finished properly.\n";
+              << (bySignal ? "interrupted by " + std::string(signalName(interruptSignal())) + ";" : e.what()) << " ";
+    if (stats.framesOut == 0 && r.output != "null")
+      std::cerr << (bySignal ? "no" : "No") << " filtered frame reached " << r.output << ", so it was not written.\n";
+    else
+      std::cerr << stats.framesOut << " frames were written and the output was finished properly.\n";
     return bySignal ? interruptExitCode() : kExitInputFailed;
   } catch (const EncoderChoiceError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";

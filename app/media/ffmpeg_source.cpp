@@ -897,8 +897,17 @@ bool FfmpegSource::next(Frame& out) {
         throw SourceUnavailable((s.spec.inputFormat == "v4l2" ? "Camera " : "Input ") + s.spec.text +
                                 " stopped: " + avError(err) + ".");
       ++corrupt_;
-      if (++s.consecutiveErrors > 1000)
+      if (++s.consecutiveErrors > 1000) {
+        // An MP4 written in one go has its index (moov) after the frames: a
+        // pipe gives the index only once the frames it locates have gone by.
+        const bool movOnAPipe = std::strncmp(s.input->iformat->name, "mov", 3) == 0 && s.input->pb &&
+                                !(s.input->pb->seekable & AVIO_SEEKABLE_NORMAL);
+        if (movOnAPipe)
+          throw InputError("Input " + s.spec.text + " is an MP4 or MOV whose index comes after its frames, which " +
+                           "cannot be read from a pipe: give its file name instead, or write it with ffmpeg's " +
+                           "-movflags +faststart.");
         throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");
+      }
       continue;
     }
     s.discontinuities->apply(s.input, s.packet);

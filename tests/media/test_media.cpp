@@ -650,6 +650,28 @@ TEST(Media, AnOutputPipeWhoseReaderLeavesEndsTheRunWithExit8) {
   }
 }
 
+// An MP4 written in one go (its index after the frames) cannot be read from a
+// pipe: one sentence says so and what to do; no output file, and no claim of one.
+TEST(Media, AnMp4WithItsIndexAtTheEndOnAPipeSaysWhy) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  // Larger than what FFmpeg reads while it probes (a few kB would be read whole and could be searched back).
+  REQUIRE_CLIP(clip, "index_at_end.mp4",
+               "-f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 25 -c:v libx264 -qp 0 -pix_fmt yuv420p");
+  const std::string out = tempDir() + "/from_pipe.mkv";
+  fs::remove(out);
+  const Result r = shell("cat " + clip + " | " + std::string(LIVECONV_BIN) + " run -i - -o " + out +
+                         " --mask box:3 --variant local 2>&1");
+  EXPECT_EQ(r.exitCode, 7) << r.output;
+  EXPECT_TRUE(has(r.output, "Input standard input is an MP4 or MOV whose index comes after its frames, which cannot "
+                            "be read from a pipe: give its file name instead")) << r.output;
+  EXPECT_TRUE(has(r.output, "No filtered frame reached " + out + ", so it was not written.")) << r.output;
+  EXPECT_FALSE(has(r.output, "finished properly")) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  // The same file read by name plays.
+  EXPECT_EQ(liveconv("run -i " + clip + " -o " + out + " -y --mask box:3 --variant local").exitCode, 0);
+  EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 25u);
+}
+
 // Files the user keeps: an existing output is replaced only with -y; -n and a
 // run without a terminal to ask keep it; the output is never the input, also
 // through a link or another spelling of its path. Refusals are exit 2 and touch nothing.
