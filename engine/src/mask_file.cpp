@@ -244,7 +244,7 @@ Mask loadMaskFile(const std::string& path) {
   try {
     return parseMaskJson(text);
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument("Mask file " + path + ", " + e.what());
+    throw InvalidArgument("In mask file " + path + ": " + e.what());
   }
 }
 

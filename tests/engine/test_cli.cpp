@@ -50,6 +50,7 @@ TEST(Cli, PipelineBenchRunsEveryFrameWithAndWithoutReadback) {
   EXPECT_TRUE(has(r.output, "frames: in 12, out 12, dropped 0")) << r.output;
   EXPECT_TRUE(has(r.output, "kept on the device (no readback)")) << r.output;
   EXPECT_TRUE(has(r.output, "readback 0.000 ")) << "frames kept on the device were read back:\n" << r.output;
+  EXPECT_FALSE(has(r.output, "copied to and from the device")) << "the summary contradicts the header:\n" << r.output;
 }
 
 // The stop path of `bench`, as `run`'s: SIGTERM (or Ctrl-C, SIGHUP) between

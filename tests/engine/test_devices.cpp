@@ -55,6 +55,20 @@ TEST(DeviceSelection, NoMatchIsOneSentenceListingTheDevices) {
   EXPECT_THROW(selectDevice("7", kDevices), NoDeviceError);
   EXPECT_THROW(selectDevice("3:0", kDevices), NoDeviceError);
   EXPECT_THROW(selectDevice("accelerator", kDevices), NoDeviceError);
+  // The count in words a user reads: "there are 3", "there is one".
+  auto indexError = [](const std::string& sel, const std::vector<DeviceInfo>& devices) {
+    try {
+      selectDevice(sel, devices);
+    } catch (const NoDeviceError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(indexError("7", kDevices).find("No OpenCL device has index 7; there are 3 (0: "), std::string::npos)
+      << indexError("7", kDevices);
+  const std::vector<DeviceInfo> one = {kDevices[0]};
+  EXPECT_NE(indexError("7", one).find("No OpenCL device has index 7; there is one (0: "), std::string::npos)
+      << indexError("7", one);
 }
 
 TEST(DeviceSelection, NoDeviceAtAllSaysSo) {

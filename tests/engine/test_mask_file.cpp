@@ -51,5 +51,18 @@ TEST(MaskFile, ErrorsSayLineAndColumn) {
   EXPECT_THROW(loadMaskFile("/nonexistent/mask.json"), InvalidArgument);
 }
 
+// A file's error names the file, then says what is wrong, as one sentence.
+TEST(MaskFile, AFilesErrorNamesTheFile) {
+  const std::string path = ::testing::TempDir() + "mask_file_error.json";
+  std::ofstream(path) << R"({"width": 3, "height": 3, "coefficients": [1, 2]})";
+  try {
+    loadMaskFile(path);
+    FAIL() << "a 3x3 mask of 2 coefficients was taken";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(std::string(e.what()), "In mask file " + path + ": Mask has 2 coefficients but 3x3 needs 9.");
+  }
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace liveconv
