@@ -363,11 +363,16 @@ void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector
   if (!out) throw Error("Cannot write " + path + ".");
   out << "device,driver,variant,format,image,mask,workgroup,kernel_ms,kernel_mpix_s,frac_bandwidth,frac_fma,"
          "transfer_ms,transfer_mpix_s,verify,error\n";
-  for (const Row& r : rows)
+  for (const Row& r : rows) {
     out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ','
-        << r.image << ',' << r.mask << ',' << r.workgroup << ',' << r.kernelMs << ',' << r.kernelMpix << ','
-        << r.fracBandwidth << ',' << r.fracFma << ',' << r.transferMs << ',' << r.transferMpix << ",\"" << r.verify
-        << "\",\"" << jsonEscape(r.error) << "\"\n";
+        << r.image << ',' << r.mask << ',' << r.workgroup << ',';
+    if (r.error.empty())  // a skipped row leaves its numbers empty (a 0 would read as a measurement)
+      out << r.kernelMs << ',' << r.kernelMpix << ',' << r.fracBandwidth << ',' << r.fracFma << ',' << r.transferMs
+          << ',' << r.transferMpix;
+    else
+      out << ",,,,,";
+    out << ",\"" << r.verify << "\",\"" << jsonEscape(r.error) << "\"\n";
+  }
 }
 
 void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimits& limits, int runs,
@@ -380,11 +385,17 @@ void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimi
       << "\",\n  \"runs\": " << runs << ",\n  \"results\": [\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = rows[k];
+    // A skipped row's numbers are null (a 0 would read as a measurement).
+    auto number = [&r](double v) {
+      std::ostringstream n;
+      if (r.error.empty()) n << v; else n << "null";
+      return n.str();
+    };
     out << "    {\"variant\": \"" << r.variant << "\", \"format\": \"" << r.format << "\", \"image\": \"" << r.image
         << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup << "\", \"kernel_ms\": "
-        << r.kernelMs << ", \"kernel_mpix_s\": " << r.kernelMpix << ", \"frac_bandwidth\": " << r.fracBandwidth
-        << ", \"frac_fma\": " << r.fracFma << ", \"transfer_ms\": " << r.transferMs
-        << ", \"transfer_mpix_s\": " << r.transferMpix << ", \"chosen\": \"" << r.chosen << "\", \"verify\": \""
+        << number(r.kernelMs) << ", \"kernel_mpix_s\": " << number(r.kernelMpix) << ", \"frac_bandwidth\": "
+        << number(r.fracBandwidth) << ", \"frac_fma\": " << number(r.fracFma) << ", \"transfer_ms\": "
+        << number(r.transferMs) << ", \"transfer_mpix_s\": " << number(r.transferMpix) << ", \"chosen\": \"" << r.chosen << "\", \"verify\": \""
         << jsonEscape(r.verify) << "\", \"error\": \"" << jsonEscape(r.error) << "\", \"build_log\": \""
         << jsonEscape(r.buildLog) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
   }
@@ -426,6 +437,18 @@ int runBench(const std::vector<std::string>& argv) {
   if (failures) {
     std::cerr << failures << " result(s) failed verification or did not build.\n";
     return kExitVerifyFailed;
+  }
+  // Every row skipped: nothing to compare, so not a success.
+  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const Row& r) { return !r.error.empty(); })) {
+    const bool rank1 = std::all_of(rows.begin(), rows.end(), [](const Row& r) {
+      const VariantInfo* v = findVariant(r.variant);
+      return v && v->needsSeparableMask;
+    });
+    std::cerr << "liveconv: nothing was measured; every row was skipped (" << rows.front().error << ")"
+              << (rank1 && !args.has("--mask")
+                      ? " The generated masks are not separable: give one with --mask, e.g. --mask gaussian:5.\n"
+                      : "\n");
+    return kExitUnsupported;
   }
   return kExitOk;
 }

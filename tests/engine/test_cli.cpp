@@ -243,6 +243,28 @@ TEST(Cli, BenchVerifiesEveryVariant) {
   EXPECT_TRUE(has(text, "\"verify\": \"ok(exact)\""));
 }
 
+// A table of skipped rows only measured nothing: exit 5 and one sentence that
+// says why and what to give; the skipped rows' numbers in --csv and --json are
+// empty and null, not zeros that would read as measurements.
+TEST(Cli, BenchThatMeasuresNothingSaysWhyAndFails) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string csv = testing::TempDir() + "/skipped.csv", json = testing::TempDir() + "/skipped.json";
+  Result r = run("bench --variants separable --masks 3 --sizes 32x24 --runs 1 --warmup 0 --csv " + csv + " --json " + json);
+  EXPECT_EQ(r.exitCode, 5) << r.output;
+  EXPECT_TRUE(has(r.output, "nothing was measured; every row was skipped (Variant separable needs a rank-1")) << r.output;
+  EXPECT_TRUE(has(r.output, "give one with --mask, e.g. --mask gaussian:5.")) << r.output;
+  std::ifstream c(csv);
+  const std::string csvText((std::istreambuf_iterator<char>(c)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(has(csvText, ",separable,rgba,32x24,3x3,,,,,,,,\"\",\"Variant separable needs")) << csvText;
+  std::ifstream j(json);
+  const std::string jsonText((std::istreambuf_iterator<char>(j)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(has(jsonText, "\"kernel_ms\": null")) << jsonText;
+  // A separable mask measures: exit 0.
+  r = run("bench --variants separable --mask gaussian:3 --sizes 32x24 --runs 1 --warmup 0");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_FALSE(has(r.output, "nothing was measured")) << r.output;
+}
+
 TEST(Cli, KernelBuildFailureShowsTheBuildLog) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string dir = testing::TempDir() + "/broken_kernels";
