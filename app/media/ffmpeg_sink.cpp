@@ -310,8 +310,22 @@ struct EncoderSink::State {
                                                                         {AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUV440P}};
     for (const auto& [j, plain] : fullRange)
       if (in == j) in = plain;
-    for (const AVPixelFormat* f = ffmpeg_compat::pixelFormats(codec); *f != AV_PIX_FMT_NONE; ++f)
-      if (*f == in) return in;
+    // Packed or semi-planar samples (a webcam's yuyv422, a decoder's nv12) as
+    // the planar format of the same sampling, which more encoders take (FFV1).
+    static const std::pair<AVPixelFormat, AVPixelFormat> planar[] = {
+        {AV_PIX_FMT_YUYV422, AV_PIX_FMT_YUV422P}, {AV_PIX_FMT_UYVY422, AV_PIX_FMT_YUV422P},
+        {AV_PIX_FMT_YVYU422, AV_PIX_FMT_YUV422P}, {AV_PIX_FMT_NV16, AV_PIX_FMT_YUV422P},
+        {AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P},    {AV_PIX_FMT_NV21, AV_PIX_FMT_YUV420P},
+        {AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV420P10LE}};
+    const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
+    auto takes = [formats](AVPixelFormat f) {
+      for (const AVPixelFormat* p = formats; *p != AV_PIX_FMT_NONE; ++p)
+        if (*p == f) return true;
+      return false;
+    };
+    if (takes(in)) return in;
+    for (const auto& [packed, plane] : planar)
+      if (in == packed && takes(plane)) return plane;
     return AV_PIX_FMT_NONE;
   }
 

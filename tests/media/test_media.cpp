@@ -672,6 +672,20 @@ TEST(Media, AnMp4WithItsIndexAtTheEndOnAPipeSaysWhy) {
   EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 25u);
 }
 
+// A webcam's packed 4:2:2 (yuyv422) goes into FFV1 as planar 4:2:2, the
+// input's sampling (FFV1 takes no packed format; it was bgra, twice the size).
+TEST(Media, PackedFourTwoTwoGoesToFfv1AsPlanarFourTwoTwo) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, "webcam.nut", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -pix_fmt yuyv422 -c:v rawvideo");
+  const std::string out = tempDir() + "/webcam_out.mkv";
+  const Result r = liveconv("run -i " + clip + " -o " + out + " -y --mask box:3 --variant local");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const Result probe =
+      shell("ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,pix_fmt -of csv=p=0 " + out);
+  EXPECT_EQ(probe.output, "ffv1,yuv422p\n") << probe.output;
+  EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 5u);
+}
+
 // Files the user keeps: an existing output is replaced only with -y; -n and a
 // run without a terminal to ask keep it; the output is never the input, also
 // through a link or another spelling of its path. Refusals are exit 2 and touch nothing.
