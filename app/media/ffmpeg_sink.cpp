@@ -164,6 +164,23 @@ void checkEncoderOptions(const AVCodec* codec, const std::vector<std::pair<std::
       avcodec_free_context(&probe);
       throw EncoderChoiceError("The " + std::string(codec->name) + " encoder does not take " + key + "=" + value + ".");
     }
+    // x264's and x265's presets are a plain string to FFmpeg; a name they do
+    // not know fails only when the encoder opens, with their own log lines.
+    if (key == "preset" && (std::strcmp(codec->name, "libx264") == 0 || std::strcmp(codec->name, "libx265") == 0)) {
+      static const char* const presets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+                                            "medium",    "slow",      "slower",   "veryslow", "placebo"};
+      std::string list;
+      bool known = false;
+      for (const char* p : presets) {
+        known = known || value == p;
+        list += (list.empty() ? "" : ", ") + std::string(p);
+      }
+      if (!known) {
+        avcodec_free_context(&probe);
+        throw EncoderChoiceError("The " + std::string(codec->name) + " encoder has no preset '" + value +
+                                 "'; its presets are " + list + ".");
+      }
+    }
     try {
       checkRange(codec, key, value);
     } catch (...) {

@@ -1035,6 +1035,12 @@ TEST(Media, EncoderSettingsReachTheEncoder) {
     EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.output;
     EXPECT_FALSE(fs::exists(tempDir() + "/settings_bad.mp4")) << bad;
   }
+  // A preset x264 does not know: one sentence listing its presets, none of x264's own log lines.
+  const Result preset = liveconv(base + "bad.mp4 --preset superduper");
+  EXPECT_TRUE(has(preset.output, "The libx264 encoder has no preset 'superduper'; its presets are ultrafast, superfast, "
+                                 "veryfast, faster, fast, medium, slow, slower, veryslow, placebo."))
+      << preset.output;
+  EXPECT_FALSE(has(preset.output, "x264 [error]")) << preset.output;
 }
 
 // Standard output is the output's alone: messages, progress and summary go to
