@@ -269,11 +269,11 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
 
 void printRow(const Row& row, bool transfers) {
   if (!row.error.empty()) {
-    std::printf("%-13s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(), row.image.c_str(),
+    std::printf("%-14s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(), row.image.c_str(),
                 row.mask.c_str(), row.error.c_str());
     if (!row.buildLog.empty()) std::printf("%s\n", row.buildLog.c_str());
   } else {
-    std::printf("%-13s %-5s %-10s %-6s %-8s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(), row.format.c_str(),
+    std::printf("%-14s %-5s %-10s %-6s %-15s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(), row.format.c_str(),
                 row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs, row.kernelMpix,
                 100 * row.fracBandwidth, 100 * row.fracFma);
     if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);
@@ -297,7 +297,7 @@ void printHeader(const DeviceInfo& info, const BenchPlan& plan, const DeviceLimi
                "limit / (taps x channels; W+H taps for separable); +xfer ms = a whole frame from host memory "
                "and back (upload, kernel, readback; a CPU device filters the host frames in place, which can "
                "take less than its own padded buffers), run by run interleaved with the kernel alone\n\n";
-  std::printf("%-13s %-5s %-10s %-6s %-8s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
+  std::printf("%-14s %-5s %-10s %-6s %-15s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
               "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", plan.verify ? "verify" : "");
 }
 
