@@ -364,8 +364,8 @@ void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector
   out << "device,driver,variant,format,image,mask,workgroup,kernel_ms,kernel_mpix_s,frac_bandwidth,frac_fma,"
          "transfer_ms,transfer_mpix_s,verify,error\n";
   for (const Row& r : rows) {
-    out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ','
-        << r.image << ',' << r.mask << ',' << r.workgroup << ',';
+    out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ',' << r.image
+        << ',' << r.mask << ',' << r.workgroup << ',';
     if (r.error.empty())  // a skipped row leaves its numbers empty (a 0 would read as a measurement)
       out << r.kernelMs << ',' << r.kernelMpix << ',' << r.fracBandwidth << ',' << r.fracFma << ',' << r.transferMs
           << ',' << r.transferMpix;
@@ -388,16 +388,20 @@ void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimi
     // A skipped row's numbers are null (a 0 would read as a measurement).
     auto number = [&r](double v) {
       std::ostringstream n;
-      if (r.error.empty()) n << v; else n << "null";
+      if (r.error.empty())
+        n << v;
+      else
+        n << "null";
       return n.str();
     };
     out << "    {\"variant\": \"" << r.variant << "\", \"format\": \"" << r.format << "\", \"image\": \"" << r.image
-        << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup << "\", \"kernel_ms\": "
-        << number(r.kernelMs) << ", \"kernel_mpix_s\": " << number(r.kernelMpix) << ", \"frac_bandwidth\": "
-        << number(r.fracBandwidth) << ", \"frac_fma\": " << number(r.fracFma) << ", \"transfer_ms\": "
-        << number(r.transferMs) << ", \"transfer_mpix_s\": " << number(r.transferMpix) << ", \"chosen\": \"" << r.chosen << "\", \"verify\": \""
-        << jsonEscape(r.verify) << "\", \"error\": \"" << jsonEscape(r.error) << "\", \"build_log\": \""
-        << jsonEscape(r.buildLog) << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
+        << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup
+        << "\", \"kernel_ms\": " << number(r.kernelMs) << ", \"kernel_mpix_s\": " << number(r.kernelMpix)
+        << ", \"frac_bandwidth\": " << number(r.fracBandwidth) << ", \"frac_fma\": " << number(r.fracFma)
+        << ", \"transfer_ms\": " << number(r.transferMs) << ", \"transfer_mpix_s\": " << number(r.transferMpix)
+        << ", \"chosen\": \"" << r.chosen << "\", \"verify\": \"" << jsonEscape(r.verify) << "\", \"error\": \""
+        << jsonEscape(r.error) << "\", \"build_log\": \"" << jsonEscape(r.buildLog) << "\"}"
+        << (k + 1 < rows.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
 }

@@ -85,7 +85,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   const StreamResult r = runStream(source, sink, pipeline, so);
   std::cout << summaryText(r.stats);
   std::cout << (pipeline.mapsHostMemory() ? "frames were mapped into the device's buffers (it shares host memory)\n"
-                 : options.keepOnDevice   ? "frames were copied to the device and kept there (no readback)\n"
+                : options.keepOnDevice    ? "frames were copied to the device and kept there (no readback)\n"
                                           : "frames were copied to and from the device\n");
   if (r.interrupted) return interrupted(("after " + std::to_string(r.stats.framesOut) + " frames").c_str());
   return kExitOk;

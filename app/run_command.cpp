@@ -216,8 +216,9 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSourc
   } else {
     const bool tuning = r.params.variant == VariantId::Auto && options.expectedWidth > 0;
     if (tuning && !r.quiet) {
-      const bool known = AutoTuner::shared()->lookup(device->info, r.params, r.format, options.expectedWidth,
-                                                     options.expectedHeight).has_value();
+      const bool known = AutoTuner::shared()
+                             ->lookup(device->info, r.params, r.format, options.expectedWidth, options.expectedHeight)
+                             .has_value();
       std::cerr << "liveconv: auto: " << (known ? "the fastest variant for " : "finding the fastest variant for ")
                 << options.expectedWidth << "x" << options.expectedHeight << " " << toString(r.format) << " frames on "
                 << device->info.name

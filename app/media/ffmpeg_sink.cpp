@@ -167,7 +167,7 @@ void checkEncoderOptions(const AVCodec* codec, const std::vector<std::pair<std::
     // x264's and x265's presets are a plain string to FFmpeg; a name they do
     // not know fails only when the encoder opens, with their own log lines.
     if (key == "preset" && (std::strcmp(codec->name, "libx264") == 0 || std::strcmp(codec->name, "libx265") == 0)) {
-      static const char* const presets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+      static const char* const presets[] = {"ultrafast", "superfast", "veryfast", "faster",   "fast",
                                             "medium",    "slow",      "slower",   "veryslow", "placebo"};
       std::string list;
       bool known = false;
@@ -330,9 +330,9 @@ struct EncoderSink::State {
     // Packed or semi-planar samples (a webcam's yuyv422, a decoder's nv12) as
     // the planar format of the same sampling, which more encoders take (FFV1).
     static const std::pair<AVPixelFormat, AVPixelFormat> planar[] = {
-        {AV_PIX_FMT_YUYV422, AV_PIX_FMT_YUV422P}, {AV_PIX_FMT_UYVY422, AV_PIX_FMT_YUV422P},
-        {AV_PIX_FMT_YVYU422, AV_PIX_FMT_YUV422P}, {AV_PIX_FMT_NV16, AV_PIX_FMT_YUV422P},
-        {AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P},    {AV_PIX_FMT_NV21, AV_PIX_FMT_YUV420P},
+        {AV_PIX_FMT_YUYV422, AV_PIX_FMT_YUV422P},   {AV_PIX_FMT_UYVY422, AV_PIX_FMT_YUV422P},
+        {AV_PIX_FMT_YVYU422, AV_PIX_FMT_YUV422P},   {AV_PIX_FMT_NV16, AV_PIX_FMT_YUV422P},
+        {AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P},      {AV_PIX_FMT_NV21, AV_PIX_FMT_YUV420P},
         {AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV420P10LE}};
     const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
     auto takes = [formats](AVPixelFormat f) {
@@ -629,7 +629,8 @@ struct EncoderSink::State {
     err = avformat_write_header(output, &muxerOptions);
     av_dict_free(&muxerOptions);
     if (err < 0)
-      throw OutputError("Writing the header of " + outputName(path) + " failed: " + avError(err) + readerGone(err) + ".");
+      throw OutputError("Writing the header of " + outputName(path) + " failed: " + avError(err) + readerGone(err) +
+                        ".");
     headerWritten = true;
     frame = av_frame_alloc();
     frame->format = encoder->pix_fmt;
@@ -752,11 +753,13 @@ void EncoderSink::finish() {
       s.writeCopied(true);
       for (auto& [index, transcoder] : s.transcoders) transcoder->finish();
       const int err = av_write_trailer(s.output);
-      if (err < 0) throw OutputError("Finishing " + outputName(s.path) + " failed: " + avError(err) + readerGone(err) + ".");
+      if (err < 0)
+        throw OutputError("Finishing " + outputName(s.path) + " failed: " + avError(err) + readerGone(err) + ".");
     }
     if (s.output->pb) {
       const int err = avio_closep(&s.output->pb);
-      if (err < 0) throw OutputError("Finishing " + outputName(s.path) + " failed: " + avError(err) + readerGone(err) + ".");
+      if (err < 0)
+        throw OutputError("Finishing " + outputName(s.path) + " failed: " + avError(err) + readerGone(err) + ".");
     }
   } catch (...) {
     s.staged->discard();  // an unfinished file is not left under the user's name
@@ -821,7 +824,8 @@ void RawSink::write(const Frame& f) {
     if (std::fwrite(px.row(y), 1, px.rowBytes(), file_) != px.rowBytes()) {
       const int e = errno;
       path_.fail();  // a full disk, a write error: finish() leaves nothing under the user's name
-      throw OutputError("Writing " + outputName(path_.target()) + " failed: " + std::strerror(e) + readerGone(AVERROR(e)) + ".");
+      throw OutputError("Writing " + outputName(path_.target()) + " failed: " + std::strerror(e) +
+                        readerGone(AVERROR(e)) + ".");
     }
   ++frames_;
 }
@@ -833,7 +837,8 @@ void RawSink::finish() {
   if (!ok) {
     const int e = errno;
     path_.discard();
-    throw OutputError("Finishing " + outputName(path_.target()) + " failed: " + std::strerror(e) + readerGone(AVERROR(e)) + ".");
+    throw OutputError("Finishing " + outputName(path_.target()) + " failed: " + std::strerror(e) +
+                      readerGone(AVERROR(e)) + ".");
   }
   if (frames_ == 0) {
     path_.discard();

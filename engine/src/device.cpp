@@ -120,9 +120,10 @@ DeviceInfo selectDevice(std::string_view selector, const std::vector<DeviceInfo>
   if (allDigits(sel)) {
     const long index = std::strtol(sel.c_str(), nullptr, 10);
     if (index >= 0 && index < static_cast<long>(devices.size())) return devices[index];
-    throw NoDeviceError("No OpenCL device has index " + sel + "; " +
-                        (devices.size() == 1 ? std::string("there is one") : "there are " + std::to_string(devices.size())) +
-                        " (" + listForMessage(devices) + ").");
+    throw NoDeviceError(
+        "No OpenCL device has index " + sel + "; " +
+        (devices.size() == 1 ? std::string("there is one") : "there are " + std::to_string(devices.size())) + " (" +
+        listForMessage(devices) + ").");
   }
   if (const auto colon = sel.find(':'); colon != std::string::npos && allDigits(sel.substr(0, colon)) &&
                                          allDigits(sel.substr(colon + 1))) {

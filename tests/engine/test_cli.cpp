@@ -249,9 +249,11 @@ TEST(Cli, BenchVerifiesEveryVariant) {
 TEST(Cli, BenchThatMeasuresNothingSaysWhyAndFails) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string csv = testing::TempDir() + "/skipped.csv", json = testing::TempDir() + "/skipped.json";
-  Result r = run("bench --variants separable --masks 3 --sizes 32x24 --runs 1 --warmup 0 --csv " + csv + " --json " + json);
+  Result r =
+      run("bench --variants separable --masks 3 --sizes 32x24 --runs 1 --warmup 0 --csv " + csv + " --json " + json);
   EXPECT_EQ(r.exitCode, 5) << r.output;
-  EXPECT_TRUE(has(r.output, "nothing was measured; every row was skipped (Variant separable needs a rank-1")) << r.output;
+  EXPECT_TRUE(has(r.output, "nothing was measured; every row was skipped (Variant separable needs a rank-1"))
+      << r.output;
   EXPECT_TRUE(has(r.output, "give one with --mask, e.g. --mask gaussian:5.")) << r.output;
   std::ifstream c(csv);
   const std::string csvText((std::istreambuf_iterator<char>(c)), std::istreambuf_iterator<char>());

@@ -645,7 +645,8 @@ TEST(Media, AnOutputPipeWhoseReaderLeavesEndsTheRunWithExit8) {
     std::ifstream logFile(log);
     const std::string said((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
     EXPECT_EQ(exitCode, 8) << output << ": " << said;
-    EXPECT_TRUE(has(said, "Writing standard output failed: Broken pipe (its reader stopped reading).")) << output << ": " << said;
+    EXPECT_TRUE(has(said, "Writing standard output failed: Broken pipe (its reader stopped reading)."))
+        << output << ": " << said;
     EXPECT_LT(seconds, 30) << output << ": the run went on after its reader left";
   }
 }
@@ -662,8 +663,10 @@ TEST(Media, AnMp4WithItsIndexAtTheEndOnAPipeSaysWhy) {
   const Result r = shell("cat " + clip + " | " + std::string(LIVECONV_BIN) + " run -i - -o " + out +
                          " --mask box:3 --variant local 2>&1");
   EXPECT_EQ(r.exitCode, 7) << r.output;
-  EXPECT_TRUE(has(r.output, "Input standard input is an MP4 or MOV whose index comes after its frames, which cannot "
-                            "be read from a pipe: give its file name instead")) << r.output;
+  EXPECT_TRUE(has(r.output,
+                  "Input standard input is an MP4 or MOV whose index comes after its frames, which cannot "
+                  "be read from a pipe: give its file name instead"))
+      << r.output;
   EXPECT_TRUE(has(r.output, "No filtered frame reached " + out + ", so it was not written.")) << r.output;
   EXPECT_FALSE(has(r.output, "finished properly")) << r.output;
   EXPECT_FALSE(fs::exists(out));
@@ -676,7 +679,8 @@ TEST(Media, AnMp4WithItsIndexAtTheEndOnAPipeSaysWhy) {
 // input's sampling (FFV1 takes no packed format; it was bgra, twice the size).
 TEST(Media, PackedFourTwoTwoGoesToFfv1AsPlanarFourTwoTwo) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  REQUIRE_CLIP(clip, "webcam.nut", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -pix_fmt yuyv422 -c:v rawvideo");
+  REQUIRE_CLIP(clip, "webcam.nut",
+               "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 5 -pix_fmt yuyv422 -c:v rawvideo");
   const std::string out = tempDir() + "/webcam_out.mkv";
   const Result r = liveconv("run -i " + clip + " -o " + out + " -y --mask box:3 --variant local");
   ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -1037,8 +1041,9 @@ TEST(Media, EncoderSettingsReachTheEncoder) {
   }
   // A preset x264 does not know: one sentence listing its presets, none of x264's own log lines.
   const Result preset = liveconv(base + "bad.mp4 --preset superduper");
-  EXPECT_TRUE(has(preset.output, "The libx264 encoder has no preset 'superduper'; its presets are ultrafast, superfast, "
-                                 "veryfast, faster, fast, medium, slow, slower, veryslow, placebo."))
+  EXPECT_TRUE(has(preset.output,
+                  "The libx264 encoder has no preset 'superduper'; its presets are ultrafast, superfast, "
+                  "veryfast, faster, fast, medium, slow, slower, veryslow, placebo."))
       << preset.output;
   EXPECT_FALSE(has(preset.output, "x264 [error]")) << preset.output;
 }

@@ -314,7 +314,7 @@ TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) 
 TEST(SessionLogDrops, EachDropCountsInTheSecondItWasSeen) {
   SessionLog log;
   log.dropped(0);
-  log.dropped(2);  // before the first frame: second 0
+  log.dropped(2);   // before the first frame: second 0
   log.latency(20);  // the first frame is on screen
   log.dropped(2);   // nothing new
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));

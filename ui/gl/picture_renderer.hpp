@@ -55,7 +55,7 @@ class PictureRenderer {
   void fillFromBoundBuffer(const ImageView& image);
   void uploadOne(int slot, const ImageView& image);
   void uploadShared(std::uint32_t pixelBuffer, const ImageView& shape);
-  void warmUp();  // each program drawn once (the constructor)
+  void warmUp();                   // each program drawn once (the constructor)
   void drawQuad(GLuint filtered);  // with the program in use; leaves none in use
 
   GLuint program_ = 0, vao_ = 0;
