@@ -1,11 +1,54 @@
-// The reference sweep: every registered variant against the CPU reference over
-// masks {1x1 .. 31x31, non-square}, images {1x1 .. 1280x720, not tile
-// multiples, smaller than the mask}, every border mode, RGBA8 and GRAY8.
-// Tolerance: exact (0 LSB) for integer masks with an integer divisor, else 1 LSB.
-// Integer masks come with negative taps and with positive taps only (the row
-// kernels sum these in signed and unsigned 16-bit lanes where the sums fit).
-// The 1280x720 image runs the masks of up to 49 taps; the smaller images carry
-// the large masks, which keeps the suite quick on PoCL.
+// The reference sweep: every registered variant against the CPU reference,
+// RGBA8 and GRAY8, every border mode. Tolerance: exact (0 LSB) for integer
+// masks with an integer divisor, else 1 LSB. Integer masks come with negative
+// taps and with positive taps only (the row kernels sum these in signed and
+// unsigned 16-bit lanes where the sums fit).
+//
+// Most of a case's time is the OpenCL compiler (77-97 % on PoCL): the border,
+// the format, the mask's size (and, for the baked variants, its taps) are build
+// options, so every mask size at every border is a program of its own. The
+// masks and frames are therefore chosen by the code paths they reach, not
+// enumerated, and the product is split in two:
+//  - at the zero border (the one border with code of its own in the kernels:
+//    rows and pixels outside read as zero and are skipped), every mask size and
+//    frame below: every size-dependent path of every kernel;
+//  - at clamp, mirror and wrap (which differ from each other only in
+//    common.cl's border_index), the two border masks on the frames that reach
+//    the border rules: coordinates one and several periods outside the frame.
+// Clamp is also the border of the second implementation's sweep (rusticl,
+// tests/CMakeLists.txt): there each program takes 10-60 s to compile.
+//
+// Why each mask size is here (packet.cl, local.cl, rows.cl):
+//  1x1   no halo: every kernel's degenerate window (radius 0, one tap).
+//  3x3   the smallest halo, one pixel a side.
+//  5x5   radius 2: packet.cl rounds its left halo up to a whole 4-pixel word,
+//        leaving a window offset of 2 (RX % 4 == 2).
+//  7x7   radius 3 (RX % 4 == 3); the tallest mask a CPU build unrolls
+//        completely (UNROLL_ROWS 7); unroll4's remainder of 3 taps.
+//  9x9   radius 4: a halo of exactly one word (RX % 4 == 0); the first mask a
+//        CPU build keeps as a row loop; unroll4's remainder of 1 after two
+//        blocks; the row kernels' window spans a further 16-value vector.
+//  15x15 a GPU build's unroll limit (15 rows); radius 7, larger than the 5x3
+//        frame in both directions.
+//  31x31 a halo (15) wider than half the 16-wide tile: staging loops over
+//        the tile several times; larger than the 17x13 frame.
+//  3x7   taller than wide: the two radii differ, so a swapped x and y shows.
+//  7x1   one row: no vertical halo, a horizontal one of 3.
+// Border masks: 3x7 (radii 1 and 3) and 15x15 (radius 7: on the 1x1 and 5x3
+// frames the border rule maps coordinates several periods away).
+//
+// Why each frame size is here:
+//  1x1      smaller than every mask but 1x1: every tap is a border tap.
+//  5x3      narrower than a packet block (4 across) plus its halo, and than
+//           one 16-value vector of the row kernels in GRAY8.
+//  17x13    one column and row past a 16x16 (and 16x8) workgroup tile: the
+//           last workgroup is almost empty; not a multiple of 4 pixels.
+//  64x64    an exact multiple of every tile, block and vector: the right and
+//           bottom halos begin exactly at a workgroup's edge.
+//  333x201  odd, several workgroups each way, the row kernels' chunks end
+//           mid-vector at the row's end.
+//  1280x720 (zero border, masks up to 49 taps) many workgroups; RGBA rows
+//           larger than the caches, the row kernels' streaming stores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,8 +71,12 @@ namespace {
 struct Size2 {
   int w, h;
 };
-const Size2 kMaskSizes[] = {{1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {15, 15}, {31, 31}, {3, 7}, {7, 1}};
-const Size2 kImageSizes[] = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}, {1280, 720}};
+const std::vector<Size2> kMaskSizes = {{1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {15, 15}, {31, 31}, {3, 7}, {7, 1}};
+const std::vector<Size2> kImageSizes = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}, {1280, 720}};
+const std::vector<Size2> kBorderMaskSizes = {{3, 7}, {15, 15}};
+const std::vector<Size2> kBorderImageSizes = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}};
+// The border at which every mask size and frame runs (see above).
+constexpr BorderMode kEveryPathBorder = BorderMode::Zero;
 
 using SweepParam = std::tuple<std::string, PixelFormat, BorderMode>;
 
@@ -66,9 +113,12 @@ TEST_P(VariantSweep, MatchesReference) {
   Convolver conv(ctx);
   int cases = 0;
   unsigned seed = 1;
-  for (const Size2& is : kImageSizes) {
+  const bool everyPath = border == kEveryPathBorder;
+  const std::vector<Size2>& images = everyPath ? kImageSizes : kBorderImageSizes;
+  const std::vector<Size2>& maskSizes = everyPath ? kMaskSizes : kBorderMaskSizes;
+  for (const Size2& is : images) {
     const Image src = test::randomImage(is.w, is.h, format, seed++);
-    for (const Size2& ms : kMaskSizes) {
+    for (const Size2& ms : maskSizes) {
       if (is.w * is.h > 100000 && ms.w * ms.h > 49) continue;  // large image: small masks only
       const bool rank1 = v->needsSeparableMask;
       std::vector<Mask> masks = {rank1 ? test::separableIntegerMask(ms.w, ms.h) : test::integerMask(ms.w, ms.h)};
