@@ -30,15 +30,6 @@ inline std::string testImplementation() {
   return name ? name : "";
 }
 
-// The borders a check runs at: all four on the main suite; on a second
-// implementation (rusticl) clamp alone, as its sweep does: the border
-// arithmetic is the kernels' own, swept at all four on the main suite, and
-// llvmpipe compiles each program in 10-60 s.
-inline std::vector<BorderMode> bordersToCheck() {
-  if (testImplementation().empty()) return allBorderModes();
-  return {BorderMode::Clamp};
-}
-
 // The device the suite runs on: $LIVECONV_DEVICE or the default; null when none.
 inline std::shared_ptr<DeviceContext> testDevice() {
   static std::shared_ptr<DeviceContext> ctx = [] {
