@@ -5,6 +5,8 @@
 # minbase root (debootstrap --variant=minbase trixie|bookworm) lacks; .ci/run
 # proves them in such roots of both releases on every submission.
 # Usage: scripts/install-deps.sh [engine|full|tools]   (default full)
+# LIVECONV_DEPS_DOWNLOAD_ONLY=1 downloads the missing packages into apt's
+# cache without installing them (.ci/run prepares its clean roots so).
 #   engine  the OpenCL-only build: engine, bench, engine tests
 #   full    everything: FFmpeg, GLFW + ImGui viewer, Qt shell, their tests
 #           (Xvfb, Mesa, ffmpeg for test clips) and the .deb (cpack, help2man)
@@ -56,10 +58,12 @@ for p in "${wanted[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "installing: ${missing[*]}"
+if [ "${LIVECONV_DEPS_DOWNLOAD_ONLY:-0}" = 1 ]; then echo "downloading: ${missing[*]}"; else echo "installing: ${missing[*]}"; fi
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 apt=(-o Acquire::Retries=3 -o Dpkg::Use-Pty=0)
 $SUDO apt-get "${apt[@]}" update -qq
-$SUDO apt-get "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+only=()
+[ "${LIVECONV_DEPS_DOWNLOAD_ONLY:-0}" = 1 ] && only=(--download-only)
+$SUDO apt-get "${apt[@]}" install -y -qq --no-install-recommends "${only[@]}" "${missing[@]}" >/dev/null
