@@ -668,20 +668,20 @@ TEST(KernelBuilder, TheFirstSetsFailureKeepsItsKind) {
 // blamed: the next set of that variant is served by it as before.
 TEST(KernelBuilder, ASetThatCannotFitTheDeviceIsRefusedBeforeAStopgapServesIt) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
+  auto cache = std::make_shared<ProgramCache>();
+  KernelBuilder builder(ctx, cache);
   builder.setIdleWork(true);
   FilterParams p;
   p.variant = VariantId::Baked;
   p.mask = test::integerMask(3, 3);
   p.workgroup = {128, 128};  // more work-items than any device allows
-  const auto start = std::chrono::steady_clock::now();
   try {
     builder.first(1, p, PixelFormat::RGBA8, 64, 48);
     ADD_FAILURE() << "a set that cannot fit the device was handed over (on its stopgap)";
   } catch (const UnsupportedError& e) {
     EXPECT_NE(std::string(e.what()).find("Workgroup 128x128 does not fit"), std::string::npos) << e.what();
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << "refused only after a compile";
+  EXPECT_EQ(cache->buildCount(), 0) << "refused only after a compile (its own or a stopgap's)";
   p.workgroup = {};
   p.mask = test::integerMask(5, 5);
   std::unique_ptr<Convolver> next = builder.first(2, p, PixelFormat::RGBA8, 64, 48);
@@ -988,7 +988,9 @@ TEST(KernelBuilder, AutosOwnKernelWaitsUntilTheEditsPause) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto tuner = std::make_shared<AutoTuner>(tempCache("settle.tsv"));
   KernelBuilder builder(ctx, std::make_shared<ProgramCache>(), tuner);
-  const auto settle = std::chrono::milliseconds(600);
+  // Far longer than the 150 ms between the edits, so that a loaded machine's
+  // stall between two of them does not pass for a pause.
+  const auto settle = std::chrono::milliseconds(3000);
   builder.setSettleTime(settle);
   FilterParams p;
   p.variant = VariantId::Auto;
@@ -1031,7 +1033,7 @@ TEST(KernelBuilder, TheOtherFormatIsBuiltWhileAnEditSettles) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto cache = std::make_shared<ProgramCache>();
   KernelBuilder builder(ctx, cache, std::make_shared<AutoTuner>(tempCache("settle_idle.tsv")));
-  builder.setSettleTime(std::chrono::seconds(20));  // longer than the test
+  builder.setSettleTime(std::chrono::minutes(30));  // longer than the test, however slow the machine
   FilterParams p;
   p.variant = VariantId::Auto;
   p.mask = test::integerMask(5, 3);
@@ -1047,7 +1049,7 @@ TEST(KernelBuilder, TheOtherFormatIsBuiltWhileAnEditSettles) {
     c.setParams(p);
     return c.prepareStopgap(PixelFormat::GRAY8, stopgap, true);
   };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);  // only a hang
   while (!grayBuilt() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_TRUE(grayBuilt()) << "the gray stopgap was not built while the edit settled";
@@ -1066,7 +1068,7 @@ TEST(KernelBuilder, TheOtherVariantsAreCompiledWhileAnEditSettles) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto cache = std::make_shared<ProgramCache>();
   KernelBuilder builder(ctx, cache, std::make_shared<AutoTuner>(tempCache("settle_variants.tsv")));
-  builder.setSettleTime(std::chrono::seconds(30));  // longer than the test
+  builder.setSettleTime(std::chrono::minutes(30));  // longer than the test, however slow the machine
   builder.setIdleWork(true);
   FilterParams p;
   p.variant = VariantId::Auto;
@@ -1079,7 +1081,7 @@ TEST(KernelBuilder, TheOtherVariantsAreCompiledWhileAnEditSettles) {
     c.setParams(naive);
     return c.prepareIfCached(PixelFormat::RGBA8);
   };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);  // only a hang
   while (!naiveBuilt() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_TRUE(naiveBuilt()) << "naive was not compiled while the edit settled";
