@@ -15,8 +15,8 @@
 //  - at clamp, mirror and wrap (which differ from each other only in
 //    common.cl's border_index), the two border masks on the frames that reach
 //    the border rules: coordinates one and several periods outside the frame.
-// Clamp is also the border of the second implementation's sweep (rusticl,
-// tests/CMakeLists.txt): there each program takes 10-60 s to compile.
+// The second implementation (rusticl, tests/CMakeLists.txt) runs the zero and
+// clamp cases of every variant but the two row kernels built per mask.
 //
 // Why each mask size is here (packet.cl, local.cl, rows.cl):
 //  1x1   no halo: every kernel's degenerate window (radius 0, one tap).
