@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -22,6 +23,11 @@
 #include "qt/viewport.hpp"
 
 namespace liveconv::ui::qttest {
+
+// How long a wait for something the window must do may last: long enough for
+// any machine, however loaded (a kernel's compile on PoCL beside other
+// tests), so that it ends only a hang. No wait here is a measure of speed.
+constexpr int kHangMs = 120000;
 
 class QtShell : public ::testing::Test {
  protected:
@@ -49,7 +55,7 @@ class QtShell : public ::testing::Test {
 };
 
 // Ticks the window (and lets Qt paint) until `done` says so; false after `timeoutMs`.
-inline bool tickUntil(MainWindow& w, const std::function<bool()>& done, int timeoutMs = 20000) {
+inline bool tickUntil(MainWindow& w, const std::function<bool()>& done, int timeoutMs = kHangMs) {
   QElapsedTimer clock;
   clock.start();
   while (!done()) {
@@ -67,7 +73,7 @@ inline bool QtShell::waitForFirstFrame(MainWindow& w) {
 
 // Ticks until the frame on screen was filtered with the model's newest
 // parameters (edits are built off the UI thread, so they land a few ticks later).
-inline bool tickUntilShown(MainWindow& w, int timeoutMs = 60000) {
+inline bool tickUntilShown(MainWindow& w, int timeoutMs = kHangMs) {
   const std::uint64_t version = w.model().version();
   return tickUntil(
       w, [&] { return w.loop().frame().paramsVersion >= version; }, timeoutMs);
@@ -75,7 +81,7 @@ inline bool tickUntilShown(MainWindow& w, int timeoutMs = 60000) {
 
 // Opens `spec` and ticks until its feed has taken over and shows a frame.
 // False when it did not (the open failed: lastError() says why, or it timed out).
-inline bool openAndPlay(MainWindow& w, const QString& spec, int timeoutMs = 20000) {
+inline bool openAndPlay(MainWindow& w, const QString& spec, int timeoutMs = kHangMs) {
   const std::uint64_t before = w.loop().feedsInstalled();
   if (!w.openSource(spec)) return false;
   w.tick();  // the request goes to "lc-open" here
@@ -92,12 +98,28 @@ inline void tickUntilQuiet(MainWindow& w, int quietMs = 400) {
   quiet.start();
   QElapsedTimer total;
   total.start();
-  while (quiet.elapsed() < quietMs && total.elapsed() < 20000) {
+  while (quiet.elapsed() < quietMs && total.elapsed() < kHangMs) {
     w.tick();
     if (w.loop().frame().fresh) quiet.restart();
     QApplication::processEvents();
     QTest::qWait(5);
   }
+}
+
+// Runs `answer` on the modal window (a dialog, a message box) once it shows:
+// it runs inside the modal window's own event loop, however long the window
+// takes to come up. Asks until then; the timer goes with the returned object.
+inline std::unique_ptr<QTimer> whenModalShows(std::function<void(QWidget*)> answer) {
+  auto timer = std::make_unique<QTimer>();
+  QTimer* t = timer.get();
+  QObject::connect(t, &QTimer::timeout, [t, answer = std::move(answer)] {
+    if (QWidget* modal = QApplication::activeModalWidget()) {
+      t->stop();
+      answer(modal);
+    }
+  });
+  t->start(10);
+  return timer;
 }
 
 // The whole window as a person sees it: the widgets, and the picture (a

@@ -117,8 +117,8 @@ TEST_F(QtShell, OpenCameraWithNoCameraChangesNothing) {
   const std::string sourceBefore = w->model().source();
   QString shownText;
   bool openEnabled = true;
-  QTimer::singleShot(200, [&] {
-    auto* dialog = qobject_cast<CameraDialog*>(QApplication::activeModalWidget());
+  const auto answer = whenModalShows([&](QWidget* modal) {
+    auto* dialog = qobject_cast<CameraDialog*>(modal);
     if (!dialog) return;
     shownText = dialog->messageLabel()->text();
     openEnabled = dialog->canOpen();
@@ -141,8 +141,8 @@ TEST_F(QtShell, AboutNamesTheVersions) {
   const DeviceInfo device = selectDevice(w->loop().deviceSelector(), enumerateDevices());
   EXPECT_EQ(device.name, w->loop().stats().device) << "the about box and the feed agree on the device";
   QString shown;
-  QTimer::singleShot(200, [&] {
-    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+  const auto answer = whenModalShows([&](QWidget* modal) {
+    if (auto* box = qobject_cast<QMessageBox*>(modal)) {
       shown = box->text();
       saveForReview(*box, "liveconv-qt-about.png");
       box->accept();
@@ -283,7 +283,7 @@ TEST_F(QtShell, ADeviceThatStopsAnsweringLeavesTheWindowUp) {
   const FailingFeed& feed = *failing;
   w->loop().adopt(std::move(failing), "testpattern:64x48");
   ASSERT_TRUE(w->startRecording(dir_.filePath("lost.mkv")));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHangMs);
   while (feed.framesLeft() > 0 && std::chrono::steady_clock::now() < deadline) {  // its three frames
     w->tick();
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

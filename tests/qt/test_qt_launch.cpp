@@ -4,6 +4,7 @@
 // before Qt starts.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -75,7 +76,9 @@ TEST(LaunchUi, Viewer) {
 
 // A liveconv with no window program next to it (a copy in an empty folder).
 TEST(LaunchUi, MissingProgramIsOneSentenceAnd127) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "liveconv-launch-test" / "bin";
+  // A folder of this process's own: tests run side by side, and build trees share the temporary folder.
+  const auto dir =
+      std::filesystem::path(::testing::TempDir()) / ("liveconv-launch-test-" + std::to_string(getpid())) / "bin";
   std::filesystem::remove_all(dir.parent_path());
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(LIVECONV_BIN, dir / "liveconv");

@@ -241,14 +241,10 @@ class QtSlowOpen : public QtShell {
     opener_.gate();  // the first source opened freely; every later open waits for release()
     return w;
   }
-  // Ticks `frames` times while an open is blocked: the old source must keep delivering.
+  // Ticks while an open is blocked until a new frame comes: the old source must keep delivering.
   void expectPlaysOn(MainWindow& w, std::uint64_t* lastIndex) {
-    for (int i = 0; i < 20; ++i) {
-      w.tick();
-      QApplication::processEvents();
-      QTest::qWait(2);
-    }
-    EXPECT_GT(w.loop().frame().index, *lastIndex) << "the playing source stopped while another opened";
+    EXPECT_TRUE(tickUntil(w, [&] { return w.loop().frame().index > *lastIndex; }))
+        << "the playing source stopped while another opened";
     EXPECT_EQ(w.loop().stats().frameWidth, 320) << "still the old source";
     *lastIndex = w.loop().frame().index;
   }

@@ -10,8 +10,12 @@
 //  - `run` without --frames gets `--frames 12`; `bench` gets small sizes and one
 //    timed run (the docs' sizes are for a GPU); `bench --pipeline` gets a small
 //    --size and 12 --frames;
-//  - the windows (liveconv-qt, liveconv-viewer, `liveconv --ui`) run under Xvfb
-//    with `--frames 5 --quit`, and a settings folder of their own.
+//  - the windows (liveconv-qt, liveconv-viewer, `liveconv --ui`) run on an X
+//    server of their own (tests/xvfb_run.sh) with `--frames 5 --quit`, and a
+//    settings folder of their own.
+// Each line's folder is named by its file, its line and this process, so the
+// lines run side by side (and beside another build tree's); it is removed
+// after a line that passed.
 // The exit code expected is 0, or the one the docs give for what this
 // machine lacks: 3 for `--device gpu` without a GPU, 7 for a camera that is
 // not there (a window's `--quit` run too: its source never played). Files a command names with -o, --json or --stats-json must exist afterwards.
@@ -19,6 +23,7 @@
 // (tests/CMakeLists.txt lists README.md and docs/*.md when it is configured).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cctype>
@@ -143,7 +148,7 @@ std::string missingCamera(const std::string& text) {
 class ReadmeCommandTest : public ::testing::TestWithParam<ReadmeCommand> {
  protected:
   void SetUp() override {
-    std::string name = "liveconv_doc_" + GetParam().where();
+    std::string name = "liveconv_doc_" + GetParam().where() + "_" + std::to_string(getpid());
     for (char& ch : name)
       if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     dir_ = fs::path(::testing::TempDir()) / name;
@@ -162,6 +167,10 @@ class ReadmeCommandTest : public ::testing::TestWithParam<ReadmeCommand> {
     std::ofstream(dir_ / "script.txt") << "# script.txt\n10 mask box:5\n10 wait\n20 variant separable\n30 save-frame f.png\n40 quit\n";
     std::ofstream(dir_ / "edge.json")
         << R"({"width":3,"height":3,"coefficients":[-1,-1,-1,-1,8,-1,-1,-1,-1],"divisor":1,"bias":0,"normalize":"none"})";
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    if (!HasFailure()) fs::remove_all(dir_, ignored);
   }
 
   fs::path dir_;

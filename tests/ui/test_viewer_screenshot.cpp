@@ -3,9 +3,11 @@
 // CPU reference filter of the source frame, and the overlay is drawn.
 // Without Xvfb (and no $DISPLAY) or without an OpenCL device: a visible SKIP.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -49,13 +51,12 @@ bool onPath(const char* tool) {
 
 // Runs the viewer; returns its exit code, or -1 with a SKIP reason in *skip.
 int runViewer(const std::string& args, const std::string& png, std::string* skip) {
-  std::string prefix;
-  if (onPath("xvfb-run")) {
-    prefix = std::string(LIVECONV_XVFB_RUN) + " --screen 1280x1024x24 ";  // tests/xvfb_run.sh
-  } else if (!std::getenv("DISPLAY")) {
-    *skip = "no xvfb-run and no $DISPLAY: cannot open a window";
+  if (!onPath("Xvfb") && !std::getenv("DISPLAY")) {
+    *skip = "no Xvfb and no $DISPLAY: cannot open a window";
     return -1;
   }
+  // A virtual X server of its own (tests/xvfb_run.sh; without Xvfb, $DISPLAY).
+  const std::string prefix = std::string(LIVECONV_XVFB_RUN) + " --screen 1280x1024x24 ";
   const std::string cmd = "LIBGL_ALWAYS_SOFTWARE=1 LIVECONV_SCREENSHOT_LAYOUT=1 " + prefix + LIVECONV_VIEWER_BIN + " " + args +
                           " --size 960x720 --zoom native --frames 4 --quit --screenshot " + png + " > " + png +
                           ".log 2>&1";
@@ -93,14 +94,24 @@ Layout readLayout(const std::string& path) {
   return l;
 }
 
-std::string shotPath(const char* name) {
-  return std::string(::testing::TempDir()) + "liveconv_viewer_" + name + ".png";
+// This process's folder (tests run side by side, and build trees share the
+// temporary folder); each test names its own files in it.
+std::string shotFolder() {
+  return std::string(::testing::TempDir()) + "liveconv_viewer_" + std::to_string(getpid()) + "/";
 }
+
+std::string shotPath(const char* name) { return shotFolder() + name + ".png"; }
 
 class ViewerScreenshot : public ::testing::Test {
  protected:
   void SetUp() override {
     if (enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+    std::filesystem::create_directories(shotFolder());
+  }
+  // The pictures of a test that failed stay to be looked at.
+  void TearDown() override {
+    std::error_code ignored;
+    if (!HasFailure()) std::filesystem::remove_all(shotFolder(), ignored);
   }
 
   // Shoots and loads; fails or skips the test when that is not possible.
