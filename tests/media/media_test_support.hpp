@@ -54,7 +54,8 @@ inline std::string quoted(const std::string& text) {
   return q + "'";
 }
 
-// The media suites' folder, one per test program (clips, outputs), removed when the program ends.
+// The media suites' folder, one per test program (outputs, the clips a test makes for
+// itself), removed when the program ends.
 inline std::string tempDir() {
   static const std::string dir = [] {
     const std::filesystem::path p =
@@ -73,19 +74,6 @@ class TempDirCleanup : public ::testing::Environment {
   }
 };
 inline const auto* const kTempDirCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
-
-// A clip made with the ffmpeg command in the suite's folder (once per name);
-// empty if the command could not make it.
-inline std::string makeClip(const std::string& name, const std::string& args) {
-  const std::string path = tempDir() + "/" + name;
-  if (std::filesystem::exists(path)) return path;
-  const Result r = shell("ffmpeg -hide_banner -loglevel error -y " + args + " " + path);
-  return r.exitCode == 0 ? path : "";
-}
-
-#define REQUIRE_CLIP(var, name, args)                          \
-  const std::string var = liveconv::app::test_media::makeClip(name, args); \
-  if (var.empty()) GTEST_SKIP() << "SKIP: the ffmpeg command could not make " name;
 
 // The presentation times of a file's video frames, as ffprobe decodes them.
 inline std::vector<double> frameTimes(const std::string& path) {

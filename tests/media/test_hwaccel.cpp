@@ -11,7 +11,8 @@
 #include <iterator>
 #include <string>
 
-#include "media_test_support.hpp"
+#include "media/media_clips.hpp"
+#include "media/media_test_support.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -42,10 +43,13 @@ TEST(Hwaccel, AnUnknownNameIsABadCommandLine) {
   EXPECT_EQ(liveconv("run --hwaccel -o null").exitCode, 2);
 }
 
+const test_media::Clip kHwaccelH264Mp4 = test_media::sharedClip(
+    "hwaccel_h264.mp4", "-f lavfi -i testsrc2=size=176x100:rate=25 -frames:v 12 -c:v libx264 -pix_fmt yuv420p");
+
 // For each hardware decoder a Linux machine may have: the frames are the CPU
 // decoder's, and where the device does not open one line says why.
 TEST(Hwaccel, EveryDecoderGivesTheFramesOfTheCpuDecoder) {
-  REQUIRE_CLIP(clip, "hwaccel_h264.mp4", "-f lavfi -i testsrc2=size=176x100:rate=25 -frames:v 12 -c:v libx264 -pix_fmt yuv420p");
+  REQUIRE_CLIP(clip, kHwaccelH264Mp4);
   const std::string cpu = tempDir() + "/hwaccel_none.rgba";
   const Result none = filterWith(clip, "none", cpu);
   ASSERT_EQ(none.exitCode, 0) << none.output;
@@ -70,12 +74,15 @@ TEST(Hwaccel, EveryDecoderGivesTheFramesOfTheCpuDecoder) {
   }
 }
 
+const test_media::Clip kHwaccelAutoMp4 = test_media::sharedClip(
+    "hwaccel_auto.mp4", "-f lavfi -i testsrc2=size=160x96:rate=25 -frames:v 20 -c:v libx264 -pix_fmt yuv420p");
+
 // auto on a machine with no hardware decoder: one line names each reason, the
 // CPU decodes, nothing is cached (a driver installed later is measured then).
 // Where a hardware decoder opens, auto measures and keeps its choice: the
 // second run says it was measured before.
 TEST(Hwaccel, AutoMeasuresWhereHardwareOpensAndSaysWhyNotWhereNone) {
-  REQUIRE_CLIP(clip, "hwaccel_auto.mp4", "-f lavfi -i testsrc2=size=160x96:rate=25 -frames:v 20 -c:v libx264 -pix_fmt yuv420p");
+  REQUIRE_CLIP(clip, kHwaccelAutoMp4);
   const std::string cache = tempDir() + "/decoders.tsv";
   std::filesystem::remove(cache);
   const std::string env = "LIVECONV_DECODER_CACHE=" + quoted(cache) + " ";

@@ -139,10 +139,11 @@ TEST_P(Outputs, SignalsLeaveTheNewFileOrTheOld) {
     std::ofstream(path) << kPrecious;
     // Sent once the run has written into its part file (a frame has reached the sink).
     const std::string log = folder + "/run.log";
-    const Result r = shell(std::string(LIVECONV_BIN) + " " + runArgs(path) + " --frames 3000 >" + log + " 2>&1 & pid=$!; n=0; " +
-                           "until [ -n \"$(find " + quoted(folder) + " -name '.*liveconv-part-*' -size +0)\" ] || " +
-                           "[ $n -ge 400 ]; do sleep 0.05; n=$((n+1)); done; kill -" + signal +
-                           " $pid; wait $pid; echo \"exit $?\"; cat " + log);
+    const Result r =
+        shell(std::string(LIVECONV_BIN) + " " + runArgs(path) + " --frames 3000 >" + log + " 2>&1 & pid=$!; n=0; " +
+              "until [ -n \"$(find " + quoted(folder) + " -name '.*liveconv-part-*' -size +0)\" ] || " +
+              "[ $n -ge 1200 ]; do sleep 0.05; n=$((n+1)); done; kill -" + signal +
+              " $pid; wait $pid; echo \"exit $?\"; cat " + log);
     const std::string what = std::string("SIG") + signal + " into " + path;
     if (code < 0) {
       EXPECT_TRUE(has(r.output, "exit 137")) << what << ": " << r.output;

@@ -19,6 +19,7 @@
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
 #include "media/reconnecting_source.hpp"
+#include "media/test_waits.hpp"
 #include "stream.hpp"
 
 namespace liveconv::app {
@@ -125,18 +126,19 @@ TEST(Reconnect, BusyCameraAtOpenIsWaitedForWithBackoffThenStreams) {
   EXPECT_EQ(frames, 5);
 }
 
+// Not there at all: no attempt again, no line saying one is coming.
 TEST(Reconnect, AbsentCameraAtOpenFailsAtOnce) {
   int attempts = 0;
-  const auto start = Clock::now();
+  Reports reports;
   EXPECT_THROW(ReconnectingSource(
                    [&]() -> std::unique_ptr<FrameSource> {
                      ++attempts;
                      throw InputError("Camera camera:9 (/dev/video9) cannot be opened: No such file or directory.");
                    },
-                   quickPolicy(5), nullptr, nullptr),
+                   quickPolicy(5), reports.reporter(), nullptr),
                InputError);
   EXPECT_EQ(attempts, 1);
-  EXPECT_LT(secondsSince(start), 0.5);
+  EXPECT_TRUE(reports.lines.empty()) << reports.lines.front();
 }
 
 TEST(Reconnect, UnpluggedCameraThatComesBackResumesWithIndicesGoingOn) {
@@ -159,21 +161,23 @@ TEST(Reconnect, UnpluggedCameraThatComesBackResumesWithIndicesGoingOn) {
   EXPECT_TRUE(reports.any("is back; the stream goes on."));
 }
 
+// Ctrl-C while the source waits to open again (its 30 s budget): the stream
+// ends there, with no attempt after it.
 TEST(Reconnect, CtrlCDuringTheWaitEndsTheStreamAtOnce) {
   bool stop = false;
+  int opens = 0;
   ReconnectingSource source(
       [&]() -> std::unique_ptr<FrameSource> {
-        static int opens = 0;
         if (++opens == 1) return std::make_unique<FakeLiveSource>(10, 0.01, 0, 2);
         throw InputError("gone");
       },
       quickPolicy(30), [&](const std::string&) { stop = true; }, [&] { return stop; });
   Frame f;
-  const auto start = Clock::now();
   int frames = 0;
   while (source.next(f)) ++frames;
   EXPECT_EQ(frames, 2);
-  EXPECT_LT(secondsSince(start), 1.0);  // not the 30 s budget
+  EXPECT_TRUE(stop) << "the source did not wait";
+  EXPECT_LE(opens, 2) << "the source tried again after Ctrl-C";
 }
 
 // A batch run whose camera goes away for good: the run ends with an
@@ -205,7 +209,7 @@ TEST(Reconnect, CameraThatNeverComesBackEndsTheRunAfterTheBudgetWithTheFileFinis
       << error;
   EXPECT_GE(reports.lines.size(), 3u);  // one visible line per attempt
   EXPECT_GE(tookS, 0.4);
-  EXPECT_LT(tookS, 3.0);
+  EXPECT_LT(tookS, test_media::kHangLimitS);
   FfmpegSource decoded(parseSourceSpec(out, ""), PixelFormat::RGBA8);
   int frames = 0;
   Frame f;
