@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,8 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -31,14 +34,11 @@ namespace liveconv::app {
 namespace {
 
 namespace fs = std::filesystem;
-using test_media::frameTimes;
 using test_media::has;
 using test_media::liveconv;
 using test_media::Result;
-using test_media::probeRotation;
 using test_media::remuxRotated;
 using test_media::shell;
-using test_media::videoTick;
 
 // This suite's own folder among the media suites' (removed with theirs).
 std::string workDir() {
@@ -58,52 +58,126 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-// What ffprobe says of the entries, every line (a transport stream repeats
-// its streams under its programs: `firstLine` takes one).
-std::string probeValue(const std::string& path, const std::string& entries, const std::string& select = "") {
-  std::string v = shell("ffprobe -v error " + select + " -show_entries " + entries + " -of csv=p=0 " + path).output;
-  while (!v.empty() && (v.back() == '\n' || v.back() == ',')) v.pop_back();
-  return v;
-}
-
 std::string firstLine(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
   while (!line.empty() && line.back() == ',') line.pop_back();
   return line;
 }
 
-// The decoded samples of the first audio stream (0: none).
-long long audioSamples(const std::string& path) {
-  long long n = 0;
-  for (const std::string& l : lines(probeValue(path, "frame=nb_samples", "-select_streams a:0"))) n += std::atoll(l.c_str());
-  return n;
-}
-
-// Each subtitle cue's start and duration in seconds (-1: the container keeps
-// none, as NUT); the empty samples MP4 fills the gaps between cues with are no cues.
-std::vector<std::pair<double, double>> cues(const std::string& path) {
-  std::vector<std::pair<double, double>> out;
-  for (const std::string& l : lines(probeValue(path, "packet=pts_time,duration_time,size", "-select_streams s:0"))) {
-    double start = 0;
-    char duration[32] = {};
-    int size = 0;
-    if (std::sscanf(l.c_str(), "%lf,%31[^,],%d", &start, duration, &size) != 3 || size <= 2) continue;
-    out.emplace_back(start, std::strcmp(duration, "N/A") == 0 ? -1.0 : std::atof(duration));
+// Everything the checks read of a file, from one ffprobe run that reads its
+// packets and decodes its frames (`-of flat`: one key=value a line). One run
+// a file rather than one a question: every ffprobe is a process that loads
+// FFmpeg's libraries (about 0.1 s of CPU), and a row asked some thirty.
+class Probe {
+ public:
+  explicit Probe(const std::string& path) {
+    const std::string text =
+        shell("ffprobe -v error -show_entries format=duration:stream=index,codec_type,codec_name,width,height,"
+              "sample_aspect_ratio,color_range,color_space,sample_rate,time_base:stream_side_data=rotation:chapter=id:"
+              "frame=stream_index,media_type,pts_time,nb_samples:packet=stream_index,codec_type,pts_time,duration_time,"
+              "size -of flat " + path)
+            .output;
+    for (const std::string& line : lines(text)) {
+      const auto eq = line.find('=');
+      if (eq == std::string::npos) continue;
+      std::string value = line.substr(eq + 1);
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+      std::vector<std::string> key;
+      std::istringstream parts(line.substr(0, eq));
+      for (std::string part; std::getline(parts, part, '.');) key.push_back(part);
+      const auto number = [&](std::size_t k) { return k < key.size() ? std::atoi(key[k].c_str()) : 0; };
+      if (key.size() == 2 && key[0] == "format") {
+        format_[key[1]] = value;
+      } else if (key.size() == 4 && key[0] == "streams") {
+        streams_[number(2)][key[3]] = value;
+      } else if (key.size() >= 4 && key[0] == "streams" && key.back() == "rotation") {  // ...side_data.M.rotation
+        streams_[number(2)]["rotation"] = value;
+      } else if (key.size() == 4 && key[0] == "chapters") {
+        chapters_.insert(number(2));
+      } else if (key.size() == 4 && key[0] == "packets_and_frames") {
+        (key[1] == "frame" ? frames_ : packets_)[number(2)][key[3]] = value;
+      }
+    }
   }
-  return out;
-}
 
-int audioRate(const std::string& path) {
-  return std::atoi(probeValue(path, "stream=sample_rate", "-select_streams a:0").c_str());
-}
+  // A field of the first stream of `type` ("video", "audio", "subtitle"); "" without one.
+  std::string stream(const std::string& type, const std::string& field) const {
+    const Fields* s = first(type);
+    if (!s) return "";
+    const auto at = s->find(field);
+    return at == s->end() ? "" : at->second;
+  }
+  // The codec of every stream of `type`, comma-separated.
+  std::string codecs(const std::string& type) const {
+    std::string names;
+    for (const auto& [index, s] : streams_)
+      if (get(s, "codec_type") == type) names += (names.empty() ? "" : ",") + get(s, "codec_name");
+    return names;
+  }
+  double duration() const { return std::atof(get(format_, "duration").c_str()); }
+  int chapters() const { return static_cast<int>(chapters_.size()); }
+  // ffprobe's words for the video's display matrix ("rotation=-90"), or "" when it has none.
+  std::string rotation() const {
+    const std::string degrees = stream("video", "rotation");
+    return degrees.empty() ? "" : "rotation=" + degrees;
+  }
+  // One tick of the video's time base, in seconds (-1: none).
+  double videoTick() const {
+    int num = 0, den = 0;
+    return std::sscanf(stream("video", "time_base").c_str(), "%d/%d", &num, &den) == 2 && den > 0 ? double(num) / den
+                                                                                                   : -1;
+  }
+  // The presentation times of the video's decoded frames.
+  std::vector<double> frameTimes() const {
+    std::vector<double> times;
+    for (const auto& [n, f] : frames_) {
+      const std::string t = get(f, "pts_time");
+      if (isFirst(f, "video") && !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-'))
+        times.push_back(std::stod(t));
+    }
+    return times;
+  }
+  // The decoded samples of the first audio stream (0: none).
+  long long audioSamples() const {
+    long long total = 0;
+    for (const auto& [n, f] : frames_)
+      if (isFirst(f, "audio")) total += std::atoll(get(f, "nb_samples").c_str());
+    return total;
+  }
+  int audioRate() const { return std::atoi(stream("audio", "sample_rate").c_str()); }
+  // Each subtitle cue's start and duration in seconds (-1: the container keeps
+  // none, as NUT); the empty samples MP4 fills the gaps between cues with are no cues.
+  std::vector<std::pair<double, double>> cues() const {
+    std::vector<std::pair<double, double>> out;
+    for (const auto& [n, p] : packets_) {
+      if (!isFirst(p, "subtitle") || std::atoi(get(p, "size").c_str()) <= 2) continue;
+      const std::string duration = get(p, "duration_time");
+      out.emplace_back(std::atof(get(p, "pts_time").c_str()), duration == "N/A" ? -1.0 : std::atof(duration.c_str()));
+    }
+    return out;
+  }
 
-std::string codecs(const std::string& path, const char* type) {
-  return probeValue(path, "stream=codec_name", std::string("-select_streams ") + type);
-}
+ private:
+  using Fields = std::map<std::string, std::string>;
+  static std::string get(const Fields& f, const std::string& key) {
+    const auto at = f.find(key);
+    return at == f.end() ? "" : at->second;
+  }
+  const Fields* first(const std::string& type) const {
+    for (const auto& [index, s] : streams_)
+      if (get(s, "codec_type") == type) return &s;
+    return nullptr;
+  }
+  // Whether a packet or frame belongs to the first stream of `type`.
+  bool isFirst(const Fields& f, const std::string& type) const {
+    const Fields* s = first(type);
+    return s && get(f, "stream_index") == get(*s, "index");
+  }
 
-int chapters(const std::string& path) {
-  return static_cast<int>(lines(probeValue(path, "chapter=id")).size());
-}
+  Fields format_;
+  std::map<int, Fields> streams_, frames_, packets_;
+  std::set<int> chapters_;
+};
 
 // A file's frames as ffmpeg decodes them to RGBA (frame by frame, in order).
 std::string rgbaFrames(const std::string& path, const std::string& rawArgs = "", const std::string& filter = "") {
@@ -277,30 +351,35 @@ TEST_P(Conformance, EveryContainer) {
   const Input& row = GetParam();
   const std::string in = make(row);
   if (in.empty()) GTEST_SKIP() << "SKIP: the ffmpeg command could not make " << row.file;
-  const std::vector<double> inTimes = frameTimes(in);
+  const Probe inProbe(in);
+  const std::vector<double> inTimes = inProbe.frameTimes();
   ASSERT_FALSE(inTimes.empty()) << row.name;
   int width = 0, height = 0;
-  ASSERT_EQ(std::sscanf(firstLine(probeValue(in, "stream=width,height", "-select_streams v:0")).c_str(), "%d,%d", &width, &height), 2);
-  const std::string range = firstLine(probeValue(in, "stream=color_range", "-select_streams v:0")) == "pc" ? "full" : "limited";
+  width = std::atoi(inProbe.stream("video", "width").c_str());
+  height = std::atoi(inProbe.stream("video", "height").c_str());
+  ASSERT_GT(width * height, 0) << row.name;
+  const std::string range = inProbe.stream("video", "color_range") == "pc" ? "full" : "limited";
   // The matrix liveconv reads the input with: its tag, else BT.709 for HD and BT.601 for SD, as players do.
   const std::string matrix = has(row.colour, "bt709") ? "bt709" : "bt601";
-  const long long inSamples = audioSamples(in);
-  const int inRate = inSamples > 0 ? audioRate(in) : 0;
+  const long long inSamples = inProbe.audioSamples();
+  // A row made with a tone has sound to follow (a probe that read none would skip every sound check).
+  ASSERT_EQ(inSamples > 0, has(row.makers.front(), "sine=")) << row.name << ": " << inSamples << " samples read";
+  const int inRate = inSamples > 0 ? inProbe.audioRate() : 0;
   const double frame = 0.04;  // every row is 25 frames a second
   const double floor = 40;  // an identity run, every frame
   // The sample aspect ratio; square where the clip says none.
-  const auto aspect = [](const std::string& file) {
-    const std::string sar = firstLine(probeValue(file, "stream=sample_aspect_ratio", "-select_streams v:0"));
+  const auto aspect = [](const Probe& file) {
+    const std::string sar = file.stream("video", "sample_aspect_ratio");
     return sar.empty() || sar == "N/A" || sar == "0:1" ? std::string("1:1") : sar;
   };
-  const std::string inAspect = aspect(in);
-  const std::string inRotation = probeRotation(in);
+  const std::string inAspect = aspect(inProbe);
+  const std::string inRotation = inProbe.rotation();
   if (row.rotation) {
     ASSERT_FALSE(inRotation.empty()) << row.name << ": the clip has no display matrix";
   }
   const bool onItsSide = row.rotation % 180 != 0;  // a player shows it with the sides swapped
   const int shownWidth = onItsSide ? height : width, shownHeight = onItsSide ? width : height;
-  const double inDuration = row.clockJumps ? frame * inTimes.size() : std::atof(probeValue(in, "format=duration").c_str());
+  const double inDuration = row.clockJumps ? frame * inTimes.size() : inProbe.duration();
 
   for (const Container& c : kContainers) {
     const std::string cell = row.name + " x " + c.extension;
@@ -320,14 +399,16 @@ TEST_P(Conformance, EveryContainer) {
                 << firstLine(sentence == std::string::npos ? r.output : r.output.substr(sentence)) << ")\n";
       continue;
     }
+    // What ffprobe reads of the output (raw frames: nothing it can read).
+    const std::optional<Probe> probed = c.raw ? std::nullopt : std::optional<Probe>(std::in_place, out);
     // Orientation: the display matrix where the container keeps one, else the pixels turned as a player shows them.
     std::string turned;
     if (row.rotation) {
-      const std::string size = firstLine(probeValue(out, "stream=width,height", "-select_streams v:0"));
+      const std::string size = probed ? probed->stream("video", "width") + "," + probed->stream("video", "height") : "";
       const std::string stored = std::to_string(width) + "," + std::to_string(height);
       const std::string shown = std::to_string(shownWidth) + "," + std::to_string(shownHeight);
-      if (!c.raw && !probeRotation(out).empty()) {
-        EXPECT_EQ(probeRotation(out), inRotation) << cell;
+      if (probed && !probed->rotation().empty()) {
+        EXPECT_EQ(probed->rotation(), inRotation) << cell;
         EXPECT_EQ(size, stored) << cell << ": the matrix is kept, the pixels too";
         turned = ", " + inRotation + " kept";
       } else {
@@ -357,10 +438,11 @@ TEST_P(Conformance, EveryContainer) {
       continue;
     }
     // Every frame, decodable, in order, at its time.
-    const std::vector<double> t = frameTimes(out);
+    const Probe& outProbe = *probed;
+    const std::vector<double> t = outProbe.frameTimes();
     ASSERT_EQ(t.size(), inTimes.size()) << cell << ": frames decodable != frames in";
     said << " frames " << t.size() << "/" << inTimes.size() << turned;
-    const double step = std::max(videoTick(out), 0.0015);
+    const double step = std::max(outProbe.videoTick(), 0.0015);
     for (std::size_t k = 1; k < t.size(); ++k) {
       EXPECT_GT(t[k], t[k - 1]) << cell << ", frame " << k << ": out of order";
       if (row.clockJumps)
@@ -369,7 +451,7 @@ TEST_P(Conformance, EveryContainer) {
         EXPECT_NEAR(t[k] - t[0], inTimes[k] - inTimes[0], step + 1e-6) << cell << ", frame " << k;
     }
     said << ", times within " << step << " s";
-    const double outDuration = std::atof(probeValue(out, "format=duration").c_str());
+    const double outDuration = outProbe.duration();
     // Where the clock jumped: the output's own span (it goes on a frame after
     // the jump, as ffmpeg's does), up to its sound's length where that is longer.
     const double tolerance = std::max(frame + 0.001, step + 0.005);
@@ -380,27 +462,27 @@ TEST_P(Conformance, EveryContainer) {
     said << ", duration " << outDuration << "/" << wanted << " s";
     // The sound: every sample.
     if (inSamples > 0) {
-      const long long outSamples = audioSamples(out);
+      const long long outSamples = outProbe.audioSamples();
       if (outSamples == 0) {
         EXPECT_TRUE(has(r.output, "cannot be copied into")) << cell << ": the sound left out without a word";
-        said << "; SKIP sound (" << codecs(in, "a") << " cannot go into " << c.extension << ", and the run said so)";
+        said << "; SKIP sound (" << inProbe.codecs("audio") << " cannot go into " << c.extension << ", and the run said so)";
       } else {
         // None lost (copied packets are the input's; an encoder adds its
         // priming and pads its last frame, up to 0.05 s): before, MP4's edit
         // list cut the AC3 that began 256 samples before the first frame.
-        const int rate = audioRate(out);
+        const int rate = outProbe.audioRate();
         const double outSeconds = double(outSamples) / rate, inSeconds = double(inSamples) / inRate;
         EXPECT_GE(outSeconds, inSeconds)
             << cell << ": " << outSamples << " samples at " << rate << " Hz against " << inSamples << " at " << inRate;
         EXPECT_LE(outSeconds, inSeconds + 0.05)
             << cell << ": " << outSamples << " samples at " << rate << " Hz against " << inSamples << " at " << inRate;
-        said << ", sound " << outSamples << "/" << inSamples << " samples (" << codecs(out, "a") << ")";
+        said << ", sound " << outSamples << "/" << inSamples << " samples (" << outProbe.codecs("audio") << ")";
       }
     }
     // The sample aspect ratio (a clip with square pixels only says that nothing
     // changed it); WebM holds it as a display width in whole pixels (10:11 of
     // 320 reads 291:320), so within one pixel of the shown width.
-    const std::string outAspect = aspect(out);
+    const std::string outAspect = aspect(outProbe);
     const auto ratio = [](const std::string& sar) {
       int num = 1, den = 1;
       return std::sscanf(sar.c_str(), "%d:%d", &num, &den) == 2 && den > 0 ? double(num) / den : 1.0;
@@ -412,18 +494,18 @@ TEST_P(Conformance, EveryContainer) {
     if (!row.colour.empty() && (c.extension == "nut" || c.extension == "avi")) {
       said << "; SKIP colour tags (" << c.extension << " holds none)";
     } else if (!row.colour.empty()) {
-      const std::string tags = probeValue(out, "stream=color_range,color_space", "-select_streams v:0");
+      const std::string tags = outProbe.stream("video", "color_range") + "," + outProbe.stream("video", "color_space");
       EXPECT_EQ(tags, row.colour) << cell << ": colour tags";
       said << ", tags " << tags;
     }
     // Subtitles and chapters where the container holds them.
     if (row.subtitles) {
-      if (codecs(out, "s").empty()) {
+      if (outProbe.codecs("subtitle").empty()) {
         EXPECT_TRUE(has(r.output, "cannot be copied into")) << cell << ": the subtitles left out without a word";
-        said << "; SKIP subtitles (" << codecs(in, "s") << " cannot go into " << c.extension << ", and the run said so)";
+        said << "; SKIP subtitles (" << inProbe.codecs("subtitle") << " cannot go into " << c.extension << ", and the run said so)";
       } else {
         // Every cue at its time, for its time (copied, or converted to the container's own codec).
-        const auto want = cues(in), got = cues(out);
+        const auto want = inProbe.cues(), got = outProbe.cues();
         EXPECT_EQ(got.size(), want.size()) << cell << ": subtitle cues";
         for (std::size_t k = 0; k < std::min(got.size(), want.size()); ++k) {
           EXPECT_NEAR(got[k].first, want[k].first, 0.002) << cell << ", cue " << k << ": start";
@@ -431,11 +513,11 @@ TEST_P(Conformance, EveryContainer) {
             EXPECT_NEAR(got[k].second, want[k].second, 0.002) << cell << ", cue " << k << ": duration";
           }
         }
-        said << ", subtitles " << codecs(out, "s") << " (" << got.size() << "/" << want.size() << " cues)";
+        said << ", subtitles " << outProbe.codecs("subtitle") << " (" << got.size() << "/" << want.size() << " cues)";
       }
     }
     if (row.chapters) {
-      const int n = chapters(out);
+      const int n = outProbe.chapters();
       if (c.extension == "avi") {
         said << "; SKIP chapters (AVI holds none)";
       } else {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <iterator>
 #include <ostream>
 #include <regex>
@@ -124,14 +125,21 @@ TEST_P(Outputs, OddNamesAreWrittenWhole) {
 // A signal in the middle of a run: the complete new file (every frame the run
 // says it wrote) or, had none been written, the old one. SIGKILL: the old one,
 // and the killed run's part file, which the next run names and -y removes.
-// Every signal into every odd name.
+// Every signal into every sink, each into an odd name; the names take turns
+// by sink and signal, so that across the sinks every signal meets every name
+// (a name's own handling is the test above's; all three names for every
+// signal and sink ran 12 runs a sink for the same paths).
 TEST_P(Outputs, SignalsLeaveTheNewFileOrTheOld) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string folder = folderFor(std::string("signals_") + GetParam().label);
   const std::pair<const char*, int> signals[] = {{"INT", 130}, {"TERM", 143}, {"HUP", 129}, {"KILL", -1}};
+  const auto sink = std::find_if(std::begin(kSinks), std::end(kSinks),
+                                 [&](const SinkKind& k) { return std::string(k.label) == GetParam().label; });
+  ASSERT_NE(sink, std::end(kSinks));
+  const std::size_t turn = static_cast<std::size_t>(sink - std::begin(kSinks));
   std::vector<std::pair<const char*, std::pair<const char*, int>>> cases;
-  for (const char* name : kNames)
-    for (const auto& s : signals) cases.push_back({name, s});
+  for (std::size_t k = 0; k < std::size(signals); ++k)
+    cases.push_back({kNames[(turn + k) % std::size(kNames)], signals[k]});
   int killed = 0;
   for (const auto& [name, sent] : cases) {
     const auto& [signal, code] = sent;
