@@ -331,8 +331,14 @@ TEST(AutoTune, AnEightKFrameRacesOnABoundedSample) {
   EXPECT_NE(chosen.variant, VariantId::Auto);
   EXPECT_EQ(tuner->racesRun(), 1);
   std::cout << "[          ] 8K rgba 5x5 race on " << ctx->info.name << ": " << seconds << " s\n";
-  // 4.5 s here (PoCL, 2 cores, CI beside it); timing every candidate at the full 8K size took over ten times that.
-  EXPECT_LT(seconds, 30.0);
+  // Bounded by what was timed, not by how long it took (a loaded machine is
+  // slow either way): every candidate ran on the sample, at most 1080p's pixels.
+  const std::shared_ptr<const RaceReport> report = tuner->lastReport();
+  ASSERT_TRUE(report);
+  EXPECT_EQ(report->width, 7680);
+  EXPECT_EQ(report->height, 4320);
+  EXPECT_LE(static_cast<long long>(report->sampleWidth) * report->sampleHeight, 1920LL * 1080);
+  EXPECT_GT(report->sampleWidth, 0);
   EXPECT_TRUE(tuner->lookup(ctx->info, p, PixelFormat::RGBA8, 7680, 4320).has_value()) << "kept for the real size";
 }
 
@@ -936,13 +942,42 @@ TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
   expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
 }
 
+// The code PoCL generated for launches: one shared object per kernel and
+// work-group shape, written into its kernel cache ($POCL_CACHE_DIR, else
+// $XDG_CACHE_HOME/pocl/kcache, else ~/.cache/pocl/kcache) as it generates it.
+// -1 where that folder is not there.
+long long poclGeneratedKernels() {
+  std::string dir;
+  if (const char* e = std::getenv("POCL_CACHE_DIR"); e && *e) {
+    dir = e;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = std::string(x) + "/pocl/kcache";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    dir = std::string(h) + "/.cache/pocl/kcache";
+  }
+  std::error_code ec;
+  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return -1;
+  long long n = 0;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::end(it);
+       it.increment(ec))
+    if (it->path().extension() == ".so") ++n;
+  return n;
+}
+
 // What the builder hands over has run once, on its own queue: the first frame
 // filtered with it does not wait for PoCL to generate the kernel's code (on
 // two cores 50-900 ms, while nothing else runs on the device). The mask is
 // new to every run (its coefficients are compiled in), so no cache of an
-// earlier run holds that code.
+// earlier run holds that code. Seen by what PoCL generates, not by how long
+// the frame took: the generated code lands in its kernel cache, and none may
+// come from the first frame.
 TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   LIVECONV_REQUIRE_DEVICE(ctx);
+  if (ctx->info.platformName.find("Portable Computing Language") == std::string::npos ||
+      std::string(std::getenv("POCL_KERNEL_CACHE") ? std::getenv("POCL_KERNEL_CACHE") : "") == "0")
+    GTEST_SKIP() << "SKIP: seen through PoCL's kernel cache; " << ctx->info.name << " (" << ctx->info.platformName
+                 << ") keeps none the test can read";
+  if (poclGeneratedKernels() < 0) GTEST_SKIP() << "SKIP: PoCL's kernel cache folder is not there";
   KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
   FilterParams p;
   p.variant = VariantId::Baked;
@@ -951,28 +986,22 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   for (float& c : p.mask.coefficients) c = static_cast<float>(static_cast<int>(random() % 9) - 3);
   p.mask.coefficients[17] = 40;  // a sum far from zero
   p.mask.divisor = 64;
-  const auto requested = std::chrono::steady_clock::now();
+  const long long before = poclGeneratedKernels();
   builder.request(1, p, PixelFormat::RGBA8, 640, 480);
   ASSERT_TRUE(builder.wait(1, 120000)) << builder.error();
-  const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested).count();
   std::uint64_t generation = 0;
   std::unique_ptr<Convolver> c = builder.take(&generation);
   ASSERT_TRUE(c);
+  const long long handedOver = poclGeneratedKernels();
+  EXPECT_GT(handedOver, before) << "the builder generated no code: the mask was not new, so nothing is proven";
   const Image in = test::randomImage(640, 480, PixelFormat::RGBA8, 5);
   DeviceImage src = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_READ_ONLY);
   DeviceImage dst = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_WRITE_ONLY);
   ctx->queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, in.sizeBytes(), in.data());
-  const auto start = std::chrono::steady_clock::now();
-  cl::Event first, done;
-  c->enqueue(src, dst, nullptr, &done, &first);
+  cl::Event done;
+  c->enqueue(src, dst, nullptr, &done, nullptr);
   done.wait();
-  const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  const double kernelMs = eventSpanMs(first, done);
-  // A first run that compiled or set up the kernel again would wait about as
-  // long as the build did; the margin scales with it, as a loaded machine slows both.
-  EXPECT_LT(wallMs - kernelMs, std::max(40.0, buildMs / 2))
-      << "the first frame waited " << wallMs - kernelMs << " ms beside its " << kernelMs << " ms kernel (the build took "
-      << buildMs << " ms)";
+  EXPECT_EQ(poclGeneratedKernels(), handedOver) << "the first frame generated the kernel's code";
   Image got(640, 480, PixelFormat::RGBA8), want(640, 480, PixelFormat::RGBA8);
   ctx->queue.enqueueReadBuffer(dst.buffer, CL_TRUE, 0, got.sizeBytes(), got.data());
   convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);

@@ -215,15 +215,21 @@ namespace {
 
 // A file the test finishes: done() only once released (an encoder flushing
 // its last frames and writing the trailer).
+// wait() before mayWait_ is set is a wait the test forbids: it is noted and
+// returns, so a UI thread that waited is a failure, not a hang.
 class GatedEnding final : public FinishingRecording {
  public:
   bool done() const override { return released_; }
   void wait() override {
+    if (!mayWait_) {
+      waitedUnasked_ = true;
+      return;
+    }
     while (!released_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   long long frames() const override { return 42; }
   std::string error() const override { return {}; }
-  std::atomic<bool> released_{false};
+  std::atomic<bool> released_{false}, mayWait_{false}, waitedUnasked_{false};
 };
 
 class RecordingFeed final : public FrameFeed {
@@ -275,13 +281,14 @@ TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) 
   EXPECT_TRUE(loop.recording());
   EXPECT_EQ(loop.finishingPath(), "");
 
-  const auto asked = std::chrono::steady_clock::now();
   loop.stopRecording();
-  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::milliseconds(100)) << "the UI thread waited";
+  ASSERT_TRUE(feed->ending);
+  EXPECT_FALSE(feed->ending->waitedUnasked_) << "the UI thread waited for the file";
   EXPECT_FALSE(loop.recording());
   EXPECT_EQ(loop.finishingPath(), "take 1.mkv");
   for (int i = 0; i < 3; ++i) loop.tick();
   EXPECT_EQ(loop.recordingsFinished(), 0u) << "reported before the file was complete";
+  EXPECT_FALSE(feed->ending->waitedUnasked_) << "a pass waited for the file";
   EXPECT_TRUE(loop.startRecording("take 2.mkv").empty()) << "a new recording may start meanwhile";
 
   feed->ending->released_ = true;
@@ -295,6 +302,7 @@ TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) 
   // Closing: the second recording ends, and the window waits for its file.
   loop.stopRecording();
   std::shared_ptr<GatedEnding> second = feed->ending;
+  second->mayWait_ = true;  // closing is where the window waits
   std::thread encoder([second] {
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
     second->released_ = true;
