@@ -932,6 +932,13 @@ layout_line() {
   done
   awk -v key="$1" '$1 == key { print int($2 + $4 / 2), int($3 + $5 / 2) }' shot.png.layout
 }
+# Until the window's title matches grep's arguments "$@" (the window ended: give up).
+until_title() {
+  until xdotool getwindowname "$window" | grep -q "$@"; do
+    kill -0 "$window_pid" 2>/dev/null || return 1
+    sleep 0.05
+  done
+}
 passes() { xdotool key Shift_L Shift_L Shift_L; }
 )sh";
 
@@ -1004,10 +1011,7 @@ if [ "$kind" = viewer ]; then
   xdotool mousemove --window "$window" $field click 1
   passes
 else
-  until xdotool getwindowname "$window" | grep -q 'testpattern:320x240'; do
-    kill -0 "$window_pid" 2>/dev/null || { wait $window_pid; exit 1; }
-    sleep 0.05
-  done
+  until_title 'testpattern:320x240' || { wait $window_pid; exit 1; }
   xdotool windowfocus --sync "$window"  # no window manager: the window is given the keyboard
   xdotool key ctrl+shift+o
   dialog=$(xdotool search --sync --onlyvisible --name 'Open stream or device' | head -1)
@@ -1026,10 +1030,7 @@ if [ "$kind" = viewer ]; then
     sleep 0.2
   done
 else
-  until xdotool getwindowname "$window" | grep -qv 'testpattern:320x240'; do
-    kill -0 "$window_pid" 2>/dev/null || { wait $window_pid; exit 1; }
-    sleep 0.05
-  done
+  until_title -v 'testpattern:320x240' || { wait $window_pid; exit 1; }
   xdotool windowfocus --sync "$window"  # Qt's dialog had the keyboard; no window manager gives it back
 fi
 xdotool key Escape
