@@ -27,6 +27,26 @@ fs::path folderOf(const std::string& path) {
   return parent.empty() ? fs::path(".") : parent;
 }
 
+// The file a path names once its links are followed (as ffmpeg writes through
+// a link): the file the output replaces, whose folder holds the temporary so
+// that the rename stays on one file system. A link that leads nowhere yet
+// names the file to make.
+fs::path throughLinks(const fs::path& path) {
+  fs::path p = path;
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p;
+}
+
+// The folder a target's temporaries are made in.
+fs::path stagingFolderOf(const std::string& plainPath) {
+  return folderOf(throughLinks(plainPath).string());
+}
+
 }  // namespace
 
 std::string plainFilePath(const std::string& target) {
@@ -49,8 +69,9 @@ std::string plainFilePath(const std::string& target) {
 StagedOutput::StagedOutput(std::string target, bool stage) : target_(std::move(target)), write_(target_) {
   const std::string path = stage ? plainFilePath(target_) : "";
   if (path.empty()) return;
-  const fs::path t(path);
-  write_ = (folderOf(path) / ("." + t.filename().string() + kPartTag + std::to_string(::getpid()))).string();
+  const fs::path place = throughLinks(path);
+  write_ = (folderOf(place.string()) / ("." + place.filename().string() + kPartTag + std::to_string(::getpid()))).string();
+  place_ = place.string();
   target_ = path;
   staged_ = true;
 }
@@ -70,7 +91,11 @@ bool StagedOutput::commit() {
   }
   done_ = true;
   if (!staged_) return true;
-  if (std::rename(write_.c_str(), target_.c_str()) != 0) {
+  // A file replaced keeps its permissions (a private 0600 output stays private).
+  std::error_code ec;
+  const fs::file_status old = fs::status(place_, ec);
+  if (!ec && fs::is_regular_file(old)) fs::permissions(write_, old.permissions(), fs::perm_options::replace, ec);
+  if (std::rename(write_.c_str(), place_.c_str()) != 0) {
     const int error = errno;
     std::remove(write_.c_str());
     throw OutputError("Cannot move the finished output into place as " + target_ + ": " + std::strerror(error) + ".");
@@ -89,7 +114,7 @@ std::vector<std::string> leftoverParts(const std::string& target) {
   if (path.empty()) return found;
   static const std::regex part(R"(^\..+\.liveconv-part-([0-9]+)$)");
   std::error_code ec;
-  for (fs::directory_iterator it(folderOf(path), ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(stagingFolderOf(path), ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     std::smatch m;
     if (!std::regex_match(name, m, part) || !it->is_regular_file(ec)) continue;
@@ -105,7 +130,7 @@ std::vector<std::string> leftoverParts(const std::string& target) {
 std::string sweepLeftoverParts(const std::string& target, bool remove, const std::string& howToRemove) {
   const std::vector<std::string> parts = leftoverParts(target);
   if (parts.empty()) return "";
-  const fs::path folder = folderOf(plainFilePath(target));
+  const fs::path folder = stagingFolderOf(plainFilePath(target));
   const std::string where = folder == fs::path(".") ? "this folder" : folder.string();
   const bool one = parts.size() == 1;
   const std::string what = one ? "a part file left by a killed run" : std::to_string(parts.size()) + " part files left by killed runs";

@@ -38,13 +38,16 @@ class StagedOutput {
 
   void fail() { failed_ = true; }  // a write failed: the output is incomplete
   bool failed() const { return failed_; }
-  // Renames the temporary to the target; a failed output is discarded
-  // instead (false). Throws OutputError when the rename fails.
+  // Renames the temporary to the target (through its links: the file a link
+  // leads to is replaced, the link stays; a file replaced keeps its
+  // permissions); a failed output is discarded instead (false). Throws
+  // OutputError when the rename fails.
   bool commit();
   void discard();  // removes the temporary; nothing under the target's name
 
  private:
   std::string target_, write_;
+  std::string place_;  // the file the rename replaces: the target, its links followed
   bool staged_ = false, done_ = false, failed_ = false;
 };
 

@@ -820,6 +820,40 @@ TEST(Media, ExistingFilesAndTheInputAreNeverOverwrittenUnasked) {
 const test_media::Clip kAskInMkv =
     test_media::sharedClip("ask_in.mkv", "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v 4 -c:v ffv1");
 
+// An output that is a link is written through, as ffmpeg writes: the file it
+// leads to (in another folder, by a relative link) gets the frames, the link
+// stays a link, a private file (0600) stays private, and no temporary is left
+// in either folder. Every kind of file sink: encoded, raw frames, one picture.
+TEST(Media, AnOutputThatIsALinkIsWrittenThroughAndKeepsItsMode) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  REQUIRE_CLIP(clip, kAskInMkv);
+  const fs::path dir = tempDir() + "/through_link";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "real");
+  const fs::perms privateMode = fs::perms::owner_read | fs::perms::owner_write;
+  struct Case {
+    std::string name, extra;
+    std::size_t frames;
+  };
+  for (const Case& c : {Case{"out.mkv", "", 4}, Case{"out.rgba", "", 4}, Case{"out.png", "--frames 1", 1}}) {
+    const fs::path real = dir / "real" / c.name, link = dir / c.name;
+    std::ofstream(real) << "precious";
+    fs::permissions(real, privateMode, fs::perm_options::replace);
+    fs::create_symlink(fs::path("real") / c.name, link);
+    const Result r = liveconv("run -i " + clip + " -o " + link.string() + " -y --mask box:3 --variant naive " + c.extra);
+    ASSERT_EQ(r.exitCode, 0) << c.name << ": " << r.output;
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link))) << c.name << ": the link was replaced by a file";
+    if (c.name == "out.rgba")
+      EXPECT_EQ(fs::file_size(real), c.frames * 96 * 64 * 4) << c.name;
+    else
+      EXPECT_EQ(decodeAll(real.string(), PixelFormat::RGBA8).size(), c.frames) << c.name;
+    EXPECT_EQ(fs::status(real).permissions() & fs::perms::all, privateMode) << c.name << ": the file's mode changed";
+  }
+  for (const fs::path& folder : {dir, dir / "real"})
+    for (const auto& e : fs::directory_iterator(folder))
+      EXPECT_EQ(e.path().filename().string().find(".liveconv-part-"), std::string::npos) << "left: " << e.path();
+}
+
 // At a terminal, an existing output is asked about: "n" keeps it, "y" replaces it.
 TEST(Media, AtATerminalAnExistingOutputIsAskedAbout) {
   LIVECONV_REQUIRE_DEVICE(ctx);
