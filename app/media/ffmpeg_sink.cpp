@@ -466,7 +466,14 @@ struct EncoderSink::State {
   void writeCopied(bool final) {
     if (!copy || !headerWritten) return;
     const bool cut = final && !copy->inputEnded();
-    for (AVPacket* p : copy->take()) {
+    // Owned from here: a push or a write that throws frees what is left too.
+    struct PacketFree {
+      void operator()(AVPacket* p) const { av_packet_free(&p); }
+    };
+    std::vector<std::unique_ptr<AVPacket, PacketFree>> taken;
+    for (AVPacket* p : copy->take()) taken.emplace_back(p);
+    for (const auto& owned : taken) {
+      AVPacket* p = owned.get();
       const auto it = copied.find(p->stream_index);
       const int64_t ts = p->pts != AV_NOPTS_VALUE ? p->pts : p->dts;
       if (it != copied.end() && ts != AV_NOPTS_VALUE) {
@@ -488,7 +495,6 @@ struct EncoderSink::State {
           if (p->dts != AV_NOPTS_VALUE) p->dts -= shift;
           if (auto t = transcoders.find(it->first); t != transcoders.end()) {
             t->second->push(p);  // in the input's time base; the transcoder writes what it encodes
-            av_packet_free(&p);
             continue;
           }
           av_packet_rescale_ts(p, tb, it->second.first->time_base);
@@ -503,13 +509,10 @@ struct EncoderSink::State {
           }
           if (p->dts != AV_NOPTS_VALUE) last = p->dts;
           const int err = av_interleaved_write_frame(output, p);
-          if (err < 0) {
-            av_packet_free(&p);
+          if (err < 0)
             throw OutputError("Writing " + outputName(path) + " failed: " + avError(err) + readerGone(err) + ".");
-          }
         }
       }
-      av_packet_free(&p);
     }
   }
 
