@@ -4,9 +4,11 @@
 // numbers. The feed here hands out the same picture until the test says a
 // new one came.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -312,6 +314,35 @@ TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) 
   EXPECT_EQ(loop.recordingsFinished(), 2u);
   EXPECT_EQ(loop.lastRecording().path, "take 2.mkv");
   encoder.join();
+}
+
+// A recording to a file that is there keeps the file unless replacing it was
+// said (a script's `record`, the viewer's first Record: refused with a
+// sentence; the Qt save dialog that asked, the viewer's second Record: replaced).
+TEST(FrameLoopRecording, AFileThatIsThereIsKeptUnlessReplacingItWasSaid) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("liveconv_keep_" + std::to_string(::getpid()) + ".mkv")).string();
+  std::ofstream(path) << "precious";
+  ViewerModel model;
+  FrameLoop loop(model);
+  auto owned = std::make_unique<RecordingFeed>();
+  RecordingFeed* feed = owned.get();
+  loop.adopt(std::move(owned), "testpattern");
+  model.setSource("testpattern");
+  loop.tick();
+  EXPECT_TRUE(FrameLoop::recordingWouldReplace(path));
+  const std::string refused = loop.startRecording(path);
+  EXPECT_NE(refused.find(path + " exists and was kept"), std::string::npos) << refused;
+  EXPECT_FALSE(loop.recording());
+  EXPECT_EQ(feed->stats().recordingPath, "") << "the recorder was started";
+  EXPECT_EQ(loop.startRecording(path, true), "");
+  EXPECT_TRUE(loop.recording());
+  EXPECT_EQ(feed->stats().recordingPath, path);
+  loop.stopRecording();
+  feed->ending->released_ = true;
+  loop.tick();
+  std::filesystem::remove(path);
+  EXPECT_FALSE(FrameLoop::recordingWouldReplace(path));
 }
 
 }  // namespace

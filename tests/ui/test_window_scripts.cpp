@@ -987,6 +987,57 @@ wait $window_pid
       << "typed 2, Tab 3, Tab Tab Down 4, Up Up Up (the top row: stays), Enter\n" << json;
 }
 
+// The viewer's Record with the name of a file that is there keeps the file
+// and says so; Record again with the same name replaces it. The first click
+// is known to have been handled by a frame saved (S) after it; the second by
+// the recording's temporary that appears. Esc finishes the recording.
+TEST(ViewerRecord, AFileThatIsThereIsReplacedOnlyByASecondRecord) {
+  if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  if (!onPath("Xvfb") || !onPath("xdotool")) GTEST_SKIP() << "no Xvfb or no xdotool: cannot click in the viewer";
+  const TestFolder folder("record_twice");
+  const std::string& dir = folder.path();
+  std::ofstream(dir + "script.txt") << "4 screenshot shot.png\n";
+  std::ofstream(dir + "liveconv-recording.mkv") << "precious";
+  std::ofstream(dir + "type.sh") << kTypingHelpers << R"sh(
+start_window "$1" --source testpattern:320x240 --script script.txt --stats-json stats.json
+button=$(layout_line record_button) || { wait $window_pid; exit 1; }
+echo "Record at $button in window $window"
+xdotool windowfocus --sync "$window"  # no window manager: the window is given the keyboard
+xdotool mousemove --window "$window" $button click 1
+passes
+xdotool key s
+until ls liveconv-frame-*.png >/dev/null 2>&1; do
+  kill -0 "$window_pid" 2>/dev/null || { wait $window_pid; exit 1; }
+  sleep 0.05
+done
+cat liveconv-recording.mkv > after-first.txt
+ls -a > files-after-first.txt
+xdotool mousemove --window "$window" $button click 1
+until [ -n "$(find . -maxdepth 1 -name '.liveconv-recording.mkv.liveconv-part-*')" ]; do
+  kill -0 "$window_pid" 2>/dev/null || { wait $window_pid; exit 1; }
+  passes
+  sleep 0.05
+done
+passes
+xdotool key Escape
+wait $window_pid
+)sh";
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kHangLimit + kXvfbRun +
+                          "sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
+  std::printf("running: %s\n", cmd.c_str());
+  const int status = std::system(cmd.c_str());
+  std::printf("%s", readFile(dir + "out.log").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the viewer did not end well on Esc (124: it did not end)";
+  EXPECT_EQ(readFile(dir + "after-first.txt"), "precious") << "the first Record replaced the file";
+  EXPECT_EQ(readFile(dir + "files-after-first.txt").find(".liveconv-part-"), std::string::npos)
+      << "the first Record started a recording";
+  const std::string recorded = readFile(dir + "liveconv-recording.mkv");
+  EXPECT_NE(recorded, "precious") << "the second Record did not replace the file";
+  EXPECT_EQ(recorded.compare(0, 4, "\x1a\x45\xdf\xa3"), 0) << "not a Matroska file";
+  const std::string json = readFile(dir + "stats.json");
+  EXPECT_NE(json.find("liveconv-recording.mkv"), std::string::npos) << "no recording listed\n" << json;
+}
+
 // Keys tapped as a user taps them (xdotool: each press and its release
 // together, 80 and 250 ms apart) all reach a text field, in both windows,
 // however the window's passes fall: ten BackSpace taps delete ten characters,

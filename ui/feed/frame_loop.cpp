@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <exception>
 #include <cstdio>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -256,9 +257,16 @@ std::string FrameLoop::whyNoRecording() const {
   return switcher_.feed()->whyNoRecording();
 }
 
-std::string FrameLoop::startRecording(const std::string& path) {
+bool FrameLoop::recordingWouldReplace(const std::string& path) {
+  std::error_code ec;
+  return !path.empty() && std::filesystem::exists(path, ec);
+}
+
+std::string FrameLoop::startRecording(const std::string& path, bool replace) {
   if (!running()) return "No source is open, so there is nothing to record.";
   if (recording()) return "Already recording to " + recordingPath_ + "; stop that recording first.";
+  if (!replace && recordingWouldReplace(path))
+    return path + " exists and was kept; record to another name.";
   const std::string error = switcher_.feed()->startRecording(path);
   if (!error.empty()) return error;
   recordingPath_ = path;

@@ -197,8 +197,12 @@ class FrameLoop {
     std::string stoppedBy;  // why the feed ended it on its own (a write error); empty when stopped by the user
   };
   // Starts writing every filtered frame to `path` (.mkv: FFV1, lossless; .mp4:
-  // H.264; as `liveconv run -o`). Returns "" or the sentence why not.
-  std::string startRecording(const std::string& path);
+  // H.264; as `liveconv run -o`). Returns "" or the sentence why not. A file
+  // already there is kept (refused) unless `replace`: the user said to
+  // replace it (a save dialog that asked, the viewer's second Record).
+  std::string startRecording(const std::string& path, bool replace = false);
+  // Whether a recording to `path` would replace a file that is there.
+  static bool recordingWouldReplace(const std::string& path);
   // Ends the recording; its file is finished (encoder flushed, trailer
   // written) on the recorder's thread, and once it is complete lastRecording()
   // says what was recorded (a tick later at the earliest). Does nothing when

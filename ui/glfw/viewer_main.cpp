@@ -163,6 +163,8 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
       << panel.firstCell.height << "\n";
   out << "source_field " << panel.sourceField.x << " " << panel.sourceField.y << " " << panel.sourceField.width << " "
       << panel.sourceField.height << "\n";
+  out << "record_button " << panel.recordButton.x << " " << panel.recordButton.y << " " << panel.recordButton.width
+      << " " << panel.recordButton.height << "\n";
   std::printf("screenshot %s\n", path.c_str());
   return true;
 }
@@ -462,7 +464,7 @@ class Viewer {
     if (panel.compareVariants) loop_.compareVariants();
     if (panel.toggleCheck) loop_.command(Command::ToggleCheck);
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
-    if (panel.startRecording) panelState_.recordError = loop_.startRecording(panelState_.recordPath);
+    if (panel.startRecording) startRecording();
     if (panel.stopRecording) loop_.stopRecording();
     std::this_thread::sleep_until(pacer_.swapAllowed());  // vsync asked for but not given: see PassPacer
     const auto swapStart = std::chrono::steady_clock::now();
@@ -574,6 +576,20 @@ class Viewer {
   }
 
   // A key's or script line's command that belongs to the window.
+  // The panel's Record: a file already there is named and kept; Record
+  // again with the same name replaces it.
+  void startRecording() {
+    const std::string path = panelState_.recordPath;
+    const bool confirmed = panelState_.replaceAsked == path;
+    panelState_.replaceAsked.clear();
+    if (!confirmed && FrameLoop::recordingWouldReplace(path)) {
+      panelState_.replaceAsked = path;
+      panelState_.recordError = path + " exists: Record again to replace it, or give another name.";
+      return;
+    }
+    panelState_.recordError = loop_.startRecording(path, confirmed);
+  }
+
   void runRequest(const FrameLoop::ShellRequest& r, const FeedFrame& frame, const ShotInfo& shot) {
     std::string said;
     if (r.command == Command::SaveWindow) {
@@ -699,7 +715,8 @@ int run(const ViewerOptions& opt) {
                  recording.empty() ? "" : ("; the recording " + recording + " was finished").c_str());
     exitCode = 128 + app::interruptSignal();
   }
-  loop.waitForRecordings();  // a recording a script ended is in the stats, complete
+  loop.stopRecording();  // closing the window finishes a recording under way (Esc, the close button)
+  loop.waitForRecordings();  // every recording ended is in the stats, complete
   if (!opt.statsJson.empty())
     if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());

@@ -37,6 +37,7 @@ struct PanelState {
   char sourcePath[512] = "";
   char recordPath[512] = "liveconv-recording.mkv";
   std::string recordError;
+  std::string replaceAsked;  // the existing file Record was clicked for once: a second click replaces it
   char maskPath[512] = "mask.json";
   std::string maskFileMessage;  // the last load/save result
   bool maskFileFailed = false;
@@ -47,6 +48,7 @@ struct PanelState {
   int focusCellX = -1, focusCellY = -1;
   ScreenRect firstCell;
   ScreenRect sourceField;  // the source field (window pixels, for the window tests' layout file)
+  ScreenRect recordButton;  // Record, or Stop while recording (the same)
 };
 
 // One message of the window's log, as the Messages section lists it.

@@ -123,6 +123,9 @@ void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* 
   } else if (ImGui::Button("Record", ImVec2(-1, 0))) {
     requests->startRecording = true;
   }
+  if (!recording)
+    state.recordButton = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                          ImGui::GetItemRectSize().y};
   if (!inputs.finishingRecording.empty()) ImGui::TextDisabled("finishing %s ...", inputs.finishingRecording.c_str());
   if (!state.recordError.empty()) {
     ImGui::PushTextWrapPos(0);

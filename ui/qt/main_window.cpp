@@ -395,7 +395,8 @@ void MainWindow::openCamera() {
 }
 
 bool MainWindow::startRecording(const QString& path) {
-  const std::string error = loop_.startRecording(path.toStdString());
+  // The save dialog asked before it gave a name that is there (QFileDialog's confirm overwrite).
+  const std::string error = loop_.startRecording(path.toStdString(), true);
   if (!error.empty()) {
     showError("Cannot record", QString::fromStdString(error));
     return false;
