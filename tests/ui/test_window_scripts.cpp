@@ -933,9 +933,13 @@ layout_line() {
   awk -v key="$1" '$1 == key { print int($2 + $4 / 2), int($3 + $5 / 2) }' shot.png.layout
 }
 # Until the window's title matches grep's arguments "$@" (the window ended: give up).
+# A window can be made again under a new id after it first shows (Qt does so
+# when its OpenGL widget needs another visual): an id that is gone is looked
+# up again by name.
 until_title() {
-  until xdotool getwindowname "$window" | grep -q "$@"; do
+  until name=$(xdotool getwindowname "$window" 2>/dev/null) && printf '%s\n' "$name" | grep -q "$@"; do
     kill -0 "$window_pid" 2>/dev/null || return 1
+    xdotool getwindowname "$window" >/dev/null 2>&1 || window=$(xdotool search --onlyvisible --name liveconv | head -1)
     sleep 0.05
   done
 }
