@@ -266,18 +266,26 @@ class RecordingFeed final : public FrameFeed {
   std::uint8_t pixels_[4] = {1, 2, 3, 4};
 };
 
+// A frame loop playing a RecordingFeed (the test pattern's place).
+class FrameLoopRecording : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto owned = std::make_unique<RecordingFeed>();
+    feed = owned.get();
+    loop.adopt(std::move(owned), "testpattern");
+    model.setSource("testpattern");
+    loop.tick();
+  }
+  ViewerModel model;
+  FrameLoop loop{model};
+  RecordingFeed* feed = nullptr;
+};
+
 // Stopping a recording returns at once: the file is finished on the
 // recorder's thread, the window says which file is being finished, and what
 // was recorded is reported once the file is complete. Closing the window
 // (waitForRecordings) waits for it.
-TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) {
-  ViewerModel model;
-  FrameLoop loop(model);
-  auto owned = std::make_unique<RecordingFeed>();
-  RecordingFeed* feed = owned.get();
-  loop.adopt(std::move(owned), "testpattern");
-  model.setSource("testpattern");
-  loop.tick();
+TEST_F(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) {
   ASSERT_EQ(loop.startRecording("take 1.mkv"), "");
   for (int i = 0; i < 3; ++i) loop.tick();
   EXPECT_TRUE(loop.recording());
@@ -319,17 +327,10 @@ TEST(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) 
 // A recording to a file that is there keeps the file unless replacing it was
 // said (a script's `record`, the viewer's first Record: refused with a
 // sentence; the Qt save dialog that asked, the viewer's second Record: replaced).
-TEST(FrameLoopRecording, AFileThatIsThereIsKeptUnlessReplacingItWasSaid) {
+TEST_F(FrameLoopRecording, AFileThatIsThereIsKeptUnlessReplacingItWasSaid) {
   const std::string path =
       (std::filesystem::temp_directory_path() / ("liveconv_keep_" + std::to_string(::getpid()) + ".mkv")).string();
   std::ofstream(path) << "precious";
-  ViewerModel model;
-  FrameLoop loop(model);
-  auto owned = std::make_unique<RecordingFeed>();
-  RecordingFeed* feed = owned.get();
-  loop.adopt(std::move(owned), "testpattern");
-  model.setSource("testpattern");
-  loop.tick();
   EXPECT_TRUE(FrameLoop::recordingWouldReplace(path));
   const std::string refused = loop.startRecording(path);
   EXPECT_NE(refused.find(path + " exists and was kept"), std::string::npos) << refused;

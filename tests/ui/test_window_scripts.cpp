@@ -946,6 +946,17 @@ until_title() {
 passes() { xdotool key Shift_L Shift_L Shift_L; }
 )sh";
 
+// Runs `dir`/type.sh (the typing helpers and the steps) on the viewer under an
+// X server of its own, in `dir`, and expects the viewer to end well on Esc.
+void runViewerTyping(const std::string& dir) {
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kHangLimit + kXvfbRun +
+                          "sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
+  std::printf("running: %s\n", cmd.c_str());
+  const int status = std::system(cmd.c_str());
+  std::printf("%s", readFile(dir + "out.log").c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the viewer did not end well on Esc (124: it did not end)";
+}
+
 // The viewer's mask grid typed into with real keys (xdotool under Xvfb), as in
 // GIMP's matrix dialog: a click opens a cell for typing, Tab goes to the next
 // cell (and on to the next row), Down and Up to the cell below and above, Enter
@@ -980,12 +991,7 @@ xdotool key Up Return; passes
 xdotool key Escape
 wait $window_pid
 )sh";
-  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kHangLimit + kXvfbRun +
-                          "sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
-  std::printf("running: %s\n", cmd.c_str());
-  const int status = std::system(cmd.c_str());
-  std::printf("%s", readFile(dir + "out.log").c_str());
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the viewer did not end well on Esc (124: it did not end)";
+  runViewerTyping(dir);
   const std::string json = readFile(dir + "stats.json");
   EXPECT_NE(json.find("\"mask\": \"3x3:2,3,0,0,1,0,4,0,0;"), std::string::npos)
       << "typed 2, Tab 3, Tab Tab Down 4, Up Up Up (the top row: stays), Enter\n" << json;
@@ -1026,12 +1032,7 @@ passes
 xdotool key Escape
 wait $window_pid
 )sh";
-  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kHangLimit + kXvfbRun +
-                          "sh type.sh " + LIVECONV_VIEWER_BIN + " 2>&1";
-  std::printf("running: %s\n", cmd.c_str());
-  const int status = std::system(cmd.c_str());
-  std::printf("%s", readFile(dir + "out.log").c_str());
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the viewer did not end well on Esc (124: it did not end)";
+  runViewerTyping(dir);
   EXPECT_EQ(readFile(dir + "after-first.txt"), "precious") << "the first Record replaced the file";
   EXPECT_EQ(readFile(dir + "files-after-first.txt").find(".liveconv-part-"), std::string::npos)
       << "the first Record started a recording";
