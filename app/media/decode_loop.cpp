@@ -123,11 +123,15 @@ DecodeEnd DecodeLoop::loop() {
       if (!pushKept()) return DecodeEnd::ChannelClosed;
       continue;
     }
-    if (next == Next::Redecode && lastPosition_ >= 0) source_->seek(lastPosition_);  // a file: the frame shown
+    if (next == Next::Redecode && lastPosition_ >= 0) {  // a file: the frame shown
+      source_->seek(lastPosition_);
+      ++timeline_;
+    }
     if (next == Next::Seek) {
       if (!source_->seek(seekTo_) && options_.message) options_.message("This source cannot seek.");
       seekTo_ = -1;
       lastPts_ = -1;
+      ++timeline_;  // the clip's times jump here
       clock.restart();  // the clip's clock starts again at the new place
     }
     if (options_.maxFrames >= 0 && read_ >= options_.maxFrames) return DecodeEnd::FrameLimit;
@@ -246,6 +250,7 @@ bool DecodeLoop::read(Frame& frame, LiveClock& clock) {
     owned_ = options_.open(format_);
     source_ = owned_.get();
     corruptSeen_ = 0;
+    ++timeline_;  // the clip's times start again
     if (!source_->next(frame)) return false;
     clock.restart();
   }
@@ -281,6 +286,7 @@ DecodeLoop::Paced DecodeLoop::pace(LiveClock& clock, const Frame& frame) {
 
 bool DecodeLoop::push(Frame frame) {
   frame.index = index_++;
+  frame.timeline = timeline_;
   frame.handedOverAt = Clock::now();
   if (frame.hasPts) lastPosition_ = frame.ptsSeconds - source_->startSeconds();
   if (options_.keepLastFrame && frame.yuv.empty()) {
@@ -288,14 +294,14 @@ bool DecodeLoop::push(Frame frame) {
     frame.image = Image();
     frame.external = pixels->view();
     frame.externalOwner = pixels;
-    kept_ = {pixels, frame.external, nullptr, frame.index, frame.ptsSeconds, frame.hasPts};
+    kept_ = {pixels, frame.external, nullptr, frame.index, frame.ptsSeconds, frame.hasPts, frame.timeline};
   } else if (options_.keepLastFrame) {  // planes the device converts: a copy stays (a 720p frame's 1.4 MB)
     auto planes = std::make_shared<const YuvImage>(frame.yuv);
     ImageView shape;
     shape.width = planes->width;
     shape.height = planes->height;
     shape.format = planes->convertTo;
-    kept_ = {planes, shape, planes, frame.index, frame.ptsSeconds, frame.hasPts};
+    kept_ = {planes, shape, planes, frame.index, frame.ptsSeconds, frame.hasPts, frame.timeline};
   }
   return channel_.push(std::move(frame));
 }
@@ -313,6 +319,7 @@ bool DecodeLoop::pushKept() {
   frame.index = kept_.index;
   frame.ptsSeconds = kept_.ptsSeconds;
   frame.hasPts = kept_.hasPts;
+  frame.timeline = kept_.timeline;
   frame.handedOverAt = Clock::now();
   return channel_.push(std::move(frame));
 }

@@ -135,6 +135,7 @@ class DecodeLoop {
     std::int64_t index = -1;
     double ptsSeconds = 0;
     bool hasPts = false;
+    std::uint32_t timeline = 0;
   };
 
   void run();
@@ -168,6 +169,7 @@ class DecodeLoop {
   double seekTo_ = -1;
   PixelFormat wantFormat_ = PixelFormat::Invalid, format_ = PixelFormat::Invalid;
   std::int64_t index_ = 0;
+  std::uint32_t timeline_ = 0;  // Frame::timeline: one more at every seek and loop
   double lastPts_ = -1;       // of the frame read last, as paced (a frame without one: the last + 1/30 s)
   double lastPosition_ = -1;  // of the frame pushed last, from the clip's first frame (-1: unknown)
   long long corruptSeen_ = 0;

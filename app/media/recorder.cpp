@@ -6,8 +6,27 @@
 
 namespace liveconv::app {
 
-Recorder::Recorder(std::unique_ptr<FrameSink> sink, std::string path, std::size_t capacity)
-    : sink_(std::move(sink)), path_(std::move(path)), capacity_(capacity > 0 ? capacity : 1), thread_([this] { run(); }) {}
+double RecordingClock::next(const Frame& frame) {
+  double t = 0;
+  if (started_) {
+    const bool onTheClock = frame.hasPts && lastHadPts_ && frame.timeline == timeline_ && frame.ptsSeconds > lastSource_;
+    t = lastRecorded_ + (onTheClock ? frame.ptsSeconds - lastSource_ : lastDuration_ > 0 ? lastDuration_ : frameSeconds_);
+  }
+  started_ = true;
+  lastHadPts_ = frame.hasPts;
+  timeline_ = frame.timeline;
+  lastSource_ = frame.ptsSeconds;
+  lastRecorded_ = t;
+  lastDuration_ = frame.durationSeconds;
+  return t;
+}
+
+Recorder::Recorder(std::unique_ptr<FrameSink> sink, std::string path, double frameSeconds, std::size_t capacity)
+    : sink_(std::move(sink)),
+      path_(std::move(path)),
+      capacity_(capacity > 0 ? capacity : 1),
+      clock_(frameSeconds),
+      thread_([this] { run(); }) {}
 
 Recorder::~Recorder() {
   finish();
@@ -19,11 +38,12 @@ bool Recorder::push(const Frame& frame) {
   copy.image = Image(px.width, px.height, px.format);
   for (int y = 0; y < px.height; ++y) std::copy(px.row(y), px.row(y) + px.rowBytes(), copy.image.view().row(y));
   copy.index = frame.index;
-  copy.ptsSeconds = frame.ptsSeconds;
-  copy.hasPts = frame.hasPts;
+  copy.durationSeconds = frame.durationSeconds;
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return queue_.size() < capacity_ || closing_ || failed_; });
   if (closing_ || failed_) return false;
+  copy.ptsSeconds = clock_.next(frame);  // only for a frame the file takes
+  copy.hasPts = true;
   queue_.push_back(std::move(copy));
   ++taken_;
   changed_.notify_all();

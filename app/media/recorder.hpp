@@ -6,6 +6,10 @@
 // frame. A write error ends the recording: the file is discarded (the staged
 // output), error() says why and push() refuses from then on. close() ends a
 // recording without waiting for the encoder's flush and the trailer.
+//
+// The file keeps the source's times (RecordingClock): a frame the window did
+// not filter (it was late) leaves a gap as long as the frames it missed, so the
+// recording plays at the source's pace, whatever the filter's speed.
 #pragma once
 
 #include <atomic>
@@ -20,9 +24,28 @@
 
 namespace liveconv::app {
 
+// The time of each recorded frame, in seconds from the first: the source's
+// own times (Frame::ptsSeconds), so frames missed between two recorded ones
+// are a gap of their length. Where the source's clock jumps (a seek, a loop
+// to the start: another Frame::timeline; a time not after the last) or a
+// frame has no time, the recording goes on one frame later (the last frame's
+// own duration, else `frameSeconds`) rather than jump with it.
+class RecordingClock {
+ public:
+  explicit RecordingClock(double frameSeconds) : frameSeconds_(frameSeconds > 0 ? frameSeconds : 1.0 / 30) {}
+  double next(const Frame& frame);
+
+ private:
+  double frameSeconds_;
+  bool started_ = false, lastHadPts_ = false;
+  std::uint32_t timeline_ = 0;
+  double lastSource_ = 0, lastRecorded_ = 0, lastDuration_ = 0;
+};
+
 class Recorder {
  public:
-  Recorder(std::unique_ptr<FrameSink> sink, std::string path, std::size_t capacity = 8);
+  // `frameSeconds`: one frame of the source at its nominal rate (RecordingClock).
+  Recorder(std::unique_ptr<FrameSink> sink, std::string path, double frameSeconds, std::size_t capacity = 8);
   ~Recorder();  // finish(), if not done
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -48,6 +71,7 @@ class Recorder {
   std::unique_ptr<FrameSink> sink_;  // lc-record's alone once the thread runs
   const std::string path_;
   const std::size_t capacity_;
+  RecordingClock clock_;  // the pushing thread's
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Frame> queue_;

@@ -115,6 +115,7 @@ class RecordingChannel : public FrameChannel {
       Frame c;
       c.index = f.index;
       c.ptsSeconds = f.ptsSeconds;
+      c.timeline = f.timeline;
       c.external = f.external;
       c.externalOwner = f.externalOwner;
       c.yuv = f.yuv;
@@ -216,6 +217,10 @@ TEST(DecodeLoop, HeldNothingIsPushedAndEachStepPushesExactlyOneFrame) {
   ASSERT_EQ(frames.size(), 5u) << "the first marker, the seek back and one frame a step";
   EXPECT_EQ(frames[4].index, frames[1].index + 3);
   EXPECT_DOUBLE_EQ(frames[4].ptsSeconds, 0.03);
+  // The seeks are where the clip's times jump (a recording goes on one frame later there); steps are not.
+  EXPECT_GT(frames[1].timeline, frames[0].timeline);
+  EXPECT_EQ(frames[4].timeline, frames[2].timeline);
+  EXPECT_EQ(frames[2].timeline, frames[1].timeline);
   ASSERT_TRUE(loop.post(DecoderCommand::play()));
   EXPECT_TRUE(channel.waitFor(20));
   loop.stop();
@@ -236,6 +241,7 @@ TEST(DecodeLoop, ARefilterPushesTheHeldFrameAgainWithItsPixelsAndPlace) {
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[2].index, frames[1].index);
   EXPECT_EQ(frames[2].ptsSeconds, frames[1].ptsSeconds);
+  EXPECT_EQ(frames[2].timeline, frames[1].timeline);
   EXPECT_EQ(frames[2].externalOwner, frames[1].externalOwner) << "the kept pixels are lent again, not decoded";
   EXPECT_EQ(frames[2].image.data()[0], 1);
 }
@@ -358,7 +364,11 @@ TEST(DecodeLoop, ALoopingFileIsOpenedAgainAtItsEndAndItsFramesNumberedOn) {
   EXPECT_EQ(loop.join(), DecodeEnd::SourceEnded) << "loop off: the clip ends at its next end";
   const std::vector<Frame> frames = channel.frames();
   ASSERT_GE(frames.size(), 10u);
-  for (std::size_t k = 0; k < frames.size(); ++k) EXPECT_EQ(frames[k].index, static_cast<std::int64_t>(k));
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    EXPECT_EQ(frames[k].index, static_cast<std::int64_t>(k));
+    // Each pass through the clip is a timeline of its own (its times start again).
+    EXPECT_EQ(frames[k].timeline, frames[0].timeline + k / 3) << "frame " << k;
+  }
   EXPECT_EQ(frames[3].image.data()[0], 0) << "the fourth frame is the clip's first again";
   EXPECT_GE(opens.load(), 4);
 }

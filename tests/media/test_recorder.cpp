@@ -1,6 +1,7 @@
 // The recorder on its own thread: whoever hands it frames and whoever reads
 // its counters (a window's UI thread, every tick) never waits for the encoder;
-// its queue is bounded; a write error ends it with the reason.
+// its queue is bounded; a write error ends it with the reason. The frames
+// keep the source's times (RecordingClock).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -64,7 +65,7 @@ void openGate(GatedSink& sink) {
 TEST(Recorder, NeitherTheFeederNorTheReaderWaitsForTheEncoder) {
   auto owned = std::make_unique<GatedSink>();
   GatedSink& sink = *owned;
-  Recorder recorder(std::move(owned), "x.mkv", 3);
+  Recorder recorder(std::move(owned), "x.mkv", 1.0 / 30, 3);
   // The encoder is stuck in its first write until the gate opens; the queue
   // takes three more at once. Pushed, and the counters read, on threads of
   // their own: one that waited for the encoder would wait for ever, so the
@@ -122,7 +123,7 @@ TEST(Recorder, AWriteErrorEndsTheRecordingWithItsReason) {
   auto owned = std::make_unique<GatedSink>(2);
   GatedSink& sink = *owned;
   openGate(sink);
-  Recorder recorder(std::move(owned), "x.mkv", 2);
+  Recorder recorder(std::move(owned), "x.mkv", 1.0 / 30, 2);
   int pushed = 0;
   EXPECT_TRUE(test_media::waitUntil([&] { return !recorder.push(frameOf(pushed++)); }))
       << "pushes went on after the write error";
@@ -131,6 +132,45 @@ TEST(Recorder, AWriteErrorEndsTheRecordingWithItsReason) {
   EXPECT_EQ(recorder.finish(), "Writing x.mkv failed: No space left on device.");
   EXPECT_TRUE(sink.finished) << "the sink was not told (its staged file stays behind)";
   EXPECT_EQ(recorder.written(), 2);
+}
+
+// A frame at source time `seconds` on `timeline`.
+Frame at(double seconds, std::uint32_t timeline = 0, double duration = 0) {
+  Frame f;
+  f.ptsSeconds = seconds;
+  f.hasPts = true;
+  f.timeline = timeline;
+  f.durationSeconds = duration;
+  return f;
+}
+
+// Frames the window missed are a gap of their length: the recording keeps
+// the source's pace (before, every frame was one 1/rate step after the last,
+// and 3.4 s of a clip played in 1.9 s).
+TEST(RecordingClock, FramesMissedBetweenTwoRecordedOnesAreAGapOfTheirLength) {
+  RecordingClock clock(1.0 / 30);
+  EXPECT_DOUBLE_EQ(clock.next(at(0.7)), 0.0);  // the first recorded frame starts the file
+  EXPECT_NEAR(clock.next(at(0.7 + 1.0 / 30)), 1.0 / 30, 1e-9);
+  EXPECT_NEAR(clock.next(at(0.7 + 5.0 / 30)), 5.0 / 30, 1e-9);  // three frames missed
+  EXPECT_NEAR(clock.next(at(4.1)), 3.4, 1e-9);                   // a slow filter: 2.5 s between two frames
+}
+
+// A seek or a loop to the start: the recording goes on one frame later (the
+// last frame's own duration, else one at the nominal rate), then follows the
+// source's times again from there.
+TEST(RecordingClock, WhereTheSourcesClockJumpsTheRecordingGoesOnOneFrameLater) {
+  RecordingClock clock(1.0 / 25);
+  clock.next(at(10.0));
+  EXPECT_NEAR(clock.next(at(10.04)), 0.04, 1e-9);
+  EXPECT_NEAR(clock.next(at(50.0, 1)), 0.08, 1e-9);  // a seek forward: another timeline
+  EXPECT_NEAR(clock.next(at(50.08, 1)), 0.16, 1e-9);
+  EXPECT_NEAR(clock.next(at(0.0, 2, 0.1)), 0.20, 1e-9);  // looped to the start
+  EXPECT_NEAR(clock.next(at(0.1, 2)), 0.30, 1e-9);         // after its own duration: 0.1 s
+  EXPECT_NEAR(clock.next(at(0.05, 2)), 0.34, 1e-9);         // a time not after the last: one frame on
+  Frame untimed;
+  EXPECT_NEAR(clock.next(untimed), 0.38, 1e-9);
+  EXPECT_NEAR(clock.next(at(7.0, 2)), 0.42, 1e-9);  // after a frame without a time: one frame on
+  EXPECT_NEAR(clock.next(at(7.5, 2)), 0.92, 1e-9);
 }
 
 }  // namespace

@@ -409,6 +409,80 @@ double numberAfter(const std::string& json, const std::string& key) {
   return std::stod(m[1]);
 }
 
+// What a process prints on stdout.
+std::string outputOf(const std::string& command) {
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    pclose(pipe);
+  }
+  return out;
+}
+
+// A recording keeps the source's times: the source shows its own frame number
+// as 16 bars (bit b white at x 20b..20b+19) at 120 frames a second, and the
+// filter (a 31x31 mask on `naive`, tens of milliseconds a frame on a CPU
+// device) is slower than that, so the window misses most frames. Each frame
+// of the recordings (.mkv: FFV1; .mp4: H.264) must sit at its source time from
+// the first (within one source frame), and a missed frame is a gap. Before,
+// every frame went one 1/120 s step after the last: 0.8 s of the clip played
+// in 0.1 s.
+TEST_P(WindowScript, ARecordingKeepsTheSourcesTimesAndAMissedFrameIsAGap) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no recording";
+#else
+  if (!onPath("ffmpeg") || !onPath("ffprobe")) GTEST_SKIP() << "SKIP: no ffmpeg command to read the recordings back";
+  constexpr int kRate = 120, kWidth = 320, kHeight = 180;
+  // FFmpeg's filter graph (never ends, so the script's frames are always there to count).
+  const std::string counter =
+      "'lavfi:color=c=black:s=320x180:r=120,format=gray,geq=lum=if(bitand(N\\,pow(2\\,floor(X/20)))\\,235\\,16)'";
+  extraArgs_ = "--mask gaussian:31:sigma=0.3 --variant naive ";  // all but the centre tap round to nothing
+  std::string output;
+  ASSERT_EQ(run("1 wait\n2 record rec.mkv\n120 stop-record\n121 record rec.mp4\n240 stop-record\n241 quit\n", &output,
+                counter),
+            0)
+      << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  for (const std::string file : {"rec.mkv", "rec.mp4"}) {
+    const std::string path = dir_ + file;
+    EXPECT_NE(json.find("{\"path\": \"" + file + "\""), std::string::npos) << file << " is not listed: " << json;
+    std::vector<double> times;
+    std::istringstream probed(outputOf("ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp_time "
+                                       "-of csv=p=0 " + path));
+    for (std::string line; std::getline(probed, line);)
+      if (!line.empty()) times.push_back(std::atof(line.c_str()));
+    // Every frame the file holds, as stored (not resampled to a constant rate), gray.
+    const std::string pixels = outputOf("ffmpeg -v error -i " + path + " -fps_mode passthrough -f rawvideo -pix_fmt gray -");
+    const std::size_t frameBytes = std::size_t(kWidth) * kHeight;
+    ASSERT_EQ(pixels.size() % frameBytes, 0u) << file;
+    ASSERT_EQ(pixels.size() / frameBytes, times.size()) << file << ": frames decoded != frames probed";
+    ASSERT_GE(times.size(), 5u) << file << ": too short a recording to judge";
+    std::vector<long> number;
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      const char* row = pixels.data() + k * frameBytes + std::size_t(kHeight / 2) * kWidth;
+      long n = 0;
+      for (int bit = 0; bit < 16; ++bit)
+        if (static_cast<unsigned char>(row[20 * bit + 10]) > 128) n |= 1L << bit;
+      number.push_back(n);
+    }
+    int gaps = 0;
+    std::ostringstream seen;
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      seen << " " << number[k] << "@" << times[k];
+      if (k == 0) continue;
+      EXPECT_GT(number[k], number[k - 1]) << file << ", frame " << k << ": the source's frames in order";
+      EXPECT_NEAR(times[k] - times[0], double(number[k] - number[0]) / kRate, 1.0 / kRate)
+          << file << ", frame " << k << " (source frame " << number[k] << "): not at its source time from the first";
+      gaps += number[k] - number[k - 1] > 1;
+    }
+    std::printf("%s: source frame @ time:%s\n", file.c_str(), seen.str().c_str());
+    EXPECT_GT(gaps, 0) << file << ": the window missed no frame, so no gap was checked (the filter must be slower than "
+                       << kRate << " frames a second):" << seen.str();
+  }
+#endif
+}
+
 // A file seeks (the script's seek, then the Left key: 5 s back) to the exact
 // frame, paused; a generated source says it cannot. The key comes in the same
 // frame as the seek, before the decoder can have shown it: a relative seek

@@ -45,7 +45,8 @@ FeedSource openFeedSource(const FeedSourceRequest& request);
 std::string whyNoRecordingInThisBuild();
 
 // The sink of a recording to `path` (its extension picks the container, as
-// `liveconv run -o`), its frames numbered at the given rate; throws with the
+// `liveconv run -o`), its frames at the times the recorder gives them (the
+// given rate: the grid of a container that needs a constant one); throws with the
 // sentence. `leftovers`: a line naming the part files killed runs left
 // beside it (removed only by `liveconv run -y`), or "".
 std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen,

@@ -38,9 +38,16 @@ std::string whyNoRecordingInThisBuild() {
 
 std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen,
                                              std::string* leftovers) {
-  app::SinkOptions timing;  // numbered at the playback rate: playback loops, so source times repeat
+  // The recorder gives each frame its time from the first (app::RecordingClock),
+  // in a time base fine enough for any source's (MPEG's 90 kHz); a container
+  // that needs a constant rate (AVI) puts them on the grid of the nominal rate,
+  // where a gap is a frame repeated.
+  app::SinkOptions timing;
   timing.rateNum = rateNum;
   timing.rateDen = rateDen;
+  timing.sourceTimestamps = true;
+  timing.timeBaseNum = 1;
+  timing.timeBaseDen = 90000;
   std::unique_ptr<FrameSink> sink = app::openSink(path, "", timing);
   *leftovers = app::sweepLeftoverParts(path, false, "delete such files, or let liveconv run -y remove them");
   return sink;

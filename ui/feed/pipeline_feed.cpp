@@ -273,16 +273,17 @@ class PipelineFeed final : public FrameFeed {
 
   std::string startRecording(const std::string& path) override {
     try {
-      // Numbered at the playback rate (playback loops, so source times repeat).
+      // At the source's times (app::RecordingClock), its nominal rate where the container needs a constant one.
       std::string leftovers;
-      auto sink = openRecordingSink(path, rateNum_.load(), rateDen_.load(), &leftovers);
+      const int rateNum = std::max(1, rateNum_.load()), rateDen = std::max(1, rateDen_.load());
+      auto sink = openRecordingSink(path, rateNum, rateDen, &leftovers);
       // What killed runs left beside it is said (only `liveconv run -y` removes it unasked).
       if (!leftovers.empty()) {
         std::lock_guard<std::mutex> lock(mutex_);
         sourceMessage_ = "The folder of " + path + ": " + leftovers;
       }
       std::lock_guard<std::mutex> lock(recordMutex_);
-      recorder_ = std::make_shared<app::Recorder>(std::move(sink), path);  // encodes on lc-record
+      recorder_ = std::make_shared<app::Recorder>(std::move(sink), path, double(rateDen) / rateNum);  // encodes on lc-record
       lastRecordedIndex_ = -1;
       if (pipeline_) pipeline_->setDeliverPixels(true);  // zero-copy: the encoder needs host pixels too
       return "";

@@ -44,6 +44,10 @@ struct Frame {
   double ptsSeconds = 0;    // presentation time, when the source has one (hasPts)
   bool hasPts = false;
   double durationSeconds = 0;  // how long the source shows it (its packet's duration); 0: unknown
+  // Which unbroken stretch of the source's clock the frame is on: the decode
+  // loop counts one more at every seek and every loop to the start, so whoever
+  // follows the source's times (a window's recording) knows where they jump.
+  std::uint32_t timeline = 0;
   double decodeMs = 0;      // source-side cost, set by the source
   double convertMs = 0;
   // When the source handed the frame to the filter (host clock), for the
