@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -230,8 +231,9 @@ class GatedEnding final : public FinishingRecording {
     while (!released_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   long long frames() const override { return 42; }
-  std::string error() const override { return {}; }
+  std::string error() const override { return error_; }
   std::atomic<bool> released_{false}, mayWait_{false}, waitedUnasked_{false};
+  std::string error_;  // set before released_: the recorder failed, its file discarded
 };
 
 class RecordingFeed final : public FrameFeed {
@@ -344,6 +346,42 @@ TEST_F(FrameLoopRecording, AFileThatIsThereIsKeptUnlessReplacingItWasSaid) {
   loop.tick();
   std::filesystem::remove(path);
   EXPECT_FALSE(FrameLoop::recordingWouldReplace(path));
+}
+
+// A recording whose recorder failed (a full disk) left no file: it is not
+// among the recordings the stats file lists as written, but among those that
+// failed, with why; one stopped by the user is listed as written.
+TEST_F(FrameLoopRecording, OnlyACompleteFileIsListedAsRecorded) {
+  const std::string stats =
+      (std::filesystem::temp_directory_path() / ("liveconv_failed_rec_" + std::to_string(::getpid()) + ".json")).string();
+  ASSERT_EQ(loop.startRecording("full.mkv"), "");
+  loop.tick();
+  loop.stopRecording();
+  feed->ending->error_ = "Writing full.mkv failed: No space left on device.";
+  feed->ending->released_ = true;
+  loop.tick();
+  EXPECT_FALSE(loop.lastRecording().complete);
+  EXPECT_EQ(loop.lastRecording().stoppedBy, "Recording stopped: Writing full.mkv failed: No space left on device.");
+  ASSERT_EQ(loop.startRecording("fine.mkv"), "");
+  loop.tick();
+  loop.stopRecording();
+  feed->ending->released_ = true;
+  loop.tick();
+  EXPECT_TRUE(loop.lastRecording().complete);
+  ASSERT_EQ(loop.writeStatsJson(stats), "");
+  std::ifstream in(stats);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(stats);
+  const std::size_t written = json.find("\"recordings\": ["), failed = json.find("\"recordings_failed\": [");
+  ASSERT_NE(written, std::string::npos) << json;
+  ASSERT_NE(failed, std::string::npos) << json;
+  const std::string writtenList = json.substr(written, failed - written), failedList = json.substr(failed);
+  EXPECT_NE(writtenList.find("\"path\": \"fine.mkv\""), std::string::npos) << json;
+  EXPECT_EQ(writtenList.find("full.mkv"), std::string::npos) << "a discarded file listed as recorded: " << json;
+  EXPECT_NE(failedList.find("{\"path\": \"full.mkv\", \"frames_lost\": 42, \"why\": \"Recording stopped: Writing full.mkv "
+                            "failed: No space left on device.\"}"),
+            std::string::npos)
+      << json;
 }
 
 }  // namespace

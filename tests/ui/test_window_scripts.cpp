@@ -172,7 +172,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
     const std::string prefix = !display ? "env -u DISPLAY -u WAYLAND_DISPLAY " : kXvfbRun;
     // A window that never ends is a failure (124), not a test run that hangs.
     const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " + kHangLimit + prefix +
-                            GetParam().binary + " " + extraArgs_ + GetParam().sourceOption + source +
+                            limits_ + GetParam().binary + " " + extraArgs_ + GetParam().sourceOption + source +
                             " --script script.txt --stats-json stats.json > out.log 2>&1";
     std::printf("running: %s\n", cmd.c_str());
     const int status = std::system(cmd.c_str());
@@ -186,6 +186,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
   std::unique_ptr<TestFolder> folder_;
   std::string dir_;        // folder_'s path
   std::string extraArgs_;  // options before the source, for both windows alike
+  std::string limits_;     // a command the window runs under (`prlimit ...`), not its X server
 };
 
 TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
@@ -407,6 +408,37 @@ double numberAfter(const std::string& json, const std::string& key) {
   std::smatch m;
   if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9.e+-]+)"))) return -1e9;
   return std::stod(m[1]);
+}
+
+// A recording that fills the disk (the file size limit, `ulimit -f`: a write
+// past it fails as on a full disk) ends with the reason, leaves no file and
+// no part file, and the stats file lists it among the failed recordings, not
+// the written ones; the window plays on and ends as asked. (Before, it was
+// listed as recorded with the frames it had counted.)
+TEST_P(WindowScript, ARecordingThatFillsTheDiskLeavesNoFileAndIsListedAsFailed) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no recording";
+#else
+  // 6 MB: room for the drivers' kernel builds (PoCL's compiler stops the
+  // process on a write past the limit: not this test's question) and the
+  // stats file, not for the first ten frames of noise, lossless (about 600 kB
+  // a frame).
+  limits_ = "prlimit --fsize=6291456 ";
+  std::string output;
+  ASSERT_EQ(run("1 wait\n2 record full.mkv\n150 stop-record\n151 quit\n", &output, "lavfi:color=s=640x360:r=30,noise=alls=100:allf=t"), 0)
+      << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "full.mkv")) << "a recording that failed left a file";
+  EXPECT_EQ(std::system(("ls -a " + dir_ + " | grep -q 'liveconv-part'").c_str()) == 0, false) << "a part file was left";
+  const std::size_t written = json.find("\"recordings\": ["), failed = json.find("\"recordings_failed\": [");
+  ASSERT_NE(written, std::string::npos) << json;
+  ASSERT_NE(failed, std::string::npos) << json;
+  EXPECT_EQ(json.substr(written, failed - written).find("full.mkv"), std::string::npos)
+      << "a discarded recording is listed as written: " << json;
+  const std::string failedList = json.substr(failed);
+  EXPECT_NE(failedList.find("{\"path\": \"full.mkv\""), std::string::npos) << json;
+  EXPECT_NE(failedList.find("File too large"), std::string::npos) << "the reason is not given: " << json;
+#endif
 }
 
 // What a process prints on stdout.

@@ -288,7 +288,8 @@ void FrameLoop::endRecording(const std::string& stoppedBy) {
   }
   Finishing f{{recordingPath_, stats_.recordedFrames, recordingSeconds(), stoppedBy}, std::move(ending)};
   recordingPath_.clear();
-  if (!f.ending) {
+  if (!f.ending) {  // no recorder is finishing a file: it failed, and its part file went with it
+    f.recording.complete = false;
     report(f.recording);
     return;
   }
@@ -305,6 +306,7 @@ void FrameLoop::collectRecordings() {
     r.frames = it->ending->frames();
     const std::string error = it->ending->error();
     if (r.stoppedBy.empty() && !error.empty()) r.stoppedBy = "Recording stopped: " + error;
+    r.complete = error.empty();  // a write error: the staged file was discarded
     it = finishing_.erase(it);
     report(r);
   }
@@ -327,7 +329,10 @@ double FrameLoop::recordingSeconds() const {
 void FrameLoop::report(const Recording& r) {
   lastRecording_ = r;
   ++recordingsFinished_;
-  log_.recorded(r.path, r.frames, r.stoppedBy);
+  if (r.complete)
+    log_.recorded(r.path, r.frames, r.stoppedBy);
+  else
+    log_.recordingFailed(r.path, r.frames, r.stoppedBy);
 }
 
 // ---- the log, keys and scripts

@@ -195,6 +195,10 @@ class FrameLoop {
     long long frames = 0;
     double seconds = 0;
     std::string stoppedBy;  // why the feed ended it on its own (a write error); empty when stopped by the user
+    // The file is there under `path`, finished. False: the recorder failed (a
+    // write error, a full disk) and what it had written was discarded; a file
+    // that was there before keeps its old contents.
+    bool complete = true;
   };
   // Starts writing every filtered frame to `path` (.mkv: FFV1, lossless; .mp4:
   // H.264; as `liveconv run -o`). Returns "" or the sentence why not. A file

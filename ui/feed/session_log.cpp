@@ -225,7 +225,11 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
   for (std::size_t i = 0; i < recordings_.size(); ++i)
     out << (i ? "," : "") << "\n    {\"path\": " << jsonQuote(recordings_[i].path) << ", \"frames\": " << recordings_[i].frames
         << ", \"stopped_by\": " << jsonQuote(recordings_[i].stoppedBy) << "}";
-  out << (recordings_.empty() ? "" : "\n  ") << "]\n}\n";
+  out << (recordings_.empty() ? "" : "\n  ") << "],\n  \"recordings_failed\": [";
+  for (std::size_t i = 0; i < failedRecordings_.size(); ++i)
+    out << (i ? "," : "") << "\n    {\"path\": " << jsonQuote(failedRecordings_[i].path)
+        << ", \"frames_lost\": " << failedRecordings_[i].frames << ", \"why\": " << jsonQuote(failedRecordings_[i].stoppedBy) << "}";
+  out << (failedRecordings_.empty() ? "" : "\n  ") << "]\n}\n";
   return out.str();
 }
 

@@ -56,6 +56,10 @@ class SessionLog {
   void recorded(const std::string& path, long long frames, const std::string& stoppedBy) {
     recordings_.push_back({path, frames, stoppedBy});
   }
+  // A recording whose recorder failed (`why`): nothing of it was kept under `path`.
+  void recordingFailed(const std::string& path, long long frames, const std::string& why) {
+    failedRecordings_.push_back({path, frames, why});
+  }
   // A check of the frame on screen against the CPU reference finished (check mode).
   // The file keeps the first kMaxChecks of a session and counts the rest.
   void checked(const CheckReport& report, std::uint64_t frame);
@@ -106,7 +110,7 @@ class SessionLog {
     long long frames = 0;
     std::string stoppedBy;
   };
-  std::vector<Recorded> recordings_;
+  std::vector<Recorded> recordings_, failedRecordings_;  // complete files; those the recorder gave up
   std::vector<std::string> checks_;  // each check, as its JSON object
   std::uint64_t checksNotKept_ = 0;
 };

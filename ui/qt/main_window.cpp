@@ -495,7 +495,11 @@ void MainWindow::updateRecording() {
   const FrameLoop::Recording& r = loop_.lastRecording();
   const QString what =
       QString("%1 frames (%2 s) to %3").arg(r.frames).arg(r.seconds, 0, 'f', 1).arg(QString::fromStdString(r.path));
-  if (r.stoppedBy.empty() || r.stoppedBy == loop_.failure())  // a failure has a box of its own
+  if (!r.complete)
+    notify("Recording failed", QString::fromStdString(r.stoppedBy),
+           "Nothing was kept under " + QString::fromStdString(r.path) +
+               ": what had been written was discarded, and a file that was there before keeps its old contents.");
+  else if (r.stoppedBy.empty() || r.stoppedBy == loop_.failure())  // a failure has a box of its own
     statusBar()->showMessage("Recorded " + what, 10000);
   else
     notify("Recording stopped", QString::fromStdString(r.stoppedBy), "What was written so far: " + what + ".");
@@ -571,7 +575,7 @@ void MainWindow::updateStatus() {
     QString detail =
         "The mask and the settings are kept. Open a source again, or pick another device in the Device menu.";
     const FrameLoop::Recording& r = loop_.lastRecording();
-    if (!r.path.empty() && r.stoppedBy == loop_.failure())
+    if (!r.path.empty() && r.complete && r.stoppedBy == loop_.failure())
       detail +=
           QString("\nThe recording was finished: %1 frames in %2.").arg(r.frames).arg(QString::fromStdString(r.path));
     if (!failure.isEmpty()) report("The picture stopped: " + failure, detail);
