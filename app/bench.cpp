@@ -20,6 +20,8 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/mask_file.hpp"
 #include "liveconv/reference.hpp"
+#include "media/media_errors.hpp"
+#include "media/staged_output.hpp"
 #include "media/stop_signals.hpp"
 
 namespace liveconv::app {
@@ -358,9 +360,13 @@ std::string jsonEscape(const std::string& s) {
   return o;
 }
 
+// The tables are written whole or not at all (staged: a full disk keeps an older file as it was).
+void writeWhole(const std::string& path, const std::string& text) {
+  if (const std::string error = writeStaged(path, text); !error.empty()) throw OutputError(error);
+}
+
 void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector<Row>& rows) {
-  std::ofstream out(path);
-  if (!out) throw Error("Cannot write " + path + ".");
+  std::ostringstream out;
   out << "device,driver,variant,format,image,mask,workgroup,kernel_ms,kernel_mpix_s,frac_bandwidth,frac_fma,"
          "transfer_ms,transfer_mpix_s,verify,error\n";
   for (const Row& r : rows) {
@@ -373,12 +379,12 @@ void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector
       out << ",,,,,";
     out << ",\"" << r.verify << "\",\"" << jsonEscape(r.error) << "\"\n";
   }
+  writeWhole(path, out.str());
 }
 
 void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimits& limits, int runs,
                const std::vector<Row>& rows) {
-  std::ofstream out(path);
-  if (!out) throw Error("Cannot write " + path + ".");
+  std::ostringstream out;
   out << "{\n  \"device\": \"" << jsonEscape(info.name) << "\",\n  \"platform\": \"" << jsonEscape(info.platformName)
       << "\",\n  \"driver\": \"" << jsonEscape(info.driverVersion) << "\",\n  \"copy_bandwidth_gb_s\": "
       << limits.copyBytesPerSec * 1e-9 << ",\n  \"fma_limit\": \"" << jsonEscape(limits.fma.how)
@@ -404,6 +410,7 @@ void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimi
         << (k + 1 < rows.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
+  writeWhole(path, out.str());
 }
 
 }  // namespace

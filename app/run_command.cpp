@@ -315,7 +315,8 @@ int runCommand(const Args& args) {
   RunRequest r = parseRunRequest(args);
   // What runs killed outright (SIGKILL, a crash) left beside the output: removed with -y, else named.
   const std::string target = r.output.rfind("raw:", 0) == 0 ? r.output.substr(4) : r.output;
-  if (const std::string line = sweepLeftoverParts(target, args.has("-y"), "pass -y to remove such files");
+  if (const std::string line =
+          plainFilePath(target).empty() ? "" : sweepLeftoverParts(target, args.has("-y"), "pass -y to remove such files");
       !line.empty())
     std::cerr << "liveconv: " << line << "\n";
   InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race

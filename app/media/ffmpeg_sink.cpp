@@ -687,7 +687,7 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   }
   // A muxer that opens its files itself (AVFMT_NOFILE) is staged only for one picture, whose one file it names.
   const bool opensItsOwnFiles = s_->output->oformat->flags & AVFMT_NOFILE;
-  s_->staged = std::make_unique<StagedOutput>(path, !opensItsOwnFiles || muxer == "image2");
+  s_->staged = std::make_unique<StagedOutput>(path, (!opensItsOwnFiles || muxer == "image2") && !plainFilePath(path).empty());
   if (!opensItsOwnFiles) {
     if ((err = avio_open(&s_->output->pb, s_->staged->url().c_str(), AVIO_FLAG_WRITE)) < 0)
       throw OutputError("Cannot write " + path + ": " + avError(err) + ".");

@@ -11,10 +11,6 @@
 
 #include "media/media_errors.hpp"
 
-extern "C" {
-#include <libavformat/avio.h>
-}
-
 namespace liveconv::app {
 namespace {
 
@@ -49,25 +45,48 @@ fs::path stagingFolderOf(const std::string& plainPath) {
 
 }  // namespace
 
-std::string plainFilePath(const std::string& target) {
+std::string localFilePath(const std::string& target) {
   if (target.empty() || target == "-") return "";
-  std::string path = target;
-  if (path.rfind("file:", 0) == 0) {
-    path = path.substr(5);
-  } else {
-    // FFmpeg reads "NAME:" as a protocol when NAME is one it has; any other
-    // ':' ("take 1:2.mov", "12:30.mkv") is part of a file name.
-    const char* protocol = avio_find_protocol_name(path.c_str());
-    if (protocol && std::strcmp(protocol, "file") != 0) return "";
-  }
+  const std::string path = target.rfind("file:", 0) == 0 ? target.substr(5) : target;
   if (path.empty()) return "";
   std::error_code ec;
   const auto status = fs::status(path, ec);
   return !fs::exists(status) || fs::is_regular_file(status) ? path : "";
 }
 
+std::string writeStaged(const std::string& target, const std::function<std::string(const std::string& path)>& write) {
+  try {
+    StagedOutput out(target);
+    std::string error = write(out.writePath());
+    if (!error.empty()) {
+      out.discard();
+      return error;
+    }
+    // What the writer could not see: the bytes may still fail to reach the disk.
+    std::error_code ec;
+    if (out.staged() && !fs::is_regular_file(out.writePath(), ec)) return "Cannot write " + target + ".";
+    out.commit();
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+std::string writeStaged(const std::string& target, const std::string& bytes) {
+  return writeStaged(target, [&](const std::string& path) -> std::string {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return "Cannot write " + target + ": " + std::strerror(errno) + ".";
+    errno = 0;
+    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0;
+    const int error = errno;
+    const bool closed = std::fclose(f) == 0;
+    if (written && closed) return "";
+    return "Cannot write " + target + ": " + std::strerror(error ? error : errno ? errno : EIO) + ".";
+  });
+}
+
 StagedOutput::StagedOutput(std::string target, bool stage) : target_(std::move(target)), write_(target_) {
-  const std::string path = stage ? plainFilePath(target_) : "";
+  const std::string path = stage ? localFilePath(target_) : "";
   if (path.empty()) return;
   const fs::path place = throughLinks(path);
   write_ = (folderOf(place.string()) / ("." + place.filename().string() + kPartTag + std::to_string(::getpid()))).string();
@@ -110,7 +129,7 @@ void StagedOutput::discard() {
 
 std::vector<std::string> leftoverParts(const std::string& target) {
   std::vector<std::string> found;
-  const std::string path = plainFilePath(target);
+  const std::string path = localFilePath(target);
   if (path.empty()) return found;
   static const std::regex part(R"(^\..+\.liveconv-part-([0-9]+)$)");
   std::error_code ec;
@@ -130,7 +149,7 @@ std::vector<std::string> leftoverParts(const std::string& target) {
 std::string sweepLeftoverParts(const std::string& target, bool remove, const std::string& howToRemove) {
   const std::vector<std::string> parts = leftoverParts(target);
   if (parts.empty()) return "";
-  const fs::path folder = stagingFolderOf(plainFilePath(target));
+  const fs::path folder = stagingFolderOf(localFilePath(target));
   const std::string where = folder == fs::path(".") ? "this folder" : folder.string();
   const bool one = parts.size() == 1;
   const std::string what = one ? "a part file left by a killed run" : std::to_string(parts.size()) + " part files left by killed runs";

@@ -10,21 +10,42 @@
 //
 // Targets that are not plain files are written in place: FFmpeg protocols
 // (pipe:, URLs), standard output, devices and FIFOs.
+//
+// Plain C++ and POSIX, in every build: the windows' pictures and stats files,
+// saved masks, bench's tables and the JSON log go through writeStaged(); the
+// FFmpeg sinks through StagedOutput, told by plainFilePath() which targets
+// are files.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace liveconv::app {
 
-// A plain file name as the user wrote it ("file:" stripped), or "" for a
-// protocol, "-", a device or a FIFO. "take 1:2.mov" and "12:30.mkv" are files:
-// a name is a protocol only when FFmpeg has a protocol of that name.
+// A file name as the user wrote it ("file:" stripped), or "" for "-", a
+// device, a FIFO or a folder: where a file would be written.
+std::string localFilePath(const std::string& target);
+
+// As localFilePath(), and "" for an FFmpeg protocol too (liveconv_media, with
+// FFmpeg). "take 1:2.mov" and "12:30.mkv" are files: a name is a protocol only
+// when FFmpeg has a protocol of that name.
 std::string plainFilePath(const std::string& target);
+
+// Writes a whole file the staged way: `write` writes it at the path it is
+// given (the temporary, or `target` itself where that is no plain file) and
+// returns "" or why it could not. Then the temporary takes the target's
+// name, through its links, keeping an existing file's permissions; on a
+// failure (or an exception) it is removed and a file already there is left as
+// it was. Returns "" or the sentence why the file was not written.
+std::string writeStaged(const std::string& target, const std::function<std::string(const std::string& path)>& write);
+// writeStaged() of these bytes.
+std::string writeStaged(const std::string& target, const std::string& bytes);
 
 class StagedOutput {
  public:
-  // `stage` false writes a plain file in place too (a muxer that names its own files).
+  // `stage` false writes in place (a muxer that names its own files, an
+  // FFmpeg protocol: the caller asks plainFilePath()).
   explicit StagedOutput(std::string target, bool stage = true);
   ~StagedOutput();  // removes the temporary unless committed
   StagedOutput(const StagedOutput&) = delete;

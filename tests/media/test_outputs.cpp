@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <algorithm>
+#include <iostream>
 #include <iterator>
 #include <ostream>
 #include <regex>
@@ -226,6 +227,73 @@ TEST_P(Outputs, AFileSizeLimitLeavesTheOldFile) {
 
 INSTANTIATE_TEST_SUITE_P(EverySink, Outputs, ::testing::ValuesIn(kSinks),
                          [](const ::testing::TestParamInfo<SinkKind>& info) { return std::string(info.param.label); });
+
+// Every other file the CLI writes is staged as the video outputs are
+// (bench --json and --csv, run's --json-log), a matrix of writers x cases:
+//  - through a symbolic link to an existing 0600 file: the file the link
+//    leads to is replaced, the link stays, the mode stays 0600;
+//  - into a full disk (a small tmpfs, filled; root only): exit 8 with the
+//    reason, the old file under the name untouched, no part file.
+// Before, each was written in place: a full disk left half a file.
+TEST(StagedWrites, EveryFileTheCliWritesIsWholeOrNotAtAllThroughLinksKeepingItsMode) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  struct Writer {
+    const char* name;
+    std::string args;  // `FILE` is the written file
+    const char* begins;  // what the new file starts with
+  };
+  const std::string bench = "bench --variants naive --masks 3 --sizes 32x32 --runs 1 --warmup 0 --no-transfers ";
+  const Writer writers[] = {
+      {"bench --json", bench + "--json FILE", "{"},
+      {"bench --csv", bench + "--csv FILE", "device,"},
+      {"run --json-log", "run -i lavfi:testsrc2=size=64x48:rate=25 --frames 3 --variant naive -o null --json-log FILE", "{"},
+  };
+  const std::string linked = folderFor("staged_links");
+  const std::string full = folderFor("staged_full");
+  const bool mounted = ::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=64k") == 0;
+  struct Unmount {
+    std::string at;
+    bool mounted;
+    ~Unmount() {
+      if (mounted) ::umount2(at.c_str(), MNT_DETACH);
+    }
+  } unmount{full, mounted};
+  if (mounted) {
+    for (const Writer& w : writers) std::ofstream(full + "/" + w.name) << kPrecious;
+    std::ofstream filler(full + "/filler", std::ios::binary);  // the rest of the disk
+    const std::string block(4096, 'x');
+    while (filler.write(block.data(), block.size()) && filler.flush()) {
+    }
+  } else {
+    std::cout << "[   SKIP   ] the full-disk cases: a small tmpfs needs root (" << std::strerror(errno) << ")\n";
+  }
+  for (const Writer& w : writers) {
+    const std::string real = linked + "/" + w.name + ".real", link = linked + "/" + w.name;
+    std::ofstream(real) << kPrecious;
+    fs::permissions(real, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+    fs::create_symlink(fs::path(real).filename(), link);
+    std::string args = w.args;
+    args.replace(args.find("FILE"), 4, quoted(link));
+    Result r = liveconv(args);
+    EXPECT_EQ(r.exitCode, 0) << w.name << ": " << r.output;
+    EXPECT_TRUE(fs::is_symlink(link)) << w.name << ": the link was replaced by a file";
+    std::ifstream in(real);
+    const std::string written(std::istreambuf_iterator<char>(in), {});
+    EXPECT_EQ(written.rfind(w.begins, 0), 0u) << w.name << ": the file the link leads to was not written: " << written;
+    EXPECT_EQ(fs::status(real).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write)
+        << w.name << ": the mode of the file replaced changed";
+    EXPECT_TRUE(partFiles(linked).empty()) << w.name << ": left " << partFiles(linked).front();
+    if (!mounted) continue;
+    const std::string path = full + "/" + w.name;
+    args = w.args;
+    args.replace(args.find("FILE"), 4, quoted(path));
+    r = liveconv(args);
+    EXPECT_EQ(r.exitCode, 8) << w.name << " into a full disk: " << r.output;
+    EXPECT_TRUE(has(r.output, "No space left on device")) << w.name << ": " << r.output;
+    EXPECT_TRUE(isTheOldFile(path)) << w.name << ": the old file was touched";
+    EXPECT_TRUE(partFiles(full).empty()) << w.name << ": left " << partFiles(full).front();
+  }
+}
 
 // Names FFmpeg cannot write video to are refused before anything is opened:
 // exit 2, one sentence, no file.

@@ -1,9 +1,16 @@
 // The model's source and mask-file commands: the recent list the source panel
 // shows, and mask files with the parse error the editor displays.
 #include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <iterator>
 #include <string>
 
 #include "model/viewer_model.hpp"
@@ -80,4 +87,51 @@ TEST(MaskFiles, MissingFileIsASentenceNotACrash) {
   EXPECT_FALSE(m.loadMask("/nonexistent/mask.json", &error));
   EXPECT_FALSE(error.empty());
   EXPECT_FALSE(m.saveMask("/nonexistent/dir/mask.json", &error));
+}
+
+// A saved mask is staged as every file liveconv writes: through a symbolic
+// link to an existing 0600 file, the file it leads to is replaced (the link
+// and the mode stay); into a full disk (a small tmpfs, filled; root only) the
+// old file stays as it was, with the reason, and no part file is left.
+TEST(MaskFiles, ASavedMaskIsWholeOrNotAtAllThroughLinksKeepingItsMode) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::path(::testing::TempDir()) / ("liveconv_mask_staged_" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder / "full");
+  const std::string old = "{\"old\": true}\n";
+  std::ofstream((folder / "real.json").string()) << old;
+  fs::permissions(folder / "real.json", fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+  fs::create_symlink("real.json", folder / "mask.json");
+  ViewerModel m;
+  std::string error;
+  ASSERT_TRUE(m.applySpec("sobel-x", &error)) << error;
+  ASSERT_TRUE(m.saveMask((folder / "mask.json").string(), &error)) << error;
+  EXPECT_TRUE(fs::is_symlink(folder / "mask.json")) << "the link was replaced by a file";
+  EXPECT_EQ(fs::status(folder / "real.json").permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  ViewerModel loaded;
+  ASSERT_TRUE(loaded.loadMask((folder / "real.json").string(), &error)) << error;
+  EXPECT_EQ(loaded.mask(), m.mask());
+
+  const std::string full = (folder / "full").string();
+  if (::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=64k") != 0) {
+    std::cout << "[   SKIP   ] the full-disk case: a small tmpfs needs root (" << std::strerror(errno) << ")\n";
+    fs::remove_all(folder);
+    return;
+  }
+  std::ofstream(full + "/mask.json") << old;
+  {
+    std::ofstream filler(full + "/filler", std::ios::binary);
+    const std::string block(4096, 'x');
+    while (filler.write(block.data(), block.size()) && filler.flush()) {
+    }
+  }
+  EXPECT_FALSE(m.saveMask(full + "/mask.json", &error));
+  EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
+  std::ifstream in(full + "/mask.json");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), old) << "the old mask file was touched";
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(full)) ++entries;
+  EXPECT_EQ(entries, 2u) << "a part file was left";
+  ::umount2(full.c_str(), MNT_DETACH);
+  fs::remove_all(folder);
 }

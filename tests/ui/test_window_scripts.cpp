@@ -6,13 +6,16 @@
 // or without an OpenCL device: a visible SKIP.
 #include <gtest/gtest.h>
 
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -173,7 +176,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
     // A window that never ends is a failure (124), not a test run that hangs.
     const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " + kHangLimit + prefix +
                             limits_ + GetParam().binary + " " + extraArgs_ + GetParam().sourceOption + source +
-                            " --script script.txt --stats-json stats.json > out.log 2>&1";
+                            " --script script.txt --stats-json " + statsPath_ + " > out.log 2>&1";
     std::printf("running: %s\n", cmd.c_str());
     const int status = std::system(cmd.c_str());
     *output = readFile(dir_ + "out.log");
@@ -187,6 +190,7 @@ class WindowScript : public ::testing::TestWithParam<Window> {
   std::string dir_;        // folder_'s path
   std::string extraArgs_;  // options before the source, for both windows alike
   std::string limits_;     // a command the window runs under (`prlimit ...`), not its X server
+  std::string statsPath_ = "stats.json";  // --stats-json, from the test's folder
 };
 
 TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
@@ -439,6 +443,64 @@ TEST_P(WindowScript, ARecordingThatFillsTheDiskLeavesNoFileAndIsListedAsFailed) 
   EXPECT_NE(failedList.find("{\"path\": \"full.mkv\""), std::string::npos) << json;
   EXPECT_NE(failedList.find("File too large"), std::string::npos) << "the reason is not given: " << json;
 #endif
+}
+
+// Every file a window writes is staged as `run`'s outputs are (the frame and
+// the window saved as PNG, the stats file):
+//  - through a symbolic link to an existing 0600 file: the file the link
+//    leads to is replaced, the link stays, the mode stays 0600;
+//  - into a full disk (a small tmpfs, filled; root only): the old files under
+//    the names untouched, no part file, the reason said, and exit 8 for the
+//    stats file that could not be written.
+TEST_P(WindowScript, EveryFileAWindowWritesIsWholeOrNotAtAllThroughLinksKeepingItsMode) {
+  namespace fs = std::filesystem;
+  const char* const kOld = "the old file, kept\n";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"frame.png", "\x89PNG"}, {"shot.png", "\x89PNG"}, {"stats.json", "{"}};
+  const auto parts = [](const std::string& folder) {
+    std::string found;
+    for (const auto& e : fs::directory_iterator(folder))
+      if (e.path().filename().string().find(".liveconv-part-") != std::string::npos) found += e.path().filename().string() + " ";
+    return found;
+  };
+  for (const auto& [name, begins] : files) {
+    std::ofstream(dir_ + name + ".real") << kOld;
+    fs::permissions(dir_ + name + ".real", fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+    fs::create_symlink(name + ".real", dir_ + name);
+  }
+  std::string output;
+  ASSERT_EQ(run("3 save-frame frame.png\n3 screenshot shot.png\n6 quit\n", &output), 0) << output;
+  for (const auto& [name, begins] : files) {
+    EXPECT_TRUE(fs::is_symlink(dir_ + name)) << name << ": the link was replaced by a file";
+    EXPECT_EQ(readFile(dir_ + name + ".real").rfind(begins, 0), 0u) << name << ": the file the link leads to was not written";
+    EXPECT_EQ(fs::status(dir_ + name + ".real").permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write)
+        << name << ": the mode of the file replaced changed";
+  }
+  EXPECT_EQ(parts(dir_), "") << "part files left";
+
+  const std::string full = dir_ + "full";
+  fs::create_directories(full);
+  if (::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=256k") != 0) {
+    std::printf("[   SKIP   ] the full-disk case: a small tmpfs needs root (%s)\n", std::strerror(errno));
+    return;
+  }
+  struct Unmount {
+    std::string at;
+    ~Unmount() { ::umount2(at.c_str(), MNT_DETACH); }
+  } unmount{full};
+  for (const auto& [name, begins] : files) std::ofstream(full + "/" + name) << kOld;
+  {
+    std::ofstream filler(full + "/filler", std::ios::binary);  // the rest of the disk
+    const std::string block(4096, 'x');
+    while (filler.write(block.data(), block.size()) && filler.flush()) {
+    }
+  }
+  statsPath_ = full + "/stats.json";
+  EXPECT_EQ(run("3 save-frame " + full + "/frame.png\n3 screenshot " + full + "/shot.png\n6 quit\n", &output), 8)
+      << "the stats file could not be written: " << output;
+  EXPECT_NE(output.find("No space left on device"), std::string::npos) << output;
+  for (const auto& [name, begins] : files) EXPECT_EQ(readFile(full + "/" + name), kOld) << name << ": the old file was touched";
+  EXPECT_EQ(parts(full), "") << "part files left";
 }
 
 // What a process prints on stdout.

@@ -16,6 +16,7 @@
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/variants.hpp"
+#include "media/staged_output.hpp"
 
 namespace liveconv::ui {
 
@@ -612,7 +613,6 @@ void FrameLoop::runScriptLine(const ScriptLine& line, std::vector<ShellRequest>*
 }
 
 std::string FrameLoop::writeStatsJson(const std::string& path) const {
-  std::ofstream out(path, std::ios::trunc);
   FrameStats s = stats_;
   if (s.source.empty()) s.source = playingSource_;
   const Mask& m = model_.mask();
@@ -623,9 +623,8 @@ std::string FrameLoop::writeStatsJson(const std::string& path) const {
   for (const ParamDescription& d : paramDescriptions())
     if (d.id != ParamId::Mask && d.id != ParamId::Device)
       parameters.emplace_back(d.flag + 2, modelParamText(model_, d.id));
-  if (out) out << log_.toJson(s, framesShown_, redraws_, videoFps(), mask, parameters);
-  if (!out) return "cannot write " + path + ".";
-  return {};
+  // Whole or not at all (staged): a full disk keeps an older stats file as it was.
+  return app::writeStaged(path, log_.toJson(s, framesShown_, redraws_, videoFps(), mask, parameters));
 }
 
 }  // namespace liveconv::ui

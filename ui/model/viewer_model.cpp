@@ -7,6 +7,7 @@
 #include "liveconv/mask_file.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
+#include "media/staged_output.hpp"
 
 namespace liveconv::ui {
 
@@ -226,14 +227,17 @@ bool ViewerModel::loadMask(const std::string& path, std::string* error) {
   }
 }
 
+// Whole or not at all (staged): a full disk keeps an older mask file as it was.
 bool ViewerModel::saveMask(const std::string& path, std::string* error) const {
+  std::string why;
   try {
-    saveMaskFile(path, params_.mask);
-    return true;
+    params_.mask.validate();
+    why = app::writeStaged(path, maskToJson(params_.mask));
   } catch (const std::exception& e) {
-    if (error) *error = e.what();
-    return false;
+    why = e.what();
   }
+  if (error) *error = why;
+  return why.empty();
 }
 
 std::shared_ptr<const ParamsSnapshot> ViewerModel::snapshot() const {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "media/staged_output.hpp"
+
 namespace liveconv::ui {
 
 std::string writePng(const std::string& path, const ImageView& rgba) {
@@ -20,9 +22,12 @@ std::string writePng(const std::string& path, const ImageView& rgba) {
   // Fast settings (less compression): a screenshot is written on the UI
   // thread, and the default ones took 70-100 ms for a 1600x1000 window.
   png.flags = PNG_IMAGE_FLAG_FAST;
-  if (!png_image_write_to_file(&png, path.c_str(), 0, rgba.data, static_cast<png_int_32>(rgba.strideBytes), nullptr))
-    return "Cannot write " + path + ": " + png.message;
-  return {};
+  // Whole or not at all (staged): a full disk keeps an older picture as it was.
+  return app::writeStaged(path, [&](const std::string& to) -> std::string {
+    if (!png_image_write_to_file(&png, to.c_str(), 0, rgba.data, static_cast<png_int_32>(rgba.strideBytes), nullptr))
+      return "Cannot write " + path + ": " + png.message;
+    return {};
+  });
 }
 
 std::string writeResponsePng(const std::string& path, const ResponseFigure& figure) {

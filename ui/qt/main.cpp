@@ -173,7 +173,7 @@ int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
   if (!run.statsJson.empty())
     if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";
-      code = code ? code : 1;
+      code = code ? code : liveconv::ui::kExitOutputFailed;  // as the viewer
     }
   return code;
 }

@@ -22,13 +22,16 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <iostream>
 
 #include "feed/display_link.hpp"
 #include "media/generated_sources.hpp"
 #include "liveconv/mask_file.hpp"
+#include "media/staged_output.hpp"
 #include "png/png_io.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
@@ -337,10 +340,8 @@ bool MainWindow::loadMask(const QString& path) {
 }
 
 bool MainWindow::saveMask(const QString& path) {
-  try {
-    saveMaskFile(path.toStdString(), model_.mask());
-  } catch (const std::exception& e) {
-    showError("Cannot save mask", QString::fromStdString(e.what()));
+  if (std::string error; !model_.saveMask(path.toStdString(), &error)) {
+    showError("Cannot save mask", QString::fromStdString(error));
     return false;
   }
   if (shell_.saveResponseWithMask) {
@@ -363,8 +364,14 @@ bool MainWindow::saveScreenshot(const QString& path) {
     showError("Cannot save screenshot", "The picture is not on screen (the window is hidden or minimised).");
     return false;
   }
-  if (!image.save(path, "PNG")) {
-    showError("Cannot save screenshot", "Could not write " + path + ".");
+  // Whole or not at all (staged, as every file liveconv writes): a full disk keeps an older picture as it was.
+  const std::string error = app::writeStaged(path.toStdString(), [&](const std::string& to) -> std::string {
+    errno = 0;
+    if (image.save(QString::fromStdString(to), "PNG")) return "";
+    return "Could not write " + path.toStdString() + (errno ? std::string(": ") + std::strerror(errno) : std::string()) + ".";
+  });
+  if (!error.empty()) {
+    showError("Cannot save screenshot", QString::fromStdString(error));
     return false;
   }
   statusBar()->showMessage("Saved the window as " + path, 4000);
