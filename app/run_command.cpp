@@ -47,6 +47,9 @@ struct RunRequest {
   SinkOptions sink;    // encoder settings; the timing is filled in once the source is open
   std::string codec, device;
   int slots = 2, queue = 3;
+  // A single picture named without --frames: the input decides (a still
+  // image gives its one frame; anything longer is refused, nothing written).
+  bool pictureIfStill = false;
 };
 
 // A raw output's extension names its pixel format; --format may only agree with it.
@@ -119,12 +122,18 @@ RunRequest parseRunRequest(const Args& args) {
   r.slots = args.getInt("--slots", 2, 2, 4);
   r.queue = args.getInt("--queue", 3, 2, 4);
   r.sink.maxFrames = r.stream.maxFrames;
+  r.pictureIfStill = r.stream.maxFrames < 0 && isSinglePicture(r.output, r.sink);
   try {
-    checkOutput(r.output, r.codec, r.sink);  // a name FFmpeg cannot write video to, before anything is opened
+    SinkOptions checked = r.sink;
+    if (r.pictureIfStill) checked.maxFrames = 1;  // until the input says whether it is a still
+    checkOutput(r.output, r.codec, checked);  // a name FFmpeg cannot write video to, before anything is opened
   } catch (const EncoderChoiceError& e) {
     throw UsageError(e.what());
   }
   checkOutputPath(r.output, r.input.empty() ? defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
+  // The JSON log is written as the run goes, so an existing one is replaced only when asked, as an output is.
+  if (!r.stream.jsonLogPath.empty())
+    checkOutputPath(r.stream.jsonLogPath, r.input.empty() ? defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
   return r;
 }
 
@@ -281,6 +290,9 @@ void checkOutputPath(const std::string& output, const std::string& input, bool o
   if (overwrite && keep) throw UsageError("-y (overwrite) and -n (never overwrite) contradict each other; give one.");
   std::string path = output.rfind("raw:", 0) == 0 ? output.substr(4) : output;
   if (path.rfind("file:", 0) == 0) path = path.substr(5);
+  // A sequence of pictures (out%03d.png): its first picture is what would be replaced first.
+  std::string named = output;
+  if (const std::string first = firstPictureOf(path); !first.empty() && output.rfind("raw:", 0) != 0) named = path = first;
   std::error_code ec;
   if (path.empty() || path == "-" || output == "null" || path.find("://") != std::string::npos || !fs::exists(path, ec))
     return;
@@ -289,15 +301,15 @@ void checkOutputPath(const std::string& output, const std::string& input, bool o
     throw UsageError("The output " + output + " is the input " + input + "; write the filtered video to another file.");
   if (!fs::is_regular_file(path, ec)) return;  // a device or a FIFO is written to, not replaced
   if (overwrite) return;
-  if (keep) throw UsageError(output + " exists and -n keeps it; nothing was written.");
+  if (keep) throw UsageError(named + " exists and -n keeps it; nothing was written.");
   if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO)) {
-    std::cerr << "File '" << output << "' exists. Overwrite? [y/N] " << std::flush;
+    std::cerr << "File '" << named << "' exists. Overwrite? [y/N] " << std::flush;
     std::string answer;
     std::getline(std::cin, answer);
     if (answer == "y" || answer == "Y" || answer == "yes") return;
-    throw UsageError("Not overwriting " + output + "; nothing was written.");
+    throw UsageError("Not overwriting " + named + "; nothing was written.");
   }
-  throw UsageError(output + " exists; pass -y to overwrite it, or -n to keep it.");
+  throw UsageError(named + " exists; pass -y to overwrite it, or -n to keep it.");
 }
 
 namespace {
@@ -326,6 +338,12 @@ int runCommand(const Args& args) {
     std::shared_ptr<DeviceContext> device;
     if (!r.decodeOnly) device = DeviceContext::create(selectDevice(r.device));
     const OpenedSource in = openRunSource(r, device);
+    if (r.pictureIfStill) {
+      // A still image into a picture (as ffmpeg: -i still.png out.png); else
+      // the picture's sentence (EncoderChoiceError: exit 2, nothing written).
+      if (in.source->expectedFrames() != 1) checkOutput(r.output, r.codec, r.sink);
+      r.stream.maxFrames = r.sink.maxFrames = 1;
+    }
     if (in.decoder && !in.decoder->decoderNote().empty() && !r.quiet)
       std::cerr << "liveconv: " << in.decoder->decoderNote() << "\n";
     const std::unique_ptr<FrameSink> sink = openRunSink(r, in);

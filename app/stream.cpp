@@ -19,7 +19,6 @@
 #include "liveconv/mask_file.hpp"
 #include "liveconv/parameters.hpp"
 #include "media/media_errors.hpp"
-#include "media/staged_output.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -106,14 +105,12 @@ class Progress {
 StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options) {
   InterruptScope interruptScope;
   PipelineStats& stats = pipeline.stats();
-  // The JSON log is staged as every output is: it takes its name when the run
-  // ends (however it ends), or is discarded where it could not be written (a
-  // full disk), an older log there kept. A FIFO or a device is written as it goes.
-  std::unique_ptr<StagedOutput> logFile;
+  // The JSON log is the one file written as it goes (not staged): it is read
+  // while the run goes (`tail -f`, a memory check), a line a second, each line
+  // whole on disk. `run` refuses an existing log unless -y, as it does an output.
   std::ofstream jsonLog;
   if (!options.jsonLogPath.empty()) {
-    logFile = std::make_unique<StagedOutput>(options.jsonLogPath);
-    jsonLog.open(logFile->writePath(), std::ios::trunc);
+    jsonLog.open(options.jsonLogPath, std::ios::trunc);
     if (!jsonLog) throw OutputError("Cannot write the JSON log " + options.jsonLogPath + ": " + std::strerror(errno) + ".");
   }
 
@@ -172,13 +169,6 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
   if (jsonLog.is_open()) {
     try {
       writeLogLine(jsonLog, withExtra(toJson(result.stats), options.jsonExtra), options.jsonLogPath);
-    } catch (...) {
-      if (!streamError) streamError = std::current_exception();
-    }
-    jsonLog.close();
-    if (!jsonLog) logFile->fail();  // a line that did not reach the disk: the log is incomplete
-    try {
-      logFile->commit();
     } catch (...) {
       if (!streamError) streamError = std::current_exception();
     }

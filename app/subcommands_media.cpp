@@ -23,7 +23,8 @@ void printRunUsage() {
       << "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
          "          keeps the filtered RGB exactly), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or\n"
          "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"
-         "          with --container), raw:- ; null (nothing; for measuring); default null\n"
+         "          with --container), raw:- ; FILE%03d.png (a picture a frame), FILE.png (a still's\n"
+         "          one frame, or --frames 1); null (nothing; for measuring); default null\n"
          "Filter:\n"
       << paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
                     ParamId::Format, ParamId::Device})

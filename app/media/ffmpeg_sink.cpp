@@ -196,6 +196,13 @@ bool isYuv(AVPixelFormat f) {
   return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
+// "out%03d.png" for "out.png": what a sequence of pictures is named.
+std::string pictureSequenceExample(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  const auto dot = name.rfind('.');
+  return dot == std::string::npos ? name + "%03d" : name.substr(0, dot) + "%03d" + name.substr(dot);
+}
+
 // The muxer for `path` (or --container), refused before anything is written
 // where FFmpeg cannot write video into it (EncoderChoiceError: a name or a
 // flag to change, exit 2).
@@ -212,9 +219,10 @@ AVFormatContext* allocOutput(const std::string& path, const SinkOptions& options
   std::string refusal;
   if (output->oformat->video_codec == AV_CODEC_ID_NONE)
     refusal = path + " (" + output->oformat->name + ") cannot hold video; name a video file (.mkv, .mp4, .mov).";
-  else if (std::strcmp(output->oformat->name, "image2") == 0 && options.maxFrames != 1)
-    refusal = path + " is a single picture, not a video: write one frame into it with --frames 1, or name a video "
-              "file (.mkv, .mp4, .mov).";
+  else if (std::strcmp(output->oformat->name, "image2") == 0 && !av_filename_number_test(path.c_str()) &&
+           options.maxFrames != 1)
+    refusal = path + " is a single picture, not a video: write one frame into it with --frames 1, name a picture "
+              "a frame with a number in the name (" + pictureSequenceExample(path) + "), or name a video file (.mkv, .mp4, .mov).";
   if (!refusal.empty()) {
     avformat_free_context(output);
     throw EncoderChoiceError(refusal);
@@ -319,6 +327,15 @@ struct EncoderSink::State {
   AVPixelFormat inputPixelFormat(PixelFormat frames) const {
     if (!copy || copy->pixelFormat < 0 || frames != PixelFormat::RGBA8 || !ffmpeg_compat::pixelFormats(codec)) return AV_PIX_FMT_NONE;
     auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
+    const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
+    auto takes = [formats](AVPixelFormat f) {
+      for (const AVPixelFormat* p = formats; *p != AV_PIX_FMT_NONE; ++p)
+        if (*p == f) return true;
+      return false;
+    };
+    // A gray input stays gray: the mask filters R, G and B alike, so its
+    // filtered frames are gray too (FFV1 codes them as the input was).
+    if (in == AV_PIX_FMT_GRAY8) return takes(in) ? in : AV_PIX_FMT_NONE;
     if (!isYuv(in)) return AV_PIX_FMT_NONE;  // an RGB input keeps the encoder's RGB choice
     // FFmpeg's old full-range names: the same planes, the range is in the tags.
     static const std::pair<AVPixelFormat, AVPixelFormat> fullRange[] = {{AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P},
@@ -334,12 +351,6 @@ struct EncoderSink::State {
         {AV_PIX_FMT_YVYU422, AV_PIX_FMT_YUV422P},   {AV_PIX_FMT_NV16, AV_PIX_FMT_YUV422P},
         {AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P},      {AV_PIX_FMT_NV21, AV_PIX_FMT_YUV420P},
         {AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV420P10LE}};
-    const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
-    auto takes = [formats](AVPixelFormat f) {
-      for (const AVPixelFormat* p = formats; *p != AV_PIX_FMT_NONE; ++p)
-        if (*p == f) return true;
-      return false;
-    };
     if (takes(in)) return in;
     for (const auto& [packed, plane] : planar)
       if (in == packed && takes(plane)) return plane;
@@ -569,7 +580,9 @@ struct EncoderSink::State {
         encoder->pix_fmt = formats ? avcodec_find_best_pix_fmt_of_list(formats, src, 1, nullptr) : src;
       }
       if (pixelFormat != AV_PIX_FMT_NONE) encoder->pix_fmt = pixelFormat;
-      else if (const AVPixelFormat in = inputPixelFormat(px.format); in != AV_PIX_FMT_NONE) encoder->pix_fmt = in;
+      else if (const AVPixelFormat in = inputPixelFormat(px.format);
+               in != AV_PIX_FMT_NONE && (in != AV_PIX_FMT_GRAY8 || !isYuv(encoder->pix_fmt)))
+        encoder->pix_fmt = in;  // gray only in place of an RGB choice (FFV1, PNG): H.264 and VP9 stay 4:2:0 for players
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
       colour = outputColour(copy.get(), width, height);
       if (codec->id == AV_CODEC_ID_MJPEG) colour.range = AVCOL_RANGE_JPEG;  // JPEG is full range (JFIF)
@@ -626,9 +639,13 @@ struct EncoderSink::State {
     av_dict_set(&output->metadata, "encoder", LIBAVFORMAT_IDENT, 0);
     AVDictionary* muxerOptions = nullptr;
     const std::string muxer = output->oformat->name;
+    const bool sequence = av_filename_number_test(path.c_str());  // out%03d.png
     if (path.rfind("pipe:", 0) == 0 && (muxer == "mp4" || muxer == "mov"))  // a pipe cannot seek back to the index
       av_dict_set(&muxerOptions, "movflags", "frag_keyframe+empty_moov", 0);
-    if (muxer == "image2") av_dict_set(&muxerOptions, "update", "1", 0);  // one named picture, no %d pattern
+    // One named picture (no %d pattern) rewritten in place, staged as a whole;
+    // a sequence, one picture a frame (out001.png, out002.png ...), each written
+    // whole under a temporary name first (the muxer's atomic writing).
+    if (muxer == "image2") av_dict_set(&muxerOptions, sequence ? "atomic_writing" : "update", "1", 0);
     err = avformat_write_header(output, &muxerOptions);
     av_dict_free(&muxerOptions);
     if (err < 0)
@@ -687,7 +704,8 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   }
   // A muxer that opens its files itself (AVFMT_NOFILE) is staged only for one picture, whose one file it names.
   const bool opensItsOwnFiles = s_->output->oformat->flags & AVFMT_NOFILE;
-  s_->staged = std::make_unique<StagedOutput>(path, (!opensItsOwnFiles || muxer == "image2") && !plainFilePath(path).empty());
+  const bool onePicture = muxer == "image2" && !av_filename_number_test(path.c_str());
+  s_->staged = std::make_unique<StagedOutput>(path, (!opensItsOwnFiles || onePicture) && !plainFilePath(path).empty());
   if (!opensItsOwnFiles) {
     if ((err = avio_open(&s_->output->pb, s_->staged->url().c_str(), AVIO_FLAG_WRITE)) < 0)
       throw OutputError("Cannot write " + path + ": " + avError(err) + ".");
@@ -877,6 +895,26 @@ std::unique_ptr<FrameSink> openSink(const std::string& output, const std::string
   if (output.rfind("raw:", 0) == 0) return std::make_unique<RawSink>(output.substr(4), options);
   if (isRawName(output, codecName)) return std::make_unique<RawSink>(output, options);
   return std::make_unique<EncoderSink>(output == "-" ? "pipe:1" : output, codecName, options);
+}
+
+bool isSinglePicture(const std::string& output, const SinkOptions& options) {
+  if (output.empty() || output == "-" || output == "null" || output.rfind("raw:", 0) == 0) return false;
+  setUpFfmpeg();
+  AVFormatContext* context = nullptr;
+  const char* container = options.container.empty() ? nullptr : options.container.c_str();
+  if (avformat_alloc_output_context2(&context, nullptr, container, output.c_str()) < 0 || !context) return false;
+  const bool picture = std::strcmp(context->oformat->name, "image2") == 0 && !av_filename_number_test(output.c_str());
+  avformat_free_context(context);
+  return picture;
+}
+
+std::string firstPictureOf(const std::string& output) {
+  const AVOutputFormat* format = av_guess_format(nullptr, output.c_str(), nullptr);
+  if (!format || std::strcmp(format->name, "image2") != 0) return "";  // clip%d.mkv is a name like any other
+  std::string name(output.size() + 32, '\0');
+  if (av_get_frame_filename2(name.data(), static_cast<int>(name.size()), output.c_str(), 1, 0) < 0) return "";
+  name.resize(std::strlen(name.c_str()));
+  return name;
 }
 
 }  // namespace liveconv::app

@@ -106,8 +106,15 @@ class RawSink : public FrameSink {
 // Refuses, before anything is opened or written (EncoderChoiceError), an
 // output that cannot be written as video: an empty name, a name FFmpeg knows
 // no container for, a container without video (.wav), a single picture
-// (.png, .jpg) unless options.maxFrames is 1, "-" without --container.
+// (.png, .jpg) unless options.maxFrames is 1, "-" without --container. A
+// picture name with a frame number (out%03d.png) is a sequence: one picture a frame.
 void checkOutput(const std::string& output, const std::string& codecName, const SinkOptions& options);
+
+// Whether `output` names one picture (.png, .jpg ...; not a %d sequence).
+bool isSinglePicture(const std::string& output, const SinkOptions& options);
+// The first picture's name of a sequence (out%03d.png: out001.png), or "" for
+// another name (a picture without a frame number, a video).
+std::string firstPictureOf(const std::string& output);
 
 // "null" -> NullSink; "raw:PATH" or *.raw/*.rgba/*.gray -> RawSink; "-" -> the
 // container named by options.container on standard output; else EncoderSink

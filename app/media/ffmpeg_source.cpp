@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -640,6 +641,13 @@ YuvLayout FfmpegSource::planesLayout() const {
 long long FfmpegSource::expectedFrames() const {
   const AVStream* st = s_->input->streams[s_->stream];
   if (st->nb_frames > 0) return st->nb_frames;
+  // A picture file (FFmpeg's image demuxers: png_pipe, jpeg_pipe ...) is one
+  // frame; the same demuxers on a pipe may read several, one after another.
+  const std::string demuxer = s_->input->iformat->name;
+  std::error_code ec;
+  if (demuxer.size() > 5 && demuxer.compare(demuxer.size() - 5, 5, "_pipe") == 0 && s_->input->url &&
+      std::filesystem::is_regular_file(s_->input->url, ec))
+    return 1;
   if (s_->input->duration > 0) {
     const AVRational rate = av_guess_frame_rate(s_->input, const_cast<AVStream*>(st), nullptr);
     if (rate.num > 0) return static_cast<long long>(s_->input->duration / double(AV_TIME_BASE) * av_q2d(rate) + 0.5);

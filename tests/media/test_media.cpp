@@ -1376,10 +1376,14 @@ const test_media::Clip kPf444Mp4 = test_media::sharedClip(
     "pf444.mp4", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 5 -c:v libx264 -pix_fmt yuv444p");
 const test_media::Clip kPfj420Mp4 = test_media::sharedClip(
     "pfj420.mp4", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 5 -c:v libx264 -pix_fmt yuvj420p");
+const test_media::Clip kPfGrayMkv = test_media::sharedClip(
+    "pfgray.mkv", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 5 -pix_fmt gray -c:v ffv1");
 
 // The output's pixel format follows the input's where the encoder takes it
 // (yuv420p in, yuv420p out, also for FFV1; yuv444p into H.264), a gray run
-// stays gray, and --pix-fmt bgra keeps the filtered pixels exactly.
+// stays gray, a gray input into FFV1 is gray (exactly the frames of a gray
+// run: R, G and B are filtered alike) while H.264 keeps 4:2:0 for players,
+// and --pix-fmt bgra keeps the filtered pixels exactly.
 TEST(Media, TheOutputPixelFormatFollowsTheInput) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(yuv420, kPf420Mp4);
@@ -1401,6 +1405,16 @@ TEST(Media, TheOutputPixelFormatFollowsTheInput) {
   EXPECT_TRUE(has(pixFmt(dir + "pf444_out.mp4"), "pix_fmt=yuv444p")) << pixFmt(dir + "pf444_out.mp4");
   ASSERT_EQ(liveconv("run " + yuv420 + " -o " + dir + "pfgray.mkv --format gray" + run).exitCode, 0);
   EXPECT_TRUE(has(pixFmt(dir + "pfgray.mkv"), "pix_fmt=gray")) << pixFmt(dir + "pfgray.mkv");
+  REQUIRE_CLIP(gray, kPfGrayMkv);
+  ASSERT_EQ(liveconv("run " + gray + " -o " + dir + "gray_rgba_run.mkv" + run).exitCode, 0);
+  EXPECT_TRUE(has(pixFmt(dir + "gray_rgba_run.mkv"), "pix_fmt=gray")) << pixFmt(dir + "gray_rgba_run.mkv");
+  ASSERT_EQ(liveconv("run " + gray + " -o " + dir + "gray_gray_run.mkv --format gray" + run).exitCode, 0);
+  const auto pixels = [](const std::string& file) {
+    return shell("ffmpeg -v error -i " + file + " -fps_mode passthrough -f rawvideo -pix_fmt gray - | md5sum").output;
+  };
+  EXPECT_EQ(pixels(dir + "gray_rgba_run.mkv"), pixels(dir + "gray_gray_run.mkv")) << "a gray input's frames changed";
+  ASSERT_EQ(liveconv("run " + gray + " -o " + dir + "gray.mp4" + run).exitCode, 0);
+  EXPECT_TRUE(has(pixFmt(dir + "gray.mp4"), "420p")) << pixFmt(dir + "gray.mp4");  // yuvj420p: gray is full range
 }
 
 const test_media::Clip kOpusH264Mkv = test_media::sharedClip(

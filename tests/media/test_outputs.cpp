@@ -229,7 +229,8 @@ INSTANTIATE_TEST_SUITE_P(EverySink, Outputs, ::testing::ValuesIn(kSinks),
                          [](const ::testing::TestParamInfo<SinkKind>& info) { return std::string(info.param.label); });
 
 // Every other file the CLI writes is staged as the video outputs are
-// (bench --json and --csv, run's --json-log), a matrix of writers x cases:
+// (bench --json and --csv; run's --json-log is read as it grows, and is
+// refused when it exists, below), a matrix of writers x cases:
 //  - through a symbolic link to an existing 0600 file: the file the link
 //    leads to is replaced, the link stays, the mode stays 0600;
 //  - into a full disk (a small tmpfs, filled; root only): exit 8 with the
@@ -246,7 +247,6 @@ TEST(StagedWrites, EveryFileTheCliWritesIsWholeOrNotAtAllThroughLinksKeepingItsM
   const Writer writers[] = {
       {"bench --json", bench + "--json FILE", "{"},
       {"bench --csv", bench + "--csv FILE", "device,"},
-      {"run --json-log", "run -i lavfi:testsrc2=size=64x48:rate=25 --frames 3 --variant naive -o null --json-log FILE", "{"},
   };
   const std::string linked = folderFor("staged_links");
   const std::string full = folderFor("staged_full");
@@ -295,6 +295,25 @@ TEST(StagedWrites, EveryFileTheCliWritesIsWholeOrNotAtAllThroughLinksKeepingItsM
   }
 }
 
+// `run --json-log` is written as the run goes (read meanwhile), so a log
+// that is there is replaced only with -y, as an output is: without it, exit 2
+// with the sentence and the old file as it was.
+TEST(StagedWrites, AnExistingJsonLogIsReplacedOnlyWithY) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string log = folderFor("json_log") + "/stats.jsonl";
+  std::ofstream(log) << kPrecious;
+  const std::string run = "run -i lavfi:testsrc2=size=64x48:rate=25 --frames 3 --variant naive -o null --json-log " + quoted(log);
+  Result r = liveconv(run);
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, log + " exists; pass -y to overwrite it, or -n to keep it.")) << r.output;
+  EXPECT_TRUE(isTheOldFile(log)) << "the old log was touched";
+  r = liveconv(run + " -y");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  std::ifstream in(log);
+  const std::string written(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(written.rfind("{", 0), 0u) << written;
+}
+
 // Names FFmpeg cannot write video to are refused before anything is opened:
 // exit 2, one sentence, no file.
 TEST(OutputNames, WhatCannotHoldVideoIsRefusedBeforeAnythingIsWritten) {
@@ -327,6 +346,49 @@ TEST(OutputNames, OneFrameIntoAPictureFile) {
     EXPECT_EQ(probe.output, std::string(codec) + ",64,48\n") << name;
   }
   EXPECT_TRUE(partFiles(folder).empty());
+}
+
+// Pictures both ways, as ffmpeg users write them: a numbered sequence in
+// (in%03d.png) and out (out%03d.png: one picture a frame, from 001, each
+// written whole), the first picture of an existing sequence kept unless -y,
+// and a still picture into a picture without --frames; a video into one
+// picture name is refused, naming the sequence form.
+TEST(OutputNames, PictureSequencesAndStillsGoBothWays) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string folder = folderFor("sequences");
+  ASSERT_EQ(shell("ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=25 -frames:v 5 " + quoted(folder + "/in%03d.png")).exitCode, 0);
+  const std::string filter = " --mask box:3 --variant naive";
+  Result r = liveconv("run -i " + quoted(folder + "/in%03d.png") + " -o " + quoted(folder + "/out%03d.png") + filter);
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  for (int k = 1; k <= 5; ++k) {
+    const std::string name = folder + "/out00" + std::to_string(k) + ".png";
+    const Result probe = shell("ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 " + quoted(name));
+    EXPECT_EQ(probe.output, "png,64,48\n") << name;
+  }
+  EXPECT_FALSE(fs::exists(folder + "/out006.png")) << "more pictures than frames";
+  for (const auto& e : fs::directory_iterator(folder))
+    EXPECT_EQ(e.path().extension(), ".png") << "left " << e.path().filename();  // no temporary of a picture
+
+  r = liveconv("run -i " + quoted(folder + "/in%03d.png") + " -o " + quoted(folder + "/out%03d.png") + filter);
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, folder + "/out001.png exists; pass -y to overwrite it")) << r.output;
+  EXPECT_EQ(liveconv("run -i " + quoted(folder + "/in%03d.png") + " -o " + quoted(folder + "/out%03d.png") + filter + " -y")
+                .exitCode,
+            0);
+
+  // A still into a still: its one frame, the same pixels as the sequence's first picture.
+  r = liveconv("run -i " + quoted(folder + "/in001.png") + " -o " + quoted(folder + "/still.png") + filter);
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const auto pixels = [](const std::string& file) {
+    return shell("ffmpeg -v error -i " + quoted(file) + " -f rawvideo -pix_fmt rgba - | md5sum").output;
+  };
+  EXPECT_EQ(pixels(folder + "/still.png"), pixels(folder + "/out001.png"));
+
+  r = liveconv("run -i lavfi:testsrc2=size=64x48:rate=25 -o " + quoted(folder + "/video.png") + filter);
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "video.png is a single picture, not a video")) << r.output;
+  EXPECT_TRUE(has(r.output, "video%03d.png")) << r.output;
+  EXPECT_FALSE(fs::exists(folder + "/video.png"));
 }
 
 }  // namespace
