@@ -1,5 +1,6 @@
 #include "liveconv/frequency_response.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -97,19 +98,29 @@ float halfGainFrequency(const std::vector<float>& cut) {
   return -1;
 }
 
+// One sentence by the response's shape: all-pass (the same gain everywhere:
+// identity, a shift), high-pass (nothing at DC, strongest at the finest
+// detail), band-pass (nothing at DC, strongest between), detail boost (DC
+// passes, more above it: sharpen), low-pass (strongest at DC: blurs).
 std::string describeResponse(const FrequencyResponse& r) {
   const float dc = r.dc(), peak = r.peak;
   const std::string where = "(" + cycles(std::fabs(r.peakFx)) + ", " + cycles(std::fabs(r.peakFy)) + ")";
   if (peak <= 0) return "passes nothing: every gain is 0";
-  if (dc < 1e-4f * peak)
-    return "passes no flat area (gain 0 at DC): an edge or detail filter, strongest " + gain(peak) + " at " + where +
-           " cycles/px";
+  const float least = *std::min_element(r.magnitude.begin(), r.magnitude.end());
+  if (least >= 0.99f * peak) return "an all-pass: gain " + gain(peak) + " at every frequency, so no detail is lost or added";
+  if (dc < 1e-4f * peak) {
+    // Strongest at the finest detail the grid has (0.5 cycles/px along x or y) or below it.
+    const bool finest = std::max(std::fabs(r.peakFx), std::fabs(r.peakFy)) >= 0.5f - 1.0f / static_cast<float>(r.size);
+    return std::string(finest ? "a high-pass" : "a band-pass") + ": gain 0 at DC (no flat area passes), strongest " +
+           gain(peak) + " at " + where + " cycles/px" + (finest ? ": an edge or detail filter" : ", less at finer detail: an edge filter");
+  }
   if (peak > dc * 1.01f)
     return "boosts detail: gain " + gain(dc) + " at DC, up to " + gain(peak) + " at " + where + " cycles/px";
   const float hx = halfGainFrequency(r.cutX()), hy = halfGainFrequency(r.cutY());
-  const auto half = [](float f) { return f < 0 ? std::string("never half") : "half at " + cycles(f); };
-  return "a low-pass: gain " + gain(dc) + " at DC; " + half(hx) + " cycles/px across (x), " + half(hy) +
-         " down (y)";
+  const auto half = [](float f, const char* along) {
+    return (f < 0 ? std::string("above half up to 0.5") : "half at " + cycles(f)) + " cycles/px " + along;
+  };
+  return "a low-pass: gain " + gain(dc) + " at DC; " + half(hx, "across (x)") + ", " + half(hy, "down (y)");
 }
 
 }  // namespace liveconv

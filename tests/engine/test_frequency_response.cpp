@@ -86,7 +86,9 @@ TEST(FrequencyResponse, SaysWhatTheMaskDoes) {
   const FrequencyResponse sobel = frequencyResponse(parseMaskSpec("sobel-x"));
   EXPECT_NEAR(sobel.dc(), 0.0f, 1e-6);
   EXPECT_NEAR(sobel.peak, 8.0f, 1e-5);  // 2 sin(2 pi fx) (2 + 2 cos(2 pi fy)) at fx = 0.25, fy = 0
-  EXPECT_NE(describeResponse(sobel).find("passes no flat area"), std::string::npos);
+  // Strongest at 0.25 cycles/px, nothing at 0.5: a band-pass.
+  EXPECT_EQ(describeResponse(sobel).rfind("a band-pass: gain 0 at DC (no flat area passes), strongest 8 at (0.25, 0.00)", 0), 0u)
+      << describeResponse(sobel);
   // It differentiates along x: nothing passes along y.
   for (float g : sobel.cutY()) EXPECT_NEAR(g, 0.0f, 1e-6);
 
@@ -94,6 +96,19 @@ TEST(FrequencyResponse, SaysWhatTheMaskDoes) {
   const FrequencyResponse smear = frequencyResponse(parseMaskSpec("7x1:1,1,1,1,1,1,1"));
   EXPECT_GT(halfGainFrequency(smear.cutX()), 0);
   EXPECT_EQ(halfGainFrequency(smear.cutY()), -1);
+  EXPECT_NE(describeResponse(smear).find("; half at 0.09 cycles/px across (x), above half up to 0.5 cycles/px down (y)"),
+            std::string::npos)
+      << describeResponse(smear);
+
+  // Identity and a shift keep every frequency (before: "a low-pass ... never half cycles/px").
+  for (const char* spec : {"identity", "3x3:0,0,0,0,0,1,0,0,0"})
+    EXPECT_EQ(describeResponse(frequencyResponse(parseMaskSpec(spec))),
+              "an all-pass: gain 1 at every frequency, so no detail is lost or added")
+        << spec;
+  // The Laplacian: strongest at the finest detail.
+  const std::string laplacian = describeResponse(frequencyResponse(parseMaskSpec("laplacian")));
+  EXPECT_EQ(laplacian.rfind("a high-pass: gain 0 at DC (no flat area passes), strongest 8 at (0.50, 0.50)", 0), 0u)
+      << laplacian;
 }
 
 TEST(FrequencyResponse, RefusesAGridSmallerThanTheMask) {

@@ -50,6 +50,14 @@ TEST(Parameters, EveryChoiceIsTakenAndSpelledBack) {
     }
 }
 
+// OpenCV's name for the mirror border (the edge pixel repeated, dcba|abcd) is
+// taken as mirror, as docs/cli.md says, and spelled back as mirror.
+TEST(Parameters, ReflectIsTheMirrorBorder) {
+  ParamValues v = defaultParams();
+  ASSERT_NO_THROW(setParam(v, ParamId::Border, "reflect"));
+  EXPECT_EQ(paramText(v, ParamId::Border), "mirror");
+}
+
 TEST(Parameters, AValueReadsBackUnchangedFromItsText) {
   ParamValues v = defaultParams();
   setParam(v, ParamId::Mask, "3x3:1,2,1,2,4,2,1,2,1;divisor=20;bias=3");

@@ -239,6 +239,15 @@ TEST_P(WindowScript, EditsLandWithinAFewFramesAndEveryRefusalIsAMessage) {
             std::string::npos)
       << "the refused script line was not said";
   EXPECT_NE(json.find("/nonexistent/clip.mp4"), std::string::npos) << "the failed open was not said";
+  // Nobody watches a scripted run: every message is said on stderr too (before: only in the stats file).
+  const std::regex message(R"re("kind": "\w+", "text": "((?:[^"\\]|\\.)*)")re");
+  int messages = 0;
+  for (std::sregex_iterator it(json.begin(), json.end(), message), end; it != end; ++it, ++messages) {
+    const std::string text = (*it)[1];
+    if (text.find('\\') != std::string::npos) continue;  // an escaped character reads differently on stderr
+    EXPECT_NE(output.find(text), std::string::npos) << "not said on stderr: " << text;
+  }
+  EXPECT_GE(messages, 3) << json;
   std::smatch shown;
   ASSERT_TRUE(std::regex_search(json, shown, std::regex(R"("frames": (\d+))")));
   EXPECT_GE(std::stol(shown[1]), 60) << "the window stopped before the script's quit";
@@ -343,6 +352,7 @@ TEST_P(WindowScript, BothWindowsStartOnTheParameterFlagsOfRun) {
   extraArgs_ = "--border edge ";
   EXPECT_EQ(run("5 quit\n", &output, "testpattern:320x240", false), 2) << output;
   EXPECT_NE(output.find("Unknown border mode 'edge'; use clamp, mirror, wrap or zero."), std::string::npos) << output;
+  EXPECT_EQ(output.find("usage:"), std::string::npos) << "one sentence, not the whole help: " << output;
   extraArgs_ = "--device no-such-device ";
   EXPECT_EQ(run("5 quit\n", &output, "testpattern:320x240", false), 3) << output;
   EXPECT_NE(output.find("No OpenCL device matches 'no-such-device'"), std::string::npos) << output;
@@ -627,6 +637,9 @@ TEST_P(WindowScript, ABadScriptLineIsAUsageErrorNamingTheLine) {
   EXPECT_NE(output.find("line 2: frame 3 comes before the line above it"), std::string::npos) << output;
   EXPECT_EQ(run("1 wait now\n", &output, pattern, false), 2);
   EXPECT_NE(output.find("line 1: wait takes no argument"), std::string::npos) << output;
+  // A mask the line spells wrong is a bad line too (before: exit 0, the old mask kept).
+  EXPECT_EQ(run("1 mask box:3\n5 mask box:4\n", &output, pattern, false), 2);
+  EXPECT_NE(output.find("line 2: Mask spec: size of box 4 is even"), std::string::npos) << output;
 }
 
 // A run nobody watches (--quit, --frames) on a file that does not exist: no

@@ -2,10 +2,12 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <sstream>
 
 #include "liveconv/image.hpp"
+#include "liveconv/mask.hpp"
 #include "liveconv/variants.hpp"
 #include "model/commands.hpp"
 
@@ -62,7 +64,15 @@ std::string Script::check(const ScriptLine& l) {
                ? ""
                : "cell takes X Y VALUE (column and row from 0, then the coefficient).";
   }
-  if (v == "mask" || v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
+  if (v == "mask") {  // read as the line will apply it (ViewerModel::applySpec), so a bad one is a bad line
+    try {
+      (void)parseMaskSpec(a);
+      return "";
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+  if (v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
   return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
          "screenshot, record, stop-record, pause, play, step, seek, check, wait, quit).";
 }

@@ -42,6 +42,7 @@ void SessionLog::message(const std::string& kind, const std::string& text, std::
       break;
     }
   messages_.push_back({frame, nowMs(), kind, text});
+  if (echo_) echo_(text);
 }
 
 void SessionLog::edited(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames) {

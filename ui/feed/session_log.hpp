@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,10 @@ class SessionLog {
 
   // A message shown now; the same text of the same kind twice in a row is logged once.
   void message(const std::string& kind, const std::string& text, std::uint64_t frame);
+  // Where each message logged is also said (an unattended run: stderr, as
+  // `liveconv run` says its messages); none by default.
+  void echoMessages(std::function<void(const std::string& text)> echo) { echo_ = std::move(echo); }
+  bool echoing() const { return static_cast<bool>(echo_); }
   // `frame`: the passes with a picture so far (what a script's FRAME counts);
   // `newFrames`: the new pictures that reached the screen so far.
   // The model's version went from an older one to `version`, by `what` ("" for the window).
@@ -103,6 +108,7 @@ class SessionLog {
   std::uint64_t droppedSeen_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::vector<Message> messages_;
+  std::function<void(const std::string&)> echo_;
   std::vector<Edit> edits_;
   std::vector<std::string> files_;
   struct Recorded {

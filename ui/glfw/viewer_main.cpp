@@ -317,7 +317,7 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
     } catch (const std::exception& e) {
       // No device, or a set that cannot run: the test pattern would fail alike.
       if (app::sourceKindOf(asked).id == app::SourceKindId::TestPattern || exitCodeFor(e) != kExitInputFailed) throw;
-      std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
+      if (!loop.log().echoing()) std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());  // else the log's line says it
       *askedFailed = true;
       loop.adopt(makeFrameFeed("testpattern", opt.params.values.device, model.snapshot(), &link), "testpattern");
       model.setSource(asked);
@@ -674,6 +674,11 @@ int run(const ViewerOptions& opt) {
     return kExitNoDevice;
   }
   FrameLoop loop(model, {}, opt.params.values.device);
+  // Nobody watches (--quit, --screenshot, --save-frame, --script): every
+  // message the window shows is said on stderr too, as `liveconv run` says its own.
+  const bool unattended = opt.quit || !opt.screenshot.empty() || !opt.saveFrame.empty() || !opt.script.empty();
+  if (unattended)
+    loop.log().echoMessages([](const std::string& text) { std::fprintf(stderr, "liveconv-viewer: %s\n", text.c_str()); });
   if (!opt.script.empty())
     if (const std::string why = loop.loadScript(opt.script); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
@@ -702,10 +707,8 @@ int run(const ViewerOptions& opt) {
   if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != kExitOk) return code;
   const std::string asked = model.source();
   int exitCode = viewer.run();
-  // Nobody watched (--quit, --screenshot, --save-frame, --script): a source
-  // that never played ends the run with the input's exit code, as `liveconv
-  // run` does; the window showed why, and the screenshot has it.
-  const bool unattended = opt.quit || !opt.screenshot.empty() || !opt.saveFrame.empty() || !opt.script.empty();
+  // Nobody watched: a source that never played ends the run with the input's
+  // exit code, as `liveconv run` does; the window showed why, and the screenshot has it.
   if (exitCode == kExitOk && unattended && askedFailed && loop.playingSource() != asked) exitCode = kExitInputFailed;
   if (app::interruptRequested()) {
     const std::string recording = loop.recordingPath();
@@ -736,7 +739,7 @@ int main(int argc, char** argv) {
   liveconv::ui::ViewerOptions options;
   const std::string error = liveconv::ui::parseViewerOptions(argc, argv, &options);
   if (!error.empty()) {
-    std::fprintf(stderr, "liveconv-viewer: %s\n%s", error.c_str(), liveconv::ui::viewerUsage());
+    std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());  // one sentence; --help has the rest
     return liveconv::ui::kExitUsage;
   }
   if (options.help) {

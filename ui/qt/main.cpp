@@ -223,6 +223,9 @@ int main(int argc, char** argv) {
   liveconv::ui::MainWindow window(settings, c.run.unattended() ? liveconv::ui::ErrorStyle::StatusBar
                                                                : liveconv::ui::ErrorStyle::Dialog);
   window.setDisplayPath(c.displayPath);
+  // Nobody watches: every message the window shows is said on stderr too, as `liveconv run` says its own.
+  if (c.run.unattended())
+    window.loop().log().echoMessages([](const std::string& text) { std::cerr << "liveconv-qt: " << text << "\n"; });
   // Scripted, or told when to quit: nobody is there to pick another variant or device.
   window.setQuitWhenNothingCanPlay(!c.run.script.empty() || c.run.quit || !c.run.screenshot.empty());
   liveconv::ui::applyStartParams(c.params, window.model());  // over the settings of the last run
@@ -233,10 +236,8 @@ int main(int argc, char** argv) {
       std::cerr << "liveconv-qt: " << why << "\n";
       return 2;
     }
-  if (!args.isEmpty() && !window.openSource(args.front()) && c.run.unattended()) {
-    std::cerr << "liveconv-qt: " << window.lastError().toStdString() << "\n";
-    return finish(window, c.run, liveconv::ui::kExitInputFailed);
-  }
+  if (!args.isEmpty() && !window.openSource(args.front()) && c.run.unattended())
+    return finish(window, c.run, liveconv::ui::kExitInputFailed);  // the log's line on stderr said why
   // The first run fills the screen it opens on; later runs come back where they were left.
   if (window.restoredGeometry()) window.show();
   else window.showMaximized();
