@@ -22,7 +22,12 @@ limit_bytes_per_frame=256
 warm_up_s=5
 least_s=15
 work=$(mktemp -d "${TMPDIR:-/tmp}/liveconv_memory.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+pid=""
+# The endless run goes with the script, however the script ends (a failure,
+# ctest's timeout, a signal): before, a failure left it running on.
+trap '[ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 143' TERM HUP
+trap 'exit 130' INT
 if ! "$liveconv" devices >/dev/null 2>&1; then
   echo "SKIP: no OpenCL device"
   exit 77
