@@ -196,6 +196,13 @@ bool isYuv(AVPixelFormat f) {
   return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
+// FFmpeg's picture muxer (image2) writing `path`: one picture, or a sequence
+// where the name holds a frame number (out%03d.png).
+bool picturesOf(const AVOutputFormat* format) { return format && std::strcmp(format->name, "image2") == 0; }
+bool onePictureIn(const AVOutputFormat* format, const std::string& path) {
+  return picturesOf(format) && !av_filename_number_test(path.c_str());
+}
+
 // "out%03d.png" for "out.png": what a sequence of pictures is named.
 std::string pictureSequenceExample(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
@@ -219,8 +226,7 @@ AVFormatContext* allocOutput(const std::string& path, const SinkOptions& options
   std::string refusal;
   if (output->oformat->video_codec == AV_CODEC_ID_NONE)
     refusal = path + " (" + output->oformat->name + ") cannot hold video; name a video file (.mkv, .mp4, .mov).";
-  else if (std::strcmp(output->oformat->name, "image2") == 0 && !av_filename_number_test(path.c_str()) &&
-           options.maxFrames != 1)
+  else if (onePictureIn(output->oformat, path) && options.maxFrames != 1)
     refusal = path + " is a single picture, not a video: write one frame into it with --frames 1, name a picture "
               "a frame with a number in the name (" + pictureSequenceExample(path) + "), or name a video file (.mkv, .mp4, .mov).";
   if (!refusal.empty()) {
@@ -639,13 +645,13 @@ struct EncoderSink::State {
     av_dict_set(&output->metadata, "encoder", LIBAVFORMAT_IDENT, 0);
     AVDictionary* muxerOptions = nullptr;
     const std::string muxer = output->oformat->name;
-    const bool sequence = av_filename_number_test(path.c_str());  // out%03d.png
     if (path.rfind("pipe:", 0) == 0 && (muxer == "mp4" || muxer == "mov"))  // a pipe cannot seek back to the index
       av_dict_set(&muxerOptions, "movflags", "frag_keyframe+empty_moov", 0);
     // One named picture (no %d pattern) rewritten in place, staged as a whole;
     // a sequence, one picture a frame (out001.png, out002.png ...), each written
     // whole under a temporary name first (the muxer's atomic writing).
-    if (muxer == "image2") av_dict_set(&muxerOptions, sequence ? "atomic_writing" : "update", "1", 0);
+    if (picturesOf(output->oformat))
+      av_dict_set(&muxerOptions, onePictureIn(output->oformat, path) ? "update" : "atomic_writing", "1", 0);
     err = avformat_write_header(output, &muxerOptions);
     av_dict_free(&muxerOptions);
     if (err < 0)
@@ -704,7 +710,7 @@ EncoderSink::EncoderSink(const std::string& path, const std::string& codecName, 
   }
   // A muxer that opens its files itself (AVFMT_NOFILE) is staged only for one picture, whose one file it names.
   const bool opensItsOwnFiles = s_->output->oformat->flags & AVFMT_NOFILE;
-  const bool onePicture = muxer == "image2" && !av_filename_number_test(path.c_str());
+  const bool onePicture = onePictureIn(s_->output->oformat, path);
   s_->staged = std::make_unique<StagedOutput>(path, (!opensItsOwnFiles || onePicture) && !plainFilePath(path).empty());
   if (!opensItsOwnFiles) {
     if ((err = avio_open(&s_->output->pb, s_->staged->url().c_str(), AVIO_FLAG_WRITE)) < 0)
@@ -903,14 +909,14 @@ bool isSinglePicture(const std::string& output, const SinkOptions& options) {
   AVFormatContext* context = nullptr;
   const char* container = options.container.empty() ? nullptr : options.container.c_str();
   if (avformat_alloc_output_context2(&context, nullptr, container, output.c_str()) < 0 || !context) return false;
-  const bool picture = std::strcmp(context->oformat->name, "image2") == 0 && !av_filename_number_test(output.c_str());
+  const bool picture = onePictureIn(context->oformat, output);
   avformat_free_context(context);
   return picture;
 }
 
 std::string firstPictureOf(const std::string& output) {
   const AVOutputFormat* format = av_guess_format(nullptr, output.c_str(), nullptr);
-  if (!format || std::strcmp(format->name, "image2") != 0) return "";  // clip%d.mkv is a name like any other
+  if (!picturesOf(format)) return "";  // clip%d.mkv is a name like any other
   std::string name(output.size() + 32, '\0');
   if (av_get_frame_filename2(name.data(), static_cast<int>(name.size()), output.c_str(), 1, 0) < 0) return "";
   name.resize(std::strlen(name.c_str()));

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "full_disk.hpp"
 #include "media/media_test_support.hpp"
 #include "test_support.hpp"
 
@@ -250,22 +251,13 @@ TEST(StagedWrites, EveryFileTheCliWritesIsWholeOrNotAtAllThroughLinksKeepingItsM
   };
   const std::string linked = folderFor("staged_links");
   const std::string full = folderFor("staged_full");
-  const bool mounted = ::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=64k") == 0;
-  struct Unmount {
-    std::string at;
-    bool mounted;
-    ~Unmount() {
-      if (mounted) ::umount2(at.c_str(), MNT_DETACH);
-    }
-  } unmount{full, mounted};
+  const test::FullDisk disk(full, "64k");
+  const bool mounted = disk.mounted();
   if (mounted) {
     for (const Writer& w : writers) std::ofstream(full + "/" + w.name) << kPrecious;
-    std::ofstream filler(full + "/filler", std::ios::binary);  // the rest of the disk
-    const std::string block(4096, 'x');
-    while (filler.write(block.data(), block.size()) && filler.flush()) {
-    }
+    disk.fill();
   } else {
-    std::cout << "[   SKIP   ] the full-disk cases: a small tmpfs needs root (" << std::strerror(errno) << ")\n";
+    std::cout << "[   SKIP   ] the full-disk cases: " << disk.why() << "\n";
   }
   for (const Writer& w : writers) {
     const std::string real = linked + "/" + w.name + ".real", link = linked + "/" + w.name;

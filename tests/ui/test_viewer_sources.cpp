@@ -13,6 +13,7 @@
 #include <iterator>
 #include <string>
 
+#include "full_disk.hpp"
 #include "model/viewer_model.hpp"
 
 using namespace liveconv;
@@ -113,25 +114,22 @@ TEST(MaskFiles, ASavedMaskIsWholeOrNotAtAllThroughLinksKeepingItsMode) {
   EXPECT_EQ(loaded.mask(), m.mask());
 
   const std::string full = (folder / "full").string();
-  if (::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=64k") != 0) {
-    std::cout << "[   SKIP   ] the full-disk case: a small tmpfs needs root (" << std::strerror(errno) << ")\n";
-    fs::remove_all(folder);
-    return;
-  }
-  std::ofstream(full + "/mask.json") << old;
   {
-    std::ofstream filler(full + "/filler", std::ios::binary);
-    const std::string block(4096, 'x');
-    while (filler.write(block.data(), block.size()) && filler.flush()) {
+    const test::FullDisk disk(full, "64k");
+    if (!disk.mounted()) {
+      std::cout << "[   SKIP   ] the full-disk case: " << disk.why() << "\n";
+      fs::remove_all(folder);
+      return;
     }
-  }
-  EXPECT_FALSE(m.saveMask(full + "/mask.json", &error));
-  EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
-  std::ifstream in(full + "/mask.json");
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), old) << "the old mask file was touched";
-  std::size_t entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(full)) ++entries;
-  EXPECT_EQ(entries, 2u) << "a part file was left";
-  ::umount2(full.c_str(), MNT_DETACH);
+    std::ofstream(full + "/mask.json") << old;
+    disk.fill();
+    EXPECT_FALSE(m.saveMask(full + "/mask.json", &error));
+    EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
+    std::ifstream in(full + "/mask.json");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), old) << "the old mask file was touched";
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(full)) ++entries;
+    EXPECT_EQ(entries, 2u) << "a part file was left";
+  }  // unmounted here
   fs::remove_all(folder);
 }

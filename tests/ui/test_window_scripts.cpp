@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "feed/first_launch_helper.hpp"
+#include "full_disk.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/kernel_sources.hpp"
@@ -490,21 +491,13 @@ TEST_P(WindowScript, EveryFileAWindowWritesIsWholeOrNotAtAllThroughLinksKeepingI
 
   const std::string full = dir_ + "full";
   fs::create_directories(full);
-  if (::mount("tmpfs", full.c_str(), "tmpfs", 0, "size=256k") != 0) {
-    std::printf("[   SKIP   ] the full-disk case: a small tmpfs needs root (%s)\n", std::strerror(errno));
+  const liveconv::test::FullDisk disk(full, "256k");
+  if (!disk.mounted()) {
+    std::printf("[   SKIP   ] the full-disk case: %s\n", disk.why().c_str());
     return;
   }
-  struct Unmount {
-    std::string at;
-    ~Unmount() { ::umount2(at.c_str(), MNT_DETACH); }
-  } unmount{full};
   for (const auto& [name, begins] : files) std::ofstream(full + "/" + name) << kOld;
-  {
-    std::ofstream filler(full + "/filler", std::ios::binary);  // the rest of the disk
-    const std::string block(4096, 'x');
-    while (filler.write(block.data(), block.size()) && filler.flush()) {
-    }
-  }
+  disk.fill();
   statsPath_ = full + "/stats.json";
   EXPECT_EQ(run("3 save-frame " + full + "/frame.png\n3 screenshot " + full + "/shot.png\n6 quit\n", &output), 8)
       << "the stats file could not be written: " << output;
