@@ -13,10 +13,23 @@
 //    rows and pixels outside read as zero and are skipped), every mask size and
 //    frame below: every size-dependent path of every kernel;
 //  - at clamp, mirror and wrap (which differ from each other only in
-//    common.cl's border_index), the two border masks on the frames that reach
-//    the border rules: coordinates one and several periods outside the frame.
+//    common.cl's border_index, the same for any taps), the border mask with
+//    integer taps on the frames that reach the border rules: every distance
+//    from 1 to 7 outside the frame, and coordinates one and several periods
+//    outside it.
 // The second implementation (rusticl, tests/CMakeLists.txt) runs the zero and
 // clamp cases of every variant but the two row kernels built per mask.
+//
+// The taps (each a mask of its own; a baked variant builds a program per mask):
+//  integer   (negative taps too) every case: exact results, and zero taps,
+//            which the baked variants drop at compile time.
+//  float     (a divisor and a bias, within 1 LSB) at the zero border, every size
+//            but 1x1; on `baked` only at 5x5 and 3x7: its float taps are
+//            literals in the same code at every size (the size's paths are the
+//            integer mask's). rows_baked keeps every size: its sums are floats,
+//            or 16-bit integers where they fit (rows.cl, INT_ACC), by size and taps.
+//  positive  (a blur's) at the zero border up to 49 taps, on rows_baked only:
+//            the one kernel with code of its own for them, unsigned 16-bit sums.
 //
 // Why each mask size is here (packet.cl, local.cl, rows.cl):
 //  1x1   no halo: every kernel's degenerate window (radius 0, one tap).
@@ -34,8 +47,9 @@
 //        the tile several times; larger than the 17x13 frame.
 //  3x7   taller than wide: the two radii differ, so a swapped x and y shows.
 //  7x1   one row: no vertical halo, a horizontal one of 3.
-// Border masks: 3x7 (radii 1 and 3) and 15x15 (radius 7: on the 1x1 and 5x3
-// frames the border rule maps coordinates several periods away).
+// Border mask: 15x9, radii 7 and 4 (different, so a swapped x and y shows):
+// on the 17x13 frame and larger, every distance from 1 to 7 (4 down) outside;
+// on the 1x1 and 5x3 frames, coordinates several periods away.
 //
 // Why each frame size is here:
 //  1x1      smaller than every mask but 1x1: every tap is a border tap.
@@ -73,7 +87,7 @@ struct Size2 {
 };
 const std::vector<Size2> kMaskSizes = {{1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {15, 15}, {31, 31}, {3, 7}, {7, 1}};
 const std::vector<Size2> kImageSizes = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}, {1280, 720}};
-const std::vector<Size2> kBorderMaskSizes = {{3, 7}, {15, 15}};
+const std::vector<Size2> kBorderMaskSizes = {{15, 9}};
 const std::vector<Size2> kBorderImageSizes = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}};
 // The border at which every mask size and frame runs (see above).
 constexpr BorderMode kEveryPathBorder = BorderMode::Zero;
@@ -120,14 +134,17 @@ TEST_P(VariantSweep, MatchesReference) {
     const Image src = test::randomImage(is.w, is.h, format, seed++);
     for (const Size2& ms : maskSizes) {
       if (is.w * is.h > 100000 && ms.w * ms.h > 49) continue;  // large image: small masks only
-      const bool rank1 = v->needsSeparableMask;
+      const bool rank1 = v->needsSeparableMask, small = is.w * is.h <= 100000;
+      const bool baked = v->binding == MaskBinding::Baked;
       std::vector<Mask> masks = {rank1 ? test::separableIntegerMask(ms.w, ms.h) : test::integerMask(ms.w, ms.h)};
-      if (ms.w * ms.h > 1 && is.w * is.h <= 100000)
+      const bool floatTaps = everyPath && ms.w * ms.h > 1 && small &&
+                             (!baked || v->wholeRows || (ms.w == 5 && ms.h == 5) || (ms.w == 3 && ms.h == 7));
+      if (floatTaps)
         // Seeded by the mask size only: the same mask on every image, so `baked` builds one program per mask.
         masks.push_back(rank1 ? test::separableFloatMask(ms.w, ms.h, ms.w * 100 + ms.h)
                               : test::floatMask(ms.w, ms.h, ms.w * 100 + ms.h));
-      // Positive taps: the row kernels' unsigned 16-bit sums (the mask above has negative taps: signed ones).
-      if (!rank1 && ms.w * ms.h > 1 && ms.w * ms.h <= 49 && is.w * is.h <= 100000)
+      // Positive taps: rows_baked's unsigned 16-bit sums (the integer mask has negative taps: signed ones).
+      if (everyPath && baked && v->wholeRows && ms.w * ms.h > 1 && ms.w * ms.h <= 49 && small)
         masks.push_back(test::positiveIntegerMask(ms.w, ms.h));
       for (const Mask& mask : masks) {
         std::string failure;
