@@ -152,13 +152,16 @@ TEST_F(QtShell, TheGridTakesTypingAsGimpsMatrixAndSaysANearZeroSum) {
   EXPECT_TRUE(dock->nearZeroLabel()->isHidden());
   w->activateWindow();
   ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
-  QApplication::processEvents();  // the new 7x7 grid's cells are shown by the event loop
-  // A click: the focus comes by the mouse, then the press puts the caret in the text.
+  QApplication::processEvents();  // the new 7x7 grid's cells are laid out by the event loop
+  // And shown by it: a hidden cell takes no focus (on a busy machine one pass was not always enough).
   QDoubleSpinBox* corner = dock->cell(0, 0);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return corner->isVisible(); }, kHangMs)) << "the grid's cells were never shown";
+  // A click: the focus comes by the mouse, then the press puts the caret in the text.
   corner->setFocus(Qt::MouseFocusReason);
   QTest::mouseClick(corner->findChild<QLineEdit*>(), Qt::LeftButton, {}, QPoint(corner->width() - 4, corner->height() / 2));
-  QApplication::processEvents();
-  ASSERT_EQ(QApplication::focusWidget(), corner);
+  QApplication::processEvents();  // what the click queued (the text selected)
+  ASSERT_TRUE(QTest::qWaitFor([&] { return QApplication::focusWidget() == corner; }, kHangMs))
+      << "the clicked cell never had the focus";
   EXPECT_EQ(corner->findChild<QLineEdit*>()->selectedText(), "0") << "a click leaves the caret in the number";
   QTest::keyClicks(corner, "-1");
   QTest::keyClick(corner, Qt::Key_Return);
