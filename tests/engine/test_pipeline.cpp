@@ -185,35 +185,56 @@ TEST(Pipeline, ShowNewestFiltersTheNewestFrameNextAndKeepsOneOnTheDevice) {
   opt.queueCapacity = 2;
   opt.showNewest = true;
   const FilterParams params = paramsWith(test::integerMask(31, 31), VariantId::Naive);
-  Pipeline pipeline(ctx, params, opt);
   const Image img = test::randomImage(640, 480, PixelFormat::RGBA8, 9);
-  double kernelMs = 0;
-  for (int i = 0; i < 2; ++i) {  // the second one without the first launch's costs
-    ASSERT_TRUE(pipeline.push(frameOf(img, -1)));
-    std::optional<Frame> warm = pipeline.pop();
-    ASSERT_TRUE(warm);
-    kernelMs = warm->timings.kernelMs;
+  const Image want = reference(img, params);
+  // Frame 0 goes to an idle device; frames 1..9 follow in one burst (made
+  // beforehand: the burst is nine moves) while it runs: each replaces the one
+  // waiting, and 9 is filtered next. What the timing must give is checked on
+  // the result rather than assumed: 0 came out first only if the engine had
+  // taken it before 1 came (1 would have replaced it), and 0 was still on the
+  // device when the burst ended if that was within one of its kernel times of
+  // pushing it. An attempt on a machine too loaded for either (the pushing
+  // thread stopped that long) proves nothing and is made again.
+  for (int attempt = 1;; ++attempt) {
+    Pipeline pipeline(ctx, params, opt);
+    double kernelMs = 0;
+    for (int i = 0; i < 2; ++i) {  // the second one without the first launch's costs
+      ASSERT_TRUE(pipeline.push(frameOf(img, -1)));
+      std::optional<Frame> warm = pipeline.pop();
+      ASSERT_TRUE(warm);
+      kernelMs = warm->timings.kernelMs;
+    }
+    if (kernelMs < 20)
+      GTEST_SKIP() << "SKIP: " << ctx->info.name << " filters the frame in " << kernelMs
+                   << " ms, too fast for frames to pile up behind it";
+    std::vector<Frame> burst;
+    for (int i = 1; i < 10; ++i) burst.push_back(frameOf(img, i));
+    std::vector<Frame> out;
+    std::thread consumer([&] { out = drain(pipeline); });
+    const auto pushed = std::chrono::steady_clock::now();
+    ASSERT_TRUE(pipeline.push(frameOf(img, 0)));
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(kernelMs / 4));  // the engine takes it
+    for (Frame& f : burst) ASSERT_TRUE(pipeline.push(std::move(f)));
+    const double burstMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pushed).count();
+    pipeline.endOfInput();
+    consumer.join();
+    std::vector<std::int64_t> indices;
+    for (const Frame& f : out) indices.push_back(f.index);
+    const double firstKernelMs = out.empty() ? 0 : out.front().timings.kernelMs;
+    const bool asMeant = !indices.empty() && indices.front() == 0 && burstMs < firstKernelMs;
+    if (!asMeant) {
+      std::printf("attempt %d: frame %lld first, 0 to 9 pushed in %.1f ms beside a %.1f ms kernel: not as meant\n", attempt,
+                  indices.empty() ? -1LL : static_cast<long long>(indices.front()), burstMs, firstKernelMs);
+      ASSERT_LT(attempt, 5) << "five attempts on a machine too loaded to hand frame 0 over first";
+      continue;
+    }
+    EXPECT_EQ(indices, (std::vector<std::int64_t>{0, 9}))
+        << "a " << firstKernelMs << " ms kernel, ten frames pushed in " << burstMs << " ms";
+    const StatsSnapshot s = pipeline.stats().snapshot();
+    EXPECT_EQ(s.dropped[static_cast<int>(DropCause::EngineLate)], 8) << summaryText(s);
+    expectMatches(out.back(), want, "frame 9");
+    return;
   }
-  if (kernelMs < 20)
-    GTEST_SKIP() << "SKIP: " << ctx->info.name << " filters the frame in " << kernelMs
-                 << " ms, too fast for frames to pile up behind it";
-  const auto interval = std::chrono::duration<double, std::milli>(kernelMs / 20);
-  std::vector<Frame> out;
-  std::thread consumer([&] { out = drain(pipeline); });
-  for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(pipeline.push(frameOf(img, i)));
-    std::this_thread::sleep_for(interval);
-  }
-  pipeline.endOfInput();
-  consumer.join();
-  std::vector<std::int64_t> indices;
-  for (const Frame& f : out) indices.push_back(f.index);
-  // Frame 0 went to an idle device; 1..8 were replaced while it ran; 9 waited.
-  EXPECT_EQ(indices, (std::vector<std::int64_t>{0, 9})) << "a " << kernelMs << " ms kernel, frames every "
-                                                       << interval.count() << " ms";
-  const StatsSnapshot s = pipeline.stats().snapshot();
-  EXPECT_EQ(s.dropped[static_cast<int>(DropCause::EngineLate)], 8) << summaryText(s);
-  if (!out.empty()) expectMatches(out.back(), reference(img, params), "frame 9");
 }
 
 TEST(Pipeline, ShowNewestNeedsTheLivePolicy) {
