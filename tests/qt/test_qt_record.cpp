@@ -157,6 +157,9 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   const QString pattern = dir_.filePath("pattern.mkv");
   ASSERT_TRUE(w->startRecording(pattern)) << w->lastError().toStdString();
   for (int i = 0; i < 3; ++i) stepAndCopy(*w);
+  // The recorder has taken the three (its count reaches the window at a tick).
+  EXPECT_TRUE(tickUntil(*w, [&] { return w->loop().stats().recordedFrames >= 3; }))
+      << "recorded " << w->loop().stats().recordedFrames << " of three stepped frames";
   w->stopRecording();
   w->loop().waitForRecordings();
 #ifdef LIVECONV_WITH_MEDIA
