@@ -127,6 +127,22 @@ OutputColour outputColour(const StreamCopy* input, int width, int height) {
   return c;
 }
 
+// Whether a full-range picture stays full range when written: the container
+// tags the range (Matroska's Colour element, MP4 and MOV's colr box) or the
+// codec's own bitstream does (H.264's and HEVC's VUI, VP9, AV1; JPEG is full
+// range by definition). Elsewhere (NUT or AVI with FFV1 or MPEG-4) nothing
+// says so, players read limited range, and the frames are written in limited
+// range, as ffmpeg writes them there.
+bool holdsFullRange(const AVOutputFormat* f, AVCodecID codec) {
+  static const char* const containers[] = {"matroska", "webm"};
+  if (movFamily(f) || std::any_of(std::begin(containers), std::end(containers),
+                                  [&](const char* n) { return std::strcmp(f->name, n) == 0; }))
+    return true;
+  static const AVCodecID tagged[] = {AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_VP9, AV_CODEC_ID_AV1,
+                                     AV_CODEC_ID_MJPEG};
+  return std::find(std::begin(tagged), std::end(tagged), codec) != std::end(tagged);
+}
+
 // The ranges FFmpeg's option table leaves open (x264's crf is any float there):
 // a number outside what the encoder takes is a mistake on the command line.
 void checkRange(const AVCodec* codec, const std::string& key, const std::string& value) {
@@ -277,6 +293,7 @@ struct EncoderSink::State {
   }
   double videoEndSeconds = 0;  // source time just after the last frame written
   OutputColour colour;
+  bool rangeLimited = false;  // a full-range input written in limited range (the output cannot say full)
   std::vector<std::pair<std::string, std::string>> encoderOptions;
   AVPixelFormat pixelFormat = AV_PIX_FMT_NONE;  // --pix-fmt
   Orientation orientation;      // the input's
@@ -438,7 +455,8 @@ struct EncoderSink::State {
       if (audio)
         transcoder = std::make_unique<AudioTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target, output, out, path);
       else
-        transcoder = std::make_unique<SubtitleTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target, output, out, path);
+        transcoder = std::make_unique<SubtitleTranscoder>(in.parameters, in.timeBaseNum, in.timeBaseDen, target, output,
+                                                          out, path, notice());
       av_dict_copy(&out->metadata, in.metadata, 0);
       out->disposition = in.disposition;
       notice() << "liveconv: the " << in.kind << " stream " << in.inputIndex << " (" << in.codec << ") is "
@@ -521,6 +539,9 @@ struct EncoderSink::State {
           // stream whose clock jumped, corrected to within a few ms) goes just after it.
           int64_t& last = lastCopiedDts.try_emplace(p->stream_index, AV_NOPTS_VALUE).first->second;
           if (p->dts != AV_NOPTS_VALUE && last != AV_NOPTS_VALUE && p->dts <= last) {
+            const AVStream* to = it->second.first;
+            if (to->codecpar->codec_type == AVMEDIA_TYPE_SUBTITLE && p->dts < last)  // a cue out of order, said as converted ones are
+              notice() << cueOutOfOrder(p->dts * av_q2d(to->time_base), last * av_q2d(to->time_base), path);
             if (p->pts != AV_NOPTS_VALUE && p->pts >= p->dts) p->pts = std::max(p->pts, last + 1);
             p->dts = last + 1;
           }
@@ -592,6 +613,9 @@ struct EncoderSink::State {
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
       colour = outputColour(copy.get(), width, height);
       if (codec->id == AV_CODEC_ID_MJPEG) colour.range = AVCOL_RANGE_JPEG;  // JPEG is full range (JFIF)
+      rangeLimited = colour.range == AVCOL_RANGE_JPEG && isYuv(encoder->pix_fmt) &&
+                     !holdsFullRange(output->oformat, codec->id);
+      if (rangeLimited) colour.range = AVCOL_RANGE_MPEG;
       encoder->color_primaries = colour.primaries;
       encoder->color_trc = colour.transfer;
       encoder->colorspace = isYuv(encoder->pix_fmt) ? colour.space : AVCOL_SPC_RGB;
@@ -639,6 +663,10 @@ struct EncoderSink::State {
       if (uint8_t* m = ffmpeg_compat::newStreamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
         std::memcpy(m, orientation.matrix.data(), 36);
     if (!orientationPlan.notice.empty()) notice() << "liveconv: " << orientationPlan.notice << "\n";
+    if (rangeLimited)
+      notice() << "liveconv: " << output->oformat->name << " with " << codec->name
+               << " keeps no colour range, so the full-range frames of the input are written in limited range, "
+                  "as players read them there (.mkv and .mp4 keep full range).\n";
     // The video is encoded here: its tags name this encoder and muxer, not
     // the input's (an FFV1 stream said ENCODER=... libx264).
     av_dict_set(&stream->metadata, "encoder", (std::string(LIBAVCODEC_IDENT) + " " + codec->name).c_str(), 0);

@@ -1,6 +1,8 @@
 #include "media/subtitle_transcoder.hpp"
 
 #include <cstring>
+#include <cstdio>
+#include <ostream>
 #include <vector>
 
 #include "media/av_error.hpp"
@@ -22,6 +24,13 @@ bool isText(AVCodecID id) {
 
 }  // namespace
 
+std::string cueOutOfOrder(double cueSeconds, double lastSeconds, const std::string& path) {
+  char line[160];
+  std::snprintf(line, sizeof line, "a subtitle cue at %.3f s comes after one at %.3f s; it is written just after that one in ",
+                cueSeconds, lastSeconds);
+  return "liveconv: " + std::string(line) + path + ", as ffmpeg writes it.\n";
+}
+
 struct SubtitleTranscoder::State {
   std::string path;
   AVFormatContext* muxer = nullptr;
@@ -31,6 +40,8 @@ struct SubtitleTranscoder::State {
   AVCodecContext* encoder = nullptr;
   AVPacket* packet = nullptr;
   std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(1 << 16);  // one encoded cue
+  std::ostream* notices = nullptr;
+  int64_t lastPts = AV_NOPTS_VALUE;  // the start of the cue written last, in the output's time base
 
   ~State() {
     av_packet_free(&packet);
@@ -50,10 +61,12 @@ bool SubtitleTranscoder::converts(const AVCodecParameters* input, int encoderId)
 }
 
 SubtitleTranscoder::SubtitleTranscoder(const AVCodecParameters* input, int timeBaseNum, int timeBaseDen, int encoderId,
-                                       AVFormatContext* muxer, AVStream* output, std::string path)
+                                       AVFormatContext* muxer, AVStream* output, std::string path,
+                                       std::ostream& notices)
     : s_(std::make_unique<State>()) {
   State& s = *s_;
   s.path = std::move(path);
+  s.notices = &notices;
   s.muxer = muxer;
   s.output = output;
   s.inputTimeBase = AVRational{timeBaseNum, timeBaseDen};
@@ -108,7 +121,15 @@ void SubtitleTranscoder::push(const AVPacket* in) {
   av_packet_unref(s.packet);
   if (int err = av_new_packet(s.packet, size); err < 0) s.fail("allocating", err);
   std::memcpy(s.packet->data, s.buffer.data(), size);
-  s.packet->pts = s.packet->dts = av_rescale_q(start, AV_TIME_BASE_Q, s.output->time_base);
+  int64_t pts = av_rescale_q(start, AV_TIME_BASE_Q, s.output->time_base);
+  if (s.lastPts != AV_NOPTS_VALUE && pts <= s.lastPts) {
+    // The container takes cues in order only: this one goes just after the last (two at one time: a tick apart).
+    if (pts < s.lastPts)
+      *s.notices << cueOutOfOrder(pts * av_q2d(s.output->time_base), s.lastPts * av_q2d(s.output->time_base), s.path);
+    pts = s.lastPts + 1;
+  }
+  s.lastPts = pts;
+  s.packet->pts = s.packet->dts = pts;
   s.packet->duration = av_rescale_q(cue.end_display_time, AVRational{1, 1000}, s.output->time_base);
   s.packet->stream_index = s.output->index;
   s.packet->flags |= AV_PKT_FLAG_KEY;

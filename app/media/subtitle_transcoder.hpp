@@ -4,8 +4,11 @@
 // WebVTT for WebM, ASS for Matroska), as ffmpeg converts them: each cue keeps
 // its start and duration; styling the target cannot express is dropped.
 // Picture subtitles (DVD, PGS) cannot become text: the sink leaves them out.
+// A cue that starts before the one written last (a file whose cues are out of
+// order) is written just after it, as ffmpeg writes it, and said on `notices`.
 #pragma once
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -18,6 +21,10 @@ struct AVPacket;
 
 namespace liveconv::app {
 
+// The line said of a cue out of order (`cueSeconds` before `lastSeconds`, the
+// cue written last) and written just after it; copied cues are said alike.
+std::string cueOutOfOrder(double cueSeconds, double lastSeconds, const std::string& path);
+
 class SubtitleTranscoder : public StreamTranscoder {
  public:
   // Whether `input` (text subtitles) can be encoded with `encoderId` (text too) by this FFmpeg.
@@ -25,7 +32,7 @@ class SubtitleTranscoder : public StreamTranscoder {
   // Opens the decoder and the encoder and sets up `output`'s parameters.
   // Throws OutputError when either does not open.
   SubtitleTranscoder(const AVCodecParameters* input, int timeBaseNum, int timeBaseDen, int encoderId,
-                     AVFormatContext* muxer, AVStream* output, std::string path);
+                     AVFormatContext* muxer, AVStream* output, std::string path, std::ostream& notices);
   ~SubtitleTranscoder() override;
 
   void push(const AVPacket* packet) override;  // timestamps in the input's time base

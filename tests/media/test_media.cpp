@@ -1151,6 +1151,58 @@ TEST(Media, SubtitlesAndSampleAspectRatioAreCarried) {
   EXPECT_FALSE(has(probe(tempDir() + "/subbed_sn.mkv", "stream=codec_type"), "subtitle"));
 }
 
+// A file whose subtitle cues are out of order (a cue at 1.736 s stored before
+// one at 1.000 s, as a damaged or hand-edited file has them): every container
+// that holds subtitles gets the file with both cues, the late one written just
+// after the one before it, as ffmpeg writes it, and the run says so; before,
+// the converted ones (MP4, MOV, WebM) failed the whole run (exit 8, no file).
+TEST(Media, ACueOutOfOrderIsWrittenAfterTheOneBeforeItAndSaid) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string srt = tempDir() + "/order.srt";
+  std::ofstream(srt) << "1\n00:00:01,000 --> 00:00:01,500\nearly cue\n\n2\n00:00:01,736 --> 00:00:01,900\nlate cue\n";
+  // One cluster (a single keyframe), so that both cues' times count from the same cluster time.
+  REQUIRE_CLIP(inOrder, test_media::ownClip("in_order.mkv", "-f lavfi -i testsrc2=size=160x120:rate=25 -i " + srt +
+                                                                " -map 0:v -map 1:s -t 3 -c:v libx264 -g 100 "
+                                                                "-pix_fmt yuv420p -c:s srt -write_crc32 0"));
+  // The two cues' times swapped in place: each Block's 16-bit time (relative
+  // to its cluster's) is the two bytes before its flags byte, just before the text.
+  std::string bytes;
+  {
+    std::ifstream in(inOrder, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const auto early = bytes.find("early cue"), late = bytes.find("late cue");
+  ASSERT_NE(early, std::string::npos);
+  ASSERT_NE(late, std::string::npos);
+  for (int k = 3; k >= 2; --k) std::swap(bytes[early - k], bytes[late - k]);
+  const std::string swapped = tempDir() + "/out_of_order.mkv";
+  std::ofstream(swapped, std::ios::binary) << bytes;
+  ASSERT_EQ(probe(swapped, "packet=pts_time", "-select_streams s"), "packet|pts_time=1.736000\npacket|pts_time=1.000000\n")
+      << "the clip's cues are not out of order as meant";
+  for (const char* container : {"mkv", "mp4", "mov", "webm", "nut"}) {
+    const std::string out = tempDir() + "/out_of_order_out." + container;
+    const Result r = liveconv("run -i " + swapped + " -o " + out + " --mask identity --variant naive -y");
+    ASSERT_EQ(r.exitCode, 0) << container << ": " << r.output;
+    EXPECT_TRUE(has(r.output, "a subtitle cue at 1.000 s comes after one at 1.736 s; it is written just after that one in " +
+                                  out + ", as ffmpeg writes it."))
+        << container << ": " << r.output;
+    EXPECT_EQ(frameTimes(out).size(), 75u) << container;
+    // Both cues, in order: the late one at its time, the early one just after it.
+    const std::string cues = probe(out, "packet=pts_time,size", "-select_streams s");
+    std::vector<double> starts;
+    std::istringstream lines(cues);
+    for (std::string line; std::getline(lines, line);) {
+      const auto t = line.find("pts_time="), z = line.find("size=");
+      if (t != std::string::npos && z != std::string::npos && std::atoi(line.c_str() + z + 5) > 2)  // MP4's empty gap samples are no cues
+        starts.push_back(std::atof(line.c_str() + t + 9));
+    }
+    ASSERT_EQ(starts.size(), 2u) << container << ": " << cues;
+    EXPECT_NEAR(starts[0], 1.736, 0.002) << container;
+    EXPECT_GT(starts[1], starts[0]) << container;
+    EXPECT_LT(starts[1], starts[0] + 0.01) << container;
+  }
+}
+
 // PSNR of a's pixels against b's. FFmpeg 7 converts between inputs whose
 // colour tags differ before it compares (an untagged input against a tagged
 // output reads 29 dB where the values match to 48 dB), so `tags` (setparams
