@@ -942,28 +942,6 @@ TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
   expectExactOn64x48(*gray, p, PixelFormat::GRAY8);
 }
 
-// The code PoCL generated for launches: one shared object per kernel and
-// work-group shape, written into its kernel cache ($POCL_CACHE_DIR, else
-// $XDG_CACHE_HOME/pocl/kcache, else ~/.cache/pocl/kcache) as it generates it.
-// -1 where that folder is not there.
-long long poclGeneratedKernels() {
-  std::string dir;
-  if (const char* e = std::getenv("POCL_CACHE_DIR"); e && *e) {
-    dir = e;
-  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
-    dir = std::string(x) + "/pocl/kcache";
-  } else if (const char* h = std::getenv("HOME"); h && *h) {
-    dir = std::string(h) + "/.cache/pocl/kcache";
-  }
-  std::error_code ec;
-  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return -1;
-  long long n = 0;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::end(it);
-       it.increment(ec))
-    if (it->path().extension() == ".so") ++n;
-  return n;
-}
-
 // What the builder hands over has run once, on its own queue: the first frame
 // filtered with it does not wait for PoCL to generate the kernel's code (on
 // two cores 50-900 ms, while nothing else runs on the device). The mask is
@@ -977,7 +955,7 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
       std::string(std::getenv("POCL_KERNEL_CACHE") ? std::getenv("POCL_KERNEL_CACHE") : "") == "0")
     GTEST_SKIP() << "SKIP: seen through PoCL's kernel cache; " << ctx->info.name << " (" << ctx->info.platformName
                  << ") keeps none the test can read";
-  if (poclGeneratedKernels() < 0) GTEST_SKIP() << "SKIP: PoCL's kernel cache folder is not there";
+  if (test::poclGeneratedKernels() < 0) GTEST_SKIP() << "SKIP: PoCL's kernel cache folder is not there";
   KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
   FilterParams p;
   p.variant = VariantId::Baked;
@@ -986,13 +964,13 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   for (float& c : p.mask.coefficients) c = static_cast<float>(static_cast<int>(random() % 9) - 3);
   p.mask.coefficients[17] = 40;  // a sum far from zero
   p.mask.divisor = 64;
-  const long long before = poclGeneratedKernels();
+  const long long before = test::poclGeneratedKernels();
   builder.request(1, p, PixelFormat::RGBA8, 640, 480);
   ASSERT_TRUE(builder.wait(1, 120000)) << builder.error();
   std::uint64_t generation = 0;
   std::unique_ptr<Convolver> c = builder.take(&generation);
   ASSERT_TRUE(c);
-  const long long handedOver = poclGeneratedKernels();
+  const long long handedOver = test::poclGeneratedKernels();
   EXPECT_GT(handedOver, before) << "the builder generated no code: the mask was not new, so nothing is proven";
   const Image in = test::randomImage(640, 480, PixelFormat::RGBA8, 5);
   DeviceImage src = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_READ_ONLY);
@@ -1001,7 +979,7 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   cl::Event done;
   c->enqueue(src, dst, nullptr, &done, nullptr);
   done.wait();
-  EXPECT_EQ(poclGeneratedKernels(), handedOver) << "the first frame generated the kernel's code";
+  EXPECT_EQ(test::poclGeneratedKernels(), handedOver) << "the first frame generated the kernel's code";
   Image got(640, 480, PixelFormat::RGBA8), want(640, 480, PixelFormat::RGBA8);
   ctx->queue.enqueueReadBuffer(dst.buffer, CL_TRUE, 0, got.sizeBytes(), got.data());
   convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);

@@ -784,6 +784,35 @@ TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
             }
 }
 
+// A frame size the stream changes to generates no code on the engine thread:
+// on a CPU device the conversion's work-groups have one shape at every size
+// (PoCL generates a kernel's code for each work-group shape it is launched
+// with; left to choose, it picked one per frame size). Sizes no other test
+// converts, each kernel of both builds first launched at one, then at others.
+TEST(YuvConversion, ANewFrameSizeGeneratesNoCodeOnACpuDevice) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  if (ctx->info.platformName.find("Portable Computing Language") == std::string::npos ||
+      std::string(std::getenv("POCL_KERNEL_CACHE") ? std::getenv("POCL_KERNEL_CACHE") : "") == "0")
+    GTEST_SKIP() << "SKIP: seen through PoCL's kernel cache; " << ctx->info.name << " (" << ctx->info.platformName
+                 << ") keeps none the test can read";
+  if (test::poclGeneratedKernels() < 0) GTEST_SKIP() << "SKIP: PoCL's kernel cache folder is not there";
+  const auto cache = std::make_shared<ProgramCache>();
+  unsigned seed = 7;
+  const auto convertAt = [&](int w, int h) {
+    for (int pixelsPerItem : {1, 8})
+      for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+        const YuvImage in = randomYuv(w, h, YuvLayout::I420, YuvMatrix::Bt709, YuvRange::Limited, to, seed++);
+        const Image got = convertYuvOnDevice(ctx, in, cache, pixelsPerItem);
+        const auto m = compareImages(got.view(), convertedReference(in).view(), 0);
+        ASSERT_FALSE(m) << w << "x" << h << ", " << pixelsPerItem << " pixels a work-item: " << m->toString();
+      }
+  };
+  convertAt(206, 118);
+  const long long first = test::poclGeneratedKernels();
+  for (auto [w, h] : {std::pair{94, 54}, {302, 166}, {1002, 38}, {58, 374}}) convertAt(w, h);
+  EXPECT_EQ(test::poclGeneratedKernels(), first) << "a new frame size generated code for the conversion";
+}
+
 TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const FilterParams params = paramsWith(test::integerMask(5, 3), VariantId::Local);

@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
+#include <string>
+#include <system_error>
 
 #include "liveconv/device.hpp"
 #include "liveconv/image.hpp"
@@ -149,6 +152,28 @@ inline Mask separableFloatMask(int w, int h, unsigned seed) {
   m.bias = 2.0f;
   m.normalize = Normalize::None;
   return m;
+}
+
+// The code PoCL generated for launches: one shared object per kernel and
+// work-group shape, written into its kernel cache ($POCL_CACHE_DIR, else
+// $XDG_CACHE_HOME/pocl/kcache, else ~/.cache/pocl/kcache) as it generates it.
+// -1 where that folder is not there.
+inline long long poclGeneratedKernels() {
+  std::string dir;
+  if (const char* e = std::getenv("POCL_CACHE_DIR"); e && *e) {
+    dir = e;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = std::string(x) + "/pocl/kcache";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    dir = std::string(h) + "/.cache/pocl/kcache";
+  }
+  std::error_code ec;
+  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return -1;
+  long long n = 0;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::end(it);
+       it.increment(ec))
+    if (it->path().extension() == ".so") ++n;
+  return n;
 }
 
 }  // namespace liveconv::test
