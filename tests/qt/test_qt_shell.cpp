@@ -325,6 +325,42 @@ TEST_F(QtShell, SaveFrameWritesTheFilteredFrameAtItsOwnSize) {
   EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("Saved the frame")) << w->statusBar()->currentMessage().toStdString();
 }
 
+// Ctrl+Shift+S / the script's `screenshot` / --screenshot: the whole window,
+// as the viewer saves its own (menus, docks, status bar), with the picture
+// where it sits; before, the picture alone, while it said "Saved the window".
+TEST_F(QtShell, TheScreenshotIsTheWholeWindowWithThePictureInIt) {
+  auto w = openWindow();
+  ASSERT_TRUE(tickUntilShown(*w));
+  // The picture holds still between the two grabs below (the overlay's
+  // numbers would not: it is left out).
+  w->model().view().paused = true;
+  w->model().view().overlayVisible = false;
+  for (int i = 0; i < 3; ++i) {
+    w->tick();
+    QApplication::processEvents();
+  }
+  const QString path = dir_.filePath("window.png");
+  ASSERT_TRUE(w->saveScreenshot(path));
+  EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("Saved the window as")) << w->statusBar()->currentMessage().toStdString();
+  Image shot;
+  ASSERT_EQ(readPng(path.toStdString(), &shot), "");
+  const qreal dpr = w->devicePixelRatioF();
+  EXPECT_EQ(shot.width(), qRound(w->width() * dpr));
+  EXPECT_EQ(shot.height(), qRound(w->height() * dpr));
+  const QImage picture = w->viewport()->grabPicture().convertToFormat(QImage::Format_RGBA8888);
+  ASSERT_LT(picture.width() * picture.height(), shot.width() * shot.height()) << "no room for the docks and bars";
+  // The picture, pixel for pixel, where the central widget is.
+  const QPoint at = w->centralWidget()->mapTo(w.get(), QPoint(0, 0)) * dpr;
+  int differ = 0;
+  for (int y = 0; y < picture.height(); y += 7)
+    for (int x = 0; x < picture.width(); x += 7) {
+      const std::uint8_t* a = shot.view().row(at.y() + y) + (at.x() + x) * 4;  // RGBA, as the grab
+      const uchar* b = picture.constScanLine(y) + x * 4;
+      differ += std::abs(a[0] - b[0]) > 2 || std::abs(a[1] - b[1]) > 2 || std::abs(a[2] - b[2]) > 2;
+    }
+  EXPECT_EQ(differ, 0) << "the picture is not where the window shows it";
+}
+
 // With vsync on (the default) the frame timer keeps to the fastest screen's
 // refresh rate (60 Hz where none says, as on Xvfb), as the viewer's swaps: a
 // display that does not pace the paints gets no frame per pass of the event loop.

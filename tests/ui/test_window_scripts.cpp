@@ -175,7 +175,8 @@ class WindowScript : public ::testing::TestWithParam<Window> {
     std::ofstream(dir_ + "script.txt") << withLongWaits(script);
     const std::string prefix = !display ? "env -u DISPLAY -u WAYLAND_DISPLAY " : kXvfbRun;
     // A window that never ends is a failure (124), not a test run that hangs.
-    const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " + kHangLimit + prefix +
+    const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 LIVECONV_SCREENSHOT_LAYOUT=1 " +
+                            kHangLimit + prefix +
                             limits_ + GetParam().binary + " " + extraArgs_ + GetParam().sourceOption + source +
                             " --script script.txt --stats-json " + statsPath_ + " > out.log 2>&1";
     std::printf("running: %s\n", cmd.c_str());
@@ -809,11 +810,33 @@ std::vector<CheckLine> checksOf(const std::string& json) {
   return checks;
 }
 
-// Pixels of a screenshot in the heat map's colours beyond the tolerance (red
-// to yellow over a gray picture: strong red, little blue).
-long heatPixels(const std::string& png) {
+// A screenshot's GL view, where the picture and its overlay are drawn: where
+// its layout sidecar ($LIVECONV_SCREENSHOT_LAYOUT=1) says the view is (the Qt
+// window saves the whole window: menus, status bar and the central widget,
+// the view), else the whole file (the viewer draws its whole window). Empty
+// if the file cannot be read.
+liveconv::Image viewOf(const std::string& png) {
   liveconv::Image shot;
-  if (!liveconv::ui::readPng(png, &shot).empty()) return -1;
+  if (!liveconv::ui::readPng(png, &shot).empty()) return {};
+  std::ifstream layout(png + ".layout");
+  for (std::string line; std::getline(layout, line);) {
+    std::istringstream in(line);
+    std::string key;
+    int x = 0, y = 0, w = 0, h = 0;
+    if (!(in >> key >> x >> y >> w >> h) || key != "view") continue;
+    if (w <= 0 || h <= 0 || x < 0 || y < 0 || x + w > shot.width() || y + h > shot.height()) return {};
+    liveconv::Image cut(w, h, shot.format());
+    for (int r = 0; r < h; ++r) std::memcpy(cut.view().row(r), shot.view().row(y + r) + x * 4, std::size_t(w) * 4);
+    return cut;
+  }
+  return shot;
+}
+
+// Pixels of a screenshot's view in the heat map's colours beyond the
+// tolerance (red to yellow over a gray picture: strong red, little blue).
+long heatPixels(const std::string& png) {
+  const liveconv::Image shot = viewOf(png);
+  if (shot.width() == 0) return -1;
   long n = 0;
   for (int y = 0; y < shot.height(); ++y)
     for (int x = 0; x < shot.width(); ++x) {
@@ -821,6 +844,30 @@ long heatPixels(const std::string& png) {
       n += p[0] > 200 && p[2] < 60 && p[0] - p[2] > 170;
     }
   return n;
+}
+
+// --frames N --screenshot FILE --quit: the window once N frames with a
+// picture have been shown, so the file has the picture in it, however long
+// the first frame takes (here a 1080p frame through a 9x9 mask on the CPU,
+// many passes of the window's loop). The Qt window counted its passes, and
+// saved an empty picture when the first frame was slow.
+TEST_P(WindowScript, AScreenshotAfterFramesHasThePictureInIt) {
+  const std::string cmd = "cd " + dir_ + " && HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 LIVECONV_SCREENSHOT_LAYOUT=1 " +
+                          kHangLimit + kXvfbRun + GetParam().binary + " " + GetParam().sourceOption +
+                          "testpattern:1920x1080 --mask box:9 --variant naive --frames 2 --screenshot shot.png --quit "
+                          "> out.log 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(dir_ + "out.log");
+  const liveconv::Image picture = viewOf(dir_ + "shot.png");
+  ASSERT_GT(picture.width(), 0) << readFile(dir_ + "out.log");
+  // The test pattern's bars and ramps: many colours; an empty view has one or
+  // two (its left half: the overlay's text, in the top right, has many greys).
+  std::set<std::uint32_t> colours;
+  for (int y = 0; y < picture.height(); y += 5)
+    for (int x = 0; x < picture.width() / 2; x += 5) {
+      const std::uint8_t* p = picture.view().row(y) + x * 4;
+      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
+    }
+  EXPECT_GT(colours.size(), 50u) << "no picture in the screenshot (" << picture.width() << "x" << picture.height() << ")";
 }
 
 // Check mode (E; the script's `check on`): the frame on screen against the
@@ -1046,14 +1093,12 @@ TEST(BothWindowsOverlay, OffFullCompactAndCornersLookTheSameInBothWindows) {
                              "screenshot compact.png", "key Shift+O", "screenshot corner.png", "quit"})
       script += std::string("3 ") + step + "\n3 wait\n3 wait\n3 wait\n";
     std::ofstream(dir + "script.txt") << script;
-    const std::string cmd = "cd " + dir + " && HOME=" + dir + "home " + kHangLimit + kXvfbRun + w.binary + " " + w.sourceOption +
-                            "testpattern:640x480 --script script.txt > out.log 2>&1";
+    const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kHangLimit + kXvfbRun +
+                            w.binary + " " + w.sourceOption + "testpattern:640x480 --script script.txt > out.log 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(dir + "out.log");
-    liveconv::Image off, full, compact, corner;
-    ASSERT_EQ(liveconv::ui::readPng(dir + "off.png", &off), "");
-    ASSERT_EQ(liveconv::ui::readPng(dir + "full.png", &full), "");
-    ASSERT_EQ(liveconv::ui::readPng(dir + "compact.png", &compact), "");
-    ASSERT_EQ(liveconv::ui::readPng(dir + "corner.png", &corner), "");
+    const liveconv::Image off = viewOf(dir + "off.png"), full = viewOf(dir + "full.png"),
+                          compact = viewOf(dir + "compact.png"), corner = viewOf(dir + "corner.png");
+    ASSERT_GT(off.width(), 0) << "off.png";
     ASSERT_TRUE(full.width() == off.width() && compact.width() == off.width() && corner.width() == off.width());
     ASSERT_TRUE(full.height() == off.height() && compact.height() == off.height() && corner.height() == off.height());
     const int W = off.width(), H = off.height();

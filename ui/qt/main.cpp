@@ -85,11 +85,13 @@ bool takeRunOption(int argc, char** argv, int* i, RunOptions* run, std::string* 
   return false;
 }
 
-// Once the window has shown `frames` frames: the screenshot, then (with --quit) close.
+// Once the window has shown `frames` frames with a picture (as the viewer
+// counts them: not the passes before the first frame came): the screenshot,
+// then (with --quit) close.
 void finishAfterFrames(liveconv::ui::MainWindow& window, const RunOptions& run) {
   auto* timer = new QTimer(&window);
   QObject::connect(timer, &QTimer::timeout, &window, [&window, run, timer] {
-    if (window.loop().framesTicked() < static_cast<std::uint64_t>(std::max(1L, run.frames))) return;
+    if (window.loop().framesShown() < static_cast<std::uint64_t>(std::max(1L, run.frames))) return;
     timer->stop();
     if (!run.screenshot.empty() && !window.saveScreenshot(QString::fromStdString(run.screenshot))) {
       std::cerr << "liveconv-qt: cannot write the screenshot " << run.screenshot << ".\n";

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QResizeEvent>
@@ -26,6 +27,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
 
 #include "feed/display_link.hpp"
@@ -359,11 +361,17 @@ bool MainWindow::saveMask(const QString& path) {
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {
-  const QImage image = viewport_->grabPicture();
-  if (image.isNull()) {
+  // The window as a person sees it (menus, docks, status bar), as the viewer
+  // saves its own: the widgets, and the picture, a GL window of its own that
+  // a widget grab leaves out, drawn where it sits.
+  const QImage picture = viewport_->grabPicture();
+  if (picture.isNull()) {
     showError("Cannot save screenshot", "The picture is not on screen (the window is hidden or minimised).");
     return false;
   }
+  QImage image = grab().toImage();
+  const QPoint at = centralWidget()->mapTo(this, QPoint(0, 0));
+  QPainter(&image).drawImage(at, picture);
   // Whole or not at all (staged, as every file liveconv writes): a full disk keeps an older picture as it was.
   const std::string error = app::writeStaged(path.toStdString(), [&](const std::string& to) -> std::string {
     errno = 0;
@@ -377,6 +385,19 @@ bool MainWindow::saveScreenshot(const QString& path) {
   statusBar()->showMessage("Saved the window as " + path, 4000);
   loop_.log().message("notice", ("Saved the window as " + path).toStdString(), loop_.framesShown());
   loop_.log().wrote(path.toStdString());
+  // Where the GL view (the central widget), the picture and its overlay are
+  // in the file, for the window tests alone ($LIVECONV_SCREENSHOT_LAYOUT=1),
+  // as the viewer writes its own.
+  if (qgetenv("LIVECONV_SCREENSHOT_LAYOUT") == "1") {
+    const qreal dpr = devicePixelRatioF();
+    const int x0 = qRound(at.x() * dpr), y0 = qRound(at.y() * dpr);
+    const FbRect& p = viewport_->lastPainted().picture;
+    const FbRect& o = viewport_->lastPainted().overlay;
+    std::ofstream(path.toStdString() + ".layout")
+        << "view " << x0 << " " << y0 << " " << picture.width() << " " << picture.height() << "\npicture " << x0 + p.x
+        << " " << y0 + p.y << " " << p.width << " " << p.height << "\noverlay " << x0 + o.x << " " << y0 + o.y << " "
+        << o.width << " " << o.height << "\n";
+  }
   return true;
 }
 

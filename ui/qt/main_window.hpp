@@ -57,7 +57,7 @@ class MainWindow : public QMainWindow {
   void stepOneFrame();   // while paused: the next source frame, then hold
   bool loadMask(const QString& path);
   bool saveMask(const QString& path);
-  bool saveScreenshot(const QString& path);  // the picture widget, overlay included
+  bool saveScreenshot(const QString& path);  // the whole window: menus, docks, status bar, the picture and its overlay
   bool saveFrame(const QString& path);       // the filtered frame at its own size
   void tick();           // one frame: model -> feed -> viewport -> status bar
   // A scripted run, where nobody picks another variant, device or source:
