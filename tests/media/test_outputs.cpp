@@ -62,8 +62,9 @@ const SinkKind kSinks[] = {
 // day, non-ASCII.
 const char* const kNames[] = {"take 1:2", "12:30", "prise de vue é"};
 
+// A folder of the program's own, removed with the media suites' folder when it ends.
 std::string folderFor(const std::string& what) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("liveconv_outputs_" + std::to_string(::getpid())) / what;
+  const fs::path p = fs::path(test_media::tempDir()) / "outputs" / what;
   fs::create_directories(p);
   return p.string();
 }
