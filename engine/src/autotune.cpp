@@ -1,8 +1,11 @@
 #include "liveconv/autotune.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -32,6 +35,119 @@ void makeParentDirs(const std::string& path) {
     if (path[i] == '/') ::mkdir(path.substr(0, i).c_str(), 0755);
 }
 
+// A race kept on the choice's line of the tuner's file (one field: no tab or
+// newline): its numbers and texts '|'-separated, the entries ';'-separated,
+// an entry's fields ','-separated; those characters (and '%') in a text
+// written as %XX.
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '%' || c == '|' || c == ';' || c == ',' || c == '\t' || c == '\n' || c == '\r') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string unescaped(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() + 0 && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text, char by) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, by)) parts.push_back(part);
+  if (!text.empty() && text.back() == by) parts.emplace_back();
+  return parts;
+}
+
+constexpr const char* kReportVersion = "race1";
+
+std::string encodeReport(const RaceReport& r) {
+  std::ostringstream out;
+  out.precision(9);
+  out << kReportVersion << '|' << escaped(r.racedAt) << '|' << escaped(r.device) << '|' << toString(r.format) << '|'
+      << escaped(r.mask) << '|' << toString(r.border) << '|' << r.width << '|' << r.height << '|' << r.sampleWidth << '|'
+      << r.sampleHeight << '|' << r.copyBytesPerSecond << '|' << r.fma.fmaPerSecond << '|' << escaped(r.fma.how) << '|'
+      << r.maskWidth << '|' << r.maskHeight << '|' << r.channels << '|' << r.chosen << '|' << r.timedRuns << '|';
+  for (std::size_t i = 0; i < r.entries.size(); ++i) {
+    const RaceEntry& e = r.entries[i];
+    out << (i ? ";" : "") << variantInfo(e.params.variant).name << ',' << e.params.workgroup.x << ','
+        << e.params.workgroup.y << ',' << e.params.packet << ',' << e.kernelMs << ',' << escaped(e.outcome);
+  }
+  return out.str();
+}
+
+// The report of a line's last field; null where it is not one this version
+// wrote (a file of an earlier version, or damaged): the choice alone stays.
+std::shared_ptr<const RaceReport> decodeReport(const std::string& text) {
+  const std::vector<std::string> f = split(text, '|');
+  if (f.size() != 19 || f[0] != kReportVersion) return nullptr;
+  try {
+    auto r = std::make_shared<RaceReport>();
+    r->trigger = "auto";
+    r->cached = true;
+    r->racedAt = unescaped(f[1]);
+    r->device = unescaped(f[2]);
+    r->format = parsePixelFormat(f[3]);
+    r->mask = unescaped(f[4]);
+    r->border = parseBorderMode(f[5]);
+    r->width = std::stoi(f[6]);
+    r->height = std::stoi(f[7]);
+    r->sampleWidth = std::stoi(f[8]);
+    r->sampleHeight = std::stoi(f[9]);
+    r->copyBytesPerSecond = std::stod(f[10]);
+    r->fma.fmaPerSecond = std::stod(f[11]);
+    r->fma.how = unescaped(f[12]);
+    r->maskWidth = std::stoi(f[13]);
+    r->maskHeight = std::stoi(f[14]);
+    r->channels = std::stoi(f[15]);
+    r->chosen = std::stoi(f[16]);
+    r->timedRuns = std::stoi(f[17]);
+    for (const std::string& entry : f[18].empty() ? std::vector<std::string>{} : split(f[18], ';')) {
+      const std::vector<std::string> e = split(entry, ',');
+      const VariantInfo* v = e.size() == 6 ? findVariant(e[0]) : nullptr;
+      if (!v) return nullptr;
+      RaceEntry out;
+      out.params.variant = v->id;
+      out.params.workgroup = {std::stoi(e[1]), std::stoi(e[2])};
+      out.params.packet = std::stoi(e[3]);
+      out.kernelMs = std::stod(e[4]);
+      out.outcome = unescaped(e[5]);
+      r->entries.push_back(out);
+    }
+    if (r->format == PixelFormat::Invalid || r->border == BorderMode::Invalid || r->chosen >= int(r->entries.size()))
+      return nullptr;
+    return r;
+  } catch (const std::exception&) {
+    return nullptr;  // a number that is not one
+  }
+}
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
   Image img(w, h, f);
   std::mt19937 rng(seed);
@@ -45,12 +161,13 @@ AutoTuner::AutoTuner(std::string cachePath) : path_(std::move(cachePath)) {}
 
 // The candidates of a race: every kernel variant that can take this mask, in
 // the shapes and packets its race plan names (variants.cpp).
-std::vector<FilterParams> AutoTuner::candidates(const FilterParams& base, bool gpu) {
+std::vector<FilterParams> AutoTuner::candidates(const FilterParams& base, bool gpu, bool everyVariant) {
   std::vector<FilterParams> out;
   const bool separable = factorSeparable(base.mask, nullptr);
   for (const VariantInfo& v : variantRegistry()) {
-    if (v.needsSeparableMask && !separable) continue;
-    const RacePlan plan = racePlan(v, gpu);
+    if (v.id == VariantId::Auto || (v.needsSeparableMask && !separable)) continue;
+    RacePlan plan = racePlan(v, gpu);
+    if (everyVariant && plan.packets.empty()) plan = RacePlan{{0}, {{0, 0}}};  // at its own defaults
     for (int packet : plan.packets)
       for (const auto& [wx, wy] : plan.workgroups) {
         FilterParams p = base;
@@ -106,29 +223,39 @@ void AutoTuner::load() {
     std::string k, name;
     Choice c;
     if (!std::getline(f, k, '\t') || !std::getline(f, name, '\t')) continue;
-    if (!(f >> c.workgroup.x >> c.workgroup.y >> c.packet)) continue;
+    double kernelMs = 0;
+    if (!(f >> c.workgroup.x >> c.workgroup.y >> c.packet >> kernelMs)) continue;
     const VariantInfo* v = findVariant(name);
     if (!v || v->id == VariantId::Auto) continue;  // a file from another version: race again
     c.variant = v->id;
+    if (std::string race; f.get() == '\t' && std::getline(f, race)) c.report = decodeReport(race);
     choices_[k] = c;
   }
 }
 
-void AutoTuner::append(const std::string& k, const FilterParams& choice, double kernelMs) {
+void AutoTuner::append(const std::string& k, const FilterParams& choice, double kernelMs, const RaceReport& report) {
   if (path_.empty()) return;
   makeParentDirs(path_);
   std::ofstream out(path_, std::ios::app);
   if (out)  // a cache that cannot be written only means racing again next time
     out << k << '\t' << variantInfo(choice.variant).name << '\t' << choice.workgroup.x << '\t' << choice.workgroup.y
-        << '\t' << choice.packet << '\t' << kernelMs << '\n';
+        << '\t' << choice.packet << '\t' << kernelMs << '\t' << encodeReport(report) << '\n';
 }
 
 std::optional<FilterParams> AutoTuner::lookup(const DeviceInfo& device, const FilterParams& params, PixelFormat format,
                                               int width, int height) {
   std::lock_guard<std::mutex> lock(mutex_);
   load();
-  const auto it = choices_.find(key(device, params, format, width, height));
+  const std::string k = key(device, params, format, width, height);
+  const auto it = choices_.find(k);
   if (it == choices_.end()) return std::nullopt;
+  // An answer for other parameters than the last (asked for every frame):
+  // the race behind it becomes the one to show. A later race (B) stays shown
+  // until the parameters change.
+  if (k != answeredKey_) {
+    answeredKey_ = k;
+    if (it->second.report) lastReport_ = it->second.report;
+  }
   FilterParams p = params;
   p.variant = it->second.variant;
   p.workgroup = it->second.workgroup;
@@ -154,8 +281,10 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, co
   const RaceEntry& best = report.entries[static_cast<size_t>(report.chosen)];
   std::lock_guard<std::mutex> lock(mutex_);
   const std::string k = key(shared->info, params, format, width, height);
-  choices_[k] = Choice{best.params.variant, best.params.workgroup, best.params.packet};
-  append(k, best.params, best.kernelMs);
+  choices_[k] = Choice{best.params.variant, best.params.workgroup, best.params.packet,
+                       std::make_shared<const RaceReport>(report)};
+  answeredKey_ = k;  // the race just run is the one shown
+  append(k, best.params, best.kernelMs, report);
   return best.params;
 }
 
@@ -172,6 +301,7 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
   // on a frame of the real size.
   RaceReport report;
   report.trigger = trigger;
+  report.racedAt = utcNow();
   report.device = shared->info.name;
   report.format = format;
   report.mask = describe(params.mask);
@@ -214,7 +344,10 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
   // runs each, while a window played on the 2-core machine with a core busy,
   // the medians of one kernel's packets varied 2-3x: 10.6, 25.3 and 29.2 ms.)
   std::vector<std::unique_ptr<Convolver>> timed;
-  for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU)) {
+  // Auto races the variants written for this kind of device; a comparison
+  // (B) asked for every variant the device can run, and gets them all.
+  const bool everyVariant = trigger == "compare";
+  for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU, everyVariant)) {
     if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
     RaceEntry entry;
     entry.params = candidate;

@@ -263,6 +263,7 @@ TEST(AutoTune, ARaceReportsEveryCandidateAndAComparisonChangesNoAnswer) {
   FilterParams p;
   p.variant = VariantId::Auto;
   p.mask = test::integerMask(5, 5);
+  p.border = BorderMode::Zero;  // the variant sweep's mask and border: a comparison builds every variant, the sweep has
   auto tuner = std::make_shared<AutoTuner>(tempCache("report.tsv"));
   EXPECT_EQ(tuner->lastReport(), nullptr);
   const RaceReport r = tuner->race(ctx, std::make_shared<ProgramCache>(), p, PixelFormat::RGBA8, 96, 64);
@@ -273,7 +274,8 @@ TEST(AutoTune, ARaceReportsEveryCandidateAndAComparisonChangesNoAnswer) {
   EXPECT_EQ(r.sampleWidth, 96);
   EXPECT_GT(r.copyBytesPerSecond, 0);
   EXPECT_GT(r.fma.fmaPerSecond, 0);
-  ASSERT_EQ(r.entries.size(), AutoTuner::candidates(p, ctx->info.kind == DeviceKind::GPU).size());
+  ASSERT_EQ(r.entries.size(), AutoTuner::candidates(p, ctx->info.kind == DeviceKind::GPU, true).size())
+      << "a comparison races every variant";
   ASSERT_GE(r.chosen, 0);
   const RaceEntry& best = r.entries[static_cast<size_t>(r.chosen)];
   for (const RaceEntry& e : r.entries) {
@@ -298,6 +300,89 @@ TEST(AutoTune, ARaceReportsEveryCandidateAndAComparisonChangesNoAnswer) {
   ASSERT_TRUE(kept.has_value());
   const RaceReport& won = *tuner->lastReport();
   EXPECT_EQ(kept->variant, won.entries[static_cast<size_t>(won.chosen)].params.variant);
+}
+
+// The race behind a choice is kept with it in the file: a later run that
+// takes auto's answer from there shows that race (when it ran, every
+// candidate, the winner), where the windows said "No race yet"; a race asked
+// for (B) after it stays shown while the same answer is asked for (every
+// frame), until the parameters change; a line of an earlier version (no race
+// on it) still gives its choice, with no race to show.
+TEST(AutoTune, TheRaceBehindACachedChoiceIsKeptWithIt) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string path = tempCache("kept.tsv");
+  FilterParams p;
+  p.variant = VariantId::Auto;
+  p.mask = test::integerMask(3, 3);
+  p.border = BorderMode::Zero;  // the variant sweep's mask and border: its programs
+  const auto cache = std::make_shared<ProgramCache>();
+  RaceReport raced;
+  {
+    AutoTuner first(path);
+    first.resolve(ctx, cache, p, PixelFormat::GRAY8, 64, 48);
+    ASSERT_NE(first.lastReport(), nullptr);
+    raced = *first.lastReport();
+    EXPECT_FALSE(raced.cached);
+    EXPECT_EQ(raced.racedAt.size(), 20u) << raced.racedAt;  // 2026-11-29T16:00:00Z
+  }
+  AutoTuner tuner(path);
+  EXPECT_EQ(tuner.lastReport(), nullptr);
+  ASSERT_TRUE(tuner.lookup(ctx->info, p, PixelFormat::GRAY8, 64, 48).has_value());
+  EXPECT_EQ(tuner.racesRun(), 0);
+  const std::shared_ptr<const RaceReport> kept = tuner.lastReport();
+  ASSERT_NE(kept, nullptr) << "the choice came back without its race";
+  EXPECT_TRUE(kept->cached);
+  EXPECT_EQ(kept->trigger, "auto");
+  EXPECT_EQ(kept->racedAt, raced.racedAt);
+  EXPECT_EQ(kept->device, raced.device);
+  EXPECT_EQ(kept->format, raced.format);
+  EXPECT_EQ(kept->mask, raced.mask);
+  EXPECT_EQ(kept->border, raced.border);
+  EXPECT_EQ(kept->width, raced.width);
+  EXPECT_EQ(kept->height, raced.height);
+  EXPECT_EQ(kept->sampleWidth, raced.sampleWidth);
+  EXPECT_EQ(kept->sampleHeight, raced.sampleHeight);
+  EXPECT_NEAR(kept->copyBytesPerSecond, raced.copyBytesPerSecond, raced.copyBytesPerSecond * 1e-8);
+  EXPECT_NEAR(kept->fma.fmaPerSecond, raced.fma.fmaPerSecond, raced.fma.fmaPerSecond * 1e-8);
+  EXPECT_EQ(kept->fma.how, raced.fma.how);
+  EXPECT_EQ(kept->maskWidth, raced.maskWidth);
+  EXPECT_EQ(kept->channels, raced.channels);
+  EXPECT_EQ(kept->chosen, raced.chosen);
+  EXPECT_EQ(kept->timedRuns, raced.timedRuns);
+  ASSERT_EQ(kept->entries.size(), raced.entries.size());
+  for (std::size_t i = 0; i < raced.entries.size(); ++i) {
+    const RaceEntry &a = kept->entries[i], &b = raced.entries[i];
+    EXPECT_EQ(a.params.variant, b.params.variant) << i;
+    EXPECT_EQ(a.params.workgroup.x, b.params.workgroup.x) << i;
+    EXPECT_EQ(a.params.workgroup.y, b.params.workgroup.y) << i;
+    EXPECT_EQ(a.params.packet, b.params.packet) << i;
+    EXPECT_NEAR(a.kernelMs, b.kernelMs, b.kernelMs * 1e-8) << i;
+    EXPECT_EQ(a.outcome, b.outcome) << i;
+  }
+  // B after it stays shown while the same answer is asked for ...
+  tuner.race(ctx, cache, p, PixelFormat::GRAY8, 64, 48);
+  ASSERT_TRUE(tuner.lookup(ctx->info, p, PixelFormat::GRAY8, 64, 48).has_value());
+  EXPECT_EQ(tuner.lastReport()->trigger, "compare");
+  // ... until the parameters change: another size (a race of its own), then back.
+  tuner.resolve(ctx, cache, p, PixelFormat::GRAY8, 65, 48);
+  EXPECT_FALSE(tuner.lastReport()->cached);
+  ASSERT_TRUE(tuner.lookup(ctx->info, p, PixelFormat::GRAY8, 64, 48).has_value());
+  EXPECT_EQ(tuner.lastReport(), kept) << "back at the first size: its kept race";
+  // A file of an earlier version: the choice alone on each line.
+  std::string text, line;
+  {
+    std::ifstream in(path);
+    while (std::getline(in, line)) {
+      std::size_t tab = 0;
+      for (int field = 0; field < 6 && tab != std::string::npos; ++field) tab = line.find('\t', tab ? tab + 1 : 0);
+      text += (tab == std::string::npos ? line : line.substr(0, tab)) + "\n";
+    }
+  }
+  { std::ofstream(path) << text; }
+  AutoTuner older(path);
+  ASSERT_TRUE(older.lookup(ctx->info, p, PixelFormat::GRAY8, 64, 48).has_value()) << text;
+  EXPECT_EQ(older.lastReport(), nullptr);
+  EXPECT_EQ(older.racesRun(), 0);
 }
 
 // A race asked to stop (run's Ctrl-C) throws Cancelled and remembers nothing.

@@ -244,6 +244,14 @@ TEST(RaceFigure, ChartsEveryCandidateFastestFirstWithTheWinnerAndTheReasons) {
   EXPECT_EQ(f.title, "local 16x16 won: 2 ms, 1.25x faster than the next (3 of 4 ran)");
   EXPECT_NE(f.context.find("race 3 (compare) on the device: rgba 1000x1000, border clamp, 5x5"), std::string::npos)
       << f.context;
+  // The race behind a choice auto took from its cache: an earlier run's, said with when it ran.
+  RaceReport kept = r;
+  kept.trigger = "auto";
+  kept.cached = true;
+  kept.racedAt = "2026-11-29T16:00:00Z";
+  EXPECT_EQ(raceFigure(kept).context.rfind("auto's race of 2026-11-29T16:00:00Z (kept with its choice) on the device: ", 0),
+            0u)
+      << raceFigure(kept).context;
   r.chosen = -1;
   for (RaceEntry& e : r.entries) e.kernelMs = 0;
   EXPECT_EQ(raceFigure(r).title, "No candidate ran (4 tried)");

@@ -124,6 +124,7 @@ std::string SessionLog::raceJson(const RaceReport* r) {
   if (!r) return "null";
   std::ostringstream out;
   out << "{\"number\": " << r->number << ", \"trigger\": " << jsonQuote(r->trigger)
+      << ", \"cached\": " << (r->cached ? "true" : "false") << ", \"raced_at\": " << jsonQuote(r->racedAt)
       << ", \"device\": " << jsonQuote(r->device) << ", \"format\": " << jsonQuote(toString(r->format))
       << ", \"mask\": " << jsonQuote(r->mask) << ", \"border\": " << jsonQuote(toString(r->border))
       << ", \"image\": \"" << r->width << "x" << r->height << "\", \"sample\": \"" << r->sampleWidth << "x"

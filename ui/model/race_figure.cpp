@@ -61,7 +61,10 @@ RaceFigure raceFigure(const RaceReport& r) {
   } else {
     f.title = "No candidate ran (" + std::to_string(r.entries.size()) + " tried)";
   }
-  f.context = "race " + std::to_string(r.number) + " (" + r.trigger + ") on " + r.device + ": " + toString(r.format) +
+  // A race an earlier run kept with auto's choice: when it ran, not this run's number.
+  const std::string which = r.cached ? "auto's race of " + r.racedAt + " (kept with its choice)"
+                                     : "race " + std::to_string(r.number) + " (" + r.trigger + ")";
+  f.context = which + " on " + r.device + ": " + toString(r.format) +
               " " + std::to_string(r.width) + "x" + std::to_string(r.height) +
               (r.sampleWidth != r.width || r.sampleHeight != r.height
                    ? " (timed on " + std::to_string(r.sampleWidth) + "x" + std::to_string(r.sampleHeight) + ")"

@@ -49,6 +49,8 @@ struct RaceReport {
   std::vector<RaceEntry> entries;
   int chosen = -1;  // the fastest correct entry; -1 when none ran
   int timedRuns = 0;  // the timed runs of all entries together
+  std::string racedAt;  // when it ran (UTC, ISO 8601)
+  bool cached = false;  // read back from the tuner's file with the choice it made (an earlier run's race)
 
   // Per entry (0 when it did not run): megapixels per second on the sample,
   // and the bytes it read and wrote per second over the copy bandwidth
@@ -88,24 +90,29 @@ class AutoTuner {
 
   // The candidates a race times for `params` (variant Auto): every variant
   // that can take its mask, with the work-group shapes and packets the
-  // registry names for this kind of device.
-  static std::vector<FilterParams> candidates(const FilterParams& params, bool gpu);
+  // registry names for this kind of device (on a CPU device the row kernels
+  // only); `everyVariant` (a comparison, B) adds the others at their defaults.
+  static std::vector<FilterParams> candidates(const FilterParams& params, bool gpu, bool everyVariant = false);
 
   // The frame size a race for width x height times its candidates on: the same
   // size up to 1920x1080's pixel count, else the same shape scaled down to it.
   static std::pair<int, int> raceSample(int width, int height);
 
-  // Times every candidate for `params` (variant Auto's set) on this frame
-  // size, as resolve() does when it races, and keeps the report
-  // (lastReport()); the answers auto keeps are not touched. `trigger` names
-  // it in the report. Throws Cancelled as resolve() does.
+  // Times every candidate for `params` (variant Auto's set; for the trigger
+  // "compare", every variant the device can run) on this frame size, as
+  // resolve() does when it races, and keeps the report (lastReport()); the
+  // answers auto keeps are not touched. `trigger` names it in the report.
+  // Throws Cancelled as resolve() does.
   RaceReport race(const std::shared_ptr<DeviceContext>& device, const std::shared_ptr<ProgramCache>& cache,
                   const FilterParams& params, PixelFormat format, int width, int height,
                   const std::function<bool()>& interrupted = {}, const std::string& trigger = "compare");
 
   // The entries of the last race run by this tuner (empty when answers came from the cache).
   std::vector<RaceEntry> lastRace() const;
-  // The last race's whole report; null before the first.
+  // The last race's whole report: the last one run, or, once lookup()
+  // answers for other parameters than before, the race behind that answer
+  // (an earlier run's is kept in the file with its choice: `cached` says so);
+  // null before either.
   std::shared_ptr<const RaceReport> lastReport() const;
   // What `auto` runs before a race has answered for a frame size (the size is
   // not known yet, or the race runs off the frame path): a variant that is
@@ -120,7 +127,7 @@ class AutoTuner {
   std::string key(const DeviceInfo& device, const FilterParams& params, PixelFormat format, int width,
                   int height) const;
   void load();
-  void append(const std::string& key, const FilterParams& choice, double kernelMs);
+  void append(const std::string& key, const FilterParams& choice, double kernelMs, const RaceReport& report);
 
   std::string path_;
   mutable std::mutex mutex_;
@@ -129,8 +136,10 @@ class AutoTuner {
     VariantId variant = VariantId::Invalid;
     WorkgroupShape workgroup;
     int packet = 0;
+    std::shared_ptr<const RaceReport> report;  // the race that chose it (null: a file of an earlier version)
   };
   std::map<std::string, Choice> choices_;
+  std::string answeredKey_;  // the parameters lookup() or resolve() answered for last
   std::shared_ptr<const RaceReport> lastReport_;
   std::map<std::string, double> copyBandwidth_;  // per device fingerprint, measured at its first race
   int races_ = 0;
