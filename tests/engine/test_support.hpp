@@ -155,10 +155,12 @@ inline Mask separableFloatMask(int w, int h, unsigned seed) {
 }
 
 // The code PoCL generated for launches: one shared object per kernel and
-// work-group shape, written into its kernel cache ($POCL_CACHE_DIR, else
-// $XDG_CACHE_HOME/pocl/kcache, else ~/.cache/pocl/kcache) as it generates it.
-// -1 where that folder is not there.
-inline long long poclGeneratedKernels() {
+// work-group shape (.../PROGRAM/KERNEL/SHAPE/KERNEL.so), written into its
+// kernel cache ($POCL_CACHE_DIR, else $XDG_CACHE_HOME/pocl/kcache, else
+// ~/.cache/pocl/kcache) as it generates it; those of kernels whose name starts
+// with `kernelPrefix` (every kernel: ""). The cache is the whole run's: the
+// tests beside this one add theirs too. -1 where that folder is not there.
+inline long long poclGeneratedKernels(const std::string& kernelPrefix = "") {
   std::string dir;
   if (const char* e = std::getenv("POCL_CACHE_DIR"); e && *e) {
     dir = e;
@@ -172,7 +174,7 @@ inline long long poclGeneratedKernels() {
   long long n = 0;
   for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::end(it);
        it.increment(ec))
-    if (it->path().extension() == ".so") ++n;
+    if (it->path().extension() == ".so" && it->path().filename().string().rfind(kernelPrefix, 0) == 0) ++n;
   return n;
 }
 
