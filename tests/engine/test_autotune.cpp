@@ -1036,11 +1036,7 @@ TEST(KernelBuilder, TheOtherFormatsStopgapIsReadyBeforeTheRace) {
 // come from the first frame.
 TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  if (ctx->info.platformName.find("Portable Computing Language") == std::string::npos ||
-      std::string(std::getenv("POCL_KERNEL_CACHE") ? std::getenv("POCL_KERNEL_CACHE") : "") == "0")
-    GTEST_SKIP() << "SKIP: seen through PoCL's kernel cache; " << ctx->info.name << " (" << ctx->info.platformName
-                 << ") keeps none the test can read";
-  if (test::poclGeneratedKernels() < 0) GTEST_SKIP() << "SKIP: PoCL's kernel cache folder is not there";
+  if (const std::string why = test::poclKernelCacheUnreadable(ctx->info); !why.empty()) GTEST_SKIP() << why;
   KernelBuilder builder(ctx, std::make_shared<ProgramCache>());
   FilterParams p;
   p.variant = VariantId::Baked;

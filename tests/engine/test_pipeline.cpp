@@ -801,11 +801,7 @@ TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
 // converts, each kernel of both builds first launched at one, then at others.
 TEST(YuvConversion, ANewFrameSizeGeneratesNoCodeOnACpuDevice) {
   LIVECONV_REQUIRE_DEVICE(ctx);
-  if (ctx->info.platformName.find("Portable Computing Language") == std::string::npos ||
-      std::string(std::getenv("POCL_KERNEL_CACHE") ? std::getenv("POCL_KERNEL_CACHE") : "") == "0")
-    GTEST_SKIP() << "SKIP: seen through PoCL's kernel cache; " << ctx->info.name << " (" << ctx->info.platformName
-                 << ") keeps none the test can read";
-  if (test::poclGeneratedKernels() < 0) GTEST_SKIP() << "SKIP: PoCL's kernel cache folder is not there";
+  if (const std::string why = test::poclKernelCacheUnreadable(ctx->info); !why.empty()) GTEST_SKIP() << why;
   const auto cache = std::make_shared<ProgramCache>();
   unsigned seed = 7;
   const auto convertAt = [&](int w, int h) {

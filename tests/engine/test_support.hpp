@@ -178,4 +178,15 @@ inline long long poclGeneratedKernels(const std::string& kernelPrefix = "") {
   return n;
 }
 
+// Why a test that reads PoCL's kernel cache cannot (a SKIP's sentence): the
+// device is not PoCL's, its cache is off, or its folder is not there; "" when it can.
+inline std::string poclKernelCacheUnreadable(const DeviceInfo& device) {
+  const char* off = std::getenv("POCL_KERNEL_CACHE");
+  if (device.platformName.find("Portable Computing Language") == std::string::npos || (off && std::string(off) == "0"))
+    return "SKIP: seen through PoCL's kernel cache; " + device.name + " (" + device.platformName +
+           ") keeps none the test can read";
+  if (poclGeneratedKernels() < 0) return "SKIP: PoCL's kernel cache folder is not there";
+  return "";
+}
+
 }  // namespace liveconv::test
