@@ -5,10 +5,11 @@
 #include "cli.hpp"
 #include "exit_codes.hpp"
 #include "media/cameras.hpp"
+#include "media/device_inputs.hpp"
 #include "media/ffmpeg_source.hpp"
-#include "run_command.hpp"
 #include "media/source_kinds.hpp"
 #include "media/versions.hpp"
+#include "run_command.hpp"
 #include "stream.hpp"
 #include "subcommands.hpp"
 
@@ -92,7 +93,7 @@ int camerasCommand(const std::vector<std::string>& argv) {
     return kExitOk;
   }
   if (!hasCameraSupport()) {
-    std::cerr << "liveconv: This liveconv was built without camera support (LIVECONV_WITH_AVDEVICE=OFF).\n";
+    std::cerr << "liveconv: " << deviceInputsFailure() << ", so cameras cannot be opened.\n";
     return kExitInputFailed;
   }
   std::cout << describeCameras(listCameras());

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cstdarg>
 #include <chrono>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,18 +19,16 @@
 #include <vector>
 
 #include "liveconv/parallel_copy.hpp"
-#include "media/colour_scaler.hpp"
-#include "media/hw_decode.hpp"
-#include "media/ffmpeg_compat.hpp"
 #include "media/av_error.hpp"
+#include "media/colour_scaler.hpp"
+#include "media/device_inputs.hpp"
+#include "media/ffmpeg_compat.hpp"
+#include "media/hw_decode.hpp"
 #include "media/media_errors.hpp"
 #include "media/source_kinds.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
-#if LIVECONV_WITH_AVDEVICE
-#include <libavdevice/avdevice.h>
-#endif
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
@@ -219,9 +217,6 @@ void clearLastFfmpegError() {
 
 void setUpFfmpeg() {
   static const bool done = [] {
-#if LIVECONV_WITH_AVDEVICE
-    avdevice_register_all();
-#endif
     // FFmpeg's own lines would repeat what our sentences say; LIVECONV_FFMPEG_LOG=1 shows them.
     av_log_set_level(std::getenv("LIVECONV_FFMPEG_LOG") ? AV_LOG_INFO : AV_LOG_FATAL);
     av_log_set_callback(logLine);
@@ -231,7 +226,7 @@ void setUpFfmpeg() {
 }
 
 bool hasCameraSupport() {
-  return LIVECONV_WITH_AVDEVICE != 0;
+  return deviceInputsFailure().empty();
 }
 
 // By the row of the source table the text is of (source_kinds.hpp): the
@@ -444,11 +439,11 @@ FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMo
   s_->spec = spec;
   s_->format = format;
   s_->convert = convert == ConvertMode::Invalid ? ConvertMode::Cpu : convert;
-  if (spec.inputFormat == "v4l2" && !hasCameraSupport())
-    throw InputError("This liveconv was built without camera support (LIVECONV_WITH_AVDEVICE=OFF), so " + spec.text +
-                     " cannot be opened.");
   const AVInputFormat* inputFormat = nullptr;
   if (!spec.inputFormat.empty()) {
+    // lavfi and v4l2 are libavdevice's, loaded on first use (device_inputs.hpp).
+    if (const std::string& why = deviceInputsFailure(); !why.empty())
+      throw InputError(why + ", so " + spec.text + " cannot be opened.");
     inputFormat = av_find_input_format(spec.inputFormat.c_str());
     if (!inputFormat)
       throw InputError("This FFmpeg has no '" + spec.inputFormat + "' input, so " + spec.text + " cannot be opened.");

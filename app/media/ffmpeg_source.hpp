@@ -65,11 +65,12 @@ const char* toString(ConvertMode mode);
 // conversions from the decoder and the encoder's conversion follow it.
 bool untaggedMatrixIsBt709(int width, int height);
 
-// Registers the cameras and sets FFmpeg's log level (its own lines only with
-// LIVECONV_FFMPEG_LOG=1), once; every source and sink calls it first.
+// Sets FFmpeg's log level (its own lines only with LIVECONV_FFMPEG_LOG=1),
+// once; every source and sink calls it first.
 void setUpFfmpeg();
 
-// True when this build can open cameras (libavdevice linked in).
+// True when cameras can be opened: FFmpeg's device inputs are in this build
+// and libavdevice loads (device_inputs.hpp says why not).
 bool hasCameraSupport();
 
 class FfmpegSource : public FrameSource {

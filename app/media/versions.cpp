@@ -1,13 +1,12 @@
 #include "media/versions.hpp"
 
+#include "media/device_inputs.hpp"
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libswscale/swscale.h>
-#if LIVECONV_WITH_AVDEVICE
-#include <libavdevice/avdevice.h>
-#endif
 }
 
 namespace liveconv::app {
@@ -25,9 +24,8 @@ std::string ffmpegVersionText() {
                      ", " + libraryVersion("libavcodec", avcodec_version()) + ", " +
                      libraryVersion("libswscale", swscale_version()) + ", " +
                      libraryVersion("libavutil", avutil_version());
-#if LIVECONV_WITH_AVDEVICE
-  text += ", " + libraryVersion("libavdevice", avdevice_version());
-#endif
+  // Loaded on first use (device_inputs.hpp); a build without it says so.
+  text += ", " + deviceInputsVersionText();
   return text + ")";
 }
 

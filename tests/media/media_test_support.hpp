@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "media/ffmpeg_compat.hpp"
+#include "stream.hpp"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -41,6 +42,13 @@ inline Result shell(const std::string& cmd) {
 
 inline Result liveconv(const std::string& args) {
   return shell(std::string(LIVECONV_BIN) + " " + args);
+}
+
+// Options for runStream that print no progress line.
+inline StreamOptions quietStream() {
+  StreamOptions o;
+  o.progress = ProgressStyle::Quiet;
+  return o;
 }
 
 inline bool has(const std::string& text, const std::string& part) {

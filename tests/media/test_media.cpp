@@ -124,14 +124,26 @@ void expectEachFrameIsTheReference(const std::vector<Image>& inputs, const std::
   }
 }
 
-StreamOptions quiet() {
-  StreamOptions o;
-  o.progress = ProgressStyle::Quiet;
-  return o;
-}
-
 const test_media::Clip kInAvi =
     test_media::sharedClip("in.avi", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 12 -c:v mpeg4 -q:v 4");
+
+// libavdevice (the lavfi and v4l2 inputs) is loaded when a source needs it
+// (media/device_inputs.hpp), not at every start: a file's run maps none of it,
+// a lavfi source's run loads it and plays, and --version names it.
+TEST(Media, DeviceInputsAreLoadedOnlyForTheSourcesThatNeedThem) {
+  REQUIRE_CLIP(clip, kInAvi);
+  const std::string run = "LD_DEBUG=files " + std::string(LIVECONV_BIN) + " run --variant naive -o null -i ";
+  const test_media::Result file = test_media::shell(run + test_media::quoted(clip));
+  ASSERT_EQ(file.exitCode, 0) << file.output;
+  EXPECT_TRUE(has(file.output, "libavformat.so")) << "LD_DEBUG=files names each library loaded:\n" << file.output;
+  EXPECT_FALSE(has(file.output, "libavdevice.so")) << file.output;
+  const test_media::Result lavfi = test_media::shell(run + "lavfi:testsrc2=size=64x48:rate=25:d=0.2");
+  ASSERT_EQ(lavfi.exitCode, 0) << lavfi.output;
+  EXPECT_TRUE(has(lavfi.output, "libavdevice.so")) << lavfi.output;
+  EXPECT_TRUE(has(lavfi.output, "frames: in 5, out 5")) << lavfi.output;
+  const test_media::Result version = test_media::liveconv("--version");
+  EXPECT_TRUE(std::regex_search(version.output, std::regex("libavdevice [0-9]+\\.[0-9]+\\.[0-9]+"))) << version.output;
+}
 
 TEST(Media, LosslessFileToFfv1KeepsEveryFrameAndEachEqualsTheReference) {
   LIVECONV_REQUIRE_DEVICE(ctx);
@@ -146,7 +158,7 @@ TEST(Media, LosslessFileToFfv1KeepsEveryFrameAndEachEqualsTheReference) {
       PipelineOptions opt;
       opt.format = format;
       Pipeline pipeline(ctx, testParams(), opt);
-      const StreamResult r = runStream(source, sink, pipeline, quiet());
+      const StreamResult r = runStream(source, sink, pipeline, test_media::quietStream());
       EXPECT_EQ(r.stats.framesIn, 12);
       EXPECT_EQ(r.stats.framesOut, 12);
     }
@@ -197,7 +209,7 @@ TEST(Media, DeviceConversionLosslessToFfv1EqualsItsReferenceFrameByFrame) {
         opt.format = format;
         opt.prepareYuvConversion = true;
         Pipeline pipeline(ctx, testParams(), opt);
-        const StreamResult r = runStream(source, sink, pipeline, quiet());
+        const StreamResult r = runStream(source, sink, pipeline, test_media::quietStream());
         EXPECT_EQ(r.stats.framesOut, static_cast<long long>(inputs.size()));
         EXPECT_EQ(r.stats.stages[static_cast<int>(Stage::Convert)].samples, r.stats.framesOut);
       }
@@ -387,7 +399,7 @@ TEST(Media, ResolutionChangeMidStreamIsFilteredAtEachSize) {
   FfmpegSource source(parseSourceSpec(joined, ""), PixelFormat::RGBA8);
   CollectSink sink;
   Pipeline pipeline(ctx, testParams(), PipelineOptions());
-  runStream(source, sink, pipeline, quiet());
+  runStream(source, sink, pipeline, test_media::quietStream());
   EXPECT_TRUE(sink.finished);
   expectEachFrameIsTheReference(inputs, sink.frames, testParams());
 

@@ -18,6 +18,7 @@
 #include "media/ffmpeg_sink.hpp"
 #include "media/ffmpeg_source.hpp"
 #include "media/media_errors.hpp"
+#include "media/media_test_support.hpp"
 #include "media/reconnecting_source.hpp"
 #include "media/test_waits.hpp"
 #include "stream.hpp"
@@ -40,17 +41,11 @@ class CountingSink : public FrameSink {
   bool finished = false;
 };
 
-StreamOptions quiet() {
-  StreamOptions o;
-  o.progress = ProgressStyle::Quiet;
-  return o;
-}
-
 // A live source whose decoder needs 2.5x the frame interval: frames leave it
 // later and later, so the live policy skips some and counts them as decode
 // late; the same source under the lossless policy delivers every frame.
 TEST(LiveStream, SlowDecoderCountsDecodeLateWhileLosslessDropsNothing) {
-  StreamOptions o = quiet();
+  StreamOptions o = test_media::quietStream();
   o.liveClock.lateToleranceMs = 25;
   {
     FakeLiveSource source(24, 0.008, 0.020);
@@ -198,7 +193,7 @@ TEST(Reconnect, CameraThatNeverComesBackEndsTheRunAfterTheBudgetWithTheFileFinis
     EncoderSink sink(out, "ffv1", SinkOptions{});
     PassThrough channel(QueuePolicy::Lossless, 3);
     try {
-      runStream(source, sink, channel, quiet());
+      runStream(source, sink, channel, test_media::quietStream());
     } catch (const InputError& e) {
       error = e.what();
     }
