@@ -3,7 +3,7 @@
 #   ./test.sh                 the whole suite
 #   ./test.sh -R PATTERN      a part (any ctest options: -R, -E, -L, -j, ...)
 # Environment: BUILD_DIR (default build), LIVECONV_DEPS=engine for an
-# OpenCL-only build (no FFmpeg, GLFW, ImGui or Qt).
+# OpenCL-only build (no FFmpeg, GLFW, ImGui or Qt), LIVECONV_UNITY_BUILD=OFF.
 #
 # The OpenCL drivers' kernel caches (PoCL's, Mesa's for rusticl) live in the
 # build tree, one for every test of the run: most of the suite's time is the
@@ -23,7 +23,11 @@ deps="${LIVECONV_DEPS:-full}"
 scripts/install-deps.sh "$deps"
 
 build="${BUILD_DIR:-build}"
-opts=(-DCMAKE_BUILD_TYPE=Release -DLIVECONV_BUILD_TESTS=ON)
+# A unity build (each target's sources compiled a batch at a time): the headers
+# (Qt, GoogleTest, FFmpeg, CLHPP) are read once a batch instead of once a
+# file, which halves a fresh build (2-core machine: 526 -> 274 s of compiler
+# jobs, 260 -> 142 s). LIVECONV_UNITY_BUILD=OFF builds file by file.
+opts=(-DCMAKE_BUILD_TYPE=Release -DLIVECONV_BUILD_TESTS=ON -DCMAKE_UNITY_BUILD="${LIVECONV_UNITY_BUILD:-ON}")
 if [ "$deps" = engine ]; then
   opts+=(-DLIVECONV_WITH_MEDIA=OFF -DLIVECONV_WITH_GUI=OFF -DLIVECONV_WITH_QT=OFF)
 fi

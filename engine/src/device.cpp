@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "ascii_text.hpp"
 #include "liveconv/errors.hpp"
 
 namespace liveconv {
@@ -28,12 +29,6 @@ DeviceKind kindOf(cl_device_type type) {
   if (type & CL_DEVICE_TYPE_CPU) return DeviceKind::CPU;
   if (type & CL_DEVICE_TYPE_ACCELERATOR) return DeviceKind::Accelerator;
   return DeviceKind::Other;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
 }
 
 std::string trimmed(std::string s) {
@@ -106,7 +101,7 @@ DeviceInfo selectDevice(std::string_view selector, const std::vector<DeviceInfo>
     throw NoDeviceError(
         "No OpenCL device found: install an OpenCL driver (for example pocl-opencl-icd for the CPU) and check "
         "that /etc/OpenCL/vendors lists it.");
-  const std::string sel = lower(selector);
+  const std::string sel = detail::asciiLower(selector);
   auto firstOfKind = [&](DeviceKind kind) -> const DeviceInfo* {
     for (const auto& d : devices)
       if (d.kind == kind) return &d;
@@ -144,8 +139,9 @@ DeviceInfo selectDevice(std::string_view selector, const std::vector<DeviceInfo>
     }
   }
   for (const auto& d : devices)
-    if (lower(d.name).find(sel) != std::string::npos || lower(d.vendor).find(sel) != std::string::npos ||
-        lower(d.platformName).find(sel) != std::string::npos)
+    if (detail::asciiLower(d.name).find(sel) != std::string::npos ||
+        detail::asciiLower(d.vendor).find(sel) != std::string::npos ||
+        detail::asciiLower(d.platformName).find(sel) != std::string::npos)
       return d;
   throw NoDeviceError("No OpenCL device matches '" + std::string(selector) + "'; the devices are " +
                       listForMessage(devices) + ".");
@@ -199,8 +195,7 @@ double eventMs(const cl::Event& event) { return eventSpanMs(event, event); }
 FmaLimit fmaLimit(const DeviceInfo& d) {
   double lanes = 0;
   std::string why;
-  std::string vendor = d.vendor + " " + d.platformName;
-  std::transform(vendor.begin(), vendor.end(), vendor.begin(), ::tolower);
+  const std::string vendor = detail::asciiLower(d.vendor + " " + d.platformName);
   if (const char* env = std::getenv("LIVECONV_FMA_LANES"); env && std::atof(env) > 0) {
     lanes = std::atof(env);
     why = "LIVECONV_FMA_LANES";

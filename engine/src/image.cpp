@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ascii_text.hpp"
+
 namespace liveconv {
 
 int bytesPerPixel(PixelFormat format) {
@@ -30,14 +32,8 @@ const char* toString(PixelFormat format) {
   return "invalid";
 }
 
-static std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 PixelFormat parsePixelFormat(std::string_view text) {
-  const std::string t = lower(text);
+  const std::string t = detail::asciiLower(text);
   if (t == "rgba" || t == "rgba8") return PixelFormat::RGBA8;
   if (t == "gray" || t == "gray8" || t == "grey") return PixelFormat::GRAY8;
   return PixelFormat::Invalid;
@@ -55,7 +51,7 @@ const char* toString(BorderMode mode) {
 }
 
 BorderMode parseBorderMode(std::string_view text) {
-  const std::string t = lower(text);
+  const std::string t = detail::asciiLower(text);
   if (t == "clamp" || t == "replicate") return BorderMode::Clamp;
   if (t == "mirror" || t == "reflect") return BorderMode::Mirror;
   if (t == "wrap" || t == "repeat") return BorderMode::Wrap;

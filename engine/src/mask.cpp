@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "ascii_text.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/image.hpp"
 
@@ -226,12 +227,6 @@ const float kSeedMotion45[49] = {
     0.0145f, 0.1283f, 0.0376f, 0, 0, 0, 0,              //
     0, 0.0145f, 0, 0, 0, 0, 0};
 
-std::string lowerCopy(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
@@ -355,7 +350,7 @@ PresetArguments presetArguments(const PresetInfo& preset, const std::vector<std:
       out.size = head[k];
       continue;
     }
-    const std::string key = lowerCopy(head[k].substr(0, eq));
+    const std::string key = detail::asciiLower(head[k].substr(0, eq));
     if (std::find(syntax.options.begin(), syntax.options.end(), key) == syntax.options.end())
       throw InvalidArgument("Mask spec: preset " + std::string(preset.name) + " has no option '" + shown(key) + "'; " +
                             (syntax.options.empty() ? std::string("it takes none") : "its options: " + joinOr(syntax.options)) +
@@ -464,7 +459,7 @@ void applyOptions(Mask& m, const std::vector<std::string>& sections) {
     const auto eq = sections[k].find('=');
     if (eq == std::string::npos)
       throw InvalidArgument("Mask spec option '" + shown(sections[k]) + "' needs key=value (divisor=16, bias=128, normalize=none).");
-    const std::string key = lowerCopy(sections[k].substr(0, eq));
+    const std::string key = detail::asciiLower(sections[k].substr(0, eq));
     const std::string value = sections[k].substr(eq + 1);
     if (!seen.insert(key).second) throw InvalidArgument("Mask spec option " + shown(key) + " is given twice; give it once.");
     if (key == "divisor") {
@@ -478,7 +473,7 @@ void applyOptions(Mask& m, const std::vector<std::string>& sections) {
       if (!std::isfinite(m.bias))
         throw InvalidArgument("Mask spec: bias must be a finite number (for example bias=128), not '" + shown(value) + "'.");
     } else if (key == "normalize") {
-      const std::string v = lowerCopy(value);
+      const std::string v = detail::asciiLower(value);
       if (v == "auto") m.normalize = Normalize::Auto;
       else if (v == "none") m.normalize = Normalize::None;
       else throw InvalidArgument("Mask spec: normalize must be auto or none, not '" + shown(value) + "'.");
@@ -496,7 +491,7 @@ Mask parseMaskSpec(std::string_view specText) {
   if (spec.empty()) throw InvalidArgument("Mask spec is empty; give a preset such as gaussian:7 or WxH:c1,c2,...");
   const std::vector<std::string> sections = split(spec, ';');
   const std::vector<std::string> head = split(sections[0], ':');
-  const std::string name = lowerCopy(head[0]);
+  const std::string name = detail::asciiLower(head[0]);
 
   Mask m;
   int w = 0, h = 0;

@@ -22,8 +22,6 @@ Image crop(const Image& img, const Region& r) {
   return out;
 }
 
-std::vector<std::uint8_t> pixels(const Image& img) { return {img.data(), img.data() + img.sizeBytes()}; }
-
 // Regions on every edge and corner, inside, and the whole image, with every
 // border: a tap near a region's edge reads the frame (or its border), not the region's.
 TEST(ReferenceRegion, IsTheWholeFramesReferenceThere) {
@@ -37,9 +35,9 @@ TEST(ReferenceRegion, IsTheWholeFramesReferenceThere) {
                              Region{0, 8, 1, 15}, Region{12, 7, 13, 9}, Region{36, 22, 1, 1}}) {
         Image part(r.width, r.height, format);
         convolveReferenceRegion(src.view(), r, part.view(), mask, border, AlphaMode::PassThrough, 3);
-        EXPECT_EQ(pixels(part), pixels(crop(whole, r)))
-            << toString(format) << " " << toString(border) << " region " << r.width << "x" << r.height << " at ("
-            << r.x << ", " << r.y << ")";
+        EXPECT_EQ(test::bytesOf(part), test::bytesOf(crop(whole, r)))
+            << toString(format) << " " << toString(border) << " region " << r.width << "x" << r.height << " at (" << r.x
+            << ", " << r.y << ")";
       }
     }
   }

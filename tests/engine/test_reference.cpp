@@ -15,8 +15,6 @@ Image grayRow(std::vector<std::uint8_t> values) {
   return img;
 }
 
-std::vector<std::uint8_t> pixels(const Image& img) { return {img.data(), img.data() + img.sizeBytes()}; }
-
 TEST(BorderIndex, EachModeMapsAsDocumented) {
   // n = 4: positions -3..6
   const int clamp[] = {0, 0, 0, 0, 1, 2, 3, 3, 3, 3};
@@ -45,7 +43,7 @@ TEST(Reference, IdentityReturnsTheInput) {
   const Image src = test::randomImage(13, 7, PixelFormat::RGBA8, 4);
   Image dst(13, 7, PixelFormat::RGBA8);
   convolveReference(src.view(), dst.view(), parseMaskSpec("identity"), BorderMode::Zero, AlphaMode::Filter);
-  EXPECT_EQ(pixels(dst), pixels(src));
+  EXPECT_EQ(test::bytesOf(dst), test::bytesOf(src));
 }
 
 TEST(Reference, BoxOnARowWithEachBorder) {
@@ -53,13 +51,13 @@ TEST(Reference, BoxOnARowWithEachBorder) {
   Image dst(4, 1, PixelFormat::GRAY8);
   const Mask m = parseMaskSpec("3x1:1,1,1;divisor=3");
   convolveReference(src.view(), dst.view(), m, BorderMode::Clamp, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{13, 20, 30, 37}));  // 40/3=13.3, 110/3=36.7
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{13, 20, 30, 37}));  // 40/3=13.3, 110/3=36.7
   convolveReference(src.view(), dst.view(), m, BorderMode::Zero, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{10, 20, 30, 23}));
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{10, 20, 30, 23}));
   convolveReference(src.view(), dst.view(), m, BorderMode::Wrap, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{23, 20, 30, 27}));
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{23, 20, 30, 27}));
   convolveReference(src.view(), dst.view(), m, BorderMode::Mirror, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{13, 20, 30, 37}));
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{13, 20, 30, 37}));
 }
 
 TEST(Reference, AppliesCorrelationNotConvolution) {
@@ -67,7 +65,7 @@ TEST(Reference, AppliesCorrelationNotConvolution) {
   const Image src = grayRow({1, 2, 3, 4});
   Image dst(4, 1, PixelFormat::GRAY8);
   convolveReference(src.view(), dst.view(), parseMaskSpec("3x1:0,0,1"), BorderMode::Clamp, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{2, 3, 4, 4}));
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{2, 3, 4, 4}));
 }
 
 TEST(Reference, RoundsHalfToEvenAndSaturates) {
@@ -75,12 +73,12 @@ TEST(Reference, RoundsHalfToEvenAndSaturates) {
   Image dst(4, 1, PixelFormat::GRAY8);
   convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:1;divisor=2"), BorderMode::Clamp,
                     AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{2, 4, 125, 2}));  // 2.5->2, 3.5->4, 1.5->2
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{2, 4, 125, 2}));  // 2.5->2, 3.5->4, 1.5->2
   convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:-1;bias=10;normalize=none"), BorderMode::Clamp,
                     AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{5, 3, 0, 7}));
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{5, 3, 0, 7}));
   convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:2;normalize=none"), BorderMode::Clamp, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), (std::vector<std::uint8_t>{10, 14, 255, 6}));
+  EXPECT_EQ(test::bytesOf(dst), (std::vector<std::uint8_t>{10, 14, 255, 6}));
 }
 
 TEST(Reference, LaplacianOfFlatImageIs128UnderAuto) {
@@ -88,7 +86,7 @@ TEST(Reference, LaplacianOfFlatImageIs128UnderAuto) {
   std::fill(src.data(), src.data() + src.sizeBytes(), 77);
   Image dst(5, 5, PixelFormat::GRAY8);
   convolveReference(src.view(), dst.view(), parseMaskSpec("laplacian"), BorderMode::Mirror, AlphaMode::PassThrough);
-  EXPECT_EQ(pixels(dst), std::vector<std::uint8_t>(25, 128));
+  EXPECT_EQ(test::bytesOf(dst), std::vector<std::uint8_t>(25, 128));
 }
 
 TEST(Reference, AlphaPassesThroughByDefault) {
@@ -104,7 +102,7 @@ TEST(Reference, ThreadCountDoesNotChangeTheResult) {
   const Mask m = test::floatMask(7, 5, 3);
   convolveReference(src.view(), one.view(), m, BorderMode::Wrap, AlphaMode::Filter, 1);
   convolveReference(src.view(), many.view(), m, BorderMode::Wrap, AlphaMode::Filter, 5);
-  EXPECT_EQ(pixels(one), pixels(many));
+  EXPECT_EQ(test::bytesOf(one), test::bytesOf(many));
 }
 
 TEST(Reference, RejectsMismatchedImages) {
@@ -163,7 +161,7 @@ TEST(Turning, QuarterTurnsAsAPlayerMakesThem) {
   for (int q = 0; q < 4; ++q) {
     const Image turned = turnedClockwise(img.view(), q);
     EXPECT_EQ(turned.width(), q % 2 ? 2 : 3) << q;
-    EXPECT_EQ(pixels(turned), want[q]) << q;
+    EXPECT_EQ(test::bytesOf(turned), want[q]) << q;
     Mask m;
     m.width = 3, m.height = 1, m.coefficients = {1, 2, 3};
     const Mask t = turnedClockwise(m, q);

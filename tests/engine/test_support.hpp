@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <random>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "liveconv/device.hpp"
 #include "liveconv/image.hpp"
@@ -72,6 +74,11 @@ inline MissingDevice missingTestDevice() {
     if (missing.isFailure) FAIL() << missing.why;                                  \
     GTEST_SKIP() << missing.why;                                                   \
   }
+
+// The image's bytes, to compare whole images with EXPECT_EQ.
+inline std::vector<std::uint8_t> bytesOf(const Image& img) {
+  return {img.data(), img.data() + img.sizeBytes()};
+}
 
 inline Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
   Image img(w, h, f);

@@ -3,16 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/figure_text.hpp"
 #include "model/frame_stats.hpp"
 
 namespace liveconv::ui {
 namespace {
-
-std::string format(const char* pattern, double a, double b = 0, double c = 0) {
-  char text[200];
-  std::snprintf(text, sizeof text, pattern, a, b, c);
-  return text;
-}
 
 std::string size(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
@@ -22,7 +17,7 @@ std::vector<std::string> checkLines(const CheckReport& r) {
   const FrameCheck& c = r.check;
   std::vector<std::string> lines;
   const std::string where = c.wholeFrame ? "whole frame" : "region " + size(c.region.width, c.region.height);
-  const std::string allowed = c.toleranceLsb == 0 ? "exact" : format("%.0f LSB allowed", c.toleranceLsb);
+  const std::string allowed = c.toleranceLsb == 0 ? "exact" : formatNumbers("%.0f LSB allowed", c.toleranceLsb);
   std::string result = "check " + std::to_string(r.number) + ": ";
   if (c.pixelsBeyondTolerance == 0) {
     result += "0 of " + std::to_string(c.pixelsCompared) + " px differ";
@@ -42,10 +37,10 @@ std::vector<std::string> checkLines(const CheckReport& r) {
   } else {
     what = "region " + size(c.region.width, c.region.height) + " at (" + std::to_string(c.region.x) + ", " +
            std::to_string(c.region.y) + ") of " + size(c.frameWidth, c.frameHeight) +
-           format(" (the whole frame: about %.1f s of reference)", r.wholeFrameEstimateMs / 1000);
+           formatNumbers(" (the whole frame: about %.1f s of reference)", r.wholeFrameEstimateMs / 1000);
   }
   lines.push_back(what + ", frame " + std::to_string(r.frameIndex) + ", " + variantLine(r.variantAsked, r.variantRan) +
-                  format(": reference %.0f ms, copy %.1f ms", c.referenceMs, r.copyMs));
+                  formatNumbers(": reference %.0f ms, copy %.1f ms", c.referenceMs, r.copyMs));
   return lines;
 }
 

@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/figure_text.hpp"
+
 namespace liveconv::ui {
 namespace {
-
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
-  char text[160];
-  std::snprintf(text, sizeof text, pattern, a, b, c, d);
-  return text;
-}
 
 std::string label(const RaceEntry& e) {
   std::string text = variantInfo(e.params.variant).name;
@@ -43,8 +39,8 @@ RaceFigure raceFigure(const RaceReport& r) {
       ++ran;
       bar.ms = e.kernelMs;
       bar.length = slowest > 0 ? static_cast<float>(e.kernelMs / slowest) : 0;
-      bar.numbers = format("%.3g ms  %.0f Mpix/s  %.0f%% of copy  %.0f%% of FMA", e.kernelMs, r.megapixelsPerSecond(e),
-                           100 * r.copyShare(e), 100 * r.fmaShare(e));
+      bar.numbers = formatNumbers("%.3g ms  %.0f Mpix/s  %.0f%% of copy  %.0f%% of FMA", e.kernelMs,
+                                  r.megapixelsPerSecond(e), 100 * r.copyShare(e), 100 * r.fmaShare(e));
     } else {
       bar.reason = e.outcome.empty() ? "did not run" : e.outcome;
     }
@@ -55,8 +51,8 @@ RaceFigure raceFigure(const RaceReport& r) {
     double next = 0;
     for (const RaceBar& b : f.bars)
       if (!b.chosen && b.ms > 0 && (next == 0 || b.ms < next)) next = b.ms;
-    f.title = label(best) + " won: " + format("%.3g ms", best.kernelMs) +
-              (next > 0 ? format(", %.2fx faster than the next", next / best.kernelMs) : "") + " (" +
+    f.title = label(best) + " won: " + formatNumbers("%.3g ms", best.kernelMs) +
+              (next > 0 ? formatNumbers(", %.2fx faster than the next", next / best.kernelMs) : "") + " (" +
               std::to_string(ran) + " of " + std::to_string(r.entries.size()) + " ran)";
   } else {
     f.title = "No candidate ran (" + std::to_string(r.entries.size()) + " tried)";
@@ -70,7 +66,7 @@ RaceFigure raceFigure(const RaceReport& r) {
                    ? " (timed on " + std::to_string(r.sampleWidth) + "x" + std::to_string(r.sampleHeight) + ")"
                    : "") +
               ", border " + toString(r.border) + ", " + r.mask;
-  f.limits = format("copy bandwidth %.1f GB/s; FMA limit ", r.copyBytesPerSecond * 1e-9) + r.fma.how;
+  f.limits = formatNumbers("copy bandwidth %.1f GB/s; FMA limit ", r.copyBytesPerSecond * 1e-9) + r.fma.how;
   return f;
 }
 
