@@ -134,6 +134,51 @@ TEST_F(QtShell, MaskGridTakesTabAndArrowKeys) {
   EXPECT_EQ(model.mask().coefficients, typed);
 }
 
+// A number typed into a cell applies when the cell is left, whatever refreshes
+// the dock meanwhile: the frame side saying which variant now runs (after the
+// first edit of motion45:7, which is no longer rank 1) put the old number back
+// into the cell being typed in, and the typed one was lost. Twenty times, each
+// with a refresh between the keys and the Tab or Down that leaves the cell;
+// and every digit typed is kept (the spin box's range cut 123456.5 to 1234.5).
+TEST_F(QtShell, ANumberTypedIsKeptWhateverRefreshesTheGridBeforeTheCellIsLeft) {
+  auto w = openWindow();
+  MaskDock* dock = w->maskDock();
+  ViewerModel& model = w->model();
+  model.applySpec("motion45:7", nullptr);  // false when the window started with it
+  ASSERT_EQ(model.mask().width, 7);
+  w->syncFromModel();
+  w->activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+  for (int i = 0; i < 20; ++i) {
+    const int x = i % 6, y = i / 6;
+    QDoubleSpinBox* first = dock->cell(x, y);
+    first->setFocus(Qt::TabFocusReason);
+    first->selectAll();
+    const QString a = QString::number(i + 10), b = QString::number(-i - 2);
+    QTest::keyClicks(first, a);
+    dock->setRunningVariant(VariantId::Auto, i % 2 ? VariantId::Rows : VariantId::Naive);  // a refresh
+    QTest::keyClick(first, Qt::Key_Tab);
+    ASSERT_EQ(QApplication::focusWidget(), dock->cell(x + 1, y)) << "Tab: the next cell";
+    EXPECT_EQ(model.mask().at(x, y), a.toFloat()) << "try " << i << ": the number typed before a refresh was lost";
+    QTest::keyClicks(QApplication::focusWidget(), b);
+    w->syncFromModel();  // a refresh from outside the dock
+    QTest::keyClick(QApplication::focusWidget(), i % 2 ? Qt::Key_Down : Qt::Key_Tab);
+    EXPECT_EQ(model.mask().at(x + 1, y), b.toFloat()) << "try " << i << ": the number typed before a refresh was lost";
+  }
+  QDoubleSpinBox* cell = dock->cell(6, 6);
+  cell->setFocus(Qt::TabFocusReason);
+  cell->selectAll();
+  QTest::keyClicks(cell, "123456.5");
+  QTest::keyClick(cell, Qt::Key_Return);
+  EXPECT_EQ(model.mask().at(6, 6), 123456.5f) << "digits typed were cut";
+  // Esc puts the cell's number back, as in the viewer.
+  QTest::keyClicks(cell, "7");
+  QTest::keyClick(cell, Qt::Key_Escape);
+  QTest::keyClick(cell, Qt::Key_Tab);
+  EXPECT_EQ(model.mask().at(6, 6), 123456.5f) << "Esc kept the typed 7";
+  EXPECT_EQ(cell->text(), "123456.5");
+}
+
 // The grid as GIMP's matrix: numbers as written (1, 0.0145; no 1.000), a
 // click selects the cell's text so typing -1 replaces it (a caret put in the
 // middle made the spin box refuse "-"), the divisor shown under the grid, and

@@ -119,7 +119,8 @@ void drawGrid(ViewerModel& model, PanelState& state) {
   ImGui::PopStyleVar();
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, spacing));
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(kCellPaddingX, style.FramePadding.y));
-  ImGuiListClipper clipper;  // only visible rows cost widgets, even at 63x63
+  bool typedCellActive = false;  // the cell typed into is still open for typing
+  ImGuiListClipper clipper;      // only visible rows cost widgets, even at 63x63
   clipper.Begin(m.height);
   const bool focusWanted = state.focusCellY >= 0 && state.focusCellY < m.height && state.focusCellX < m.width;
   if (focusWanted) clipper.ForceDisplayRangeByIndices(state.focusCellY, state.focusCellY + 1);  // scrolled out or not
@@ -140,7 +141,21 @@ void drawGrid(ViewerModel& model, PanelState& state) {
           state.focusCellX = state.focusCellY = -1;
         }
         // Click to type (ConfigDragClickToInputText), drag to scrub.
-        if (ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat(value))) model.setCell(x, y, value);
+        const bool changed = ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat(value));
+        const bool typing = ImGui::IsItemActive() && ImGui::GetIO().WantTextInput;
+        if (changed && typing) {
+          PanelState::TypedCell& typed = state.typedCell;  // applied when the cell is left, below
+          if (typed.pending && (typed.x != x || typed.y != y)) model.setCell(typed.x, typed.y, typed.value);
+          typed = {x, y, value, true};
+        } else if (changed) {
+          model.setCell(x, y, value);
+        }
+        if (state.typedCell.pending && state.typedCell.x == x && state.typedCell.y == y) {
+          if (typing) typedCellActive = true;
+          // Esc ended the typing: the cell's own number stays.
+          if (ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+            state.typedCell.pending = false;
+        }
         moveFocusOnArrows(m, x, y, state);
         if (x == 0 && y == 0) state.firstCell = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                                  ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
@@ -154,6 +169,12 @@ void drawGrid(ViewerModel& model, PanelState& state) {
   }
   ImGui::PopStyleVar(2);
   ImGui::EndChild();
+  // The typed cell was left (or scrolled out, which ends its typing too): its number applies.
+  if (state.typedCell.pending && !typedCellActive) {
+    state.typedCell.pending = false;
+    if (state.typedCell.x < m.width && state.typedCell.y < m.height)
+      model.setCell(state.typedCell.x, state.typedCell.y, state.typedCell.value);
+  }
 }
 
 // Load and save the JSON mask files; a parse error names the line and column.

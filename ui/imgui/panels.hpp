@@ -47,6 +47,14 @@ struct PanelState {
   // tests' layout file).
   int focusCellX = -1, focusCellY = -1;
   ScreenRect firstCell;
+  // A number being typed into a grid cell: applied when the cell is left (Tab,
+  // Enter, an arrow key, a click elsewhere; Esc puts the old number back), as
+  // in GIMP's matrix dialog and the Qt dock's grid. A drag applies as it moves.
+  struct TypedCell {
+    int x = -1, y = -1;
+    float value = 0;
+    bool pending = false;
+  } typedCell;
   ScreenRect sourceField;  // the source field (window pixels, for the window tests' layout file)
   ScreenRect recordButton;  // Record, or Stop while recording (the same)
 };

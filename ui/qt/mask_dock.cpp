@@ -35,10 +35,12 @@ constexpr int kGridSpacing = 3;
 constexpr int kCellWidth = 54;
 
 // A grid cell as in GIMP's matrix: the number as it is (1, -2, 0.0145; no
-// 1.000), and a click selects it all, so typing (-1 too) replaces it.
+// 1.000), and a click selects it all, so typing (-1 too) replaces it. Its
+// range is every number a float mask holds to 7 decimals: a smaller one made
+// the spin box drop digits as they were typed (123456.5 became 1234.5).
 class CellBox final : public QDoubleSpinBox {
  public:
-  explicit CellBox(double limit = 1e4) {
+  explicit CellBox(double limit = 1e30) {
     setRange(-limit, limit);
     setDecimals(7);  // the spin box rounds its value to this; the text is numberText's
     setKeyboardTracking(false);
@@ -48,6 +50,8 @@ class CellBox final : public QDoubleSpinBox {
   QString textFromValue(double value) const override {
     return QString::fromStdString(numberText(static_cast<float>(value)));
   }
+  // Typed into since its number was last set (the edit applies when the cell is left).
+  bool typedInto() const { return hasFocus() && lineEdit()->isModified(); }
 
  protected:
   void focusInEvent(QFocusEvent* event) override {
@@ -276,7 +280,10 @@ void MaskDock::refresh() {
   if (m.width != gridWidth_ || m.height != gridHeight_) rebuildGrid();
   for (int y = 0; y < m.height; ++y)
     for (int x = 0; x < m.width; ++x) {
-      QDoubleSpinBox* c = cells_[static_cast<size_t>(y) * m.width + x];
+      auto* c = static_cast<CellBox*>(cells_[static_cast<size_t>(y) * m.width + x]);
+      // Never the number being typed: a refresh between a key and Tab (the frame
+      // side saying which variant now runs) put the old one back, and the typed one was lost.
+      if (c->typedInto()) continue;
       const QSignalBlocker block(c);
       c->setValue(m.at(x, y));
     }
@@ -313,14 +320,28 @@ void MaskDock::refresh() {
 
 // Typing into the grid as in a matrix dialog: Tab and Shift+Tab go along the
 // rows (the grid's tab order), Up and Down to the cell above or below, with
-// its text selected to be typed over; Left and Right stay in the text.
+// its text selected to be typed over; Left and Right stay in the text; Esc
+// puts the cell's number back.
 bool MaskDock::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() != QEvent::KeyPress) return QDockWidget::eventFilter(watched, event);
+  const bool override = event->type() == QEvent::ShortcutOverride;
+  if (event->type() != QEvent::KeyPress && !override) return QDockWidget::eventFilter(watched, event);
   const int key = static_cast<QKeyEvent*>(event)->key();
   const auto it = std::find(cells_.begin(), cells_.end(), watched);
-  if ((key != Qt::Key_Up && key != Qt::Key_Down) || it == cells_.end())
-    return QDockWidget::eventFilter(watched, event);
+  if (it == cells_.end()) return QDockWidget::eventFilter(watched, event);
   const int index = static_cast<int>(it - cells_.begin());
+  if (key == Qt::Key_Escape) {  // the number typed goes, the cell's own comes back, selected to type over
+    auto* c = static_cast<CellBox*>(*it);
+    if (!c->typedInto()) return QDockWidget::eventFilter(watched, event);
+    if (override) {  // the cell takes this Esc, not the window's shortcut (which cancels or quits)
+      event->accept();
+      return true;
+    }
+    const QSignalBlocker block(c);
+    c->setValue(model_.mask().at(index % gridWidth_, index / gridWidth_));
+    c->selectAll();
+    return true;
+  }
+  if (override || (key != Qt::Key_Up && key != Qt::Key_Down)) return QDockWidget::eventFilter(watched, event);
   QDoubleSpinBox* next = cell(index % gridWidth_, index / gridWidth_ + (key == Qt::Key_Up ? -1 : 1));
   if (next) {
     next->setFocus(Qt::TabFocusReason);
