@@ -133,6 +133,25 @@ TEST_F(GridTyping, ANumberAppliesWhenTheCellIsLeftNotDigitByDigit) {
   EXPECT_FALSE(typing()) << "Enter did not end the typing";
 }
 
+// The Qt dock's twenty tries (QtShell.ANumberTypedIsKeptWhateverRefreshesTheGridBeforeTheCellIsLeft),
+// here: a number, Tab, a number, then Down or Tab, across a 7x7 mask.
+TEST_F(GridTyping, TwentyTriesKeepEveryNumberTyped) {
+  ASSERT_TRUE(model_.applySpec("motion45:7", nullptr));
+  pass();
+  for (int i = 0; i < 20; ++i) {
+    const int x = i % 6, y = i / 6;
+    const std::string a = std::to_string(i + 10), b = std::to_string(-i - 2);
+    click(x, y);
+    type(a);
+    key(ImGuiKey_Tab);
+    EXPECT_EQ(cell(x, y), std::stof(a)) << "try " << i;
+    type(b);
+    key(i % 2 ? ImGuiKey_DownArrow : ImGuiKey_Tab);
+    EXPECT_EQ(cell(x + 1, y), std::stof(b)) << "try " << i;
+    key(ImGuiKey_Enter);
+  }
+}
+
 TEST_F(GridTyping, EscPutsTheOldNumberBack) {
   click(2, 2);
   type("7");
