@@ -4,7 +4,6 @@
 
 extern "C" {
 #include <libavutil/macros.h>
-#include <libavutil/version.h>
 #if LIVECONV_WITH_AVDEVICE
 #include <libavdevice/version.h>
 #endif
@@ -53,14 +52,11 @@ const std::string& deviceInputsFailure() {
   return deviceInputs().failure;
 }
 
-std::string deviceInputsVersionText() {
+unsigned deviceInputsVersion() {
   const DeviceInputs& d = deviceInputs();
-  if (!d.failure.empty()) return d.failure;
+  if (!d.library) return 0;
   auto version = reinterpret_cast<unsigned (*)()>(dlsym(d.library, "avdevice_version"));
-  if (!version) return "libavdevice (version unknown)";
-  const unsigned v = version();
-  return "libavdevice " + std::to_string(AV_VERSION_MAJOR(v)) + "." + std::to_string(AV_VERSION_MINOR(v)) + "." +
-         std::to_string(AV_VERSION_MICRO(v));
+  return version ? version() : 0;
 }
 
 }  // namespace liveconv::app

@@ -18,7 +18,7 @@ namespace liveconv::app {
 // installed: its name and the loader's reason).
 const std::string& deviceInputsFailure();
 
-// "libavdevice 59.7.100", or the failure's sentence.
-std::string deviceInputsVersionText();
+// libavdevice's version (AV_VERSION_INT), once loaded; 0 when it is not.
+unsigned deviceInputsVersion();
 
 }  // namespace liveconv::app

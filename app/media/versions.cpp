@@ -25,7 +25,8 @@ std::string ffmpegVersionText() {
                      libraryVersion("libswscale", swscale_version()) + ", " +
                      libraryVersion("libavutil", avutil_version());
   // Loaded on first use (device_inputs.hpp); a build without it says so.
-  text += ", " + deviceInputsVersionText();
+  const std::string& why = deviceInputsFailure();
+  text += ", " + (why.empty() ? libraryVersion("libavdevice", deviceInputsVersion()) : why);
   return text + ")";
 }
 
