@@ -79,6 +79,19 @@ inline bool tickUntilShown(MainWindow& w, int timeoutMs = kHangMs) {
       w, [&] { return w.loop().frame().paramsVersion >= version; }, timeoutMs);
 }
 
+// Makes the window the active one and waits until its picture's own window
+// has the keyboard, as at every start, before a test moves the focus. The picture is a
+// native window in a container: the container asks the X server to give its
+// window the focus, and a reply that comes after the test has put the focus in
+// a dock's cell takes it away again (Qt's container then clears the focus
+// widget, and the cell never has it: "focus NULL after the click" on a busy
+// machine, reproduced by moving the focus before that reply).
+inline bool activate(MainWindow& w) {
+  w.activateWindow();
+  return QTest::qWaitForWindowActive(&w) &&
+         QTest::qWaitFor([&] { return QGuiApplication::focusWindow() == w.viewport(); }, kHangMs);
+}
+
 // Opens `spec` and ticks until its feed has taken over and shows a frame.
 // False when it did not (the open failed: lastError() says why, or it timed out).
 inline bool openAndPlay(MainWindow& w, const QString& spec, int timeoutMs = kHangMs) {
