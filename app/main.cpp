@@ -202,6 +202,7 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
   for (std::string& a : owned) argvOut.push_back(a.data());
   argvOut.push_back(nullptr);
   std::cout.flush();
+  if (interruptRequested()) return interruptExitCode();  // not started: main says why (the window would not see it)
   execv(path.c_str(), argvOut.data());
   std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
   return kExitUiMissing;
@@ -244,10 +245,12 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 }  // namespace liveconv::app
 
-int main(int argc, char** argv) {
+namespace {
+
+// The command's exit code; its errors as one sentence each.
+int runMain(int argc, char** argv) {
   using namespace liveconv;
   using namespace liveconv::app;
-  writeFailuresAreErrors();
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {
@@ -278,4 +281,15 @@ int main(int argc, char** argv) {
     std::cerr << "liveconv: " << e.what() << "\n";
     return kExitFailure;
   }
+}
+
+}  // namespace
+
+LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START
+
+int main(int argc, char** argv) {
+  using namespace liveconv;
+  using namespace liveconv::app;
+  writeFailuresAreErrors();
+  return finishInterrupted("liveconv", runMain(argc, argv));
 }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <ctime>
 
 namespace liveconv::app {
@@ -49,9 +50,9 @@ extern "C" void onInterruptSignal(int signal) {
   std::raise(signal);
 }
 
-}  // namespace
-
-InterruptScope::InterruptScope() {
+// The first scope in: the handlers and the self-pipe. Plain C and POSIX calls
+// only: catchStopSignalsFromTheStart runs it before the C++ runtime has started.
+void enterInterruptScope() {
   if (gInterruptDepth++ != 0) return;
   gInterrupted = false;
   gSignal = 0;
@@ -62,6 +63,22 @@ InterruptScope::InterruptScope() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;  // calls the signal cuts short go on; the work asks interruptRequested()
   for (int k = 0; k < 3; ++k) sigaction(kHandledSignals[k], &action, &gPreviousActions[k]);
+}
+
+}  // namespace
+
+InterruptScope::InterruptScope() {
+  enterInterruptScope();
+}
+
+void catchStopSignalsFromTheStart() {
+  enterInterruptScope();  // never left: the scopes the work opens nest in it
+}
+
+int finishInterrupted(const char* program, int code) {
+  if (!interruptRequested() || code == interruptExitCode()) return code;
+  std::fprintf(stderr, "%s: interrupted by %s.\n", program, signalName(interruptSignal()));
+  return interruptExitCode();
 }
 
 InterruptScope::~InterruptScope() {

@@ -29,6 +29,23 @@ int interruptExitCode();
 // poll (Qt's QSocketNotifier). Valid while a scope is alive; -1 otherwise.
 int interruptWakeFd();
 
+// Catches SIGINT, SIGTERM and SIGHUP from the program's first instruction on,
+// for the process's whole life: a signal in its first milliseconds (the
+// libraries still starting, the options being read, the device opening) is
+// an interruption like any later one, where it used to end the process by the
+// default action, without a sentence. Each program calls it from its
+// executable's .preinit_array (LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START),
+// which runs before the libraries' initialisers and main; only the dynamic
+// loader's mapping of the libraries comes before. The scopes the work opens
+// later nest in it, so a signal that came first is still asked for there.
+void catchStopSignalsFromTheStart();
+
+// What a program's main returns: `code` when no signal came or the program has
+// already said so (it returned 128 + N); else, for work that ended without
+// asking (a listing, a usage error, a window that never opened), the sentence
+// "PROGRAM: interrupted by SIGNAL." and 128 + N.
+int finishInterrupted(const char* program, int code);
+
 // Every program calls this first: a write to a pipe whose reader went away
 // (`liveconv run ... | head`) or past the file size limit (`ulimit -f`) fails
 // with EPIPE or EFBIG, which the output reports as the write error it is
@@ -37,3 +54,10 @@ int interruptWakeFd();
 void writeFailuresAreErrors();
 
 }  // namespace liveconv::app
+
+// In each program's main file (outside any namespace): catchStopSignalsFromTheStart
+// as the executable's first code (.preinit_array runs before the libraries'
+// initialisers). An executable only: a shared library has no .preinit_array.
+#define LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START                                                \
+  __attribute__((used, section(".preinit_array"))) static void (*const liveconvCatchStopSignals)( \
+      int, char**, char**) = [](int, char**, char**) { liveconv::app::catchStopSignalsFromTheStart(); };

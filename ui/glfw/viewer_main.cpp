@@ -732,8 +732,11 @@ int run(const ViewerOptions& opt) {
 }  // namespace
 }  // namespace liveconv::ui
 
-int main(int argc, char** argv) {
-  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
+LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START
+
+namespace {
+
+int viewerMain(int argc, char** argv) {
   if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
   liveconv::ui::offerFirstLaunchHelper();
   liveconv::ui::ViewerOptions options;
@@ -757,4 +760,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
     return liveconv::ui::kExitFailure;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
+  return liveconv::app::finishInterrupted("liveconv-viewer", viewerMain(argc, argv));
 }

@@ -182,8 +182,11 @@ int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
+LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START
+
+namespace {
+
+int qtMain(int argc, char** argv) {
   if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
   liveconv::ui::offerFirstLaunchHelper();
   if (const int code = answerHelpOrVersion(argc, argv); code >= 0) return code;
@@ -262,4 +265,11 @@ int main(int argc, char** argv) {
     return 128 + liveconv::app::interruptSignal();
   }
   return finish(window, c.run, code);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
+  return liveconv::app::finishInterrupted("liveconv-qt", qtMain(argc, argv));
 }
