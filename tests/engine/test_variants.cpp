@@ -53,6 +53,11 @@
 // test_cli.cpp and README.md): a program two tests need is built once a run,
 // so a mask chosen apart from theirs would cost its compiles twice.
 //
+// scripts/sweep-mutations.py checks that the sweep fails on each kind of
+// broken kernel it is there for (a border rule, a tile edge, an unroll
+// remainder, a vector tail, a packet's rows, 16-bit sums): run it after
+// changing the masks or frames below, or a kernel.
+//
 // Why each frame size is here:
 //  1x1      smaller than every mask but 1x1: every tap is a border tap.
 //  5x3      narrower than a packet block (4 across) plus its halo, and than
