@@ -202,7 +202,11 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
   for (std::string& a : owned) argvOut.push_back(a.data());
   argvOut.push_back(nullptr);
   std::cout.flush();
-  if (interruptRequested()) return interruptExitCode();  // not started: main says why (the window would not see it)
+  if (interruptRequested()) {  // the window would not see a signal that came before it started
+    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << "; " << program->file
+              << " was not started.\n";
+    return interruptExitCode();
+  }
   execv(path.c_str(), argvOut.data());
   std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
   return kExitUiMissing;

@@ -2,8 +2,8 @@
 // later one: exit 128 + N with the sentence, nothing written. Each program is
 // held in its libraries' initialisers (hold_at_start.cpp, preloaded: after
 // the executable's first code, before main), signalled there, and let go:
-// {liveconv run, liveconv devices, liveconv-viewer, liveconv-qt} x {INT,
-// TERM, HUP}. A program that caught signals only from main on (or from where
+// {liveconv run, liveconv devices, liveconv --ui viewer, liveconv-viewer,
+// liveconv-qt} x {INT, TERM, HUP}. A program that caught signals only from main on (or from where
 // its work began) was ended there by the default action: no sentence.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -50,6 +50,8 @@ std::vector<Program> programs() {
       {"devices", "liveconv", {LIVECONV_BIN, "devices"}, false},
   };
 #ifdef LIVECONV_VIEWER_BIN
+  // `liveconv --ui viewer`: the window program is not started after the signal.
+  list.push_back({"ui_viewer", "liveconv", {LIVECONV_BIN, "--ui", "viewer", "--source", "testpattern"}, false});
   list.push_back(
       {"viewer", "liveconv-viewer", {LIVECONV_XVFB_RUN, LIVECONV_VIEWER_BIN, "--source", "testpattern"}, false});
 #endif
