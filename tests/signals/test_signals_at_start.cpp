@@ -157,6 +157,12 @@ TEST_P(SignalAtStart, EndsTheProgramWithTheSentenceAndItsExitCode) {
     });
   }
   if (!waitFor([&] { return exited; })) {
+    // Nothing left behind: the held program (a window's is xvfb_run.sh's child), then the
+    // script, which ends its X server on SIGTERM.
+    if (held_pid > 0 && held_pid != child) ::kill(held_pid, SIGKILL);
+    ::kill(child, SIGTERM);
+    for (int i = 0; i < 200 && ::waitpid(child, &status, WNOHANG) == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ::kill(child, SIGKILL);
     ::waitpid(child, &status, 0);
     FAIL() << program.name << " did not end within " << kHangLimit.count() << " s of the signal: " << readFile(log);
