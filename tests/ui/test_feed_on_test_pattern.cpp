@@ -55,8 +55,8 @@ void expectReference(const FeedFrame& f, const FilterParams& p) {
 // The same check on five 64x64 regions only: the four corners (where the
 // border rule reads) and the centre. For a frame whose whole reference would
 // cost more than the test's other work (31x31 taps on 2048x1536: 12 billion
-// multiply-adds a frame on the CPU); a stale or unfiltered frame differs from
-// the reference in every region.
+// multiply-adds a frame on the CPU); an unfiltered frame differs from the
+// reference in every region.
 void expectReferenceInRegions(const FeedFrame& f, const FilterParams& p) {
   ASSERT_NE(f.filtered.data, nullptr);
   ASSERT_NE(f.source.data, nullptr);
