@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -191,9 +192,8 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
   const std::filesystem::path dir = ownDirectory(argv0);
   const std::filesystem::path path = locateUiProgram(*program, dir);
   if (path.empty()) {
-    const auto candidates = uiProgramCandidates(*program, dir);
     std::cerr << "liveconv: " << program->file << ", " << program->what << ", is not part of this build (looked for "
-              << candidates[0].string() << " and " << candidates[1].string() << ").\n";
+              << uiProgramPath(*program, dir).string() << ").\n";
     return kExitUiMissing;
   }
   std::vector<std::string> owned = {path.string()};
@@ -207,7 +207,16 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
               << " was not started.\n";
     return interruptExitCode();
   }
+  // Held from here until the window's first code takes them (as bin/'s launcher
+  // does): a signal while the window's libraries load is its interruption.
+  sigset_t stop, before;
+  sigemptyset(&stop);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, signal);
+  sigprocmask(SIG_BLOCK, &stop, &before);
   execv(path.c_str(), argvOut.data());
+  const int error = errno;
+  sigprocmask(SIG_SETMASK, &before, nullptr);
+  errno = error;
   std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
   return kExitUiMissing;
 }

@@ -4,9 +4,8 @@ namespace liveconv::app {
 
 const std::vector<UiProgram>& uiPrograms() {
   static const std::vector<UiProgram> programs = {
-      {"qt", "liveconv-qt", "../ui/qt", "the Qt desktop shell (configure with -DLIVECONV_WITH_QT=ON and Qt 6)"},
-      {"viewer", "liveconv-viewer", "../ui/glfw",
-       "the GLFW viewer (configure with -DLIVECONV_WITH_GUI=ON, GLFW and ImGui)"},
+      {"qt", "liveconv-qt", "the Qt desktop shell (configure with -DLIVECONV_WITH_QT=ON and Qt 6)"},
+      {"viewer", "liveconv-viewer", "the GLFW viewer (configure with -DLIVECONV_WITH_GUI=ON, GLFW and ImGui)"},
   };
   return programs;
 }
@@ -24,16 +23,14 @@ std::filesystem::path ownDirectory(const char* argv0) {
   return std::filesystem::absolute(argv0, ec).parent_path();
 }
 
-std::vector<std::filesystem::path> uiProgramCandidates(const UiProgram& program, const std::filesystem::path& ownDir) {
-  return {ownDir / program.file, (ownDir / program.buildDir / program.file).lexically_normal()};
+std::filesystem::path uiProgramPath(const UiProgram& program, const std::filesystem::path& ownDir) {
+  return ownDir / program.file;
 }
 
 std::filesystem::path locateUiProgram(const UiProgram& program, const std::filesystem::path& ownDir) {
-  for (const auto& path : uiProgramCandidates(program, ownDir)) {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) return path;
-  }
-  return {};
+  const std::filesystem::path path = uiProgramPath(program, ownDir);
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) ? path : std::filesystem::path();
 }
 
 }  // namespace liveconv::app

@@ -1,11 +1,11 @@
-# `cmake --install` and `cpack -G DEB`: the three programs in bin/, the bundled
+# `cmake --install` and `cpack -G DEB`: the three programs in bin/ (each a
+# launcher of the program in libexec/liveconv/: cmake/ProgramLauncher.cmake), the bundled
 # clip in share/liveconv (where they find it from any directory), desktop
 # entries and the icon for both windows, man pages made from each program's
 # --help. The .deb's Depends come from dpkg-shlibdeps, plus an OpenCL driver.
 include(ManPages)
 
 set(see_also "liveconv|liveconv-viewer|liveconv-qt|clinfo|ffmpeg")
-install(TARGETS liveconv RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 set(liveconv_commands "devices|variants|presets|bench|bench --pipeline")
 if(LIVECONV_WITH_MEDIA)
   string(APPEND liveconv_commands "|run|cameras")
@@ -26,7 +26,6 @@ if(TARGET liveconv-qt)
                     SEE_ALSO "${see_also}")
 endif()
 foreach(window IN LISTS window_targets)
-  install(TARGETS ${window} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
   install(FILES "${PROJECT_SOURCE_DIR}/assets/desktop/${window}.desktop"
           DESTINATION "${CMAKE_INSTALL_DATADIR}/applications")
 endforeach()

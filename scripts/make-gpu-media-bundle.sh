@@ -26,7 +26,7 @@ cmake --build "$build" --target liveconv -j "${JOBS:-2}"
 
 rm -rf "$dir"
 mkdir -p "$dir/lib"
-cp "$build/app/liveconv" "$dir/liveconv"
+cp "$build/libexec/liveconv/liveconv" "$dir/liveconv"  # the program itself (app/launcher.cpp starts it)
 strip "$dir/liveconv"
 if ldd "$dir/liveconv" | grep -q libavdevice; then
   echo "liveconv still links libavdevice; the bundle is meant without it" >&2

@@ -73,6 +73,13 @@ InterruptScope::InterruptScope() {
 
 void catchStopSignalsFromTheStart() {
   enterInterruptScope();  // never left: the scopes the work opens nest in it
+  // The launcher in bin/ (app/launcher.cpp) and `liveconv --ui` start a program
+  // with these blocked: one that came while its libraries loaded is pending, and
+  // is taken here, by the handler just installed.
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (const int signal : kHandledSignals) sigaddset(&stop, signal);
+  sigprocmask(SIG_UNBLOCK, &stop, nullptr);
 }
 
 int finishInterrupted(const char* program, int code) {

@@ -36,7 +36,9 @@ int interruptWakeFd();
 // default action, without a sentence. Each program calls it from its
 // executable's .preinit_array (LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START),
 // which runs before the libraries' initialisers and main; only the dynamic
-// loader's mapping of the libraries comes before. The scopes the work opens
+// loader's mapping of the libraries comes before, and the launcher the user
+// runs (app/launcher.cpp) holds the signals blocked across it: a pending one
+// is taken here, when the handlers are in place. The scopes the work opens
 // later nest in it, so a signal that came first is still asked for there.
 void catchStopSignalsFromTheStart();
 

@@ -23,7 +23,8 @@ gtest_discover_tests(qt_shell_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
 
 # `liveconv --ui qt|viewer`: no window, no display needed.
 liveconv_add_test(qt_launch_tests ${CMAKE_CURRENT_LIST_DIR}/test_qt_launch.cpp)
-target_compile_definitions(qt_launch_tests PRIVATE LIVECONV_BIN="$<TARGET_FILE:liveconv>")
+target_compile_definitions(qt_launch_tests PRIVATE LIVECONV_BIN="$<TARGET_FILE:liveconv>"
+  LIVECONV_PROGRAM_BIN="$<TARGET_FILE:liveconv-program>" LIVECONV_INSTALLED_LAUNCHER="$<TARGET_FILE:liveconv-installed>")
 if(TARGET liveconv-viewer)
   target_compile_definitions(qt_launch_tests PRIVATE LIVECONV_VIEWER_BUILT)
   add_dependencies(qt_launch_tests liveconv-viewer)

@@ -74,20 +74,29 @@ TEST(LaunchUi, Viewer) {
 #endif
 }
 
-// A liveconv with no window program next to it (a copy in an empty folder).
+// A liveconv installed without the window programs: bin/liveconv (the launcher
+// as installed) and libexec/liveconv/liveconv, copied into an empty prefix.
 TEST(LaunchUi, MissingProgramIsOneSentenceAnd127) {
   // A folder of this process's own: tests run side by side, and build trees share the temporary folder.
-  const auto dir =
-      std::filesystem::path(::testing::TempDir()) / ("liveconv-launch-test-" + std::to_string(getpid())) / "bin";
-  std::filesystem::remove_all(dir.parent_path());
+  const auto prefix = std::filesystem::path(::testing::TempDir()) / ("liveconv-launch-test-" + std::to_string(getpid()));
+  const auto dir = prefix / "bin";
+  std::filesystem::remove_all(prefix);
   std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(LIVECONV_BIN, dir / "liveconv");
+  std::filesystem::create_directories(prefix / "libexec" / "liveconv");
+  std::filesystem::copy_file(LIVECONV_INSTALLED_LAUNCHER, dir / "liveconv");
+  std::filesystem::copy_file(LIVECONV_PROGRAM_BIN, prefix / "libexec" / "liveconv" / "liveconv");
   const Outcome missing = runCommand("'" + (dir / "liveconv").string() + "' --ui qt testpattern");
   EXPECT_EQ(missing.exitCode, 127) << missing.output;
   EXPECT_EQ(missing.output.rfind("liveconv: liveconv-qt, the Qt desktop shell", 0), 0u) << missing.output;
   EXPECT_NE(missing.output.find("is not part of this build"), std::string::npos) << missing.output;
   EXPECT_EQ(std::count(missing.output.begin(), missing.output.end(), '\n'), 1) << "one sentence: " << missing.output;
-  std::filesystem::remove_all(dir.parent_path());
+  // The program itself gone: the launcher says where it looked, in one sentence, and 127 as a shell does.
+  std::filesystem::remove(prefix / "libexec" / "liveconv" / "liveconv");
+  const Outcome gone = runCommand("'" + (dir / "liveconv").string() + "' --version");
+  EXPECT_EQ(gone.exitCode, 127) << gone.output;
+  EXPECT_EQ(gone.output, "liveconv: cannot start " + (dir / "../libexec/liveconv/liveconv").string() +
+                             ": No such file or directory.\n");
+  std::filesystem::remove_all(prefix);
 }
 
 // `liveconv --version`: version and commit, then the libraries it runs with,

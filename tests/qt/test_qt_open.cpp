@@ -5,10 +5,12 @@
 // the test lets it go, as a slow camera or stream would.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSlider>
 #include <QStatusBar>
+#include <QTimer>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -56,6 +58,36 @@ TEST_F(QtShell, ALastSourceThatCannotOpenIsSaidOnThePictureOverTheTestSource) {
   ASSERT_TRUE(openAndPlay(*w, "testpattern:320x240"));
   w->tick();
   EXPECT_EQ(w->viewport()->message(), "") << "the next open clears it";
+}
+
+// Used by hand (the dialog style), a file that is not there is said as every
+// open that fails is: a card on the picture and the status line, no dialog (a
+// modal one at start-up held the window, and signals, until it was clicked).
+TEST_F(QtShell, AMissingFileByHandIsACardNotADialog) {
+  MainWindow w(*settings_, ErrorStyle::Dialog);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  ASSERT_TRUE(openAndPlay(w, "testpattern:320x240"));
+  QString dialogs;  // any window that came up modal, closed so that a broken build fails here rather than waits
+  QTimer closer;
+  QObject::connect(&closer, &QTimer::timeout, [&] {
+    if (QWidget* modal = QApplication::activeModalWidget()) {
+      dialogs += modal->windowTitle() + " ";
+      modal->close();
+    }
+  });
+  closer.start(50);
+  const QString missing = QString::fromStdString(::testing::TempDir()) + "/not-there.mp4";
+  w.openSource(missing);
+  ASSERT_TRUE(tickUntil(w, [&] { return !w.loop().openError().empty(); })) << "the open never failed";
+  w.tick();
+  EXPECT_EQ(dialogs, "") << "a dialog came up";
+  EXPECT_NE(w.loop().openError().find("does not exist"), std::string::npos) << w.loop().openError();
+  EXPECT_NE(w.viewport()->message().find("does not exist"), std::string::npos) << w.viewport()->message();
+  EXPECT_TRUE(w.statusBar()->currentMessage().contains("does not exist"))
+      << w.statusBar()->currentMessage().toStdString();
+  const std::uint64_t index = w.loop().frame().index;
+  EXPECT_TRUE(tickUntil(w, [&] { return w.loop().frame().index > index + 2; })) << "the playing source stopped";
 }
 
 // A set the device cannot run (a workgroup larger than any device allows)

@@ -5,8 +5,10 @@
 // libraries start there). The program named by $LIVECONV_HOLD_PROGRAM writes
 // its process id to $LIVECONV_HOLD_FIFO.pid, then reads the FIFO
 // $LIVECONV_HOLD_FIFO until its writer closes it; any other program (the X
-// server, the shell of xvfb_run.sh) goes on at once. Plain libc: nothing of
-// the C++ runtime has started.
+// server, the shell of xvfb_run.sh) goes on at once, and so does the launcher
+// that the program's name in bin/ (and in the build tree) is: the program is
+// held once it runs from its own folder, libexec/liveconv/ (app/launcher.cpp).
+// Plain libc: nothing of the C++ runtime has started.
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,6 +24,11 @@ __attribute__((constructor)) void holdAtStart() {
   const char* fifo = getenv("LIVECONV_HOLD_FIFO");
   const char* program = getenv("LIVECONV_HOLD_PROGRAM");
   if (!fifo || !program || strcmp(program, program_invocation_short_name) != 0) return;
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0) return;
+  self[length] = '\0';
+  if (!strstr(self, "/libexec/liveconv/")) return;  // the launcher: the program comes after its exec
   char path[4096], part[4096];
   snprintf(path, sizeof path, "%s.pid", fifo);
   snprintf(part, sizeof part, "%s.pid.part", fifo);

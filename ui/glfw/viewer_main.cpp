@@ -311,10 +311,17 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
   OpenControl control;  // as the loop's later opens: the model's open timeout and decoder
   control.timeoutSeconds = model.view().openTimeoutSeconds;
   control.hwaccel = model.view().hwaccel;
+  // A signal ends the wait of a source that sends nothing, as closing the window would.
+  control.abandoned = [] { return app::interruptRequested(); };
   try {
     try {
       loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link, control), asked);
     } catch (const std::exception& e) {
+      if (app::interruptRequested()) {
+        std::fprintf(stderr, "liveconv-viewer: interrupted by %s while %s opened.\n",
+                     app::signalName(app::interruptSignal()), asked.c_str());
+        return 128 + app::interruptSignal();
+      }
       // No device, or a set that cannot run: the test pattern would fail alike.
       if (app::sourceKindOf(asked).id == app::SourceKindId::TestPattern || exitCodeFor(e) != kExitInputFailed) throw;
       if (!loop.log().echoing()) std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());  // else the log's line says it

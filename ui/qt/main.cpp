@@ -241,13 +241,8 @@ int qtMain(int argc, char** argv) {
       std::cerr << "liveconv-qt: " << why << "\n";
       return 2;
     }
-  if (!args.isEmpty() && !window.openSource(args.front()) && c.run.unattended())
-    return finish(window, c.run, liveconv::ui::kExitInputFailed);  // the log's line on stderr said why
-  // The first run fills the screen it opens on; later runs come back where they were left.
-  if (window.restoredGeometry()) window.show();
-  else window.showMaximized();
-  window.setRunning(true);
-  if (c.run.quit || !c.run.screenshot.empty()) finishAfterFrames(window, c.run);
+  // A signal closes the window as the user would, from here on (the first
+  // open included): the recording is finished, the settings saved, 128 + N.
   std::string recording;  // what a signal finished
   QSocketNotifier onSignal(liveconv::app::interruptWakeFd(), QSocketNotifier::Read);
   QObject::connect(&onSignal, &QSocketNotifier::activated, &window, [&] {
@@ -256,6 +251,13 @@ int qtMain(int argc, char** argv) {
     QApplication::closeAllWindows();  // the dialogs too; the main window's closeEvent finishes and saves
     QApplication::quit();
   });
+  if (!args.isEmpty() && !window.openSource(args.front()) && c.run.unattended())
+    return finish(window, c.run, liveconv::ui::kExitInputFailed);  // the log's line on stderr said why
+  // The first run fills the screen it opens on; later runs come back where they were left.
+  if (window.restoredGeometry()) window.show();
+  else window.showMaximized();
+  window.setRunning(true);
+  if (c.run.quit || !c.run.screenshot.empty()) finishAfterFrames(window, c.run);
   const int code = app.exec();
   if (liveconv::app::interruptRequested()) {
     if (window.isVisible()) window.close();  // a dialog's loop kept it open: finished and saved all the same

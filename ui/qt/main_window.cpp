@@ -220,10 +220,12 @@ bool MainWindow::openSource(const QString& spec) {
   fallbackReason_.clear();
   // A path that looks like a local file but is not there fails here, before the
   // playing source is replaced (the decoder would only find out on its thread).
+  // Used by hand, the open itself says it (a card on the picture, the status
+  // line, as every failed open; no dialog), and what played plays on.
   int patternWidth = 0, patternHeight = 0;
-  const bool special = spec.isEmpty() || spec.contains(':') || spec.startsWith("/dev/") ||
+  const bool special = spec.isEmpty() || spec == "-" || spec.contains(':') || spec.startsWith("/dev/") ||
                        app::parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
-  if (!special && !QFileInfo::exists(spec)) {
+  if (errors_ != ErrorStyle::Dialog && !special && !QFileInfo::exists(spec)) {
     showError("Cannot open source", "Input " + spec + " does not exist.");
     return false;
   }
