@@ -28,6 +28,7 @@
 #include "qt/about.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
+#include "qt/race_dock.hpp"
 #include "qt_shell_fixture.hpp"
 
 using namespace liveconv;
@@ -51,6 +52,42 @@ app::CameraList fakeCameras() {
 QTreeWidgetItem* findItem(QTreeWidget* tree, const QString& text) {
   const auto items = tree->findItems(text, Qt::MatchStartsWith | Qt::MatchRecursive);
   return items.isEmpty() ? nullptr : items.front();
+}
+
+// The race behind a choice auto took from its cache (read back, so its number
+// in this run is 0) is drawn as a new race is: the dock said "No race yet" over
+// it, because it drew only a number it had not shown, and it starts at 0. The
+// next race read back (another mask) replaces it.
+TEST(RaceDockTest, ShowsTheRaceBehindACachedChoice) {
+  RaceDock dock;
+  const QString none = dock.titleLabel()->text();
+  auto race = std::make_shared<RaceReport>();
+  race->trigger = "auto";
+  race->cached = true;
+  race->racedAt = "2026-11-29T16:00:00Z";
+  race->device = "a device";
+  race->format = PixelFormat::RGBA8;
+  race->mask = "5x5";
+  race->width = race->sampleWidth = 320;
+  race->height = race->sampleHeight = 240;
+  RaceEntry local;
+  local.params.variant = VariantId::Local;
+  local.kernelMs = 2;
+  local.outcome = "ok";
+  race->entries = {local};
+  race->chosen = 0;
+  FrameStats stats;
+  stats.race = race;
+  EXPECT_TRUE(dock.show(stats));
+  EXPECT_NE(dock.titleLabel()->text(), none) << "still: " << none.toStdString();
+  EXPECT_TRUE(dock.titleLabel()->text().startsWith("local")) << dock.titleLabel()->text().toStdString();
+  EXPECT_FALSE(dock.show(stats)) << "the same race again changes nothing";
+  auto next = std::make_shared<RaceReport>(*race);
+  next->mask = "7x7";
+  next->entries[0].params.variant = VariantId::Naive;
+  stats.race = next;
+  EXPECT_TRUE(dock.show(stats));
+  EXPECT_TRUE(dock.titleLabel()->text().startsWith("naive")) << dock.titleLabel()->text().toStdString();
 }
 
 TEST(CameraDialog, ListsCamerasFormatsAndSizes) {

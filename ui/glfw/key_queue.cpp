@@ -26,8 +26,19 @@ KeyQueue::KeyQueue(GLFWwindow* window, void (*onInput)()) : window_(window), onI
   g_onInput = onInput;
   glfwSetKeyCallback(window, &KeyQueue::onKey);
   glfwSetCharCallback(window, &KeyQueue::onChar);
+  // A click while keys still wait goes in line behind them (a click typed after
+  // Return must not land before it); else at once.
   glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
-    ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
+    if (g_queue && !g_queue->events_.empty()) {
+      Event e;
+      e.button = true;
+      e.key = button;
+      e.action = action;
+      e.mods = mods;
+      g_queue->events_.push_back(e);
+    } else {
+      ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
+    }
     input();
   });
   glfwSetScrollCallback(window, [](GLFWwindow* w, double x, double y) {
@@ -61,12 +72,12 @@ KeyQueue::~KeyQueue() {
 
 void KeyQueue::onKey(GLFWwindow*, int key, int scancode, int action, int mods) {
   // ImGui and the viewer make their own repeats from how long a key is held.
-  if (g_queue && key != GLFW_KEY_UNKNOWN && action != GLFW_REPEAT) g_queue->events_.push_back({false, key, scancode, action, mods, 0});
+  if (g_queue && key != GLFW_KEY_UNKNOWN && action != GLFW_REPEAT) g_queue->events_.push_back({false, false, key, scancode, action, mods, 0});
   input();
 }
 
 void KeyQueue::onChar(GLFWwindow*, unsigned codepoint) {
-  if (g_queue) g_queue->events_.push_back({true, 0, 0, 0, 0, codepoint});
+  if (g_queue) g_queue->events_.push_back({true, false, 0, 0, 0, 0, codepoint});
   input();
 }
 
@@ -186,12 +197,20 @@ int KeyQueue::windowKey(int key, int mods) {
   return key | (mods & GLFW_MOD_SHIFT ? kShift : 0) | (mods & GLFW_MOD_ALT ? kAlt : 0);
 }
 
-void KeyQueue::deliver(std::vector<int>* windowKeys) {
+void KeyQueue::deliver(std::vector<int>* windowKeys, bool hold) {
+  if (hold) return;  // everything waits, in order, for the next pass
   std::vector<int> changed;  // keys handed this pass
   bool pressed = false;      // a press among them
   std::size_t n = 0;
   for (; n < events_.size(); ++n) {
     const Event& e = events_[n];
+    if (e.button) {  // a click that waited: in a pass of its own, after what came before it
+      if (n == 0) {
+        ImGui_ImplGlfw_MouseButtonCallback(window_, e.key, e.action, e.mods);
+        ++n;
+      }
+      break;
+    }
     if (e.text) {
       if (!changed.empty()) break;  // typed after a key changed: ImGui 1.86 reads text before keys
       ImGui_ImplGlfw_CharCallback(window_, e.codepoint);

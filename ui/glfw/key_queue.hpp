@@ -18,7 +18,8 @@
 // hand-over, from glfwGetKey).
 //
 // The pointer, the wheel and focus go to ImGui's backend as they come (a
-// click pressed and released in one poll is kept). The viewer's own keys
+// click pressed and released in one poll is kept); a mouse button does too,
+// unless keys still wait: then it waits behind them, in a pass of its own. The viewer's own keys
 // (Space, V, S ...) are the presses handed while no text field has the
 // keyboard.
 #pragma once
@@ -41,7 +42,8 @@ class KeyQueue {
 
   // Before ImGui_ImplGlfw_NewFrame: hands ImGui what this pass may take.
   // Appends the presses no text field took, as GLFW key | kShift | kAlt.
-  void deliver(std::vector<int>* windowKeys);
+  // `hold`: nothing this pass (the panel moves the keyboard to another field).
+  void deliver(std::vector<int>* windowKeys, bool hold = false);
   // Events wait for another pass.
   bool pending() const { return !events_.empty(); }
 
@@ -51,6 +53,7 @@ class KeyQueue {
  private:
   struct Event {
     bool text = false;
+    bool button = false;  // a mouse button (key: which) that came while keys waited
     int key = 0, scancode = 0, action = 0, mods = 0;
     unsigned codepoint = 0;
   };

@@ -434,7 +434,11 @@ class Viewer {
     if (std::exchange(g_exposed, false)) loop_.exposed();
     std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
     std::vector<int> pressed;
-    keys_.deliver(&pressed);  // ImGui's NewFrame comes in this pass (it draws after input)
+    // An arrow moved the grid's keyboard to another cell: what was typed after it
+    // waits until that cell is open for typing (a few passes at most).
+    const bool focusLanding = panelState_.keysWaitPasses > 0;
+    if (focusLanding) --panelState_.keysWaitPasses;
+    keys_.deliver(&pressed, focusLanding);  // ImGui's NewFrame comes in this pass (it draws after input)
     takeKeys(pressed, loop_, &requests);
     if (model_.view().vsync != vsync_) glfwSwapInterval((vsync_ = model_.view().vsync) ? 1 : 0);
     if (!switchAsked_ && !switched_ && picturePasses_ >= 1) {  // --switch-to: as if picked in the panel

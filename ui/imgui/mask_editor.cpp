@@ -71,8 +71,9 @@ void moveFocusOnArrows(const Mask& m, int x, int y, PanelState& state) {
                  : ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow), false) ? 1
                                                                                : 0;
   if (dy == 0 || y + dy < 0 || y + dy >= m.height) return;
-  state.focusCellX = x;
-  state.focusCellY = y + dy;
+  state.focusCellX = state.focusTargetX = x;
+  state.focusCellY = state.focusTargetY = y + dy;
+  state.keysWaitPasses = 3;  // the focus lands in two passes; a third should it not
 }
 
 void drawGrid(ViewerModel& model, PanelState& state) {
@@ -143,6 +144,10 @@ void drawGrid(ViewerModel& model, PanelState& state) {
         // Click to type (ConfigDragClickToInputText), drag to scrub.
         const bool changed = ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat(value));
         const bool typing = ImGui::IsItemActive() && ImGui::GetIO().WantTextInput;
+        if (typing && x == state.focusTargetX && y == state.focusTargetY) {
+          state.keysWaitPasses = 0;  // open for typing: the keys that waited go on into it
+          state.focusTargetX = state.focusTargetY = -1;
+        }
         if (changed && typing) {
           PanelState::TypedCell& typed = state.typedCell;  // applied when the cell is left, below
           if (typed.pending && (typed.x != x || typed.y != y)) model.setCell(typed.x, typed.y, typed.value);

@@ -46,6 +46,11 @@ struct PanelState {
   // in a cell), and where its first cell lies (window pixels, for the window
   // tests' layout file).
   int focusCellX = -1, focusCellY = -1;
+  // The passes for which the keys typed after that arrow wait (the shell holds
+  // them), until the cell below or above is open for typing: a digit typed at
+  // once went nowhere (or to the window's own keys) while the focus moved.
+  int keysWaitPasses = 0;
+  int focusTargetX = -1, focusTargetY = -1;
   ScreenRect firstCell;
   // A number being typed into a grid cell: applied when the cell is left (Tab,
   // Enter, an arrow key, a click elsewhere; Esc puts the old number back), as

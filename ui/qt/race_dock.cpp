@@ -130,19 +130,24 @@ bool RaceDock::show(const FrameStats& stats) {
       checkDetail_->clear();
     }
   }
-  const std::uint64_t number = stats.race ? stats.race->number : 0;
-  if (number == shownRace_ && stats.comparing == shownComparing_) return false;
+  // Which race: its number in this run, and for one read back with auto's cached
+  // choice (number 0) when it ran and what for; "" while there is none.
+  const std::string race = !stats.race ? std::string()
+                                       : std::to_string(stats.race->number) + " " + stats.race->racedAt + " " +
+                                             stats.race->mask + " " + std::to_string(stats.race->width) + "x" +
+                                             std::to_string(stats.race->height) + " " + stats.race->device;
+  if (race == shownRace_ && stats.comparing == shownComparing_) return false;
   shownComparing_ = stats.comparing;
   compare_->setEnabled(!stats.comparing);
   compare_->setText(stats.comparing ? "Comparing the Variants …" : "Compare Variants on This Frame (B)");
-  if (number != shownRace_ && stats.race) {
+  if (race != shownRace_ && stats.race) {
     const RaceFigure figure = raceFigure(*stats.race);
     title_->setText(QString::fromStdString(figure.title));
     context_->setText(QString::fromStdString(figure.context));
     limits_->setText(QString::fromStdString(figure.limits));
     bars_->setFigure(figure);
   }
-  shownRace_ = number;
+  shownRace_ = race;
   return true;
 }
 

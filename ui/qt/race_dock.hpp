@@ -56,7 +56,7 @@ class RaceDock : public QDockWidget {
   RaceBars* bars_;
   QCheckBox* check_;
   QLabel *checkResult_, *checkDetail_;
-  std::uint64_t shownRace_ = 0;
+  std::string shownRace_;  // the race the figure shows (update()'s key); "" for none
   bool shownComparing_ = false;
   int shownCheck_ = -1;
   bool shownChecking_ = false;
