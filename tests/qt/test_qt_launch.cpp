@@ -10,6 +10,9 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <cstdlib>
+#include <csignal>
 #include <string>
 
 namespace {
@@ -96,6 +99,34 @@ TEST(LaunchUi, MissingProgramIsOneSentenceAnd127) {
   EXPECT_EQ(gone.exitCode, 127) << gone.output;
   EXPECT_EQ(gone.output, "liveconv: cannot start " + (dir / "../libexec/liveconv/liveconv").string() +
                              ": No such file or directory.\n");
+  std::filesystem::remove_all(prefix);
+}
+
+// What bin/liveconv hands its program: SIGINT, SIGTERM and SIGHUP blocked (the
+// program's first code takes them once its handlers are in place), the
+// arguments as given. The program here is a script that says what it was
+// given; a signal mask survives the exec into it.
+TEST(LaunchUi, TheLauncherStartsItsProgramWithTheStopSignalsBlocked) {
+  const auto prefix = std::filesystem::path(::testing::TempDir()) / ("liveconv-launcher-test-" + std::to_string(getpid()));
+  std::filesystem::remove_all(prefix);
+  std::filesystem::create_directories(prefix / "bin");
+  std::filesystem::create_directories(prefix / "libexec" / "liveconv");
+  std::filesystem::copy_file(LIVECONV_INSTALLED_LAUNCHER, prefix / "bin" / "liveconv");
+  const auto program = prefix / "libexec" / "liveconv" / "liveconv";
+  {
+    std::ofstream script(program);
+    // bash, not sh: dash clears the signal mask it starts with; bash passes it on.
+    script << "#!/bin/bash\necho \"args: $*\"\nexec grep '^SigBlk:' /proc/self/status\n";
+  }
+  std::filesystem::permissions(program, std::filesystem::perms::owner_all);
+  const Outcome said = runCommand("cd '" + prefix.string() + "/bin' && ./liveconv run -i 'a b.mp4'");
+  EXPECT_EQ(said.exitCode, 0) << said.output;
+  const std::size_t at = said.output.find("SigBlk:");
+  ASSERT_NE(at, std::string::npos) << said.output;
+  const unsigned long long blocked = std::strtoull(said.output.c_str() + at + 7, nullptr, 16);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP})
+    EXPECT_TRUE(blocked & (1ULL << (signal - 1))) << "signal " << signal << " not blocked: " << said.output;
+  EXPECT_NE(said.output.find("args: run -i a b.mp4"), std::string::npos) << said.output;
   std::filesystem::remove_all(prefix);
 }
 

@@ -51,6 +51,42 @@ namespace {
 
 using namespace qttest;
 
+// An 800x500 window holds the mask dock whole: the 7x7 grid and the fields
+// beside their labels without a sideways scroll (the dock was 285 wide: the
+// grid cut, Divisor and Bias scrolled out of view), and the status line keeps
+// its message whole, the device's name shortened in the middle instead.
+TEST_F(QtShell, An800x500WindowCutsNothing) {
+  MainWindow w(*settings_, ErrorStyle::StatusBar);
+  w.resize(800, 500);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  ASSERT_TRUE(openAndPlay(w, "testpattern:320x240"));
+  w.model().applySpec("motion45:7", nullptr);  // the default already: false when nothing changed
+  ASSERT_EQ(w.model().mask().width, 7);
+  w.maskDock()->refresh();
+  const std::uint64_t index = w.loop().frame().index;
+  ASSERT_TRUE(tickUntil(w, [&] { return w.loop().frame().index > index + 5; }));  // laid out, the labels filled
+  ASSERT_EQ(w.width(), 800);
+  EXPECT_FALSE(w.maskDock()->gridArea()->horizontalScrollBar()->isVisible()) << "the 7x7 grid scrolls sideways";
+  const auto* body = qobject_cast<QScrollArea*>(w.maskDock()->widget());
+  ASSERT_NE(body, nullptr);
+  EXPECT_FALSE(body->horizontalScrollBar()->isVisible())
+      << "the dock scrolls sideways: " << w.maskDock()->width() << " wide, its body needs "
+      << body->widget()->minimumSizeHint().width();
+  int messageRoom = w.statusBar()->width();  // up to the first of the labels on the right
+  for (const QLabel* label : w.statusBar()->findChildren<QLabel*>()) {
+    if (!label->isVisible() || label->text().isEmpty()) continue;
+    messageRoom = std::min(messageRoom, label->x());
+    EXPECT_LE(label->fontMetrics().horizontalAdvance(label->text()), label->width() + 1)
+        << "cut in the status line: " << label->text().toStdString();
+  }
+  // The message the window shows while it plays (the room is what is checked).
+  const QString message = w.statusBar()->currentMessage().isEmpty() ? QString("Playing testpattern:320x240")
+                                                                     : w.statusBar()->currentMessage();
+  EXPECT_LE(w.statusBar()->fontMetrics().horizontalAdvance(message), messageRoom)
+      << "the message is cut: " << message.toStdString();
+}
+
 TEST_F(QtShell, MaskDockAndModelStayInStep) {
   auto w = openWindow();
   MaskDock* dock = w->maskDock();

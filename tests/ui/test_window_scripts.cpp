@@ -661,6 +661,25 @@ TEST_P(WindowScript, AMissingFileEndsAnUnattendedRunWithExit7AndNoDialog) {
   EXPECT_NE(said.find("testpattern:160x120"), std::string::npos) << said;
 }
 
+// ... and so does an input that opens but fails at its first frames: an MP4
+// whose index comes after its frames, read from a pipe (larger than what
+// FFmpeg keeps of a pipe to seek back in: a 2 s 320x240 clip, about 70 kB). The Qt shell waited
+// for frames that never came (a hang); the viewer showed why and exited 0.
+// `liveconv run` ends on it with 7, as both windows now do.
+TEST_P(WindowScript, AnInputThatFailsBeforeItsFirstPictureEndsAnUnattendedRunWithExit7) {
+  if (!onPath("ffmpeg")) GTEST_SKIP() << "no ffmpeg to make the clip";
+  ASSERT_EQ(std::system(("ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -t 2 -c:v libx264 "
+                         "-pix_fmt yuv420p " + dir_ + "late-index.mp4").c_str()), 0);
+  const std::string cmd = "cd " + dir_ + " && cat late-index.mp4 | HOME=" + dir_ + "home LIBGL_ALWAYS_SOFTWARE=1 " +
+                          kHangLimit + kXvfbRun + GetParam().binary + " - --frames 30 --quit > out.log 2>&1";
+  const int status = std::system(cmd.c_str());
+  const std::string output = readFile(dir_ + "out.log");
+  std::printf("%s\n%s", cmd.c_str(), output.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 7) << "124: the window waited for frames\n" << output;
+  EXPECT_NE(output.find("index comes after its frames"), std::string::npos) << output;
+}
+
 // A stream that accepts and never sends (a listening socket nobody reads
 // from): Esc cancels its open (one that waits as long as it takes:
 // --open-timeout 0, so the Esc 35 frames later finds it open however slow
@@ -1297,6 +1316,43 @@ wait $window_pid
   const std::string json = readFile(dir + "stats.json");
   EXPECT_NE(json.find("\"mask\": \"3x3:-1,2,0,5,6,0,0,7,0;"), std::string::npos)
       << "(0,0): -1 Tab 2 Down 3 Enter, then (0,1): 5 Tab 6 Down 7 Enter\n" << json;
+}
+
+// An 800x500 window cuts nothing in the viewer's panel: the 7x7 grid of
+// three-decimal numbers shows its last column without a sideways scroll (a
+// slimmer cell frame, a panel of at least 360), and rows of buttons wrap
+// (the speed row lost 2x and 4x past the panel's edge). (The Qt shell:
+// qt.QtShell.An800x500WindowCutsNothing.)
+TEST(ViewerLayout, An800x500WindowCutsNothing) {
+  if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
+  if (!onPath("Xvfb")) GTEST_SKIP() << "no Xvfb: cannot open the viewer";
+  const TestFolder folder("layout_800x500");
+  const std::string& dir = folder.path();
+  const std::string cmd = "cd " + dir + " && HOME=" + dir + "home LIVECONV_SCREENSHOT_LAYOUT=1 " + kHangLimit +
+                          LIVECONV_XVFB_RUN + " --screen 800x500x24 " + LIVECONV_VIEWER_BIN +
+                          " --source testpattern --mask motion45:7 --frames 10 --quit --screenshot shot.png 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::map<std::string, std::vector<float>> layout;
+  std::ifstream in(dir + "shot.png.layout");
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string key;
+    fields >> key;
+    for (float v; fields >> v;) layout[key].push_back(v);
+  }
+  ASSERT_EQ(layout["picture"].size(), 4u) << "no layout file";
+  ASSERT_EQ(layout["panel_right"].size(), 1u);
+  const float right = layout["panel_right"][0];
+  EXPECT_LE(right, layout["picture"][0]) << "the panel reaches into the picture";
+  const auto ends = [&](const char* key) {
+    const std::vector<float>& r = layout[key];
+    return r.size() == 4 && r[2] > 0 ? r[0] + r[2] : 1e9f;
+  };
+  const std::vector<float>& area = layout["grid_area"];
+  ASSERT_EQ(area.size(), 4u);
+  EXPECT_LE(ends("grid_last_of_first_row"), area[0] + area[2]) << "the grid's last column is cut";
+  EXPECT_LE(area[0] + area[2], right + 1) << "the grid runs past the panel";
+  EXPECT_LE(ends("speed_last"), right) << "the speed row runs past the panel";
 }
 
 // The viewer's Record with the name of a file that is there keeps the file

@@ -45,10 +45,11 @@ namespace liveconv::ui {
 namespace {
 
 // The control panel's width (screen coordinates): 400, and less in a window
-// under 1100 wide (at least 300: its sections scroll), so the picture keeps
-// most of a small window.
+// under 1100 wide, so the picture keeps most of a small window; at least 360,
+// what a 7x7 grid of three-decimal numbers needs (an 800x500 window keeps a
+// 440x500 picture).
 float panelWidth(int windowWidth) {
-  return windowWidth >= 1100 ? 400.0f : std::max(300.0f, 0.36f * static_cast<float>(windowWidth));
+  return windowWidth >= 1100 ? 400.0f : std::max(360.0f, 0.36f * static_cast<float>(windowWidth));
 }
 constexpr float kClear[3] = {0.05f, 0.05f, 0.06f};
 
@@ -161,6 +162,13 @@ bool saveScreenshot(const std::string& path, const ShotInfo& shot, GLFWwindow* w
   const PanelState& panel = *shot.panel;
   out << "grid " << panel.firstCell.x << " " << panel.firstCell.y << " " << panel.firstCell.width << " "
       << panel.firstCell.height << "\n";
+  const auto rect = [&out](const char* name, const ScreenRect& r) {
+    out << name << " " << r.x << " " << r.y << " " << r.width << " " << r.height << "\n";
+  };
+  rect("grid_last_of_first_row", panel.lastCellOfFirstRow);
+  rect("grid_area", panel.gridArea);
+  rect("speed_last", panel.lastSpeedButton);
+  out << "panel_right " << panel.panelRight << "\n";
   out << "source_field " << panel.sourceField.x << " " << panel.sourceField.y << " " << panel.sourceField.width << " "
       << panel.sourceField.height << "\n";
   out << "record_button " << panel.recordButton.x << " " << panel.recordButton.y << " " << panel.recordButton.width
@@ -721,6 +729,10 @@ int run(const ViewerOptions& opt) {
   // Nobody watched: a source that never played ends the run with the input's
   // exit code, as `liveconv run` does; the window showed why, and the screenshot has it.
   if (exitCode == kExitOk && unattended && askedFailed && loop.playingSource() != asked) exitCode = kExitInputFailed;
+  // ... and so does one that opened but failed before its first picture (an MP4
+  // whose index comes last, read from a pipe), as `liveconv run` ends on it.
+  if (exitCode == kExitOk && unattended && loop.framesShown() == 0 && !loop.stats().sourceMessage.empty())
+    exitCode = kExitInputFailed;
   if (app::interruptRequested()) {
     const std::string recording = loop.recordingPath();
     loop.stopRecording();

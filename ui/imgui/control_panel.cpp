@@ -193,6 +193,7 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("liveconv", nullptr, flags);
+  state.panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;  // inside its scroll bar
   ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1), "liveconv");
   ImGui::SameLine();
   // What plays, whatever was asked last (a failed or cancelled open leaves it playing).

@@ -88,14 +88,14 @@ void drawGrid(ViewerModel& model, PanelState& state) {
   for (float c : m.coefficients) integral = integral && c == std::floor(c);
   const auto cellFormat = [](float c) { return c == std::floor(c) ? "%g" : "%.3f"; };
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float spacing = 3, rowHeight = ImGui::GetFrameHeight() + spacing;
+  const float rowSpacing = 3, rowHeight = ImGui::GetFrameHeight() + rowSpacing;
   constexpr int kRowsShown = 9;
-  // A whole number of rows, with a gap of `spacing` above and below them, scrolled
+  // A whole number of rows, with a gap of `rowSpacing` above and below them, scrolled
   // to the top or to the bottom: the child's vertical padding is that gap, and its
   // height ends where the next row would begin, so no row shows cut off at
   // either end (a full WindowPadding would let the next row show through it).
   const float rowsShown = static_cast<float>(std::min(kRowsShown, m.height));
-  const float gridHeight = spacing + rowsShown * rowHeight + style.ChildBorderSize;
+  const float gridHeight = rowSpacing + rowsShown * rowHeight + style.ChildBorderSize;
   // The cells share the width the panel has: as wide as that allows, up to a
   // comfortable size, and never narrower than the widest number they print;
   // below that the grid scrolls sideways (a large mask, up to 63 columns).
@@ -108,18 +108,25 @@ void drawGrid(ViewerModel& model, PanelState& state) {
     std::snprintf(text, sizeof text, cellFormat(c), c);
     widestText = std::max(widestText, ImGui::CalcTextSize(text).x);
   }
-  const float narrowest = widestText + 2 * kCellPaddingX + 2;
+  // A slimmer frame and gap where the numbers would not fit otherwise (a 7x7
+  // of three-decimal numbers in the panel of an 800-wide window).
+  float cellPaddingX = kCellPaddingX, spacing = rowSpacing;  // spacing: between columns
+  if (m.width * (widestText + 2 * cellPaddingX + 2) + (m.width - 1) * spacing > inner) {
+    cellPaddingX = 1;
+    spacing = 2;
+  }
+  const float narrowest = widestText + 2 * cellPaddingX + 2;
   const float widest = integral ? 44.0f : 56.0f;
   const float fits = (inner - (m.width - 1) * spacing) / m.width;
   const float cellWidth = std::floor(std::clamp(fits, narrowest, std::max(narrowest, widest)));
   // Room for the horizontal scrollbar when the columns do not fit, so it never hides the last row.
   const bool scrollsX = m.width * cellWidth + (m.width - 1) * spacing > inner + 0.5f;
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(style.WindowPadding.x, spacing));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(style.WindowPadding.x, rowSpacing));
   ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? style.ScrollbarSize : 0)), true,
                     ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::PopStyleVar();
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, spacing));
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(kCellPaddingX, style.FramePadding.y));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, rowSpacing));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cellPaddingX, style.FramePadding.y));
   bool typedCellActive = false;  // the cell typed into is still open for typing
   ImGuiListClipper clipper;      // only visible rows cost widgets, even at 63x63
   clipper.Begin(m.height);
@@ -164,6 +171,9 @@ void drawGrid(ViewerModel& model, PanelState& state) {
         moveFocusOnArrows(m, x, y, state);
         if (x == 0 && y == 0) state.firstCell = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
                                                  ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
+        if (x == m.width - 1 && y == 0)
+          state.lastCellOfFirstRow = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                                      ImGui::GetItemRectSize().y};
         if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %s", x, y, numberText(value).c_str());
         if (centre) ImGui::PopStyleVar();
         if (centre) ImGui::PopStyleColor();
@@ -173,6 +183,7 @@ void drawGrid(ViewerModel& model, PanelState& state) {
     }
   }
   ImGui::PopStyleVar(2);
+  state.gridArea = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y};
   ImGui::EndChild();
   // The typed cell was left (or scrolled out, which ends its typing too): its number applies.
   if (state.typedCell.pending && !typedCellActive) {
@@ -202,7 +213,12 @@ void drawMaskFile(ViewerModel& model, PanelState& state) {
       state.maskFileMessage = error.empty() ? state.maskFileMessage + " and " + png : error;
     }
   }
-  ImGui::Checkbox("save its frequency response beside it (.response.png)", &state.saveResponse);
+  // The label wraps in a narrow panel rather than run past its edge.
+  ImGui::Checkbox("##saveResponse", &state.saveResponse);
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextWrapped("save its frequency response beside it (.response.png)");
+  if (ImGui::IsItemClicked()) state.saveResponse = !state.saveResponse;  // the label toggles it, as a checkbox's does
   if (state.maskFileMessage.empty()) return;
   ImGui::PushTextWrapPos(0);
   if (state.maskFileFailed)

@@ -60,6 +60,11 @@ struct PanelState {
     float value = 0;
     bool pending = false;
   } typedCell;
+  // The grid's last cell of its first row and the grid's visible area, and the
+  // last of the speed buttons and the panel's width (window pixels, for the
+  // layout file: the window tests check that a narrow window cuts none of them).
+  ScreenRect lastCellOfFirstRow, gridArea, lastSpeedButton;
+  float panelRight = 0;
   ScreenRect sourceField;  // the source field (window pixels, for the window tests' layout file)
   ScreenRect recordButton;  // Record, or Stop while recording (the same)
 };

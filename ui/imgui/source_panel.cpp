@@ -16,6 +16,16 @@ namespace {
 
 const ImVec4 kError(1, 0.45f, 0.4f, 1);
 
+// A small button after the one before it: on the same line where it fits, else
+// on the next (a narrow panel wraps its rows of buttons rather than cut them).
+bool flowedSmallButton(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::CalcTextSize(label).x + 2 * style.FramePadding.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+  return ImGui::SmallButton(label);
+}
+
 void openSource(ViewerModel& model, const std::string& spec) {
   model.setSource(spec);
 }
@@ -42,27 +52,22 @@ void drawOpen(ViewerModel& model, PanelState& state, const PanelInputs& inputs) 
   // Test sources: generated ones need no file; the synthetic one skips decoding to show the engine's own cost.
   if (ImGui::SmallButton("pattern")) openSource(model, "testpattern");
   if (inputs.decodedSources) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("clip")) openSource(model, "");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("testsrc2")) openSource(model, "lavfi:testsrc2=size=1280x720:rate=30");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("mandelbrot")) openSource(model, "lavfi:mandelbrot=size=640x480:rate=30");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("synthetic")) openSource(model, "synthetic:1280x720");
+    if (flowedSmallButton("clip")) openSource(model, "");
+    if (flowedSmallButton("testsrc2")) openSource(model, "lavfi:testsrc2=size=1280x720:rate=30");
+    if (flowedSmallButton("mandelbrot")) openSource(model, "lavfi:mandelbrot=size=640x480:rate=30");
+    if (flowedSmallButton("synthetic")) openSource(model, "synthetic:1280x720");
     if (inputs.cameras.empty()) {
       ImGui::TextDisabled("no camera found");
     } else {
-      for (const std::string& camera : inputs.cameras) {
-        if (ImGui::SmallButton(camera.c_str())) openSource(model, camera);
-        ImGui::SameLine();
+      for (std::size_t k = 0; k < inputs.cameras.size(); ++k) {
+        const char* camera = inputs.cameras[k].c_str();
+        if (k == 0 ? ImGui::SmallButton(camera) : flowedSmallButton(camera)) openSource(model, inputs.cameras[k]);
       }
-      ImGui::NewLine();
     }
   }
 }
 
-void drawPlayback(ViewerModel& model, ShellRequests* requests) {
+void drawPlayback(ViewerModel& model, PanelState& state, ShellRequests* requests) {
   ViewState& v = model.view();
   if (ImGui::Button(v.paused ? "Play" : "Pause", ImVec2(70, 0))) v.paused = !v.paused;
   ImGui::SameLine();
@@ -80,12 +85,13 @@ void drawPlayback(ViewerModel& model, ShellRequests* requests) {
   ImGui::DragFloat("##speed", &v.playbackSpeed, 0.01f, 0.25f, 4.0f, "%.2fx",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   for (const float rate : {0.25f, 0.5f, 1.0f, 2.0f, 4.0f}) {
-    ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%gx", rate);
     const bool current = v.playbackSpeed == rate;
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(label)) v.playbackSpeed = rate;
+    if (flowedSmallButton(label)) v.playbackSpeed = rate;
+    state.lastSpeedButton = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                             ImGui::GetItemRectSize().y};
     if (current) ImGui::PopStyleColor();
   }
 }
@@ -138,7 +144,7 @@ void drawRecording(PanelState& state, const PanelInputs& inputs, ShellRequests* 
 
 void drawSourceControls(ViewerModel& model, PanelState& state, const PanelInputs& inputs, ShellRequests* requests) {
   drawOpen(model, state, inputs);
-  drawPlayback(model, requests);
+  drawPlayback(model, state, requests);
   drawSeekBar(state, inputs, requests);
   if (inputs.decodedSources) drawRecording(state, inputs, requests);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -87,18 +88,25 @@ bool takeRunOption(int argc, char** argv, int* i, RunOptions* run, std::string* 
 
 // Once the window has shown `frames` frames with a picture (as the viewer
 // counts them: not the passes before the first frame came): the screenshot,
-// then (with --quit) close.
+// then (with --quit) close. A source that said why it gives no picture (an
+// input that fails at its first frames) ends it at once, with `liveconv run`'s
+// exit code for it (7), as in the viewer; one that says nothing, after 30 s.
 void finishAfterFrames(liveconv::ui::MainWindow& window, const RunOptions& run) {
   auto* timer = new QTimer(&window);
-  QObject::connect(timer, &QTimer::timeout, &window, [&window, run, timer] {
-    if (window.loop().framesShown() < static_cast<std::uint64_t>(std::max(1L, run.frames))) return;
+  const auto started = std::chrono::steady_clock::now();
+  QObject::connect(timer, &QTimer::timeout, &window, [&window, run, timer, started] {
+    const bool shown = window.loop().framesShown() >= static_cast<std::uint64_t>(std::max(1L, run.frames));
+    const bool failed = window.loop().framesShown() == 0 && !window.loop().stats().sourceMessage.empty();
+    if (!shown && !failed && std::chrono::steady_clock::now() - started < std::chrono::seconds(30)) return;
     timer->stop();
     if (!run.screenshot.empty() && !window.saveScreenshot(QString::fromStdString(run.screenshot))) {
       std::cerr << "liveconv-qt: cannot write the screenshot " << run.screenshot << ".\n";
       QApplication::exit(1);
       return;
     }
-    if (run.quit) window.close();
+    if (!run.quit) return;
+    window.close();
+    if (failed) QApplication::exit(liveconv::ui::kExitInputFailed);  // stderr and the picture said why
   });
   timer->start(20);
 }

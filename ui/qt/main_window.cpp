@@ -149,12 +149,17 @@ MainWindow::~MainWindow() {
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
+  // The device's name gives way first in a narrow window, so that the status
+  // line's message ("Playing ...") keeps room of its own.
+  deviceLabel_->setMaximumWidth(std::max(40, width() - 650));
   const bool narrow = width() < 1100;
   const bool tabbed = tabifiedDockWidgets(maskDock_).contains(engineDock_);  // the layout restored may be either
   if (narrow && !tabbed) {
     tabifyDockWidget(maskDock_, engineDock_);
     tabifyDockWidget(maskDock_, raceDock_);
     maskDock_->raise();
+    // The grid's 7 columns without scrolling where the picture keeps its 320 (an 800-wide window: 440).
+    resizeDocks({maskDock_}, {std::clamp(width() - 360, 300, 440)}, Qt::Horizontal);
   } else if (!narrow && tabbed) {
     addDockWidget(Qt::RightDockWidgetArea, engineDock_);
     tabifyDockWidget(engineDock_, raceDock_);
@@ -552,7 +557,10 @@ void MainWindow::updateNumbers() {
   throughputLabel_->setText(QString("%1 Mpixel/s").arg(s.megapixelsPerSecond, 0, 'f', 0));
   droppedLabel_->setText(
       QString("dropped %1/%2 (%3%)").arg(s.framesDropped()).arg(s.framesTotal).arg(s.droppedPercent(), 0, 'f', 1));
-  deviceLabel_->setText(QString::fromStdString(s.device + "  ·  " + s.variantText()));
+  // Shortened in the middle where the window is narrow (resizeEvent sets its room); whole in the tooltip.
+  const QString device = QString::fromStdString(s.device + "  ·  " + s.variantText());
+  deviceLabel_->setToolTip(device);
+  deviceLabel_->setText(deviceLabel_->fontMetrics().elidedText(device, Qt::ElideMiddle, deviceLabel_->maximumWidth()));
   maskDock_->setRunningVariant(s.variantAsked, s.variantRan);
 }
 
