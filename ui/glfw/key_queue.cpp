@@ -3,6 +3,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the input queue ImGui has yet to take (1.87 and later)
 #include <backends/imgui_impl_glfw.h>
 
 #include <algorithm>
@@ -199,6 +200,16 @@ int KeyQueue::windowKey(int key, int mods) {
 
 void KeyQueue::deliver(std::vector<int>* windowKeys, bool hold) {
   if (hold) return;  // everything waits, in order, for the next pass
+#if IMGUI_VERSION_NUM >= 18700
+  // ImGui 1.87 and later queue what they are handed and take it a change a
+  // frame themselves: nothing more until they have taken what they were given
+  // (a digit handed with the Down before it was in ImGui's queue when the
+  // panel asked the keys to wait for the cell below, and went into the old one).
+  for (const ImGuiInputEvent& e : GImGui->InputEventsQueue)
+    if (e.Type == ImGuiInputEventType_Key || e.Type == ImGuiInputEventType_Text ||
+        e.Type == ImGuiInputEventType_MouseButton)
+      return;
+#endif
   std::vector<int> changed;  // keys handed this pass
   bool pressed = false;      // a press among them
   std::size_t n = 0;
