@@ -12,17 +12,17 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "exit_codes.hpp"
 #include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/mask_file.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/media_errors.hpp"
+#include "liveconv/media/staged_output.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "liveconv/reference.hpp"
-#include "media/media_errors.hpp"
-#include "media/staged_output.hpp"
-#include "media/stop_signals.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -323,7 +323,7 @@ std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const 
         for (const VariantInfo* v : plan.variants)
           for (int packet : v->defaultPacket ? plan.packets : std::vector<int>{0})
             for (WorkgroupShape shape : v->id == VariantId::Auto ? std::vector<WorkgroupShape>{{}} : plan.shapes) {
-              if (interruptRequested()) return rows;
+              if (media::interruptRequested()) return rows;
               Row row;
               row.variant = v->name;
               row.format = toString(format);
@@ -335,7 +335,7 @@ std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const 
               } catch (const Cancelled&) {
                 return rows;  // a signal stopped auto's race
               } catch (const BuildError& e) {
-                if (interruptRequested()) return rows;  // the signal reached the compiler too
+                if (media::interruptRequested()) return rows;  // the signal reached the compiler too
                 row.error = e.what();
                 row.buildLog = e.buildLog();
                 ++*failures;
@@ -362,7 +362,7 @@ std::string jsonEscape(const std::string& s) {
 
 // The tables are written whole or not at all (staged: a full disk keeps an older file as it was).
 void writeWhole(const std::string& path, const std::string& text) {
-  if (const std::string error = writeStaged(path, text); !error.empty()) throw OutputError(error);
+  if (const std::string error = media::writeStaged(path, text); !error.empty()) throw media::OutputError(error);
 }
 
 void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector<Row>& rows) {
@@ -424,12 +424,12 @@ int runBench(const std::vector<std::string>& argv) {
                   {"--verify", "--no-transfers", "--help"}, {{"-d", "--device"}, {"-h", "--help"}});
   if (args.has("--help")) {
     printBenchUsage();
-    return kExitOk;
+    return media::kExitOk;
   }
   // A mask the user wrote is checked before a device is touched (a bad one is exit 2, not 3).
   BenchPlan plan;
   if (args.has("--mask")) plan.masks.push_back(parseMaskArgument(args.get("--mask")));
-  InterruptScope interruptScope;  // Ctrl-C, SIGTERM, SIGHUP end the table at the next row
+  media::InterruptScope interruptScope;  // Ctrl-C, SIGTERM, SIGHUP end the table at the next row
   RaceStopsOnSignal raceStops;
   const DeviceInfo info = selectDevice(args.get("--device"));
   auto ctx = DeviceContext::create(info);
@@ -440,14 +440,13 @@ int runBench(const std::vector<std::string>& argv) {
   const std::vector<Row> rows = measureAll(ctx, plan, limits, &failures);
   if (args.has("--csv")) writeCsv(args.get("--csv"), info, rows);
   if (args.has("--json")) writeJson(args.get("--json"), info, limits, plan.runs, rows);
-  if (interruptRequested()) {
-    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << "; " << rows.size()
-              << " row(s) were measured" << (args.has("--json") || args.has("--csv") ? " and written" : "") << ".\n";
-    return interruptExitCode();
+  if (media::interruptRequested()) {
+    return media::reportInterruption("liveconv", "; " + std::to_string(rows.size()) + " row(s) were measured" +
+                                                     (args.has("--json") || args.has("--csv") ? " and written" : ""));
   }
   if (failures) {
     std::cerr << failures << " result(s) failed verification or did not build.\n";
-    return kExitVerifyFailed;
+    return media::kExitVerifyFailed;
   }
   // Every row skipped: nothing to compare, so not a success.
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const Row& r) { return !r.error.empty(); })) {
@@ -459,9 +458,9 @@ int runBench(const std::vector<std::string>& argv) {
               << (rank1 && !args.has("--mask")
                       ? " The generated masks are not separable: give one with --mask, e.g. --mask gaussian:5.\n"
                       : "\n");
-    return kExitUnsupported;
+    return media::kExitUnsupported;
   }
-  return kExitOk;
+  return media::kExitOk;
 }
 
 }  // namespace liveconv::app

@@ -13,12 +13,12 @@
 
 #include "bench.hpp"
 #include "cli.hpp"
-#include "exit_codes.hpp"
-#include "liveconv/device.hpp"
 #include "liveconv/autotune.hpp"
+#include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "liveconv/pipeline.hpp"
-#include "media/stop_signals.hpp"
 #include "stream.hpp"
 
 namespace liveconv::app {
@@ -38,7 +38,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
                  "                    memory (a CPU device), where frames of 2 MiB and more are otherwise\n"
                  "                    mapped into its buffers\n"
                  "  --map-frames      map frames of any size into the buffers of such a device\n";
-    return kExitOk;
+    return media::kExitOk;
   }
   const ParamValues values = paramValuesFromArgs(args);
   const DeviceInfo info = selectDevice(values.device);
@@ -61,11 +61,10 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   NullSink sink;
   source.frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the timed stream
   // A signal during auto's race or the kernel build ends the bench as one in the stream does.
-  InterruptScope interruptScope;
+  media::InterruptScope interruptScope;
   RaceStopsOnSignal raceStops;
   const auto interrupted = [](const char* during) {
-    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << " " << during << ".\n";
-    return interruptExitCode();
+    return media::reportInterruption("liveconv", std::string(" ") + during);
   };
   std::unique_ptr<Pipeline> built;
   try {
@@ -73,7 +72,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
   } catch (const Cancelled&) {
     return interrupted("while auto was measuring; nothing was streamed");
   } catch (const BuildError&) {
-    if (!interruptRequested()) throw;
+    if (!media::interruptRequested()) throw;
     return interrupted("while a kernel was being built; nothing was streamed");
   }
   Pipeline& pipeline = *built;
@@ -88,7 +87,7 @@ int runPipelineBench(const std::vector<std::string>& argv) {
                 : options.keepOnDevice    ? "frames were copied to the device and kept there (no readback)\n"
                                           : "frames were copied to and from the device\n");
   if (r.interrupted) return interrupted(("after " + std::to_string(r.stats.framesOut) + " frames").c_str());
-  return kExitOk;
+  return media::kExitOk;
 }
 
 }  // namespace liveconv::app

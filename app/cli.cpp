@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "liveconv/autotune.hpp"
-#include "media/stop_signals.hpp"
+#include "liveconv/media/stop_signals.hpp"
 
 namespace liveconv::app {
 
@@ -85,7 +85,7 @@ std::vector<std::string> splitList(const std::string& text, char sep) {
 }
 
 RaceStopsOnSignal::RaceStopsOnSignal() {
-  AutoTuner::shared()->setStopRequest(interruptRequested);
+  AutoTuner::shared()->setStopRequest(media::interruptRequested);
 }
 
 RaceStopsOnSignal::~RaceStopsOnSignal() {

@@ -2,10 +2,10 @@
 // turns every error into one sentence and a defined exit code (exit_codes.hpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -14,13 +14,13 @@
 
 #include "bench.hpp"
 #include "cli.hpp"
-#include "exit_codes.hpp"
-#include "media/media_errors.hpp"
-#include "media/stop_signals.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/frequency_response.hpp"
 #include "liveconv/mask.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/media_errors.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "liveconv/variants.hpp"
 #include "subcommands.hpp"
 #include "ui_programs.hpp"
@@ -82,7 +82,7 @@ int listDevices(const std::vector<std::string>& argv) {
                          "  lists every OpenCL platform and device: index, platform:device, name, kind,\n"
                          "  compute units, clock, memory, OpenCL version and driver; * marks the device\n"
                          "  used when none is selected (--device SEL or $LIVECONV_DEVICE).\n"))
-    return kExitOk;
+    return media::kExitOk;
   const auto devices = enumerateDevices();
   if (devices.empty()) throw NoDeviceError(
       "No OpenCL platform or device found: install an OpenCL driver (for example pocl-opencl-icd).");
@@ -105,26 +105,26 @@ int listDevices(const std::vector<std::string>& argv) {
               << "]\n";
   }
   std::cout << "(* = the device used when none is selected)\n";
-  return kExitOk;
+  return media::kExitOk;
 }
 
 int listVariants(const std::vector<std::string>& argv) {
   if (answeredHelp(argv, "usage: liveconv variants\n"
                          "  lists the kernel variants (--variant NAME of run, bench and the windows) with a\n"
                          "  line on each; auto races the others and keeps the fastest.\n"))
-    return kExitOk;
+    return media::kExitOk;
   std::size_t width = 0;
   for (const auto& v : variantRegistry()) width = std::max(width, std::string(v.name).size());
   for (const auto& v : variantRegistry())
     std::cout << "  " << v.name << std::string(width + 2 - std::string(v.name).size(), ' ') << v.description << "\n";
-  return kExitOk;
+  return media::kExitOk;
 }
 
 int listPresets(const std::vector<std::string>& argv) {
   if (answeredHelp(argv, "usage: liveconv presets\n"
                          "  lists the mask presets (--mask SPEC) with their parameters, and the inline\n"
                          "  mask syntax.\n"))
-    return kExitOk;
+    return media::kExitOk;
   // One column for the syntax, as wide as its longest entry (unsharp's options are long).
   std::size_t column = std::string("WxH:c1,c2,...").size();
   for (const auto& p : maskPresets()) column = std::max(column, std::string(p.name).size() + std::string(p.parameters).size());
@@ -138,7 +138,7 @@ int listPresets(const std::vector<std::string>& argv) {
   std::cout << "  options after ';': divisor=D, bias=B, normalize=auto|none, each at most once\n"
                "  (e.g. 3x3:1,2,1,2,4,2,1,2,1 blurs; 3x3:0,-1,0,-1,5,-1,0,-1,0;divisor=1 sharpens)\n"
                "  sizes are odd whole numbers 1 to 63; a preset takes only the size and options listed above\n";
-  return kExitOk;
+  return media::kExitOk;
 }
 
 // The mask's frequency response, as the windows draw it beside the grid.
@@ -155,7 +155,7 @@ int printResponse(const std::vector<std::string>& argv) {
   const Args args(argv, {}, {"--help", "--grid"}, {{"-h", "--help"}});
   if (args.has("--help")) {
     std::cout << usage;
-    return kExitOk;
+    return media::kExitOk;
   }
   if (args.positional().size() != 1)
     throw UsageError(args.positional().empty() ? "response needs a mask spec, e.g. liveconv response gaussian:9"
@@ -171,7 +171,7 @@ int printResponse(const std::vector<std::string>& argv) {
         std::snprintf(line, sizeof line, "%.9g%c", static_cast<double>(r.at(x, y)), x + 1 < r.size ? ' ' : '\n');
         std::cout << line;
       }
-    return kExitOk;
+    return media::kExitOk;
   }
   std::cout << describe(parseMaskSpec(spec)) << ": " << describeResponse(r) << "\n"
             << "cycles/px  gain along x  gain along y\n";
@@ -181,7 +181,7 @@ int printResponse(const std::vector<std::string>& argv) {
                   static_cast<double>(x[k]), static_cast<double>(y[k]));
     std::cout << line;
   }
-  return kExitOk;
+  return media::kExitOk;
 }
 
 // `liveconv --ui qt|viewer ARGS...` becomes the window program with ARGS: the
@@ -194,7 +194,7 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
   if (path.empty()) {
     std::cerr << "liveconv: " << program->file << ", " << program->what << ", is not part of this build (looked for "
               << uiProgramPath(*program, dir).string() << ").\n";
-    return kExitUiMissing;
+    return media::kExitUiMissing;
   }
   std::vector<std::string> owned = {path.string()};
   owned.insert(owned.end(), args.begin(), args.end());
@@ -202,10 +202,8 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
   for (std::string& a : owned) argvOut.push_back(a.data());
   argvOut.push_back(nullptr);
   std::cout.flush();
-  if (interruptRequested()) {  // the window would not see a signal that came before it started
-    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << "; " << program->file
-              << " was not started.\n";
-    return interruptExitCode();
+  if (media::interruptRequested()) {  // the window would not see a signal that came before it started
+    return media::reportInterruption("liveconv", std::string("; ") + program->file + " was not started");
   }
   // Held from here until the window's first code takes them (as bin/'s launcher
   // does): a signal while the window's libraries load is its interruption.
@@ -218,13 +216,13 @@ int launchUi(const std::string& name, const std::vector<std::string>& args, cons
   sigprocmask(SIG_SETMASK, &before, nullptr);
   errno = error;
   std::cerr << "liveconv: cannot start " << path.string() << ": " << std::strerror(errno) << ".\n";
-  return kExitUiMissing;
+  return media::kExitUiMissing;
 }
 
 int dispatch(int argc, char** argv) {
   if (argc < 2) {
     printUsage();
-    return kExitUsage;
+    return media::kExitUsage;
   }
   const std::string cmd = argv[1];
   const std::vector<std::string> rest(argv + 2, argv + argc);
@@ -234,11 +232,11 @@ int dispatch(int argc, char** argv) {
   }
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     printUsage();
-    return kExitOk;
+    return media::kExitOk;
   }
   if (cmd == "--version") {
     std::cout << versionReport(ownDirectory(argv[0]));
-    return kExitOk;
+    return media::kExitOk;
   }
   if (cmd == "--ui") {
     if (rest.empty()) throw UsageError("--ui needs a name: qt or viewer.");
@@ -268,31 +266,16 @@ int runMain(int argc, char** argv) {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const InvalidArgument& e) {
-    std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const NoDeviceError& e) {
-    std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitNoDevice;
+    return media::kExitUsage;
   } catch (const BuildError& e) {
     std::cerr << "liveconv: " << e.what() << "\nbuild log:\n" << e.buildLog() << "\n";
-    return kExitBuildFailed;
-  } catch (const UnsupportedError& e) {
-    std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitUnsupported;
-  } catch (const OutputError& e) {  // an output or a log that cannot be written (bench --json-log)
-    std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitOutputFailed;
-  } catch (const Error& e) {
-    std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitFailure;
+    return media::kExitBuildFailed;
   } catch (const cl::Error& e) {
     std::cerr << "liveconv: OpenCL call " << e.what() << " failed with " << clErrorName(e.err()) << ".\n";
-    return kExitFailure;
-  } catch (const std::exception& e) {
+    return media::kExitFailure;
+  } catch (const std::exception& e) {  // the engine's and the media's errors, each with its number
     std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitFailure;
+    return media::exitCodeFor(e);
   }
 }
 
@@ -303,6 +286,6 @@ LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START
 int main(int argc, char** argv) {
   using namespace liveconv;
   using namespace liveconv::app;
-  writeFailuresAreErrors();
-  return finishInterrupted("liveconv", runMain(argc, argv));
+  media::writeFailuresAreErrors();
+  return media::finishInterrupted("liveconv", runMain(argc, argv));
 }

@@ -2,6 +2,8 @@
 // ffmpeg's command line would: every message on stderr (stdout may be the
 // output), nothing the user keeps lost or overwritten unasked, one sentence and
 // a defined exit code for everything that goes wrong.
+#include "run_command.hpp"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,23 +11,27 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "exit_codes.hpp"
 #include "liveconv/autotune.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/media/default_clip.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/ffmpeg_sink.hpp"
+#include "liveconv/media/ffmpeg_source.hpp"
+#include "liveconv/media/hw_decode.hpp"
+#include "liveconv/media/media_errors.hpp"
+#include "liveconv/media/open_source.hpp"
+#include "liveconv/media/reconnecting_source.hpp"
 #include "liveconv/pipeline.hpp"
-#include "media/default_clip.hpp"
-#include "media/ffmpeg_sink.hpp"
-#include "media/ffmpeg_source.hpp"
-#include "media/hw_decode.hpp"
-#include "media/media_errors.hpp"
-#include "media/open_source.hpp"
-#include "media/reconnecting_source.hpp"
-#include "run_command.hpp"
 #include "stream.hpp"
 
 namespace liveconv::app {
 namespace {
+
+// What a run that ended early kept, for its last sentence.
+std::string framesWritten(long long frames) {
+  return std::to_string(frames) + " frames were written and the output was finished properly";
+}
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -38,13 +44,13 @@ struct RunRequest {
   std::string input;   // as the user wrote it ("" = the bundled clip, "-" = standard input)
   std::string output;  // "-" = standard output
   StreamOptions stream;
-  ConvertMode convert = ConvertMode::Auto;
+  media::ConvertMode convert = media::ConvertMode::Auto;
   bool decodeOnly = false, quiet = false, copyAudio = true, copySubtitles = true;
-  ReconnectPolicy reconnect;
-  int openTimeoutS = kDefaultOpenTimeoutSeconds;
+  media::ReconnectPolicy reconnect;
+  int openTimeoutS = media::kDefaultOpenTimeoutSeconds;
   std::string hwaccel = "none";  // --hwaccel
   std::string policy;  // "", "live" or "lossless"
-  SinkOptions sink;    // encoder settings; the timing is filled in once the source is open
+  media::SinkOptions sink;  // encoder settings; the timing is filled in once the source is open
   std::string codec, device;
   int slots = 2, queue = 3;
   // A single picture named without --frames: the input decides (a still
@@ -67,7 +73,7 @@ PixelFormat outputFormat(const Args& args, const std::string& output) {
   return format;
 }
 
-void readEncoderSettings(const Args& args, SinkOptions& sink) {
+void readEncoderSettings(const Args& args, media::SinkOptions& sink) {
   if (args.has("--crf")) sink.encoderOptions.emplace_back("crf", args.get("--crf"));
   if (args.has("--preset")) sink.encoderOptions.emplace_back("preset", args.get("--preset"));
   if (args.has("-b:v")) sink.encoderOptions.emplace_back("b", args.get("-b:v"));
@@ -100,16 +106,16 @@ RunRequest parseRunRequest(const Args& args) {
   r.quiet = args.has("--quiet");
   r.sink.quiet = r.quiet;
   if (r.quiet) r.stream.progress = ProgressStyle::Quiet;
-  r.convert = parseConvertMode(args.get("--convert", "auto"));
-  if (r.convert == ConvertMode::Invalid)
+  r.convert = media::parseConvertMode(args.get("--convert", "auto"));
+  if (r.convert == media::ConvertMode::Invalid)
     throw UsageError("Unknown conversion '" + args.get("--convert") + "'; use gpu, cpu or auto.");
   r.decodeOnly = args.has("--decode-only");
   if (r.decodeOnly && r.output != "null")
     throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
   r.reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
-  r.openTimeoutS = args.getInt("--open-timeout", kDefaultOpenTimeoutSeconds, 0, 86400);
+  r.openTimeoutS = args.getInt("--open-timeout", media::kDefaultOpenTimeoutSeconds, 0, 86400);
   r.hwaccel = args.get("--hwaccel", "none");
-  if (const std::string why = checkHwAccel(r.hwaccel); !why.empty()) throw UsageError(why);
+  if (const std::string why = media::checkHwAccel(r.hwaccel); !why.empty()) throw UsageError(why);
   r.policy = args.get("--policy");
   if (!r.policy.empty() && r.policy != "live" && r.policy != "lossless")
     throw UsageError("Unknown policy '" + r.policy + "'; use live or lossless.");
@@ -122,30 +128,31 @@ RunRequest parseRunRequest(const Args& args) {
   r.slots = args.getInt("--slots", 2, 2, 4);
   r.queue = args.getInt("--queue", 3, 2, 4);
   r.sink.maxFrames = r.stream.maxFrames;
-  r.pictureIfStill = r.stream.maxFrames < 0 && isSinglePicture(r.output, r.sink);
+  r.pictureIfStill = r.stream.maxFrames < 0 && media::isSinglePicture(r.output, r.sink);
   try {
-    SinkOptions checked = r.sink;
+    media::SinkOptions checked = r.sink;
     if (r.pictureIfStill) checked.maxFrames = 1;  // until the input says whether it is a still
-    checkOutput(r.output, r.codec, checked);  // a name FFmpeg cannot write video to, before anything is opened
-  } catch (const EncoderChoiceError& e) {
+    media::checkOutput(r.output, r.codec, checked);  // a name FFmpeg cannot write video to, before anything is opened
+  } catch (const media::EncoderChoiceError& e) {
     throw UsageError(e.what());
   }
-  checkOutputPath(r.output, r.input.empty() ? defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
+  checkOutputPath(r.output, r.input.empty() ? media::defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
   // The JSON log is written as the run goes, so an existing one is replaced only when asked, as an output is.
   if (!r.stream.jsonLogPath.empty())
-    checkOutputPath(r.stream.jsonLogPath, r.input.empty() ? defaultClipPath() : r.input, args.has("-y"), args.has("-n"));
+    checkOutputPath(r.stream.jsonLogPath, r.input.empty() ? media::defaultClipPath() : r.input, args.has("-y"),
+                    args.has("-n"));
   return r;
 }
 
-// The source by its kind (media/open_source.hpp); a live one waited for and
+// The source by its kind (liveconv/media/open_source.hpp); a live one waited for and
 // reopened within --reconnect, each wait said in a line.
-OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceContext>& device) {
-  OpenRequest request;
+media::OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceContext>& device) {
+  media::OpenRequest request;
   request.text = r.input;
   request.format = r.format;
   request.convert = r.convert;
   request.device = device;
-  request.stop = interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
+  request.stop = media::interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
   request.openTimeoutSeconds = r.openTimeoutS;
   request.hwaccel = r.hwaccel;
   auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
@@ -154,15 +161,15 @@ OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<DeviceCont
 
 // Frames keep their source timestamps; the input's audio and subtitles and its
 // tags are carried into a container output (-an, -sn leave streams out).
-std::unique_ptr<FrameSink> openRunSink(RunRequest& r, const OpenedSource& in) {
+std::unique_ptr<FrameSink> openRunSink(RunRequest& r, const media::OpenedSource& in) {
   r.sink.rateNum = in.rateNum;
   r.sink.rateDen = in.rateDen;
   r.sink.sourceTimestamps = true;
   if (in.decoder) in.decoder->timeBase(&r.sink.timeBaseNum, &r.sink.timeBaseDen);
-  if (in.decoder) r.sink.orientation = orientationOf(in.decoder->displayMatrix());
-  std::unique_ptr<FrameSink> sink = openSink(r.output, r.codec, r.sink);
-  if (auto* encoder = dynamic_cast<EncoderSink*>(sink.get()); encoder && in.decoder) {
-    auto copy = std::make_shared<StreamCopy>();
+  if (in.decoder) r.sink.orientation = media::orientationOf(in.decoder->displayMatrix());
+  std::unique_ptr<FrameSink> sink = media::openSink(r.output, r.codec, r.sink);
+  if (auto* encoder = dynamic_cast<media::EncoderSink*>(sink.get()); encoder && in.decoder) {
+    auto copy = std::make_shared<media::StreamCopy>();
     in.decoder->copyStreamsInto(copy, r.copyAudio, r.copySubtitles);
     encoder->carry(copy);
   }
@@ -171,9 +178,9 @@ std::unique_ptr<FrameSink> openRunSink(RunRequest& r, const OpenedSource& in) {
 
 // An input a player shows turned is filtered as shown: the mask turns the
 // other way with the stored picture (the output turns it back, as metadata or
-// pixels: media/orientation.hpp). Said in one line.
+// pixels: liveconv/media/orientation.hpp). Said in one line.
 void orientMask(RunRequest& r) {
-  const Orientation& o = r.sink.orientation;
+  const media::Orientation& o = r.sink.orientation;
   if (o.upright() || r.decodeOnly) return;
   if (!r.sink.autorotate) {
     if (!r.quiet)
@@ -203,7 +210,7 @@ std::string kernelText(const ActiveKernel& k) {
 }
 
 // The pipeline, or for --decode-only a pass-through; says what filters what.
-std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSource& in, const FrameSink& sink,
+std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::OpenedSource& in, const FrameSink& sink,
                                           const std::shared_ptr<DeviceContext>& device, StreamOptions& stream) {
   const std::string policy = !r.policy.empty() ? r.policy : in.source->isLive() || r.stream.realtime ? "live" : "lossless";
   PipelineOptions options;
@@ -212,7 +219,7 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSourc
   options.deviceSlots = r.slots;
   options.queueCapacity = r.queue;
   options.deliverPixels = r.output != "null";
-  options.prepareYuvConversion = in.decoder && r.convert != ConvertMode::Cpu;
+  options.prepareYuvConversion = in.decoder && r.convert != media::ConvertMode::Cpu;
   in.source->frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the first frame
   options.expectedLayout = in.source->planesLayout();  // the conversion's first launch before the first frame
   const std::string how = policy == "live" ? "live: late frames are dropped" : "every frame";
@@ -252,10 +259,11 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const OpenedSourc
 }
 
 // The summary and the exit code of a stream that ran.
-int reportRun(const RunRequest& r, const StreamResult& result, const OpenedSource& in, const FrameSink& sink) {
+int reportRun(const RunRequest& r, const StreamResult& result, const media::OpenedSource& in, const FrameSink& sink) {
   // The source may have been reopened: ask the one in use.
-  FfmpegSource* decoder = in.decoder;
-  if (auto* rs = dynamic_cast<ReconnectingSource*>(in.source.get())) decoder = dynamic_cast<FfmpegSource*>(&rs->current());
+  media::FfmpegSource* decoder = in.decoder;
+  if (auto* rs = dynamic_cast<media::ReconnectingSource*>(in.source.get()))
+    decoder = dynamic_cast<media::FfmpegSource*>(&rs->current());
   if (!r.quiet && decoder && !decoder->decoderFallback().empty())
     std::cerr << "liveconv: " << decoder->decoderFallback() << "\n";
   if (!r.quiet && decoder && !decoder->conversionUsed().empty()) {
@@ -267,20 +275,20 @@ int reportRun(const RunRequest& r, const StreamResult& result, const OpenedSourc
   if (!r.quiet) std::cerr << summaryText(result.stats);
   if (result.stats.framesIn == 0 && !result.interrupted) {
     std::cerr << "liveconv: " << in.source->describe() << " gave no video frame to filter; nothing was written.\n";
-    return kExitInputFailed;
+    return media::kExitInputFailed;
   }
   if (result.stats.framesOut == 0 && r.output != "null")
     std::cerr << "liveconv: no filtered frame reached " << r.output << ", so it was not written.\n";
-  else if (const auto* raw = dynamic_cast<const RawSink*>(&sink); raw && !r.quiet)
+  else if (const auto* raw = dynamic_cast<const media::RawSink*>(&sink); raw && !r.quiet)
     std::cerr << "wrote " << raw->layout() << "\n";
   if (result.interrupted) {
-    std::cerr << "liveconv: interrupted by " << signalName(interruptSignal());
-    if (result.stats.framesOut > 0 || r.output == "null")
-      std::cerr << "; " << result.stats.framesOut << " frames were written and the output was finished properly";
-    std::cerr << ".\n";  // else the line above said nothing was written
-    return interruptExitCode();
+    // With no frame written, the line above said so.
+    media::reportInterruption("liveconv", result.stats.framesOut > 0 || r.output == "null"
+                                              ? "; " + framesWritten(result.stats.framesOut)
+                                              : "");
+    return media::interruptExitCode();
   }
-  return kExitOk;
+  return media::kExitOk;
 }
 
 }  // namespace
@@ -292,7 +300,8 @@ void checkOutputPath(const std::string& output, const std::string& input, bool o
   if (path.rfind("file:", 0) == 0) path = path.substr(5);
   // A sequence of pictures (out%03d.png): its first picture is what would be replaced first.
   std::string named = output;
-  if (const std::string first = firstPictureOf(path); !first.empty() && output.rfind("raw:", 0) != 0) named = path = first;
+  if (const std::string first = media::firstPictureOf(path); !first.empty() && output.rfind("raw:", 0) != 0)
+    named = path = first;
   std::error_code ec;
   if (path.empty() || path == "-" || output == "null" || path.find("://") != std::string::npos || !fs::exists(path, ec))
     return;
@@ -316,9 +325,7 @@ namespace {
 
 // A signal before the first frame: whatever failed after it, it is what ended the run.
 int interruptedBeforeTheStream(const char* during) {
-  std::cerr << "liveconv: interrupted by " << signalName(interruptSignal()) << " while " << during
-            << "; nothing was written.\n";
-  return interruptExitCode();
+  return media::reportInterruption("liveconv", std::string(" while ") + during + "; nothing was written");
 }
 
 }  // namespace
@@ -327,21 +334,22 @@ int runCommand(const Args& args) {
   RunRequest r = parseRunRequest(args);
   // What runs killed outright (SIGKILL, a crash) left beside the output: removed with -y, else named.
   const std::string target = r.output.rfind("raw:", 0) == 0 ? r.output.substr(4) : r.output;
-  if (const std::string line =
-          plainFilePath(target).empty() ? "" : sweepLeftoverParts(target, args.has("-y"), "pass -y to remove such files");
+  if (const std::string line = media::plainFilePath(target).empty()
+                                   ? ""
+                                   : media::sweepLeftoverParts(target, args.has("-y"), "pass -y to remove such files");
       !line.empty())
     std::cerr << "liveconv: " << line << "\n";
-  InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
+  media::InterruptScope interruptScope;  // signals finish the output, also while waiting for a camera or a race
   RaceStopsOnSignal raceStops;
   std::unique_ptr<FrameChannel> channel;
   try {
     std::shared_ptr<DeviceContext> device;
     if (!r.decodeOnly) device = DeviceContext::create(selectDevice(r.device));
-    const OpenedSource in = openRunSource(r, device);
+    const media::OpenedSource in = openRunSource(r, device);
     if (r.pictureIfStill) {
       // A still image into a picture (as ffmpeg: -i still.png out.png); else
       // the picture's sentence (EncoderChoiceError: exit 2, nothing written).
-      if (in.source->expectedFrames() != 1) checkOutput(r.output, r.codec, r.sink);
+      if (in.source->expectedFrames() != 1) media::checkOutput(r.output, r.codec, r.sink);
       r.stream.maxFrames = r.sink.maxFrames = 1;
     }
     if (in.decoder && !in.decoder->decoderNote().empty() && !r.quiet)
@@ -351,40 +359,39 @@ int runCommand(const Args& args) {
     channel = openChannel(r, in, *sink, device, r.stream);
     const StreamResult result = runStream(*in.source, *sink, *channel, r.stream);
     return reportRun(r, result, in, *sink);
-  } catch (const Interrupted& e) {
+  } catch (const media::Interrupted& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
-    return interruptExitCode();
+    return media::interruptExitCode();
   } catch (const Cancelled&) {  // a signal while auto was measuring, before any frame
     return interruptedBeforeTheStream("auto was measuring");
   } catch (const BuildError&) {
     // A signal to the process group (Ctrl-C, `timeout`) also reaches the
     // compiler's helpers: a build it broke is an interruption, not a kernel
     // that does not compile.
-    if (!interruptRequested()) throw;
+    if (!media::interruptRequested()) throw;
     return interruptedBeforeTheStream("a kernel was being built");
-  } catch (const InputError& e) {
+  } catch (const media::InputError& e) {
     // An open or a read that a signal cut short (EINTR) ends the run as the signal does.
-    const bool bySignal = interruptRequested();
+    const bool bySignal = media::interruptRequested();
     if (!channel && bySignal) return interruptedBeforeTheStream("the input was being opened");
     if (!channel) {
       std::cerr << "liveconv: " << e.what() << "\n";
-      return kExitInputFailed;
+      return media::kExitInputFailed;
     }
     const StatsSnapshot stats = channel->stats().snapshot();  // the stream had started: the output was finished
     if (!r.quiet) std::cerr << summaryText(stats);
-    std::cerr << "liveconv: "
-              << (bySignal ? "interrupted by " + std::string(signalName(interruptSignal())) + ";" : e.what()) << " ";
-    if (stats.framesOut == 0 && r.output != "null")
-      std::cerr << (bySignal ? "no" : "No") << " filtered frame reached " << r.output << ", so it was not written.\n";
-    else
-      std::cerr << stats.framesOut << " frames were written and the output was finished properly.\n";
-    return bySignal ? interruptExitCode() : kExitInputFailed;
-  } catch (const EncoderChoiceError& e) {
+    const bool nothing = stats.framesOut == 0 && r.output != "null";
+    const std::string kept =
+        nothing ? "filtered frame reached " + r.output + ", so it was not written" : framesWritten(stats.framesOut);
+    if (bySignal) return media::reportInterruption("liveconv", nothing ? "; no " + kept : "; " + kept);
+    std::cerr << "liveconv: " << e.what() << (nothing ? " No " : " ") << kept << ".\n";
+    return media::kExitInputFailed;
+  } catch (const media::EncoderChoiceError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const OutputError& e) {
+    return media::kExitUsage;
+  } catch (const media::OutputError& e) {
     std::cerr << "liveconv: " << e.what() << "\n";
-    return kExitOutputFailed;
+    return media::kExitOutputFailed;
   }
 }
 

@@ -3,12 +3,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -17,8 +17,8 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
 #include "liveconv/mask_file.hpp"
+#include "liveconv/media/media_errors.hpp"
 #include "liveconv/parameters.hpp"
-#include "media/media_errors.hpp"
 
 namespace liveconv::app {
 namespace {
@@ -49,7 +49,8 @@ void writeLogLine(std::ofstream& log, const std::string& line, const std::string
   errno = 0;
   log << line << "\n";
   log.flush();
-  if (!log) throw OutputError("Cannot write the JSON log " + path + ": " + std::strerror(errno ? errno : EIO) + ".");
+  if (!log)
+    throw media::OutputError("Cannot write the JSON log " + path + ": " + std::strerror(errno ? errno : EIO) + ".");
 }
 
 class Progress {
@@ -103,7 +104,7 @@ class Progress {
 }  // namespace
 
 StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipeline, const StreamOptions& options) {
-  InterruptScope interruptScope;
+  media::InterruptScope interruptScope;
   PipelineStats& stats = pipeline.stats();
   // The JSON log is the one file written as it goes (not staged): it is read
   // while the run goes (`tail -f`, a memory check), a line a second, each line
@@ -111,18 +112,19 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
   std::ofstream jsonLog;
   if (!options.jsonLogPath.empty()) {
     jsonLog.open(options.jsonLogPath, std::ios::trunc);
-    if (!jsonLog) throw OutputError("Cannot write the JSON log " + options.jsonLogPath + ": " + std::strerror(errno) + ".");
+    if (!jsonLog)
+      throw media::OutputError("Cannot write the JSON log " + options.jsonLogPath + ": " + std::strerror(errno) + ".");
   }
 
   // lc-decode owns the source for the length of the stream: the frames into the
   // pipeline, paced by the clock for a live source or --realtime (late frames
   // dropped under the live policy), until the end, --frames or a signal.
-  DecodeOptions decode;
+  media::DecodeOptions decode;
   decode.maxFrames = options.maxFrames;
   decode.paceToClock = options.realtime;
   decode.clock = options.liveClock;
-  decode.stopWhen = interruptRequested;
-  DecodeLoop decoder(source, pipeline, decode);
+  decode.stopWhen = media::interruptRequested;
+  media::DecodeLoop decoder(source, pipeline, decode);
   decoder.start();
 
   long long expected = source.isLive() ? -1 : source.expectedFrames();  // a stream has no end to count to
@@ -164,7 +166,7 @@ StreamResult runStream(FrameSource& source, FrameSink& sink, FrameChannel& pipel
 
   StreamResult result;
   result.stats = stats.snapshot();
-  result.interrupted = interruptRequested();
+  result.interrupted = media::interruptRequested();
   progress.update(result.stats, true);
   if (jsonLog.is_open()) {
     try {

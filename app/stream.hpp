@@ -1,6 +1,6 @@
 // The headless stream loop shared by `liveconv run` (media build) and
 // `liveconv bench --pipeline` (every build): the decode loop (the windows'
-// too, media/decode_loop.hpp) feeds the pipeline on lc-decode, this thread
+// too, liveconv/media/decode_loop.hpp) feeds the pipeline on lc-decode, this thread
 // writes its output to a sink, reports progress and logs the stats. No FFmpeg
 // here: sources and sinks come in as interfaces.
 //
@@ -16,10 +16,10 @@
 #include "liveconv/convolver.hpp"
 #include "liveconv/frame.hpp"
 #include "liveconv/live_clock.hpp"
+#include "liveconv/media/decode_loop.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/pipeline.hpp"
-#include "media/decode_loop.hpp"
-#include "media/stop_signals.hpp"
 
 namespace liveconv::app {
 

@@ -3,12 +3,12 @@
 #include <iostream>
 
 #include "cli.hpp"
-#include "exit_codes.hpp"
-#include "media/cameras.hpp"
-#include "media/device_inputs.hpp"
-#include "media/ffmpeg_source.hpp"
-#include "media/source_kinds.hpp"
-#include "media/versions.hpp"
+#include "liveconv/media/cameras.hpp"
+#include "liveconv/media/device_inputs.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/ffmpeg_source.hpp"
+#include "liveconv/media/source_kinds.hpp"
+#include "liveconv/media/versions.hpp"
 #include "run_command.hpp"
 #include "stream.hpp"
 #include "subcommands.hpp"
@@ -17,54 +17,53 @@ namespace liveconv::app {
 namespace {
 
 void printRunUsage() {
-  std::cout
-      << "usage: liveconv run [-i] SOURCE [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [options]\n"
-         "  SOURCE  one of (default: the bundled clip):\n"
-      << sourceKindsHelp("            ")
-      << "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
-         "          keeps the filtered RGB exactly), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or\n"
-         "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"
-         "          with --container), raw:- ; FILE%03d.png (a picture a frame), FILE.png (a still's\n"
-         "          one frame, or --frames 1); null (nothing; for measuring); default null\n"
-         "Filter:\n"
-      << paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
-                    ParamId::Format, ParamId::Device})
-      << "Output:\n"
-         "  --codec NAME  any FFmpeg video encoder (default: FFV1, or H.264 for .mp4/.mov)\n"
-         "  --container NAME, -f NAME  FFmpeg's muxer (default: from the file name; needed for -o -)\n"
-         "  --crf N, --preset NAME, -b:v RATE, --codec-opt KEY=VALUE (repeatable), --pix-fmt NAME\n"
-         "                encoder settings, as FFmpeg names them; H.264 defaults to preset veryfast, crf 18;\n"
-         "                an encoder or option FFmpeg does not have is a bad command line (exit 2)\n"
-         "  -an, -sn      leave the input's audio / subtitles out (by default they are copied into a\n"
-         "                container output that can hold their codec; the run says which)\n"
-         "  --no-autorotate  filter and write the picture as stored; by default an input a player shows\n"
-         "                turned (a phone's portrait clip) is filtered as shown: the mask turns with it, and\n"
-         "                an output that keeps no rotation (.avi, .nut, raw) gets its pixels turned\n"
-         "  -y, -n        overwrite an existing output / never overwrite it; without either, a terminal is\n"
-         "                asked and a script is refused (exit 2); the output is never the input\n"
-         "Stream:\n"
-         "  --frames N    stop after N input frames\n"
-         "  --policy live|lossless  drop late frames (default for cameras and streams) or keep every one\n"
-         "  --slots 2..4, --queue 2..4  frames in flight on the device, and in each queue\n"
-         "  --convert gpu|cpu|auto  where decoded frames become rgba/gray: gpu (4:2:0, 4:2:2 and 4:4:4 YUV,\n"
-         "                yuyv422/uyvy422, 10-bit 4:2:0, rgb24/bgr24 go up as they are and the device converts\n"
-         "                them; swscale for other formats), cpu (swscale); auto = gpu\n"
-         "  --hwaccel none|auto|NAME  decode on hardware through FFmpeg (NAME: cuda, vaapi, ...); where it\n"
-         "                does not open, the CPU decodes and one line says why; auto times the CPU and\n"
-         "                each hardware decoder that opens on the file's first frames and keeps hardware\n"
-         "                only where 1.25x faster (cached per codec, size and machine); default none\n"
-         "  --realtime    play a file at its frame rate, as a live source\n"
-         "  --reconnect SECONDS  how long a busy or unplugged camera (or a stopped stream) is waited for;\n"
-         "                default 10, 0 = not at all\n"
-         "  --open-timeout SECONDS  give up opening an input that sends nothing for this long (a stream\n"
-         "                that accepts and never answers); default 20, 0 = wait as long as it takes\n"
-         "  --decode-only decode and convert as `run` would, then discard: no OpenCL, the same threads and\n"
-         "                stats (-o null); the reference the filter's speed is compared with\n"
-         "Messages:\n"
-         "  every message, the progress and the summary go to stderr; --quiet leaves only errors;\n"
-         "  --json-log FILE writes a JSON line of stats every second and at the end\n"
-         "  variant default: "
-      << defaultVariantName() << "; variants: " << variantNames() << "\n";
+  std::cout << "usage: liveconv run [-i] SOURCE [-o OUTPUT] [--mask SPEC|@FILE.json] [--variant NAME] [options]\n"
+               "  SOURCE  one of (default: the bundled clip):\n"
+            << media::sourceKindsHelp("            ")
+            << "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
+               "          keeps the filtered RGB exactly), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or\n"
+               "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"
+               "          with --container), raw:- ; FILE%03d.png (a picture a frame), FILE.png (a still's\n"
+               "          one frame, or --frames 1); null (nothing; for measuring); default null\n"
+               "Filter:\n"
+            << paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
+                          ParamId::Format, ParamId::Device})
+            << "Output:\n"
+               "  --codec NAME  any FFmpeg video encoder (default: FFV1, or H.264 for .mp4/.mov)\n"
+               "  --container NAME, -f NAME  FFmpeg's muxer (default: from the file name; needed for -o -)\n"
+               "  --crf N, --preset NAME, -b:v RATE, --codec-opt KEY=VALUE (repeatable), --pix-fmt NAME\n"
+               "                encoder settings, as FFmpeg names them; H.264 defaults to preset veryfast, crf 18;\n"
+               "                an encoder or option FFmpeg does not have is a bad command line (exit 2)\n"
+               "  -an, -sn      leave the input's audio / subtitles out (by default they are copied into a\n"
+               "                container output that can hold their codec; the run says which)\n"
+               "  --no-autorotate  filter and write the picture as stored; by default an input a player shows\n"
+               "                turned (a phone's portrait clip) is filtered as shown: the mask turns with it, and\n"
+               "                an output that keeps no rotation (.avi, .nut, raw) gets its pixels turned\n"
+               "  -y, -n        overwrite an existing output / never overwrite it; without either, a terminal is\n"
+               "                asked and a script is refused (exit 2); the output is never the input\n"
+               "Stream:\n"
+               "  --frames N    stop after N input frames\n"
+               "  --policy live|lossless  drop late frames (default for cameras and streams) or keep every one\n"
+               "  --slots 2..4, --queue 2..4  frames in flight on the device, and in each queue\n"
+               "  --convert gpu|cpu|auto  where decoded frames become rgba/gray: gpu (4:2:0, 4:2:2 and 4:4:4 YUV,\n"
+               "                yuyv422/uyvy422, 10-bit 4:2:0, rgb24/bgr24 go up as they are and the device converts\n"
+               "                them; swscale for other formats), cpu (swscale); auto = gpu\n"
+               "  --hwaccel none|auto|NAME  decode on hardware through FFmpeg (NAME: cuda, vaapi, ...); where it\n"
+               "                does not open, the CPU decodes and one line says why; auto times the CPU and\n"
+               "                each hardware decoder that opens on the file's first frames and keeps hardware\n"
+               "                only where 1.25x faster (cached per codec, size and machine); default none\n"
+               "  --realtime    play a file at its frame rate, as a live source\n"
+               "  --reconnect SECONDS  how long a busy or unplugged camera (or a stopped stream) is waited for;\n"
+               "                default 10, 0 = not at all\n"
+               "  --open-timeout SECONDS  give up opening an input that sends nothing for this long (a stream\n"
+               "                that accepts and never answers); default 20, 0 = wait as long as it takes\n"
+               "  --decode-only decode and convert as `run` would, then discard: no OpenCL, the same threads and\n"
+               "                stats (-o null); the reference the filter's speed is compared with\n"
+               "Messages:\n"
+               "  every message, the progress and the summary go to stderr; --quiet leaves only errors;\n"
+               "  --json-log FILE writes a JSON line of stats every second and at the end\n"
+               "  variant default: "
+            << defaultVariantName() << "; variants: " << variantNames() << "\n";
 }
 
 int runSubcommand(const std::vector<std::string>& argv) {
@@ -77,7 +76,7 @@ int runSubcommand(const std::vector<std::string>& argv) {
       {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
   if (args.has("--help")) {
     printRunUsage();
-    return kExitOk;
+    return media::kExitOk;
   }
   return runCommand(args);
 }
@@ -90,19 +89,21 @@ int camerasCommand(const std::vector<std::string>& argv) {
     std::cout << "usage: liveconv cameras\n"
                  "  lists the video capture devices (V4L2) with their pixel formats, sizes and frame\n"
                  "  rates; open one with -i camera:N[:WxH][@FPS] or -i /dev/videoN.\n";
-    return kExitOk;
+    return media::kExitOk;
   }
-  if (!hasCameraSupport()) {
-    std::cerr << "liveconv: " << deviceInputsFailure() << ", so cameras cannot be opened.\n";
-    return kExitInputFailed;
+  if (!media::hasCameraSupport()) {
+    std::cerr << "liveconv: " << media::deviceInputsFailure() << ", so cameras cannot be opened.\n";
+    return media::kExitInputFailed;
   }
-  std::cout << describeCameras(listCameras());
-  return kExitOk;
+  std::cout << media::describeCameras(media::listCameras());
+  return media::kExitOk;
 }
 
 }  // namespace
 
-std::string mediaVersionText() { return ffmpegVersionText(); }
+std::string mediaVersionText() {
+  return media::ffmpegVersionText();
+}
 
 const std::vector<Subcommand>& extraSubcommands() {
   static const std::vector<Subcommand> commands = {

@@ -59,7 +59,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # ICD loader at run time, so it is named here. Qt needs a font to draw text.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "pocl-opencl-icd | opencl-icd")
 # libavdevice is loaded when a lavfi or camera source first needs it
-# (app/media/device_inputs.hpp), so dpkg-shlibdeps does not see it: its
+# (liveconv/media/device_inputs.hpp), so dpkg-shlibdeps does not see it: its
 # package, named by its soname as Debian names libraries.
 if(LIVECONV_AVDEVICE_MAJOR)
   string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libavdevice${LIVECONV_AVDEVICE_MAJOR}")

@@ -1,4 +1,4 @@
-// The one decode loop (app/media/decode_loop.hpp) that `run`, `bench
+// The one decode loop (liveconv/media/decode_loop.hpp) that `run`, `bench
 // --pipeline` and both windows play through: its commands, pacing, looping
 // and ends, with fake sources and a channel that records what it is given.
 // No device, no FFmpeg.
@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "media/decode_loop.hpp"
+#include "liveconv/media/decode_loop.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -428,4 +428,4 @@ TEST(DecodeLoop, ASourceThatFailsEndsTheLoopWithItsError) {
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "liveconv/frame.hpp"
-#include "media/media_errors.hpp"
+#include "liveconv/media/media_errors.hpp"
 
 namespace liveconv {
 
@@ -20,7 +20,7 @@ class FakeLiveSource : public FrameSource {
   FakeLiveSource(int frames, double intervalS, double costS, int failAfter = -1)
       : frames_(frames), intervalS_(intervalS), costS_(costS), failAfter_(failAfter) {}
   bool next(Frame& f) override {
-    if (produced_ == failAfter_) throw app::SourceUnavailable("Camera fake stopped: No such device.");
+    if (produced_ == failAfter_) throw media::SourceUnavailable("Camera fake stopped: No such device.");
     if (produced_ >= frames_) return false;
     std::this_thread::sleep_for(std::chrono::duration<double>(costS_));
     f = Frame();

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-namespace liveconv::app::test_media {
+namespace liveconv::media::test_media {
 namespace {
 
 TEST(MediaClips, MakeEveryClip) {
@@ -49,4 +49,4 @@ TEST(MediaClips, MakeEveryClip) {
 }
 
 }  // namespace
-}  // namespace liveconv::app::test_media
+}  // namespace liveconv::media::test_media

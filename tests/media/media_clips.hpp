@@ -28,7 +28,7 @@
 
 #include "media/media_test_support.hpp"
 
-namespace liveconv::app::test_media {
+namespace liveconv::media::test_media {
 
 struct Clip {
   std::string name;    // what the tests call it ("in.avi"); its extension names the container
@@ -102,8 +102,8 @@ inline std::string makeClip(const Clip& clip) {
   return writeClip(clip).empty() ? path : "";
 }
 
-#define REQUIRE_CLIP(var, clip)                                        \
-  const std::string var = ::liveconv::app::test_media::makeClip(clip); \
+#define REQUIRE_CLIP(var, clip)                                          \
+  const std::string var = ::liveconv::media::test_media::makeClip(clip); \
   if (var.empty()) GTEST_SKIP() << "SKIP: the ffmpeg command could not make " << (clip).name;
 
-}  // namespace liveconv::app::test_media
+}  // namespace liveconv::media::test_media

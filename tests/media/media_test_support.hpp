@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "media/ffmpeg_compat.hpp"
+#include "liveconv/media/ffmpeg_compat.hpp"
 #include "stream.hpp"
 
 extern "C" {
@@ -22,7 +22,7 @@ extern "C" {
 #include <libavutil/display.h>
 }
 
-namespace liveconv::app::test_media {
+namespace liveconv::media::test_media {
 
 struct Result {
   int exitCode = -1;  // -1: ended by a signal, or did not start
@@ -45,9 +45,9 @@ inline Result liveconv(const std::string& args) {
 }
 
 // Options for runStream that print no progress line.
-inline StreamOptions quietStream() {
-  StreamOptions o;
-  o.progress = ProgressStyle::Quiet;
+inline app::StreamOptions quietStream() {
+  app::StreamOptions o;
+  o.progress = app::ProgressStyle::Quiet;
   return o;
 }
 
@@ -140,4 +140,4 @@ inline std::string probeRotation(const std::string& path) {
   return at == std::string::npos ? "" : r.output.substr(at, r.output.find('\n', at) - at);
 }
 
-}  // namespace liveconv::app::test_media
+}  // namespace liveconv::media::test_media

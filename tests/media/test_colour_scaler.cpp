@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "media/colour_scaler.hpp"
+#include "liveconv/media/colour_scaler.hpp"
 
 extern "C" {
 #include <libavutil/frame.h>
@@ -19,7 +19,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
-using namespace liveconv::app;
+using namespace liveconv::media;
 
 namespace {
 

@@ -30,7 +30,7 @@
 #include "media/media_test_support.hpp"
 #include "test_support.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 namespace fs = std::filesystem;
@@ -605,4 +605,4 @@ INSTANTIATE_TEST_SUITE_P(Inputs, Conformance, ::testing::ValuesIn(inputs()),
                          [](const ::testing::TestParamInfo<Input>& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

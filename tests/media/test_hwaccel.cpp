@@ -14,7 +14,7 @@
 #include "media/media_clips.hpp"
 #include "media/media_test_support.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 using test_media::has;
@@ -105,4 +105,4 @@ TEST(Hwaccel, AutoMeasuresWhereHardwareOpensAndSaysWhyNotWhereNone) {
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

@@ -22,11 +22,11 @@
 
 #include "liveconv/compare.hpp"
 #include "liveconv/kernel_sources.hpp"
+#include "liveconv/media/ffmpeg_sink.hpp"
+#include "liveconv/media/ffmpeg_source.hpp"
 #include "liveconv/pipeline.hpp"
 #include "liveconv/pipeline_convert.hpp"
 #include "liveconv/reference.hpp"
-#include "media/ffmpeg_sink.hpp"
-#include "media/ffmpeg_source.hpp"
 #include "media/media_clips.hpp"
 #include "media/media_test_support.hpp"
 #include "media/test_waits.hpp"
@@ -34,7 +34,7 @@
 #include "stream.hpp"
 #include "test_support.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 namespace fs = std::filesystem;
@@ -128,7 +128,7 @@ const test_media::Clip kInAvi =
     test_media::sharedClip("in.avi", "-f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 12 -c:v mpeg4 -q:v 4");
 
 // libavdevice (the lavfi and v4l2 inputs) is loaded when a source needs it
-// (media/device_inputs.hpp), not at every start: a file's run maps none of it,
+// (liveconv/media/device_inputs.hpp), not at every start: a file's run maps none of it,
 // a lavfi source's run loads it and plays, and --version names it.
 TEST(Media, DeviceInputsAreLoadedOnlyForTheSourcesThatNeedThem) {
   REQUIRE_CLIP(clip, kInAvi);
@@ -158,7 +158,7 @@ TEST(Media, LosslessFileToFfv1KeepsEveryFrameAndEachEqualsTheReference) {
       PipelineOptions opt;
       opt.format = format;
       Pipeline pipeline(ctx, testParams(), opt);
-      const StreamResult r = runStream(source, sink, pipeline, test_media::quietStream());
+      const app::StreamResult r = runStream(source, sink, pipeline, test_media::quietStream());
       EXPECT_EQ(r.stats.framesIn, 12);
       EXPECT_EQ(r.stats.framesOut, 12);
     }
@@ -209,7 +209,7 @@ TEST(Media, DeviceConversionLosslessToFfv1EqualsItsReferenceFrameByFrame) {
         opt.format = format;
         opt.prepareYuvConversion = true;
         Pipeline pipeline(ctx, testParams(), opt);
-        const StreamResult r = runStream(source, sink, pipeline, test_media::quietStream());
+        const app::StreamResult r = runStream(source, sink, pipeline, test_media::quietStream());
         EXPECT_EQ(r.stats.framesOut, static_cast<long long>(inputs.size()));
         EXPECT_EQ(r.stats.stages[static_cast<int>(Stage::Convert)].samples, r.stats.framesOut);
       }
@@ -399,7 +399,7 @@ TEST(Media, ResolutionChangeMidStreamIsFilteredAtEachSize) {
   FfmpegSource source(parseSourceSpec(joined, ""), PixelFormat::RGBA8);
   CollectSink sink;
   Pipeline pipeline(ctx, testParams(), PipelineOptions());
-  runStream(source, sink, pipeline, test_media::quietStream());
+  app::runStream(source, sink, pipeline, test_media::quietStream());
   EXPECT_TRUE(sink.finished);
   expectEachFrameIsTheReference(inputs, sink.frames, testParams());
 
@@ -1666,4 +1666,4 @@ TEST(Media, BadInputGetsOneSentenceAndItsExitCode) {
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

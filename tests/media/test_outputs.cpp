@@ -26,7 +26,7 @@
 #include "media/media_test_support.hpp"
 #include "test_support.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 namespace fs = std::filesystem;
@@ -385,4 +385,4 @@ TEST(OutputNames, PictureSequencesAndStillsGoBothWays) {
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "media/recorder.hpp"
+#include "liveconv/media/recorder.hpp"
 #include "media/test_waits.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 using namespace std::chrono_literals;
@@ -174,4 +174,4 @@ TEST(RecordingClock, WhereTheSourcesClockJumpsTheRecordingGoesOnOneFrameLater) {
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

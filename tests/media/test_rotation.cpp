@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "media/ffmpeg_compat.hpp"
+#include "liveconv/media/ffmpeg_compat.hpp"
 #include "media_test_support.hpp"
 #include "test_support.hpp"
 
@@ -20,7 +20,7 @@ extern "C" {
 #include <libavformat/avformat.h>
 }
 
-namespace liveconv::app::test_media {
+namespace liveconv::media::test_media {
 namespace {
 
 std::string probeSize(const std::string& path) {
@@ -127,4 +127,4 @@ TEST(Orientation, APhoneClipKeepsItsRotationInMp4) {
 }
 
 }  // namespace
-}  // namespace liveconv::app::test_media
+}  // namespace liveconv::media::test_media

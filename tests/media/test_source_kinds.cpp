@@ -8,12 +8,12 @@
 #include <string>
 #include <utility>
 
+#include "liveconv/media/generated_sources.hpp"
+#include "liveconv/media/source_kinds.hpp"
 #include "media/media_test_support.hpp"
-#include "media/generated_sources.hpp"
-#include "media/source_kinds.hpp"
 #include "test_support.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 using test_media::has;
@@ -107,4 +107,4 @@ TEST(SourceKinds, RunOpensEachKindByItsRow) {
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

@@ -13,17 +13,17 @@
 #include <thread>
 #include <vector>
 
+#include "liveconv/media/ffmpeg_sink.hpp"
+#include "liveconv/media/ffmpeg_source.hpp"
+#include "liveconv/media/media_errors.hpp"
+#include "liveconv/media/reconnecting_source.hpp"
 #include "liveconv/pipeline.hpp"
 #include "media/fake_live_source.hpp"
-#include "media/ffmpeg_sink.hpp"
-#include "media/ffmpeg_source.hpp"
-#include "media/media_errors.hpp"
 #include "media/media_test_support.hpp"
-#include "media/reconnecting_source.hpp"
 #include "media/test_waits.hpp"
 #include "stream.hpp"
 
-namespace liveconv::app {
+namespace liveconv::media {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -45,13 +45,13 @@ class CountingSink : public FrameSink {
 // later and later, so the live policy skips some and counts them as decode
 // late; the same source under the lossless policy delivers every frame.
 TEST(LiveStream, SlowDecoderCountsDecodeLateWhileLosslessDropsNothing) {
-  StreamOptions o = test_media::quietStream();
+  app::StreamOptions o = test_media::quietStream();
   o.liveClock.lateToleranceMs = 25;
   {
     FakeLiveSource source(24, 0.008, 0.020);
     PassThrough live(QueuePolicy::Live, 4);
     CountingSink sink;
-    const StreamResult r = runStream(source, sink, live, o);
+    const app::StreamResult r = runStream(source, sink, live, o);
     const StatsSnapshot& s = r.stats;
     EXPECT_GT(s.dropped[static_cast<int>(DropCause::DecodeLate)], 3) << summaryText(s);
     EXPECT_EQ(s.framesIn, 24);
@@ -64,7 +64,7 @@ TEST(LiveStream, SlowDecoderCountsDecodeLateWhileLosslessDropsNothing) {
     FakeLiveSource source(24, 0.008, 0.020);
     PassThrough lossless(QueuePolicy::Lossless, 4);
     CountingSink sink;
-    const StreamResult r = runStream(source, sink, lossless, o);
+    const app::StreamResult r = runStream(source, sink, lossless, o);
     EXPECT_EQ(r.stats.droppedTotal(), 0) << summaryText(r.stats);
     EXPECT_EQ(r.stats.framesOut, 24);
     EXPECT_EQ(sink.indices.size(), 24u);
@@ -77,7 +77,7 @@ TEST(LiveStream, SlowDecoderCountsDecodeLateWhileLosslessDropsNothing) {
     FakeLiveSource source(12, 0.010, 0.001);
     PassThrough live(QueuePolicy::Live, 4);
     CountingSink sink;
-    const StreamResult r = runStream(source, sink, live, o);
+    const app::StreamResult r = runStream(source, sink, live, o);
     EXPECT_EQ(r.stats.dropped[static_cast<int>(DropCause::DecodeLate)], 0) << summaryText(r.stats);
   }
 }
@@ -193,7 +193,7 @@ TEST(Reconnect, CameraThatNeverComesBackEndsTheRunAfterTheBudgetWithTheFileFinis
     EncoderSink sink(out, "ffv1", SinkOptions{});
     PassThrough channel(QueuePolicy::Lossless, 3);
     try {
-      runStream(source, sink, channel, test_media::quietStream());
+      app::runStream(source, sink, channel, test_media::quietStream());
     } catch (const InputError& e) {
       error = e.what();
     }
@@ -214,4 +214,4 @@ TEST(Reconnect, CameraThatNeverComesBackEndsTheRunAfterTheBudgetWithTheFileFinis
 }
 
 }  // namespace
-}  // namespace liveconv::app
+}  // namespace liveconv::media

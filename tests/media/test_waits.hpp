@@ -21,7 +21,7 @@
 #include <system_error>
 #include <thread>
 
-namespace liveconv::app::test_media {
+namespace liveconv::media::test_media {
 
 // Long enough for any wait on a loaded two-core machine; only a hang reaches it.
 constexpr double kHangLimitS = 60;
@@ -134,4 +134,4 @@ class IgnoreSigpipe {
   struct sigaction previous_ {};
 };
 
-}  // namespace liveconv::app::test_media
+}  // namespace liveconv::media::test_media

@@ -37,15 +37,15 @@ using namespace liveconv::ui::qttest;
 
 namespace {
 
-// A camera with two formats and a busy device, as app::listCameras() returns them.
-app::CameraList fakeCameras() {
-  app::Camera integrated;
+// A camera with two formats and a busy device, as media::listCameras() returns them.
+media::CameraList fakeCameras() {
+  media::Camera integrated;
   integrated.device = "/dev/video0";
   integrated.name = "Integrated Camera (uvcvideo)";
   integrated.formats = {{"YUYV", "YUYV 4:2:2", {"640x480", "1280x720"}}, {"MJPG", "Motion-JPEG", {"1920x1080"}}};
-  app::Camera busy;
+  media::Camera busy;
   busy.device = "/dev/video2";
-  busy.problem = app::kCameraBusy;
+  busy.problem = media::kCameraBusy;
   return {{integrated, busy}, ""};
 }
 
@@ -113,7 +113,7 @@ TEST(CameraDialog, ListsCamerasFormatsAndSizes) {
 }
 
 TEST(CameraDialog, NoCameraSaysSoAndOffersNothing) {
-  CameraDialog dialog(app::CameraList{{}, app::kNoCameraFound});
+  CameraDialog dialog(media::CameraList{{}, media::kNoCameraFound});
   EXPECT_TRUE(dialog.messageLabel()->text().startsWith("No camera found"));
   EXPECT_TRUE(dialog.tree()->isHidden());
   EXPECT_FALSE(dialog.canOpen());
@@ -126,8 +126,8 @@ TEST(CameraDialog, NoCameraSaysSoAndOffersNothing) {
 // (listCameraSources) are the usable entries of the Qt dialog's list, on any
 // machine; on one without a camera both are empty.
 TEST(CameraDialog, BothShellsListTheSameCameras) {
-  const app::CameraList qtList = enumerateCameras();
-  EXPECT_EQ(listCameraSources(), app::cameraSourceSpecs(qtList));
+  const media::CameraList qtList = enumerateCameras();
+  EXPECT_EQ(listCameraSources(), media::cameraSourceSpecs(qtList));
   bool anyVideoNode = false;
   for (const auto& e : std::filesystem::directory_iterator("/dev"))
     anyVideoNode = anyVideoNode || e.path().filename().string().rfind("video", 0) == 0;

@@ -14,7 +14,7 @@
 #include "qt_shell_fixture.hpp"
 
 #ifdef LIVECONV_WITH_MEDIA
-#include "media/ffmpeg_source.hpp"
+#include "liveconv/media/ffmpeg_source.hpp"
 #endif
 
 using namespace liveconv;
@@ -28,7 +28,7 @@ constexpr const char* kLavfiSource = "lavfi:testsrc2=size=160x120:rate=30";
 
 #ifdef LIVECONV_WITH_MEDIA
 std::vector<Image> decodeAll(const QString& path) {
-  app::FfmpegSource source(app::parseSourceSpec(path.toStdString(), ""), PixelFormat::RGBA8);
+  media::FfmpegSource source(media::parseSourceSpec(path.toStdString(), ""), PixelFormat::RGBA8);
   std::vector<Image> frames;
   Frame f;
   while (source.next(f)) frames.push_back(copyOf(f.pixels()));

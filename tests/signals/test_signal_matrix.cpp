@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "media/stop_signals.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "silent_listener.hpp"
 
 extern char** environ;
@@ -326,7 +326,7 @@ TEST_P(SignalMatrix, EverySignalAtEveryMomentEndsWithItsSentenceAndNoFileLost) {
     if (!answeredFirst) {
       ASSERT_FALSE(endedFirst) << "the program ended before the signal, so this case proves nothing: " << said;
       EXPECT_EQ(WEXITSTATUS(status), 128 + c.signal) << said;
-      EXPECT_NE(said.find(std::string("interrupted by ") + liveconv::app::signalName(c.signal)), std::string::npos)
+      EXPECT_NE(said.find(std::string("interrupted by ") + liveconv::media::signalName(c.signal)), std::string::npos)
           << said;
     }
     if (waitsForState) {

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "media/stop_signals.hpp"
+#include "liveconv/media/stop_signals.hpp"
 
 extern char** environ;
 
@@ -172,7 +172,7 @@ TEST_P(SignalAtStart, EndsTheProgramWithTheSentenceAndItsExitCode) {
   ASSERT_TRUE(WIFEXITED(status)) << program.name << " was ended by signal " << WTERMSIG(status)
                                  << " (the default action: the signal was not caught yet): " << said;
   EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << said;
-  EXPECT_NE(said.find(std::string("interrupted by ") + liveconv::app::signalName(signal)), std::string::npos) << said;
+  EXPECT_NE(said.find(std::string("interrupted by ") + liveconv::media::signalName(signal)), std::string::npos) << said;
   if (program.writesOutput) {
     for (const auto& entry : fs::directory_iterator(dir_)) {
       EXPECT_EQ(entry.path().filename().string().rfind("out", 0), std::string::npos)

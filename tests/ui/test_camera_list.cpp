@@ -1,12 +1,12 @@
 // The camera list both shells show and `liveconv cameras` prints, as data
-// (app/media/cameras.hpp): the source specs a camera opens as, and the text
+// (liveconv/media/cameras.hpp): the source specs a camera opens as, and the text
 // describeCameras() writes for two cameras and a busy device, and for no
 // camera at all.
 #include <gtest/gtest.h>
 
-#include "media/cameras.hpp"
+#include "liveconv/media/cameras.hpp"
 
-using namespace liveconv::app;
+using namespace liveconv::media;
 
 namespace {
 

@@ -223,7 +223,7 @@ TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) 
   };
   EXPECT_FALSE(settle());
   EXPECT_EQ(switcher.feed(), nullptr);
-  EXPECT_EQ(switcher.errorExitCode(), kExitUnsupported) << switcher.error();
+  EXPECT_EQ(switcher.errorExitCode(), media::kExitUnsupported) << switcher.error();
   EXPECT_EQ(switcher.error(), "Variant separable needs a rank-1 (separable) mask; this one is not.")
       << "as `liveconv run` says it: the source is not what failed";
   for (int frame = 0; frame < 5; ++frame) EXPECT_FALSE(switcher.sync(model));
@@ -232,7 +232,7 @@ TEST(FeedSwitcher, WithNothingPlayingASetRefusedIsTriedAgainOnlyWithTheNextSet) 
   EXPECT_TRUE(settle()) << "the next set did not open the source: " << switcher.error();
   ASSERT_NE(current(switcher), nullptr);
   EXPECT_EQ(current(switcher)->source, "clip");
-  EXPECT_EQ(switcher.errorExitCode(), kExitOk);
+  EXPECT_EQ(switcher.errorExitCode(), media::kExitOk);
   EXPECT_EQ(gate.started(), 2);
 }
 

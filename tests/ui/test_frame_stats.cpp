@@ -1,13 +1,13 @@
 // Overlay numbers: throughput, drops, the frame-time ring; and the test source.
 #include <gtest/gtest.h>
 
-#include "media/generated_sources.hpp"
+#include "liveconv/media/generated_sources.hpp"
 #include "model/frame_stats.hpp"
 
 using namespace liveconv;
 using namespace liveconv::ui;
-using liveconv::app::makeTestPattern;
-using liveconv::app::parseTestPatternSpec;
+using liveconv::media::makeTestPattern;
+using liveconv::media::parseTestPatternSpec;
 
 TEST(FrameStats, Throughput) {
   EXPECT_DOUBLE_EQ(megapixelsPerSecond(1000, 1000, 1.0), 1000.0);
@@ -83,7 +83,7 @@ TEST(TestPattern, DeterministicAndMoving) {
 // (the screenshot tests rebuild it so), in either format, across a switch,
 // with timestamps 1/60 s apart; its bar wraps at the right edge (4 px a frame).
 TEST(TestPattern, TheSourceHandsOutMakeTestPatternsFramesInEitherFormat) {
-  app::TestPatternSource source(97, 31, PixelFormat::RGBA8);
+  media::TestPatternSource source(97, 31, PixelFormat::RGBA8);
   int w = 0, h = 0;
   ASSERT_TRUE(source.frameSize(&w, &h));
   EXPECT_EQ(w, 97);

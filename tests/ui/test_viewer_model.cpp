@@ -4,9 +4,10 @@
 
 #include <thread>
 
-#include "exit_codes.hpp"
+#include "liveconv/errors.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/media_errors.hpp"
 #include "liveconv/variants.hpp"
-#include "model/exit_codes.hpp"
 #include "model/viewer_model.hpp"
 
 using namespace liveconv;
@@ -256,18 +257,19 @@ TEST(ViewerModel, EditsThatWouldComputeNonFiniteResultsAreHeldBackWithTheirSente
   EXPECT_NE(m.maskError().find("scale"), std::string::npos) << m.maskError();
 }
 
-// The viewer's exit codes are its own header's, with the numbers of the CLI's
-// (app/exit_codes.hpp), so a script reads `liveconv` and the window alike.
-TEST(WindowExitCodes, SameNumbersAsTheCommandLine) {
-  EXPECT_EQ(int(ui::kExitOk), int(app::kExitOk));
-  EXPECT_EQ(int(ui::kExitFailure), int(app::kExitFailure));
-  EXPECT_EQ(int(ui::kExitUsage), int(app::kExitUsage));
-  EXPECT_EQ(int(ui::kExitNoDevice), int(app::kExitNoDevice));
-  EXPECT_EQ(int(ui::kExitBuildFailed), int(app::kExitBuildFailed));
-  EXPECT_EQ(int(ui::kExitUnsupported), int(app::kExitUnsupported));
-  EXPECT_EQ(int(ui::kExitInputFailed), int(app::kExitInputFailed));
-  EXPECT_EQ(int(ui::kExitOutputFailed), int(app::kExitOutputFailed));
-  EXPECT_EQ(int(ui::kExitNoDisplay), 9) << "the window's own code, after the CLI's 0-8";
-  EXPECT_NE(int(ui::kExitNoDisplay), int(app::kExitUiMissing));
-  EXPECT_NE(int(ui::kExitNoDisplay), int(app::kExitInterrupted));
+// Every program answers an error with the same number (exitCodeFor, the one
+// table of exit codes that `liveconv` and both windows return).
+TEST(ExitCodes, EachErrorClassHasItsNumber) {
+  EXPECT_EQ(media::exitCodeFor(NoDeviceError("none")), 3);
+  EXPECT_EQ(media::exitCodeFor(BuildError("no", "log")), 4);
+  EXPECT_EQ(media::exitCodeFor(UnsupportedError("no")), 5);
+  EXPECT_EQ(media::exitCodeFor(InvalidArgument("bad")), 2);
+  EXPECT_EQ(media::exitCodeFor(media::EncoderChoiceError("no such encoder")), 2);
+  EXPECT_EQ(media::exitCodeFor(media::InputError("cannot open")), 7);
+  EXPECT_EQ(media::exitCodeFor(media::SourceUnavailable("busy")), 7);
+  EXPECT_EQ(media::exitCodeFor(media::OutputError("disk full")), 8);
+  EXPECT_EQ(media::exitCodeFor(Error("other")), 1);
+  EXPECT_EQ(media::exitCodeFor(std::runtime_error("other")), 1);
+  EXPECT_EQ(int(media::kExitNoDisplay), 9) << "after the codes 0-8 that every program shares";
+  EXPECT_EQ(int(media::kExitInterrupted), 130);
 }

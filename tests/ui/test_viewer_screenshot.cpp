@@ -13,16 +13,16 @@
 #include <sstream>
 #include <string>
 
-#include "media/generated_sources.hpp"
+#include "liveconv/compare.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
-#include "liveconv/compare.hpp"
+#include "liveconv/media/generated_sources.hpp"
 #include "liveconv/reference.hpp"
 #include "png/png_io.hpp"
 
 using namespace liveconv;
 using namespace liveconv::ui;
-using liveconv::app::makeTestPattern;
+using liveconv::media::makeTestPattern;
 
 namespace {
 

@@ -1,18 +1,17 @@
 // The feed's seam in a build without FFmpeg (feed_sources.hpp): the generated
 // source kinds only, through the same feed; no recording.
 #include "feed/feed_sources.hpp"
-
 #include "liveconv/errors.hpp"
-#include "media/generated_sources.hpp"
+#include "liveconv/media/generated_sources.hpp"
 
 namespace liveconv::ui {
 
 FeedSource openFeedSource(const FeedSourceRequest& request) {
-  app::GeneratedSource g =
-      app::openGeneratedSource(app::sourceKindOf(request.text), request.text, request.format, request.device);
+  media::GeneratedSource g =
+      media::openGeneratedSource(media::sourceKindOf(request.text), request.text, request.format, request.device);
   if (!g.source) {
     std::string generated;  // the table's rows this build opens
-    for (const app::SourceKind& k : app::sourceKinds())
+    for (const media::SourceKind& k : media::sourceKinds())
       if (k.generated) generated += std::string(generated.empty() ? "\"" : " or \"") + k.syntax + "\"";
     throw InvalidArgument("Unknown source \"" + request.text + "\": this build of the viewer has no FFmpeg and plays only " +
                           generated + ".");

@@ -59,7 +59,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   const bool formatSwitch = format != askedFormat_ && feed_ && !feed_->changesFormatInPlace();
   // Nothing plays because the set it opened with cannot run here (a variant
   // refused, a kernel that failed to build): the next set opens it again.
-  const bool setRefused = errorExitCode_ == kExitUnsupported || errorExitCode_ == kExitBuildFailed;
+  const bool setRefused = errorExitCode_ == media::kExitUnsupported || errorExitCode_ == media::kExitBuildFailed;
   if (!feed_ && pendingMessage_.empty() && setRefused && lastGood_ && lastGood_->version != refusedVersion_)
     askedAny_ = false;
   if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_ || formatSwitch)) {
@@ -105,7 +105,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   if (!done->feed) {
     // A set that cannot run is said as `liveconv run` says it: the source is not what failed.
     const std::string what = pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_;
-    if (done->exitCode == kExitUnsupported || done->exitCode == kExitBuildFailed)
+    if (done->exitCode == media::kExitUnsupported || done->exitCode == media::kExitBuildFailed)
       error_ = done->error;
     else if (pendingIsDeviceSwitch_)
       error_ = "Cannot switch the device: " + done->error;
@@ -117,7 +117,7 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     return false;
   }
   error_.clear();
-  errorExitCode_ = kExitOk;
+  errorExitCode_ = media::kExitOk;
   errorBuildLog_.clear();
   feed_ = std::move(done->feed);  // the old feed (and the frame it owns) goes only now
   feedDevice_ = pendingDevice_;
@@ -136,7 +136,7 @@ bool FeedSwitcher::cancel() {
   pendingMessage_.clear();
   const std::string what = pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_;
   error_ = pendingIsDeviceSwitch_ ? "Cancelled the device switch." : "Cancelled opening " + what + ".";
-  errorExitCode_ = kExitInputFailed;
+  errorExitCode_ = media::kExitInputFailed;
   errorBuildLog_.clear();
   refusedVersion_ = pendingVersion_;
   return true;
@@ -168,7 +168,7 @@ void FeedSwitcher::workerLoop() {
       if (!result.feed) result.error = "no feed was made.";
     } catch (const std::exception& e) {
       result.error = e.what();
-      result.exitCode = exitCodeFor(e);
+      result.exitCode = media::exitCodeFor(e);
       if (const auto* build = dynamic_cast<const BuildError*>(&e)) result.buildLog = build->buildLog();
     }
     std::unique_ptr<FrameFeed> dropped;

@@ -20,7 +20,7 @@
 #include <thread>
 
 #include "feed/frame_feed.hpp"
-#include "model/exit_codes.hpp"
+#include "liveconv/media/exit_codes.hpp"
 #include "model/viewer_model.hpp"
 
 namespace liveconv::ui {
@@ -70,7 +70,7 @@ class FeedSwitcher {
   // Why the last open failed ("" after one that worked); the old feed plays on.
   const std::string& error() const { return error_; }
   // What a window would exit with for that failure (`liveconv run`'s number for it); kExitOk after one that worked.
-  WindowExitCode errorExitCode() const { return errorExitCode_; }
+  media::ExitCode errorExitCode() const { return errorExitCode_; }
   // The compiler's log of that failure, where a kernel failed to build ("" otherwise).
   const std::string& errorBuildLog() const { return errorBuildLog_; }
   // The model's version of the set that failure opened with: a newer set opens the source again (see sync()).
@@ -89,7 +89,7 @@ class FeedSwitcher {
     std::uint64_t ticket = 0;
     std::unique_ptr<FrameFeed> feed;
     std::string error;
-    WindowExitCode exitCode = kExitInputFailed;  // where error is not empty
+    media::ExitCode exitCode = media::kExitInputFailed;  // where error is not empty
     std::string buildLog;                        // the compiler's, for a kernel that failed
   };
   void workerLoop();
@@ -107,7 +107,7 @@ class FeedSwitcher {
   bool askedAny_ = false;
   std::uint64_t lastTicket_ = 0;
   std::string pendingMessage_, error_, pendingSource_;
-  WindowExitCode errorExitCode_ = kExitOk;
+  media::ExitCode errorExitCode_ = media::kExitOk;
   std::string errorBuildLog_;
   std::uint64_t pendingVersion_ = 0;  // the model's version the open in flight was asked with
   std::uint64_t refusedVersion_ = 0;  // ... and that of the last set refused (errorExitCode_ 4 or 5)

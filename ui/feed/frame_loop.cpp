@@ -2,21 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "feed/display_link.hpp"
-#include "liveconv/parameters.hpp"
-#include "model/mask_edit.hpp"
-#include "model/start_params.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/media/staged_output.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
-#include "media/staged_output.hpp"
+#include "model/mask_edit.hpp"
+#include "model/start_params.hpp"
 
 namespace liveconv::ui {
 
@@ -624,7 +624,7 @@ std::string FrameLoop::writeStatsJson(const std::string& path) const {
     if (d.id != ParamId::Mask && d.id != ParamId::Device)
       parameters.emplace_back(d.flag + 2, modelParamText(model_, d.id));
   // Whole or not at all (staged): a full disk keeps an older stats file as it was.
-  return app::writeStaged(path, log_.toJson(s, framesShown_, redraws_, videoFps(), mask, parameters));
+  return media::writeStaged(path, log_.toJson(s, framesShown_, redraws_, videoFps(), mask, parameters));
 }
 
 }  // namespace liveconv::ui

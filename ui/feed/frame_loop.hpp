@@ -70,7 +70,7 @@ class FrameLoop {
   // Why the last open failed ("Cannot open SOURCE: ..."); "" once one worked.
   const std::string& openError() const { return switcher_.error(); }
   // What a window would exit with for that failure, were it the first source (kExitOk: none).
-  WindowExitCode openErrorExitCode() const { return switcher_.errorExitCode(); }
+  media::ExitCode openErrorExitCode() const { return switcher_.errorExitCode(); }
   const std::string& openErrorBuildLog() const { return switcher_.errorBuildLog(); }
   // The model's version the failed open was asked with.
   std::uint64_t openRefusedVersion() const { return switcher_.refusedVersion(); }

@@ -5,7 +5,7 @@
 // What it needs from FFmpeg goes through feed_sources.hpp, so a build without
 // FFmpeg plays the generated sources through the same code.
 //
-//   lc-decode: the one decode loop (app/media/decode_loop.hpp, as `liveconv run`'s): open, pace to the
+//   lc-decode: the one decode loop (liveconv/media/decode_loop.hpp, as `liveconv run`'s): open, pace to the
 //              clip's clock x speed, push -> Pipeline -> lc-present: pop, record, mailbox
 //              (a frame too late to show is dropped as decode late, as in `liveconv run`: one LiveClock)
 //   UI thread: advance() takes the mailbox without waiting and steers the decoder with commands
@@ -37,18 +37,18 @@
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
+#include "liveconv/media/decode_loop.hpp"
+#include "liveconv/media/reconnecting_source.hpp"
+#include "liveconv/media/recorder.hpp"
+#include "liveconv/media/source_kinds.hpp"
 #include "liveconv/pipeline.hpp"
 #include "liveconv/variants.hpp"
-#include "media/decode_loop.hpp"
-#include "media/recorder.hpp"
-#include "media/reconnecting_source.hpp"
-#include "media/source_kinds.hpp"
 
 namespace liveconv::ui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using app::DecoderCommand;
+using media::DecoderCommand;
 
 struct Shown {
   ImageView source;                        // the pixels it was filtered from, kept alive by sourceOwner
@@ -81,7 +81,7 @@ cl::Event copyToDisplay(cl::CommandQueue& queue, const DeviceImage& from, const 
 // A recorder finishing its file on lc-record.
 class Ending final : public FinishingRecording {
  public:
-  explicit Ending(std::shared_ptr<app::Recorder> recorder) : recorder_(std::move(recorder)) {}
+  explicit Ending(std::shared_ptr<media::Recorder> recorder) : recorder_(std::move(recorder)) {}
   ~Ending() override { recorder_->finish(); }
   bool done() const override { return recorder_->done(); }
   void wait() override { recorder_->finish(); }
@@ -89,7 +89,7 @@ class Ending final : public FinishingRecording {
   std::string error() const override { return recorder_->error(); }
 
  private:
-  std::shared_ptr<app::Recorder> recorder_;
+  std::shared_ptr<media::Recorder> recorder_;
 };
 
 class PipelineFeed final : public FrameFeed {
@@ -107,7 +107,7 @@ class PipelineFeed final : public FrameFeed {
     // Opened here, on the thread that opens feeds (FeedSwitcher's), not on the
     // decode thread: a source that cannot be opened (a stream that refuses, a
     // file that is not video) fails the open, and the source playing stays.
-    if (opener_ || app::sourceKindOf(sourceText_).id != app::SourceKindId::Synthetic)
+    if (opener_ || media::sourceKindOf(sourceText_).id != media::SourceKindId::Synthetic)
       firstSource_ = openSource(initial->format);
     open_ = {};  // the open is over: from here on only stop() ends the source's waits
     // A decoder that converts to either format switches in place (setFormat),
@@ -115,7 +115,7 @@ class PipelineFeed final : public FrameFeed {
     formatInPlace_ = firstSource_ && firstSource_->setFormat(initial->format);
     // The test pattern has no clock of its own worth keeping: the window pulls
     // it, one frame per frame shown, as fast as the window shows them (steer()).
-    pulled_ = !opener_ && app::sourceKindOf(sourceText_).id == app::SourceKindId::TestPattern;
+    pulled_ = !opener_ && media::sourceKindOf(sourceText_).id == media::SourceKindId::TestPattern;
     held_ = pulled_;
     start(initial);
   }
@@ -273,7 +273,7 @@ class PipelineFeed final : public FrameFeed {
 
   std::string startRecording(const std::string& path) override {
     try {
-      // At the source's times (app::RecordingClock), its nominal rate where the container needs a constant one.
+      // At the source's times (media::RecordingClock), its nominal rate where the container needs a constant one.
       std::string leftovers;
       const int rateNum = std::max(1, rateNum_.load()), rateDen = std::max(1, rateDen_.load());
       auto sink = openRecordingSink(path, rateNum, rateDen, &leftovers);
@@ -283,7 +283,8 @@ class PipelineFeed final : public FrameFeed {
         sourceMessage_ = "The folder of " + path + ": " + leftovers;
       }
       std::lock_guard<std::mutex> lock(recordMutex_);
-      recorder_ = std::make_shared<app::Recorder>(std::move(sink), path, double(rateDen) / rateNum);  // encodes on lc-record
+      recorder_ =
+          std::make_shared<media::Recorder>(std::move(sink), path, double(rateDen) / rateNum);  // encodes on lc-record
       lastRecordedIndex_ = -1;
       if (pipeline_) pipeline_->setDeliverPixels(true);  // zero-copy: the encoder needs host pixels too
       return "";
@@ -314,7 +315,7 @@ class PipelineFeed final : public FrameFeed {
   // The recorder writes what it still holds and finishes the file on lc-record;
   // the caller (the UI thread) does not wait for it.
   std::shared_ptr<FinishingRecording> stopRecording() override {
-    std::shared_ptr<app::Recorder> recorder;
+    std::shared_ptr<media::Recorder> recorder;
     {
       std::lock_guard<std::mutex> lock(recordMutex_);
       recorder = std::move(recorder_);
@@ -378,7 +379,7 @@ class PipelineFeed final : public FrameFeed {
       building_ = 0;
       sourceMessage_ = decoderNote_;  // what the open said stays; older messages go
     }
-    decoder_ = std::make_unique<app::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
+    decoder_ = std::make_unique<media::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
     if (held_) decoder_->post(DecoderCommand::hold());  // a restart (another device) while paused stays paused
     stepsInFlight_ = 0;
     decoder_->start();
@@ -387,8 +388,8 @@ class PipelineFeed final : public FrameFeed {
 
   // How lc-decode plays the source: paced to its clock, the frame pushed last
   // kept for a refilter, looped as the playback says; what it reports goes to the overlay.
-  app::DecodeOptions decodeOptions(PixelFormat format) {
-    app::DecodeOptions d;
+  media::DecodeOptions decodeOptions(PixelFormat format) {
+    media::DecodeOptions d;
     d.format = format;
     d.paceToClock = true;
     d.clock = clock_;
@@ -406,9 +407,9 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = line;
     };
-    d.finished = [this](app::DecodeEnd end, const std::exception_ptr& error) {
+    d.finished = [this](media::DecodeEnd end, const std::exception_ptr& error) {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (end == app::DecodeEnd::SourceEnded)
+      if (end == media::DecodeEnd::SourceEnded)
         sourceMessage_ = "End of " + sourceDescription_ + " (turn on loop to play it again).";
       if (!error) return;
       try {
@@ -540,15 +541,15 @@ class PipelineFeed final : public FrameFeed {
       sourceMessage_ = line;
     };
     auto stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
-    return std::make_unique<app::ReconnectingSource>(std::move(first), [this, format] { return openOnce(format); },
-                                                     app::ReconnectPolicy(), report, stop);
+    return std::make_unique<media::ReconnectingSource>(
+        std::move(first), [this, format] { return openOnce(format); }, media::ReconnectPolicy(), report, stop);
   }
   // FFmpeg's sources; the generated ones (the test pattern, synthetic frames)
   // and a caller's own opener hand out pixels.
   bool decodesPlanes() const {
     if (opener_) return false;
-    const app::SourceKindId kind = app::sourceKindOf(sourceText_).id;
-    return kind != app::SourceKindId::Synthetic && kind != app::SourceKindId::TestPattern;
+    const media::SourceKindId kind = media::sourceKindOf(sourceText_).id;
+    return kind != media::SourceKindId::Synthetic && kind != media::SourceKindId::TestPattern;
   }
 
   std::unique_ptr<FrameSource> openOnce(PixelFormat format) {
@@ -608,7 +609,7 @@ class PipelineFeed final : public FrameFeed {
 
   // On lc-present: a copy of the frame to the recorder, which encodes it on lc-record.
   void record(const Frame& frame) {
-    std::shared_ptr<app::Recorder> recorder;
+    std::shared_ptr<media::Recorder> recorder;
     {
       std::lock_guard<std::mutex> lock(recordMutex_);
       // Zero-copy: frames submitted before recording started carry no host pixels.
@@ -672,12 +673,12 @@ class PipelineFeed final : public FrameFeed {
   Shown shown_;  // UI thread
 
   mutable std::mutex recordMutex_;  // taken before mutex_ where both are needed
-  std::shared_ptr<app::Recorder> recorder_;  // the recording in progress, or null
+  std::shared_ptr<media::Recorder> recorder_;                   // the recording in progress, or null
   std::vector<std::shared_ptr<FinishingRecording>> unclaimed_;  // ended by a format switch alone: finished at the latest here
   std::int64_t lastRecordedIndex_ = -1;  // the source frame and set written last
   std::uint64_t lastRecordedTag_ = 0;
 
-  std::unique_ptr<app::DecodeLoop> decoder_;  // lc-decode; holds pipeline_ while it runs
+  std::unique_ptr<media::DecodeLoop> decoder_;  // lc-decode; holds pipeline_ while it runs
   std::thread presenter_;
 };
 

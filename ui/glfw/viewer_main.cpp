@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -23,8 +23,8 @@
 #include "feed/first_launch_helper.hpp"
 #include "feed/frame_feed.hpp"
 #include "feed/frame_loop.hpp"
-#include "gl/gl.hpp"
 #include "gl/frame_capture.hpp"
+#include "gl/gl.hpp"
 #include "gl/gl_interop.hpp"
 #include "gl/picture_renderer.hpp"
 #include "glfw/key_queue.hpp"
@@ -34,12 +34,12 @@
 #include "imgui/panels.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/source_kinds.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "model/commands.hpp"
-#include "model/exit_codes.hpp"
 #include "model/pass_pacer.hpp"
 #include "png/png_io.hpp"
-#include "media/source_kinds.hpp"
-#include "media/stop_signals.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -320,18 +320,18 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
   control.timeoutSeconds = model.view().openTimeoutSeconds;
   control.hwaccel = model.view().hwaccel;
   // A signal ends the wait of a source that sends nothing, as closing the window would.
-  control.abandoned = [] { return app::interruptRequested(); };
+  control.abandoned = [] { return media::interruptRequested(); };
   try {
     try {
       loop.adopt(makeFrameFeed(asked, opt.params.values.device, model.snapshot(), &link, control), asked);
     } catch (const std::exception& e) {
-      if (app::interruptRequested()) {
-        std::fprintf(stderr, "liveconv-viewer: interrupted by %s while %s opened.\n",
-                     app::signalName(app::interruptSignal()), asked.c_str());
-        return 128 + app::interruptSignal();
+      if (media::interruptRequested()) {
+        return media::reportInterruption("liveconv-viewer", " while " + asked + " opened");
       }
       // No device, or a set that cannot run: the test pattern would fail alike.
-      if (app::sourceKindOf(asked).id == app::SourceKindId::TestPattern || exitCodeFor(e) != kExitInputFailed) throw;
+      if (media::sourceKindOf(asked).id == media::SourceKindId::TestPattern ||
+          media::exitCodeFor(e) != media::kExitInputFailed)
+        throw;
       if (!loop.log().echoing()) std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());  // else the log's line says it
       *askedFailed = true;
       loop.adopt(makeFrameFeed("testpattern", opt.params.values.device, model.snapshot(), &link), "testpattern");
@@ -339,12 +339,12 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
     }
   } catch (const BuildError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n%s\n", e.what(), e.buildLog().c_str());
-    return kExitBuildFailed;
+    return media::kExitBuildFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return exitCodeFor(e);
+    return media::exitCodeFor(e);
   }
-  return kExitOk;
+  return media::kExitOk;
 }
 
 // GLFW's key codes are ASCII for letters, digits, space and punctuation.
@@ -408,22 +408,22 @@ class Viewer {
       panel_ = std::make_unique<PanelCache>();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-      return kExitNoDisplay;
+      return media::kExitNoDisplay;
     }
     const Layout layout = layoutFor(win_, model_.view(), 0, 0, zoom());
     ShellRequests ignored;  // nothing was clicked yet
     drawUi(layout, &ignored);
     draw(FeedFrame(), layout);
     glFinish();  // not shown: the first pass draws over it
-    return kExitOk;
+    return media::kExitOk;
   }
 
   // Returns the exit code; the renderer goes before the caller lets go of the context.
   int run() {
     if (!renderer_)
-      if (const int code = prepare(); code != kExitOk) return code;
+      if (const int code = prepare(); code != media::kExitOk) return code;
     // A signal (SIGINT, SIGTERM, SIGHUP) ends the loop as closing the window does.
-    while (!glfwWindowShouldClose(win_) && !quit_ && !app::interruptRequested() && !pass()) {
+    while (!glfwWindowShouldClose(win_) && !quit_ && !media::interruptRequested() && !pass()) {
     }
     panel_.reset();
     renderer_.reset();
@@ -586,11 +586,11 @@ class Viewer {
 
   // --screenshot / --save-frame after --frames N.
   void finishTestRun(const FeedFrame& frame, const ShotInfo& shot) {
-    if (!opt_.screenshot.empty() && !saveScreenshot(opt_.screenshot, shot, win_)) exitCode_ = kExitOutputFailed;
+    if (!opt_.screenshot.empty() && !saveScreenshot(opt_.screenshot, shot, win_)) exitCode_ = media::kExitOutputFailed;
     if (opt_.saveFrame.empty()) return;
     if (const std::string error = saveFilteredFrame(frame, opt_.saveFrame); !error.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());
-      exitCode_ = kExitOutputFailed;
+      exitCode_ = media::kExitOutputFailed;
     }
   }
 
@@ -669,7 +669,7 @@ class Viewer {
   PanelState panelState_;
   Fullscreen fullscreen_;
   Notice notice_;
-  int exitCode_ = kExitOk;
+  int exitCode_ = media::kExitOk;
   DisplayTime display_;  // upload to swap, the latency's last part
   int refreshHz_ = 0;  // refreshHz()'s, found at its first call
   bool vsync_, sourceShown_ = false, dragging_ = false, quit_ = false;
@@ -682,7 +682,7 @@ class Viewer {
 };
 
 int run(const ViewerOptions& opt) {
-  app::InterruptScope interrupts;  // a signal closes the window: the recording is finished, 128 + N
+  media::InterruptScope interrupts;  // a signal closes the window: the recording is finished, 128 + N
   ViewerModel model;
   setUpModel(opt, model);
   // Without a device there is nothing to show, and saying so needs no window.
@@ -690,7 +690,7 @@ int run(const ViewerOptions& opt) {
     (void)selectDevice(opt.params.values.device);
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return kExitNoDevice;
+    return media::kExitNoDevice;
   }
   FrameLoop loop(model, {}, opt.params.values.device);
   // Nobody watches (--quit, --screenshot, --save-frame, --script): every
@@ -701,12 +701,12 @@ int run(const ViewerOptions& opt) {
   if (!opt.script.empty())
     if (const std::string why = loop.loadScript(opt.script); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
-      return kExitUsage;
+      return media::kExitUsage;
     }
   Window window;
   if (const std::string why = window.open(opt, model.view().vsync); !why.empty()) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
-    return kExitNoDisplay;
+    return media::kExitNoDisplay;
   }
   // The engine opens its device through the display link, which shares the
   // window's GL context with OpenCL where the device can (zero-copy), and
@@ -721,32 +721,32 @@ int run(const ViewerOptions& opt) {
     ~FeedsFirst() { loop.shutdown(); }
   } feedsFirst{loop};
   Viewer viewer(opt, model, loop, window.get(), window.keys());
-  if (const int code = viewer.prepare(); code != kExitOk) return code;
+  if (const int code = viewer.prepare(); code != media::kExitOk) return code;
   bool askedFailed = false;
-  if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != kExitOk) return code;
+  if (const int code = openFirstFeed(opt, link, loop, &askedFailed); code != media::kExitOk) return code;
   const std::string asked = model.source();
   int exitCode = viewer.run();
   // Nobody watched: a source that never played ends the run with the input's
   // exit code, as `liveconv run` does; the window showed why, and the screenshot has it.
-  if (exitCode == kExitOk && unattended && askedFailed && loop.playingSource() != asked) exitCode = kExitInputFailed;
+  if (exitCode == media::kExitOk && unattended && askedFailed && loop.playingSource() != asked)
+    exitCode = media::kExitInputFailed;
   // ... and so does one that opened but failed before its first picture (an MP4
   // whose index comes last, read from a pipe), as `liveconv run` ends on it.
-  if (exitCode == kExitOk && unattended && loop.framesShown() == 0 && !loop.stats().sourceMessage.empty())
-    exitCode = kExitInputFailed;
-  if (app::interruptRequested()) {
+  if (exitCode == media::kExitOk && unattended && loop.framesShown() == 0 && !loop.stats().sourceMessage.empty())
+    exitCode = media::kExitInputFailed;
+  if (media::interruptRequested()) {
     const std::string recording = loop.recordingPath();
     loop.stopRecording();
     loop.waitForRecordings();  // the file gets its trailer under its name
-    std::fprintf(stderr, "liveconv-viewer: interrupted by %s%s.\n", app::signalName(app::interruptSignal()),
-                 recording.empty() ? "" : ("; the recording " + recording + " was finished").c_str());
-    exitCode = 128 + app::interruptSignal();
+    exitCode = media::reportInterruption("liveconv-viewer",
+                                         recording.empty() ? "" : "; the recording " + recording + " was finished");
   }
   loop.stopRecording();  // closing the window finishes a recording under way (Esc, the close button)
   loop.waitForRecordings();  // every recording ended is in the stats, complete
   if (!opt.statsJson.empty())
     if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
-      exitCode = kExitOutputFailed;
+      exitCode = media::kExitOutputFailed;
     }
   loop.shutdown();  // the feed's GL objects go while the context is still there
   return exitCode;
@@ -766,7 +766,7 @@ int viewerMain(int argc, char** argv) {
   const std::string error = liveconv::ui::parseViewerOptions(argc, argv, &options);
   if (!error.empty()) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", error.c_str());  // one sentence; --help has the rest
-    return liveconv::ui::kExitUsage;
+    return liveconv::media::kExitUsage;
   }
   if (options.help) {
     std::fputs(liveconv::ui::viewerUsage(), stdout);
@@ -781,13 +781,13 @@ int viewerMain(int argc, char** argv) {
     return liveconv::ui::run(options);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "liveconv-viewer: %s\n", e.what());
-    return liveconv::ui::kExitFailure;
+    return liveconv::media::kExitFailure;
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
-  return liveconv::app::finishInterrupted("liveconv-viewer", viewerMain(argc, argv));
+  liveconv::media::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
+  return liveconv::media::finishInterrupted("liveconv-viewer", viewerMain(argc, argv));
 }

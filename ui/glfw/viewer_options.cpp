@@ -7,7 +7,7 @@
 
 #include "feed/feed_sources.hpp"
 #include "feed/script.hpp"
-#include "media/source_kinds.hpp"
+#include "liveconv/media/source_kinds.hpp"
 #include "model/commands.hpp"
 
 namespace liveconv::ui {
@@ -35,8 +35,9 @@ const char* kUsageTail =
 }  // namespace
 
 const char* viewerUsage() {
-  static const std::string usage =
-      std::string(kUsageHead) + app::sourceKindsHelp("    ") + sourceOptionsHelp() + startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() + "  --help, --version\n" + keyHelp();
+  static const std::string usage = std::string(kUsageHead) + media::sourceKindsHelp("    ") + sourceOptionsHelp() +
+                                   startParamsHelp() + displayPathOptionHelp() + kUsageTail + scriptOptionHelp() +
+                                   "  --help, --version\n" + keyHelp();
   return usage.c_str();
 }
 

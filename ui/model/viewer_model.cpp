@@ -5,9 +5,9 @@
 #include <iterator>
 
 #include "liveconv/mask_file.hpp"
+#include "liveconv/media/staged_output.hpp"
 #include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
-#include "media/staged_output.hpp"
 
 namespace liveconv::ui {
 
@@ -232,7 +232,7 @@ bool ViewerModel::saveMask(const std::string& path, std::string* error) const {
   std::string why;
   try {
     params_.mask.validate();
-    why = app::writeStaged(path, maskToJson(params_.mask));
+    why = media::writeStaged(path, maskToJson(params_.mask));
   } catch (const std::exception& e) {
     why = e.what();
   }

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <memory>
 
-#include "media/staged_output.hpp"
+#include "liveconv/media/staged_output.hpp"
 
 namespace liveconv::ui {
 
@@ -23,7 +23,7 @@ std::string writePng(const std::string& path, const ImageView& rgba) {
   // thread, and the default ones took 70-100 ms for a 1600x1000 window.
   png.flags = PNG_IMAGE_FLAG_FAST;
   // Whole or not at all (staged): a full disk keeps an older picture as it was.
-  return app::writeStaged(path, [&](const std::string& to) -> std::string {
+  return media::writeStaged(path, [&](const std::string& to) -> std::string {
     if (!png_image_write_to_file(&png, to.c_str(), 0, rgba.data, static_cast<png_int_32>(rgba.strideBytes), nullptr))
       return "Cannot write " + path + ": " + png.message;
     return {};

@@ -14,15 +14,15 @@ constexpr int kSpecRole = Qt::UserRole;
 }
 
 // LIVECONV_WITH_MEDIA: the shell links the media library (ui/qt/CMakeLists.txt).
-app::CameraList enumerateCameras() {
+media::CameraList enumerateCameras() {
 #if LIVECONV_WITH_MEDIA
-  return app::listCameras();
+  return media::listCameras();
 #else
   return {{}, "This build has no FFmpeg, so it opens no camera."};
 #endif
 }
 
-CameraDialog::CameraDialog(const app::CameraList& cameras, QWidget* parent) : QDialog(parent) {
+CameraDialog::CameraDialog(const media::CameraList& cameras, QWidget* parent) : QDialog(parent) {
   setWindowTitle("Open camera");
   auto* layout = new QVBoxLayout(this);
   message_ = new QLabel;
@@ -50,7 +50,7 @@ CameraDialog::CameraDialog(const app::CameraList& cameras, QWidget* parent) : QD
   }
   message_->setText("Video capture devices, as <tt>liveconv cameras</tt> lists them:");
   QTreeWidgetItem* first = nullptr;
-  for (const app::Camera& cam : cameras.cameras) {
+  for (const media::Camera& cam : cameras.cameras) {
     const QString device = QString::fromStdString(cam.device);
     auto* top = new QTreeWidgetItem(tree_);
     if (!cam.usable()) {
@@ -64,7 +64,7 @@ CameraDialog::CameraDialog(const app::CameraList& cameras, QWidget* parent) : QD
     top->setText(1, spec);
     top->setData(0, kSpecRole, spec);
     if (!first) first = top;
-    for (const app::CameraFormat& f : cam.formats) {
+    for (const media::CameraFormat& f : cam.formats) {
       auto* format = new QTreeWidgetItem(top);
       format->setText(0, QString::fromStdString(f.fourcc + "  " + f.description));
       format->setText(1, spec);

@@ -1,5 +1,5 @@
 // File > Open Camera: the cameras of `liveconv cameras` (the media library's
-// enumeration, app::listCameras) as a tree of device -> format -> size.
+// enumeration, media::listCameras) as a tree of device -> format -> size.
 // Picking a device or a format opens camera:N at its default size; picking a
 // size opens camera:N:WxH. With no camera the dialog says so in the
 // enumeration's own sentence and offers nothing to open.
@@ -7,7 +7,7 @@
 
 #include <QDialog>
 
-#include "media/cameras.hpp"
+#include "liveconv/media/cameras.hpp"
 
 class QDialogButtonBox;
 class QLabel;
@@ -15,14 +15,14 @@ class QTreeWidget;
 
 namespace liveconv::ui {
 
-// The cameras on this machine (app::listCameras); without the media library
+// The cameras on this machine (media::listCameras); without the media library
 // in the build, an empty list whose message says so.
-app::CameraList enumerateCameras();
+media::CameraList enumerateCameras();
 
 class CameraDialog : public QDialog {
   Q_OBJECT
  public:
-  CameraDialog(const app::CameraList& cameras, QWidget* parent = nullptr);
+  CameraDialog(const media::CameraList& cameras, QWidget* parent = nullptr);
   // The source spec of the selected row; empty when nothing that opens is selected.
   QString selectedSpec() const;
   QTreeWidget* tree() const { return tree_; }

@@ -5,23 +5,23 @@
 #include <QSocketNotifier>
 #include <QTimer>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "gl/interop_policy.hpp"
-#include "media/source_kinds.hpp"
-#include "media/stop_signals.hpp"
 #include "feed/feed_sources.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
+#include "gl/interop_policy.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/media/exit_codes.hpp"
+#include "liveconv/media/source_kinds.hpp"
+#include "liveconv/media/stop_signals.hpp"
 #include "model/commands.hpp"
-#include "model/exit_codes.hpp"
 #include "model/start_params.hpp"
 #include "qt/main_window.hpp"
 
@@ -106,7 +106,7 @@ void finishAfterFrames(liveconv::ui::MainWindow& window, const RunOptions& run) 
     }
     if (!run.quit) return;
     window.close();
-    if (failed) QApplication::exit(liveconv::ui::kExitInputFailed);  // stderr and the picture said why
+    if (failed) QApplication::exit(liveconv::media::kExitInputFailed);  // stderr and the picture said why
   });
   timer->start(20);
 }
@@ -132,8 +132,8 @@ struct CommandLine {
 int answerHelpOrVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << kUsage << liveconv::app::sourceKindsHelp("    ") << liveconv::ui::sourceOptionsHelp() << kUsageFilter
-                << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
+      std::cout << kUsage << liveconv::media::sourceKindsHelp("    ") << liveconv::ui::sourceOptionsHelp()
+                << kUsageFilter << liveconv::ui::startParamsHelp() << liveconv::ui::displayPathOptionHelp() << kUsageRun
                 << liveconv::ui::scriptOptionHelp() << "  --help, --version\n"
                 << liveconv::ui::keyHelp() << kUsageSettings;
       return 0;
@@ -170,7 +170,7 @@ std::string readCommandLine(int argc, char** argv, CommandLine* c, int* exitCode
     try {
       c->deviceIndex = liveconv::selectDevice(c->params.values.device).index;
     } catch (const std::exception& e) {
-      *exitCode = liveconv::ui::kExitNoDevice;  // as `liveconv` and the viewer
+      *exitCode = liveconv::media::kExitNoDevice;  // as `liveconv` and the viewer
       return e.what();
     }
   }
@@ -183,7 +183,7 @@ int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
   if (!run.statsJson.empty())
     if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";
-      code = code ? code : liveconv::ui::kExitOutputFailed;  // as the viewer
+      code = code ? code : liveconv::media::kExitOutputFailed;  // as the viewer
     }
   return code;
 }
@@ -218,7 +218,7 @@ int qtMain(int argc, char** argv) {
 
   // A signal (SIGINT, SIGTERM, SIGHUP) closes the window as the user would:
   // the recording is finished and the settings saved; the exit code is 128 + N.
-  liveconv::app::InterruptScope interrupts;
+  liveconv::media::InterruptScope interrupts;
   QApplication app(argc, argv);
   QApplication::setOrganizationName("liveconv");
   QApplication::setApplicationName("liveconv-qt");
@@ -252,7 +252,7 @@ int qtMain(int argc, char** argv) {
   // A signal closes the window as the user would, from here on (the first
   // open included): the recording is finished, the settings saved, 128 + N.
   std::string recording;  // what a signal finished
-  QSocketNotifier onSignal(liveconv::app::interruptWakeFd(), QSocketNotifier::Read);
+  QSocketNotifier onSignal(liveconv::media::interruptWakeFd(), QSocketNotifier::Read);
   QObject::connect(&onSignal, &QSocketNotifier::activated, &window, [&] {
     onSignal.setEnabled(false);
     recording = window.loop().recordingPath();
@@ -260,19 +260,19 @@ int qtMain(int argc, char** argv) {
     QApplication::quit();
   });
   if (!args.isEmpty() && !window.openSource(args.front()) && c.run.unattended())
-    return finish(window, c.run, liveconv::ui::kExitInputFailed);  // the log's line on stderr said why
+    return finish(window, c.run, liveconv::media::kExitInputFailed);  // the log's line on stderr said why
   // The first run fills the screen it opens on; later runs come back where they were left.
   if (window.restoredGeometry()) window.show();
   else window.showMaximized();
   window.setRunning(true);
   if (c.run.quit || !c.run.screenshot.empty()) finishAfterFrames(window, c.run);
   const int code = app.exec();
-  if (liveconv::app::interruptRequested()) {
+  if (liveconv::media::interruptRequested()) {
     if (window.isVisible()) window.close();  // a dialog's loop kept it open: finished and saved all the same
-    std::cerr << "liveconv-qt: interrupted by " << liveconv::app::signalName(liveconv::app::interruptSignal())
-              << (recording.empty() ? "" : "; the recording " + recording + " was finished") << ".\n";
+    const int interrupted = liveconv::media::reportInterruption(
+        "liveconv-qt", recording.empty() ? "" : "; the recording " + recording + " was finished");
     finish(window, c.run, 0);
-    return 128 + liveconv::app::interruptSignal();
+    return interrupted;
   }
   return finish(window, c.run, code);
 }
@@ -280,6 +280,6 @@ int qtMain(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  liveconv::app::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
-  return liveconv::app::finishInterrupted("liveconv-qt", qtMain(argc, argv));
+  liveconv::media::writeFailuresAreErrors();  // a recording past `ulimit -f` is a write error, said, not a kill
+  return liveconv::media::finishInterrupted("liveconv-qt", qtMain(argc, argv));
 }

@@ -1,7 +1,5 @@
 #include "qt/main_window.hpp"
 
-#include "gl/frame_capture.hpp"
-
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDialog>
@@ -31,15 +29,16 @@
 #include <iostream>
 
 #include "feed/display_link.hpp"
-#include "media/generated_sources.hpp"
+#include "gl/frame_capture.hpp"
 #include "liveconv/mask_file.hpp"
-#include "media/staged_output.hpp"
+#include "liveconv/media/generated_sources.hpp"
+#include "liveconv/media/staged_output.hpp"
 #include "png/png_io.hpp"
 #include "qt/camera_dialog.hpp"
 #include "qt/engine_dock.hpp"
-#include "qt/race_dock.hpp"
 #include "qt/gl_view.hpp"
 #include "qt/mask_dock.hpp"
+#include "qt/race_dock.hpp"
 #include "qt/viewport.hpp"
 
 namespace liveconv::ui {
@@ -229,7 +228,7 @@ bool MainWindow::openSource(const QString& spec) {
   // line, as every failed open; no dialog), and what played plays on.
   int patternWidth = 0, patternHeight = 0;
   const bool special = spec.isEmpty() || spec == "-" || spec.contains(':') || spec.startsWith("/dev/") ||
-                       app::parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
+                       media::parseTestPatternSpec(spec.toStdString(), &patternWidth, &patternHeight);
   if (errors_ != ErrorStyle::Dialog && !special && !QFileInfo::exists(spec)) {
     showError("Cannot open source", "Input " + spec + " does not exist.");
     return false;
@@ -268,10 +267,10 @@ bool MainWindow::ensureDisplayLink() {
 // What to do about what the picture says: with nothing playing for want of a
 // set that runs or of a device, pick another; else open another source.
 std::string MainWindow::pictureHint() const {
-  if (!loop_.running() && loop_.openErrorExitCode() == kExitNoDevice)
+  if (!loop_.running() && loop_.openErrorExitCode() == media::kExitNoDevice)
     return "Choose another device in the Device menu.";
   if (!loop_.running() &&
-      (loop_.openErrorExitCode() == kExitUnsupported || loop_.openErrorExitCode() == kExitBuildFailed))
+      (loop_.openErrorExitCode() == media::kExitUnsupported || loop_.openErrorExitCode() == media::kExitBuildFailed))
     return "Pick another variant, mask or workgroup: the source opens again with it.";
   return "Open another source from the File menu.";
 }
@@ -300,8 +299,8 @@ void MainWindow::updateOpening() {
     shownOpenError_ = openError;
     if (openError.isEmpty()) return;
     updateDeviceMenu();  // a failed switch: the tick goes back to the device that plays on
-    const WindowExitCode code = loop_.openErrorExitCode();
-    if (!loop_.running() && model_.source() != kTestSource && code == kExitInputFailed) {
+    const media::ExitCode code = loop_.openErrorExitCode();
+    if (!loop_.running() && model_.source() != kTestSource && code == media::kExitInputFailed) {
       // Nothing played yet (the asked source, or the last run's, cannot open).
       if (quitWhenNothingCanPlay_) {  // nobody watches: the input's exit code, as `liveconv run` and the viewer
         std::cerr << "liveconv-qt: " << openError.toStdString() << "\n";
@@ -321,7 +320,7 @@ void MainWindow::updateOpening() {
       const std::string& log = loop_.openErrorBuildLog();
       report(openError, QString::fromStdString(pictureHint() + (log.empty() ? "" : "\n\n" + log)));
       // Unless a newer set is on its way (the switcher opens the source again with it).
-      const bool newerSet = code != kExitNoDevice && loop_.openRefusedVersion() != model_.version();
+      const bool newerSet = code != media::kExitNoDevice && loop_.openRefusedVersion() != model_.version();
       if (quitWhenNothingCanPlay_ && !newerSet) {
         std::cerr << "liveconv-qt: " << openError.toStdString() << "\n" << (log.empty() ? "" : log + "\n");
         QCoreApplication::exit(code);
@@ -380,7 +379,7 @@ bool MainWindow::saveScreenshot(const QString& path) {
   const QPoint at = centralWidget()->mapTo(this, QPoint(0, 0));
   QPainter(&image).drawImage(at, picture);
   // Whole or not at all (staged, as every file liveconv writes): a full disk keeps an older picture as it was.
-  const std::string error = app::writeStaged(path.toStdString(), [&](const std::string& to) -> std::string {
+  const std::string error = media::writeStaged(path.toStdString(), [&](const std::string& to) -> std::string {
     errno = 0;
     if (image.save(QString::fromStdString(to), "PNG")) return "";
     return "Could not write " + path.toStdString() + (errno ? std::string(": ") + std::strerror(errno) : std::string()) + ".";
