@@ -51,25 +51,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// A non-separable integer mask (exact on every variant), normalized by its sum.
-Mask benchMask(int w, int h) {
-  Mask m;
-  m.width = w;
-  m.height = h;
-  m.coefficients.resize(static_cast<std::size_t>(w) * h);
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 7 + j * 13 + i * j) % 9 + 1);
-  m.normalize = Normalize::Auto;
-  return m;
-}
-
-Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
-  Image img(w, h, f);
-  std::mt19937 rng(seed);
-  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
-  return img;
-}
-
 // One launch of an empty kernel, enqueued and waited for (microseconds,
 // median): the host's round trip to the device and back, the floor of what a
 // frame costs beside its kernel (on PoCL, the wake-ups of its worker threads).

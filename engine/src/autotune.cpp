@@ -148,13 +148,6 @@ std::string utcNow() {
   return text;
 }
 
-Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
-  Image img(w, h, f);
-  std::mt19937 rng(seed);
-  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
-  return img;
-}
-
 }  // namespace
 
 AutoTuner::AutoTuner(std::string cachePath) : path_(std::move(cachePath)) {}

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <random>
 #include <unordered_map>
 #include <vector>
 
@@ -277,6 +278,13 @@ void turnClockwise(const ImageView& source, int quarterTurns, Image* into) {
           std::memcpy(row + static_cast<std::size_t>(x) * bpp, source.row(p.y) + static_cast<std::size_t>(p.x) * bpp, bpp);
         }
       }
+}
+
+Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
+  Image img(w, h, f);
+  std::mt19937 rng(seed);
+  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
+  return img;
 }
 
 }  // namespace liveconv

@@ -559,4 +559,16 @@ Mask turnedClockwise(const Mask& mask, int quarterTurns) {
   return turned;
 }
 
+Mask benchMask(int w, int h) {
+  Mask m;
+  m.width = w;
+  m.height = h;
+  m.coefficients.resize(static_cast<std::size_t>(w) * h);
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i)
+      m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 7 + j * 13 + i * j) % 9 + 1);
+  m.normalize = Normalize::Auto;
+  return m;
+}
+
 }  // namespace liveconv

@@ -97,7 +97,7 @@ TEST(AutoTune, PicksAVerifiedVariantAndMatchesTheReference) {
   p.mask = test::integerMask(5, 5);
   p.border = BorderMode::Mirror;
   conv.setParams(p);
-  const Image src = test::randomImage(96, 64, PixelFormat::RGBA8, 21);
+  const Image src = randomImage(96, 64, PixelFormat::RGBA8, 21);
   Image got(96, 64, PixelFormat::RGBA8), want(96, 64, PixelFormat::RGBA8);
   conv.process(src.view(), got.view());
   convolveReference(src.view(), want.view(), p.mask, p.border, p.alpha);
@@ -453,7 +453,7 @@ TEST(KernelBuilder, ThePreviousKernelServesUntilTheNewOneIsTaken) {
   p.variant = VariantId::Baked;
   p.mask = test::integerMask(3, 3);
   conv.setParams(p);
-  const Image src = test::randomImage(40, 30, PixelFormat::GRAY8, 4);
+  const Image src = randomImage(40, 30, PixelFormat::GRAY8, 4);
   Image out(40, 30, PixelFormat::GRAY8), before(40, 30, PixelFormat::GRAY8), after(40, 30, PixelFormat::GRAY8);
   conv.prepare(PixelFormat::GRAY8, 40, 30);  // the first program is built before streaming
   conv.setBuildPolicy(BuildPolicy::FramePath);
@@ -551,7 +551,7 @@ TEST(KernelBuilder, AutoShowsTheProvisionalKernelFirstThenTheRaceWinner) {
 
 // A handed-over Convolver filters a 64x48 RGBA frame exactly as the reference does with `p`.
 void expectExactOn64x48(Convolver& c, const FilterParams& p, PixelFormat format = PixelFormat::RGBA8) {
-  const Image in = test::randomImage(64, 48, format, 77);
+  const Image in = randomImage(64, 48, format, 77);
   Image out(64, 48, format), want(64, 48, format);
   c.process(in.view(), out.view());
   convolveReference(in.view(), want.view(), p.mask, p.border, p.alpha);
@@ -1053,7 +1053,7 @@ TEST(KernelBuilder, AKernelHandedOverHasRunOnce) {
   ASSERT_TRUE(c);
   const long long handedOver = test::poclGeneratedKernels();
   EXPECT_GT(handedOver, before) << "the builder generated no code: the mask was not new, so nothing is proven";
-  const Image in = test::randomImage(640, 480, PixelFormat::RGBA8, 5);
+  const Image in = randomImage(640, 480, PixelFormat::RGBA8, 5);
   DeviceImage src = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_READ_ONLY);
   DeviceImage dst = allocateDeviceImage(ctx->context, 640, 480, PixelFormat::RGBA8, CL_MEM_WRITE_ONLY);
   ctx->queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, in.sizeBytes(), in.data());

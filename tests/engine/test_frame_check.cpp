@@ -27,7 +27,7 @@ Image crop(const Image& img, const Region& r) {
 TEST(ReferenceRegion, IsTheWholeFramesReferenceThere) {
   const Mask mask = parseMaskSpec("5x3:1,-2,3,0,4,2,1,-1,5,7,-3,2,2,1,6;divisor=9;bias=4");
   for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
-    const Image src = test::randomImage(37, 23, format, 11);
+    const Image src = randomImage(37, 23, format, 11);
     for (BorderMode border : {BorderMode::Clamp, BorderMode::Mirror, BorderMode::Wrap, BorderMode::Zero}) {
       Image whole(37, 23, format);
       convolveReference(src.view(), whole.view(), mask, border, AlphaMode::PassThrough);
@@ -42,7 +42,7 @@ TEST(ReferenceRegion, IsTheWholeFramesReferenceThere) {
     }
   }
   Image out(4, 4, PixelFormat::GRAY8);
-  const Image src = test::randomImage(8, 8, PixelFormat::GRAY8, 1);
+  const Image src = randomImage(8, 8, PixelFormat::GRAY8, 1);
   EXPECT_THROW(convolveReferenceRegion(src.view(), Region{5, 5, 4, 4}, out.view(), mask, BorderMode::Clamp,
                                        AlphaMode::PassThrough),
                InvalidArgument);
@@ -64,7 +64,7 @@ TEST(FrameCheck, TheWholeFrameWhenItFitsTheBudgetElseACentredRegionOfItsShape) {
 }
 
 TEST(FrameCheck, CountsLocatesAndMapsEveryDifference) {
-  const Image src = test::randomImage(64, 40, PixelFormat::RGBA8, 5);
+  const Image src = randomImage(64, 40, PixelFormat::RGBA8, 5);
   for (const char* spec : {"sharpen", "gaussian:5"}) {
     FilterParams p;
     p.mask = parseMaskSpec(spec);

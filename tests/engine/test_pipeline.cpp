@@ -70,7 +70,7 @@ TEST(Pipeline, LosslessDeliversEveryFrameInOrderEqualToTheReference) {
   opt.deviceSlots = 2;
   Pipeline pipeline(ctx, params, opt);
   std::vector<Image> inputs;
-  for (int i = 0; i < 10; ++i) inputs.push_back(test::randomImage(160, 120, PixelFormat::RGBA8, 100 + i));
+  for (int i = 0; i < 10; ++i) inputs.push_back(randomImage(160, 120, PixelFormat::RGBA8, 100 + i));
   std::thread producer([&] {
     for (int i = 0; i < 10; ++i) ASSERT_TRUE(pipeline.push(frameOf(inputs[i], i)));
     pipeline.endOfInput();
@@ -100,7 +100,7 @@ TEST(Pipeline, ACompareRacesTheVariantsBesideTheStreamAndChangesNothingThatRuns)
   opt.tuner = std::make_shared<AutoTuner>("");
   Pipeline pipeline(ctx, params, opt);
   EXPECT_FALSE(pipeline.compareVariants()) << "no frame size before the first frame";
-  const Image input = test::randomImage(120, 80, PixelFormat::GRAY8, 3);
+  const Image input = randomImage(120, 80, PixelFormat::GRAY8, 3);
   std::atomic<bool> enough{false};
   std::thread producer([&] {  // a stream at about 100 frames/s until the comparison is done (at most a minute)
     for (int i = 0; i < 6000 && !enough; ++i) {
@@ -148,9 +148,9 @@ TEST(Pipeline, SizeAndFormatChangeMidStreamReallocatesAndGoesOn) {
   const FilterParams params = paramsWith(test::integerMask(3, 3), VariantId::Naive);
   Pipeline pipeline(ctx, params, PipelineOptions());
   std::vector<Image> inputs;
-  for (int i = 0; i < 3; ++i) inputs.push_back(test::randomImage(160, 120, PixelFormat::RGBA8, i));
-  for (int i = 0; i < 3; ++i) inputs.push_back(test::randomImage(97, 61, PixelFormat::RGBA8, 10 + i));
-  for (int i = 0; i < 3; ++i) inputs.push_back(test::randomImage(64, 48, PixelFormat::GRAY8, 20 + i));
+  for (int i = 0; i < 3; ++i) inputs.push_back(randomImage(160, 120, PixelFormat::RGBA8, i));
+  for (int i = 0; i < 3; ++i) inputs.push_back(randomImage(97, 61, PixelFormat::RGBA8, 10 + i));
+  for (int i = 0; i < 3; ++i) inputs.push_back(randomImage(64, 48, PixelFormat::GRAY8, 20 + i));
   std::thread producer([&] {
     for (std::size_t i = 0; i < inputs.size(); ++i) pipeline.push(frameOf(inputs[i], int(i)));
     pipeline.endOfInput();
@@ -168,7 +168,7 @@ TEST(Pipeline, LivePolicyDropsTheOldestAndCountsInsteadOfBlocking) {
   opt.policy = QueuePolicy::Live;
   opt.queueCapacity = 2;
   Pipeline pipeline(ctx, paramsWith(test::integerMask(3, 3), VariantId::Naive), opt);
-  const Image img = test::randomImage(160, 120, PixelFormat::RGBA8, 7);
+  const Image img = randomImage(160, 120, PixelFormat::RGBA8, 7);
   // Nobody pops: a lossless pipeline would block after a few frames.
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < 40; ++i) ASSERT_TRUE(pipeline.push(frameOf(img, i)));
@@ -195,7 +195,7 @@ TEST(Pipeline, ShowNewestFiltersTheNewestFrameNextAndKeepsOneOnTheDevice) {
   opt.queueCapacity = 2;
   opt.showNewest = true;
   const FilterParams params = paramsWith(test::integerMask(31, 31), VariantId::Naive);
-  const Image img = test::randomImage(640, 480, PixelFormat::RGBA8, 9);
+  const Image img = randomImage(640, 480, PixelFormat::RGBA8, 9);
   const Image want = reference(img, params);
   // Frame 0 goes to an idle device; frames 1..9 follow in one burst (made
   // beforehand: the burst is nine moves) while it runs: each replaces the one
@@ -263,7 +263,7 @@ TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
   options.paramsTag = 41;  // the caller's numbers for its sets (a window's model versions)
   Pipeline pipeline(ctx, before, options);
   std::vector<Image> inputs;
-  for (int i = 0; i < 8; ++i) inputs.push_back(test::randomImage(160, 120, PixelFormat::RGBA8, 40 + i));
+  for (int i = 0; i < 8; ++i) inputs.push_back(randomImage(160, 120, PixelFormat::RGBA8, 40 + i));
   std::vector<Frame> out;
   std::thread consumer([&] { out = drain(pipeline); });
   for (int i = 0; i < 4; ++i) pipeline.push(frameOf(inputs[i], i));
@@ -298,7 +298,7 @@ TEST(Pipeline, InvalidParametersAreRefusedAtOnceAndTheStreamGoesOn) {
   bad.mask.divisor = 0;
   bad.mask.normalize = Normalize::None;
   EXPECT_THROW(pipeline.setParams(bad), InvalidArgument);
-  pipeline.push(frameOf(test::randomImage(32, 32, PixelFormat::GRAY8, 1), 0));
+  pipeline.push(frameOf(randomImage(32, 32, PixelFormat::GRAY8, 1), 0));
   pipeline.endOfInput();
   EXPECT_EQ(drain(pipeline).size(), 1u);
 }
@@ -366,7 +366,7 @@ TEST(Pipeline, AutoRacesOnTheBuilderThreadWhileFramesFlow) {
   const FilterParams params = paramsWith(test::integerMask(5, 5), VariantId::Auto);
   Pipeline pipeline(ctx, params, opt);
   EXPECT_EQ(opt.tuner->racesRun(), 0) << "the pipeline raced before it knew the frame size";
-  const Image img = test::randomImage(96, 64, PixelFormat::RGBA8, 3);
+  const Image img = randomImage(96, 64, PixelFormat::RGBA8, 3);
   const Image want = reference(img, params);
   ASSERT_TRUE(pipeline.push(frameOf(img, 0)));
   std::optional<Frame> first = pipeline.pop();
@@ -410,7 +410,7 @@ TEST(Pipeline, AutoWithAnAnnouncedSizeRacesBeforeTheStream) {
   Pipeline pipeline(ctx, params, opt);
   EXPECT_EQ(opt.tuner->racesRun(), 1);
   EXPECT_EQ(opt.tuner->lastRaceThread(), currentThreadName()) << "raced elsewhere than in the constructor";
-  const Image img = test::randomImage(80, 48, PixelFormat::RGBA8, 5);
+  const Image img = randomImage(80, 48, PixelFormat::RGBA8, 5);
   std::thread producer([&] {
     for (int i = 0; i < 4; ++i) ASSERT_TRUE(pipeline.push(frameOf(img, i)));
     pipeline.endOfInput();
@@ -439,7 +439,7 @@ TEST(Pipeline, AWindowsPipelineTakesItsFirstKernelFromTheBuilder) {
   Pipeline pipeline(ctx, params, opt);
   EXPECT_EQ(opt.tuner->racesRun(), 0) << "the constructor raced";
   EXPECT_EQ(pipeline.prepared().variant, stopgapVariant(ctx->info.kind == DeviceKind::GPU));
-  const Image img = test::randomImage(80, 48, PixelFormat::RGBA8, 5);
+  const Image img = randomImage(80, 48, PixelFormat::RGBA8, 5);
   const Image want = reference(img, params);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   for (int index = 0; std::chrono::steady_clock::now() < deadline && opt.tuner->racesRun() == 0; ++index) {
@@ -480,7 +480,7 @@ TEST(Pipeline, AStreamThatStartsOnTheStopgapDoesNotRaceBeforeTheEditsPause) {
   const auto opened = std::chrono::steady_clock::now();
   Pipeline pipeline(ctx, params, opt);
   ASSERT_TRUE(pipeline.prepared().variant == stopgapVariant(ctx->info.kind == DeviceKind::GPU));
-  const Image img = test::randomImage(64, 48, PixelFormat::RGBA8, 3);
+  const Image img = randomImage(64, 48, PixelFormat::RGBA8, 3);
   const Image want = reference(img, params);
   int index = 0;
   const auto quiet = kLiveEditSettle - std::chrono::milliseconds(150);
@@ -530,7 +530,7 @@ TEST(Pipeline, KeepOnDeviceLendsEachFilteredFrameWithoutReadingBack) {
   Pipeline pipeline(ctx, params, opt);
   cl::CommandQueue consumer(ctx->context, ctx->info.device);
   std::vector<Image> inputs;
-  for (int i = 0; i < 8; ++i) inputs.push_back(test::randomImage(97, 61, PixelFormat::RGBA8, 300 + i));
+  for (int i = 0; i < 8; ++i) inputs.push_back(randomImage(97, 61, PixelFormat::RGBA8, 300 + i));
   std::thread producer([&] {
     for (int i = 0; i < 4; ++i) ASSERT_TRUE(pipeline.push(frameOf(inputs[i], i)));
     // Everything before this has been submitted once frame 3 comes out (below).
@@ -578,7 +578,7 @@ TEST(Pipeline, ALentBufferIsRewrittenOnlyAfterTheConsumersLastUse) {
   auto pipeline = std::make_unique<Pipeline>(ctx, params, opt);
   cl::CommandQueue consumer(ctx->context, ctx->info.device);
   std::vector<Image> inputs;
-  for (int i = 0; i < 4; ++i) inputs.push_back(test::randomImage(64, 40, PixelFormat::GRAY8, 500 + i));
+  for (int i = 0; i < 4; ++i) inputs.push_back(randomImage(64, 40, PixelFormat::GRAY8, 500 + i));
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(pipeline->push(frameOf(inputs[i], i)));
 
   std::optional<Frame> f0 = pipeline->pop();
@@ -839,7 +839,7 @@ TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
       Frame f;
       f.index = i;
       if (i % 3 == 2) {
-        f.image = test::randomImage(w, h, format, 300 + i);
+        f.image = randomImage(w, h, format, 300 + i);
         want.push_back(reference(f.image, params));
       } else {
         // Every layout in turn: the slots' buffers hold the largest.
@@ -895,7 +895,7 @@ TEST(Pipeline, PlanesComeBackAsThePictureTheyWereConvertedInto) {
         Frame f;
         f.index = i;
         if (i % 4 == 3) {
-          lent->push_back(test::randomImage(w, h, format, 700 + i));
+          lent->push_back(randomImage(w, h, format, 700 + i));
           f.external = lent->back().view();
           f.externalOwner = lent;
           sources.push_back(lent->back());
@@ -965,7 +965,7 @@ TEST(Pipeline, FramesAreMappedIntoDevicesThatShareHostMemory) {
       Frame f;
       f.index = i;
       if (i % 2) {
-        f.image = test::randomImage(w, h, PixelFormat::RGBA8, 500 + i);
+        f.image = randomImage(w, h, PixelFormat::RGBA8, 500 + i);
         want.push_back(reference(f.image, params));
       } else {
         f.yuv = randomYuv(w, h, YuvLayout::I420, YuvMatrix::Bt709, YuvRange::Limited, PixelFormat::RGBA8, 600 + i);
@@ -989,7 +989,7 @@ TEST(Pipeline, FramesAreMappedIntoDevicesThatShareHostMemory) {
     Pipeline pipeline(ctx, params, PipelineOptions{});
     std::thread producer([&] {
       Frame f;
-      f.image = test::randomImage(side, side, PixelFormat::RGBA8, 700);
+      f.image = randomImage(side, side, PixelFormat::RGBA8, 700);
       pipeline.push(std::move(f));
       pipeline.endOfInput();
     });
@@ -1057,8 +1057,8 @@ TEST(Pipeline, AVariantWithARowAlignmentGetsPaddedDeviceRows) {
       opt.mapHostMemory = mapped;
       opt.mapMinFrameBytes = 0;
       Pipeline pipeline(ctx, params, opt);
-      auto lent = std::make_shared<Image>(test::randomImage(97, 61, format, 500));
-      const Image owned = test::randomImage(97, 61, format, 501);
+      auto lent = std::make_shared<Image>(randomImage(97, 61, format, 500));
+      const Image owned = randomImage(97, 61, format, 501);
       Frame first = frameOf(owned, 0);
       Frame second;
       second.external = lent->view();

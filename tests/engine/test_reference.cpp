@@ -40,7 +40,7 @@ TEST(BorderIndex, FarOffsetsOnTinyImages) {
 }
 
 TEST(Reference, IdentityReturnsTheInput) {
-  const Image src = test::randomImage(13, 7, PixelFormat::RGBA8, 4);
+  const Image src = randomImage(13, 7, PixelFormat::RGBA8, 4);
   Image dst(13, 7, PixelFormat::RGBA8);
   convolveReference(src.view(), dst.view(), parseMaskSpec("identity"), BorderMode::Zero, AlphaMode::Filter);
   EXPECT_EQ(test::bytesOf(dst), test::bytesOf(src));
@@ -90,14 +90,14 @@ TEST(Reference, LaplacianOfFlatImageIs128UnderAuto) {
 }
 
 TEST(Reference, AlphaPassesThroughByDefault) {
-  const Image src = test::randomImage(9, 9, PixelFormat::RGBA8, 2);
+  const Image src = randomImage(9, 9, PixelFormat::RGBA8, 2);
   Image dst(9, 9, PixelFormat::RGBA8);
   convolveReference(src.view(), dst.view(), parseMaskSpec("box:3"), BorderMode::Clamp, AlphaMode::PassThrough);
   for (int k = 3; k < 9 * 9 * 4; k += 4) ASSERT_EQ(dst.data()[k], src.data()[k]) << "pixel " << k / 4;
 }
 
 TEST(Reference, ThreadCountDoesNotChangeTheResult) {
-  const Image src = test::randomImage(61, 47, PixelFormat::RGBA8, 6);
+  const Image src = randomImage(61, 47, PixelFormat::RGBA8, 6);
   Image one(61, 47, PixelFormat::RGBA8), many(61, 47, PixelFormat::RGBA8);
   const Mask m = test::floatMask(7, 5, 3);
   convolveReference(src.view(), one.view(), m, BorderMode::Wrap, AlphaMode::Filter, 1);
@@ -131,7 +131,7 @@ TEST(Compare, ReportsTheFirstMismatch) {
 // and turns the result (or keeps the turn as metadata). That is the same
 // picture, for every border and a mask that is not square.
 TEST(Turning, FilteringTheTurnedPictureIsTurningTheFilteredOne) {
-  const Image stored = test::randomImage(23, 14, PixelFormat::RGBA8, 7);
+  const Image stored = randomImage(23, 14, PixelFormat::RGBA8, 7);
   const Mask mask = test::integerMask(5, 3);  // not square, no symmetry
   for (int q = 0; q < 4; ++q)
     for (BorderMode border : {BorderMode::Clamp, BorderMode::Mirror, BorderMode::Wrap, BorderMode::Zero}) {

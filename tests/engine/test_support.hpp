@@ -80,13 +80,6 @@ inline std::vector<std::uint8_t> bytesOf(const Image& img) {
   return {img.data(), img.data() + img.sizeBytes()};
 }
 
-inline Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
-  Image img(w, h, f);
-  std::mt19937 rng(seed);
-  for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
-  return img;
-}
-
 // An asymmetric integer mask with negative, zero and positive taps, so a flip,
 // transpose or off-by-one shows; auto-normalized. Exact on every variant.
 inline Mask integerMask(int w, int h) {
@@ -97,20 +90,6 @@ inline Mask integerMask(int w, int h) {
   for (int j = 0; j < h; ++j)
     for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 3 + j * 5 + 1) % 7 - 1);
   m.coefficients[static_cast<std::size_t>(h / 2) * w + w / 2] += 4;  // keep the sum positive and the centre strong
-  m.normalize = Normalize::Auto;
-  return m;
-}
-
-// Positive integer taps, as a blur's: every sum of 8-bit values a mask of up
-// to 7x7 makes fits 16 unsigned bits, which the row kernels sum in (the
-// bench's mask). Exact on every variant.
-inline Mask positiveIntegerMask(int w, int h) {
-  Mask m;
-  m.width = w;
-  m.height = h;
-  m.coefficients.resize(static_cast<std::size_t>(w) * h);
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 7 + j * 13 + i * j) % 9 + 1);
   m.normalize = Normalize::Auto;
   return m;
 }

@@ -155,7 +155,7 @@ TEST_P(VariantSweep, MatchesReference) {
   const std::vector<Size2>& maskSizes =
       !everyPath ? kBorderMaskSizes : test::testImplementation().empty() ? kMaskSizes : kSecondImplementationMaskSizes;
   for (const Size2& is : images) {
-    const Image src = test::randomImage(is.w, is.h, format, seed++);
+    const Image src = randomImage(is.w, is.h, format, seed++);
     for (const Size2& ms : maskSizes) {
       if (is.w * is.h > 100000 && ms.w * ms.h > 49) continue;  // large image: small masks only
       const bool rank1 = v->needsSeparableMask, small = is.w * is.h <= 100000;
@@ -169,7 +169,7 @@ TEST_P(VariantSweep, MatchesReference) {
                               : test::floatMask(ms.w, ms.h, ms.w * 100 + ms.h));
       // Positive taps: rows_baked's unsigned 16-bit sums (the integer mask has negative taps: signed ones).
       const bool positiveTaps = everyPath && baked && v->wholeRows && ms.w * ms.h > 1 && ms.w * ms.h <= 49 && small;
-      if (positiveTaps) masks.push_back(test::positiveIntegerMask(ms.w, ms.h));
+      if (positiveTaps) masks.push_back(benchMask(ms.w, ms.h));
       for (const Mask& mask : masks) {
         // On a bright frame (240..255): the 5x5 blur's sums (its taps add up
         // to 135) then pass 32767, where signed 16-bit lanes would wrap.
@@ -216,7 +216,7 @@ TEST(Variants, ACpuDeviceFiltersHostFramesInPlaceAndExactly) {
   p.variant = VariantId::Local;
   p.mask = test::integerMask(5, 3);
   conv.setParams(p);
-  const Image src = test::randomImage(203, 61, PixelFormat::RGBA8, 5);
+  const Image src = randomImage(203, 61, PixelFormat::RGBA8, 5);
   Image want(203, 61, PixelFormat::RGBA8), got(203, 61, PixelFormat::RGBA8);
   convolveReference(src.view(), want.view(), p.mask, p.border, p.alpha);
   const FrameTimings wrapped = conv.process(src.view(), got.view());
@@ -241,7 +241,7 @@ TEST(Variants, ACpuDeviceFiltersHostFramesInPlaceAndExactly) {
 TEST(Variants, FilterAlphaModeFiltersAlpha) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   Convolver conv(ctx);
-  const Image src = test::randomImage(37, 29, PixelFormat::RGBA8, 99);
+  const Image src = randomImage(37, 29, PixelFormat::RGBA8, 99);
   // One border: filtering alpha adds a fourth plane to the same loops, and the
   // zero border is the one with code of its own (outside pixels staged as zero
   // in every plane); the sweep runs the borders themselves.
@@ -289,7 +289,7 @@ TEST(Variants, EveryPacketAndShapeMatchesReference) {
         p.workgroup = c.wg;
         conv.setParams(p);
         for (const Size2& is : images) {
-          const Image src = test::randomImage(is.w, is.h, f, 40u + is.w);
+          const Image src = randomImage(is.w, is.h, f, 40u + is.w);
           Image got(is.w, is.h, f), want(is.w, is.h, f);
           conv.process(src.view(), got.view());
           convolveReference(src.view(), want.view(), mask, border, AlphaMode::PassThrough);
@@ -332,7 +332,7 @@ TEST(Variants, SeparableColumnPassHasItsOwnShapeAndShrinksToFit) {
   Convolver conv(small);
   for (AlphaMode alpha : {AlphaMode::PassThrough, AlphaMode::Filter}) {
     for (PixelFormat f : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
-      const Image src = test::randomImage(71, 53, f, 7);
+      const Image src = randomImage(71, 53, f, 7);
       const std::string failure = runCase(conv, variantInfo(VariantId::Separable), mask, src, BorderMode::Mirror, alpha);
       EXPECT_TRUE(failure.empty()) << failure;
       const ActiveKernel a = conv.activeKernel(f, 71, 53);
@@ -361,7 +361,7 @@ TEST(Variants, RowKernelsTakeTheLargestMasks) {
     if (!v.wholeRows) continue;
     for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
       for (const Size2& is : {Size2{17, 13}, Size2{70, 64}}) {
-        const Image src = test::randomImage(is.w, is.h, format, 5);
+        const Image src = randomImage(is.w, is.h, format, 5);
         for (const Size2& ms : {Size2{63, 63}, Size2{1, 63}, Size2{63, 5}}) {
           const Mask mask = v.needsSeparableMask ? test::separableIntegerMask(ms.w, ms.h) : test::integerMask(ms.w, ms.h);
           const std::vector<BorderMode> borders =
@@ -388,7 +388,7 @@ TEST(Variants, TheRowKernelServesEveryMaskSizeWithOneProgram) {
   Convolver conv(ctx, cache);
   const VariantInfo& rows = variantInfo(VariantId::Rows);
   for (PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
-    const Image src = test::randomImage(45, 31, format, 9);
+    const Image src = randomImage(45, 31, format, 9);
     ASSERT_TRUE(runCase(conv, rows, test::integerMask(3, 3), src, BorderMode::Mirror, AlphaMode::PassThrough).empty());
     const int built = cache->buildCount();
     for (const Size2& ms : {Size2{1, 1}, Size2{5, 9}, Size2{17, 3}, Size2{63, 63}, Size2{1, 63}}) {
@@ -409,7 +409,7 @@ TEST(Variants, RowKernelsWriteFramesLargerThanTheCachesExactly) {
   const int width = 2051;
   const std::uint64_t half = std::max<std::uint64_t>(ctx->info.globalCacheBytes / 2, 1);
   const int height = static_cast<int>(std::min<std::uint64_t>(half / (2 * width) + 2, 16384));
-  const Image src = test::randomImage(width, height, PixelFormat::GRAY8, 9);
+  const Image src = randomImage(width, height, PixelFormat::GRAY8, 9);
   const std::string failure = runCase(conv, variantInfo(VariantId::Rows), test::integerMask(3, 3), src,
                                       BorderMode::Mirror, AlphaMode::PassThrough);
   EXPECT_TRUE(failure.empty()) << failure;
@@ -431,7 +431,7 @@ TEST(Variants, ProgramsAreCachedPerParameterSet) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   auto cache = std::make_shared<ProgramCache>();
   Convolver conv(ctx, cache);
-  const Image src = test::randomImage(20, 20, PixelFormat::GRAY8, 5);
+  const Image src = randomImage(20, 20, PixelFormat::GRAY8, 5);
   Image dst(20, 20, PixelFormat::GRAY8);
   FilterParams p;
   p.mask = test::integerMask(3, 3);
@@ -483,7 +483,7 @@ TEST(Variants, ChosenWorkgroupShapeIsUsed) {
   const WorkgroupShape wg = conv.activeKernel(PixelFormat::GRAY8, 45, 23).workgroup;
   EXPECT_EQ(wg.x, 8);
   EXPECT_EQ(wg.y, 4);
-  const Image src = test::randomImage(45, 23, PixelFormat::GRAY8, 8);
+  const Image src = randomImage(45, 23, PixelFormat::GRAY8, 8);
   EXPECT_EQ(runCase(conv, variantInfo(VariantId::Local), p.mask, src, BorderMode::Mirror, AlphaMode::PassThrough), "");
 }
 
@@ -494,7 +494,7 @@ TEST(Variants, DeviceResidentEnqueueMatchesHostPath) {
   p.variant = VariantId::Local;
   p.mask = test::integerMask(7, 7);
   conv.setParams(p);
-  const Image src = test::randomImage(100, 50, PixelFormat::RGBA8, 3);
+  const Image src = randomImage(100, 50, PixelFormat::RGBA8, 3);
   Image viaHost(100, 50, PixelFormat::RGBA8), viaDevice(100, 50, PixelFormat::RGBA8);
   conv.process(src.view(), viaHost.view());
   DeviceImage din = allocateDeviceImage(ctx->context, 100, 50, PixelFormat::RGBA8);
@@ -516,7 +516,7 @@ TEST(Variants, StridedHostImagesUseRectCopies) {
   p.variant = VariantId::Naive;
   p.mask = test::integerMask(3, 5);
   conv.setParams(p);
-  const Image packed = test::randomImage(30, 20, PixelFormat::RGBA8, 11);
+  const Image packed = randomImage(30, 20, PixelFormat::RGBA8, 11);
   // The same pixels in rows of 160 bytes (40 pixels) instead of 120.
   std::vector<std::uint8_t> wideIn(160 * 20, 7), wideOut(160 * 20, 0);
   for (int y = 0; y < 20; ++y) std::copy_n(packed.data() + y * 120, 120, wideIn.data() + y * 160);

@@ -151,4 +151,8 @@ Image turnedClockwise(const ImageView& source, int quarterTurns);
 // and format already (a sink turning every frame allocates once).
 void turnClockwise(const ImageView& source, int quarterTurns, Image* into);
 
+// A frame of pseudo-random bytes, the same for the same seed: what the bench,
+// auto's race and the tests filter (no mask's result depends on its content).
+Image randomImage(int w, int h, PixelFormat f, unsigned seed);
+
 }  // namespace liveconv

@@ -114,4 +114,10 @@ OutputRange outputRange(const Mask& mask);
 // A sentence when results can leave 0..255 (the picture will saturate); empty when they cannot.
 std::string saturationNote(const Mask& mask);
 
+// The bench's mask of a size: positive integer taps (1 to 9, no symmetry, not
+// separable), auto-normalized. Every sum of 8-bit values it makes up to 7x7
+// fits 16 unsigned bits, which the row kernels sum in, so it is exact on every
+// variant.
+Mask benchMask(int w, int h);
+
 }  // namespace liveconv
