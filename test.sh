@@ -25,8 +25,8 @@ scripts/install-deps.sh "$deps"
 build="${BUILD_DIR:-build}"
 # A unity build (each target's sources compiled a batch at a time): the headers
 # (Qt, GoogleTest, FFmpeg, CLHPP) are read once a batch instead of once a
-# file, which halves a fresh build (2-core machine: 526 -> 274 s of compiler
-# jobs, 260 -> 142 s). LIVECONV_UNITY_BUILD=OFF builds file by file.
+# file, which halves a fresh build (docs/benchmarks.md, "The test suite and the
+# build"). LIVECONV_UNITY_BUILD=OFF builds file by file.
 opts=(-DCMAKE_BUILD_TYPE=Release -DLIVECONV_BUILD_TESTS=ON -DCMAKE_UNITY_BUILD="${LIVECONV_UNITY_BUILD:-ON}")
 if [ "$deps" = engine ]; then
   opts+=(-DLIVECONV_WITH_MEDIA=OFF -DLIVECONV_WITH_GUI=OFF -DLIVECONV_WITH_QT=OFF)

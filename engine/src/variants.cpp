@@ -78,7 +78,7 @@ RacePlan racePlan(const VariantInfo& v, bool gpu) {
   if (v.id == VariantId::Auto || (v.cpuOnly && gpu)) return plan;
   // Elsewhere than on a GPU only the kernels written for CPU devices race:
   // they won every mask size, format and frame size measured on both CPU
-  // machines (docs/benchmarks.md, "the row kernels against OpenCV's
+  // machines (docs/benchmarks.md, "CPU kernels: PoCL against OpenCV's
   // filter2D"), and every other kernel raced there costs a compile and, on
   // PoCL, a first launch that stops the device for 100-900 ms.
   if (!gpu && !v.cpuOnly) return plan;

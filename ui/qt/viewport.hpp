@@ -9,7 +9,8 @@
 // every paint, which on a software GL (Mesa llvmpipe) cost more than the
 // decoding and the filter together (a 640x360 stream at 30 fps, 600 frames
 // from a cold start: 1.6 of two cores for the window against 0.7 with a
-// window of its own; docs/benchmarks.md, session 14). It has the
+// window of its own; docs/benchmarks.md, "Why the Qt shell's picture is a
+// window of its own"). It has the
 // keyboard when the main window opens and when it is clicked, and the main
 // window's shortcuts (Space, V, H, ...) reach it there, as in a video player.
 #pragma once

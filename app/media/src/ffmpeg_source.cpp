@@ -590,9 +590,11 @@ std::string FfmpegSource::chooseAutomatically(const AVCodec* codec) {
   }
   // A hardware decoder is kept only where it decodes at least this much faster
   // than the CPU: its frames come back over the bus, and where the same GPU
-  // filters they compete with the filter for it. Measured on an H200 (16 cores,
-  // docs/benchmarks.md): 4K HEVC 10-bit decoded alone 1.1x faster on NVDEC, the
-  // whole run with the 7x7 filter 3.2x slower; 4K H.264 0.8x and 2.0x slower.
+  // filters they compete with the filter for it, so decoding alone overstates
+  // what it brings to a whole run (on an H200 with 16 cores, the frames copied
+  // back into pageable memory: 4K HEVC 10-bit decoded alone 1.1x faster on
+  // NVDEC, the whole run with the 7x7 filter 3.2x slower; 4K H.264 0.8x and
+  // 2.0x slower). The rates with page-locked copies: docs/benchmarks.md.
   constexpr double kHardwareMargin = 1.25;
   std::string best = "none", measured;
   double bestRate = 0, cpuRate = 0;

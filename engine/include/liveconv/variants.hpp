@@ -189,7 +189,7 @@ std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet,
 // narrow, so fewer halo rows are staged per output (the row pass wants the
 // opposite). FilterParams' workgroup and packet set the row pass; this shape,
 // shrunk until it fits, the column pass. Chosen by measuring on the H200:
-// docs/benchmarks.md, "Separate shapes for the two separable passes".
+// docs/benchmarks.md, "Separable 31x31 Gaussian".
 constexpr int kColumnPassWorkgroupX = 8;
 constexpr int kColumnPassWorkgroupY = 16;
 constexpr int kColumnPassPacket = 16;
