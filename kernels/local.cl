@@ -36,13 +36,18 @@ inline void load_tile(__local pixf* tile, __global const uchar* src, int srcPitc
   const int x = groupX + lx;                                                      \
   const int y = groupY + ly;
 
+// The tile loaded by the whole group; then only the work-items inside the
+// frame go on.
+#define LOAD_TILE_THEN_KEEP_INSIDE                                                           \
+  load_tile(tile, src, srcPitch, width, height, groupX - MW / 2, groupY - MH / 2, tileW, tileH); \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+  if (x >= width || y >= height) return;
+
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_local(
     __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
     __constant float* mask, int maskW, int maskH, float scale, float offset, __local pixf* tile) {
   LOCAL_PROLOGUE
-  load_tile(tile, src, srcPitch, width, height, groupX - MW / 2, groupY - MH / 2, tileW, tileH);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (x >= width || y >= height) return;
+  LOAD_TILE_THEN_KEEP_INSIDE
 
   pixf acc = (pixf)(0.0f);
 #ifdef MASK_W
@@ -63,9 +68,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_unroll4(
     __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
     __constant float* mask, int maskW, int maskH, float scale, float offset, __local pixf* tile) {
   LOCAL_PROLOGUE
-  load_tile(tile, src, srcPitch, width, height, groupX - MW / 2, groupY - MH / 2, tileW, tileH);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (x >= width || y >= height) return;
+  LOAD_TILE_THEN_KEEP_INSIDE
 
   const int body = MW & ~3;
   const int rest = MW - body;

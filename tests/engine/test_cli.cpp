@@ -13,25 +13,15 @@
 
 #include "liveconv/frequency_response.hpp"
 #include "liveconv/variants.hpp"
+#include "shell.hpp"
 #include "test_support.hpp"
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  std::string output;  // stdout and stderr together
-};
+using liveconv::test::Result;
 
 Result run(const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + " " + LIVECONV_BIN + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return liveconv::test::shell(env + " " + LIVECONV_BIN + " " + args);
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

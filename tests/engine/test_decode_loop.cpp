@@ -148,6 +148,13 @@ class RecordingChannel : public FrameChannel {
   bool ended_ = false, cancelled_ = false;
 };
 
+// The loop run over `clip` on its thread until it ends; why it ended.
+DecodeEnd decodeToTheEnd(FrameSource& clip, FrameChannel& channel, const DecodeOptions& o) {
+  DecodeLoop loop(clip, channel, o);
+  loop.start();
+  return loop.join();
+}
+
 DecodeOptions windowLike() {
   DecodeOptions o;
   o.format = PixelFormat::RGBA8;
@@ -178,9 +185,7 @@ TEST(DecodeLoop, AFileIsReadToItsEndInOrderAndTheChannelHearsOfTheEnd) {
   DecodeEnd told = DecodeEnd::Invalid;
   DecodeOptions o;
   o.finished = [&](DecodeEnd end, const std::exception_ptr&) { told = end; };
-  DecodeLoop loop(clip, channel, o);
-  loop.start();
-  EXPECT_EQ(loop.join(), DecodeEnd::SourceEnded);
+  EXPECT_EQ(decodeToTheEnd(clip, channel, o), DecodeEnd::SourceEnded);
   EXPECT_EQ(told, DecodeEnd::SourceEnded);
   EXPECT_TRUE(channel.ended());
   const std::vector<Frame> frames = channel.frames();
@@ -198,9 +203,7 @@ TEST(DecodeLoop, MaxFramesEndsTheLoopAfterThatManyFrames) {
   RecordingChannel channel;
   DecodeOptions o;
   o.maxFrames = 7;
-  DecodeLoop loop(clip, channel, o);
-  loop.start();
-  EXPECT_EQ(loop.join(), DecodeEnd::FrameLimit);
+  EXPECT_EQ(decodeToTheEnd(clip, channel, o), DecodeEnd::FrameLimit);
   EXPECT_EQ(channel.count(), 7u);
 }
 
@@ -227,9 +230,8 @@ TEST(DecodeLoop, HeldNothingIsPushedAndEachStepPushesExactlyOneFrame) {
   EXPECT_EQ(loop.end(), DecodeEnd::Stopped);
 }
 
-TEST(DecodeLoop, ARefilterPushesTheHeldFrameAgainWithItsPixelsAndPlace) {
-  RecordingChannel channel;
-  DecodeLoop loop(std::make_unique<FakeClip>(100, 0.01), channel, windowLike());
+// Held, two steps (two frames pushed), then a refilter (the second again).
+void holdTwoStepsThenRefilter(DecodeLoop& loop, RecordingChannel& channel) {
   loop.post(DecoderCommand::hold());
   loop.post(DecoderCommand::step());
   loop.post(DecoderCommand::step());
@@ -237,6 +239,12 @@ TEST(DecodeLoop, ARefilterPushesTheHeldFrameAgainWithItsPixelsAndPlace) {
   ASSERT_TRUE(channel.waitFor(2));
   ASSERT_TRUE(loop.post(DecoderCommand::refilter()));
   ASSERT_TRUE(channel.waitFor(3));
+}
+
+TEST(DecodeLoop, ARefilterPushesTheHeldFrameAgainWithItsPixelsAndPlace) {
+  RecordingChannel channel;
+  DecodeLoop loop(std::make_unique<FakeClip>(100, 0.01), channel, windowLike());
+  ASSERT_NO_FATAL_FAILURE(holdTwoStepsThenRefilter(loop, channel));
   const std::vector<Frame> frames = framesBeforeMarker(loop, channel, 0.5);
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[2].index, frames[1].index);
@@ -254,13 +262,7 @@ TEST(DecodeLoop, ARefilterOfPlanesPushesTheHeldFramesPlanesAgain) {
   auto clip = std::make_unique<FakeClip>(100, 0.01);
   clip->planes = true;
   DecodeLoop loop(std::move(clip), channel, windowLike());
-  loop.post(DecoderCommand::hold());
-  loop.post(DecoderCommand::step());
-  loop.post(DecoderCommand::step());
-  loop.start();
-  ASSERT_TRUE(channel.waitFor(2));
-  ASSERT_TRUE(loop.post(DecoderCommand::refilter()));
-  ASSERT_TRUE(channel.waitFor(3));
+  ASSERT_NO_FATAL_FAILURE(holdTwoStepsThenRefilter(loop, channel));
   ASSERT_TRUE(loop.post(DecoderCommand::setFormat(PixelFormat::GRAY8)));
   ASSERT_TRUE(channel.waitFor(4));
   const std::vector<Frame> frames = framesBeforeMarker(loop, channel, 0.5);
@@ -379,9 +381,7 @@ TEST(DecodeLoop, StopWhenEndsTheLoopBeforeTheNextFrame) {
   DecodeOptions o;
   std::atomic<bool> stopNow{false};
   o.stopWhen = [&] { return stopNow.load() || channel.count() >= 5; };
-  DecodeLoop loop(clip, channel, o);
-  loop.start();
-  EXPECT_EQ(loop.join(), DecodeEnd::Stopped);
+  EXPECT_EQ(decodeToTheEnd(clip, channel, o), DecodeEnd::Stopped);
   EXPECT_EQ(channel.count(), 5u);
 }
 

@@ -56,6 +56,18 @@ std::vector<Frame> drain(Pipeline& p) {
   return out;
 }
 
+// The frames pushed from a thread of their own, as a decoder pushes, and
+// every frame that came out.
+std::vector<Frame> runThrough(Pipeline& p, std::vector<Frame> in) {
+  std::thread producer([&] {
+    for (Frame& f : in) p.push(std::move(f));
+    p.endOfInput();
+  });
+  std::vector<Frame> out = drain(p);
+  producer.join();
+  return out;
+}
+
 void expectMatches(const Frame& got, const Image& want, const std::string& what) {
   ASSERT_EQ(got.image.width(), want.width()) << what;
   ASSERT_EQ(got.image.height(), want.height()) << what;
@@ -850,12 +862,7 @@ TEST(Pipeline, YuvFramesAreConvertedOnTheDeviceThenFiltered) {
       }
       in.push_back(std::move(f));
     }
-    std::thread producer([&] {
-      for (Frame& f : in) pipeline.push(std::move(f));
-      pipeline.endOfInput();
-    });
-    const std::vector<Frame> out = drain(pipeline);
-    producer.join();
+    const std::vector<Frame> out = runThrough(pipeline, std::move(in));
     ASSERT_EQ(out.size(), want.size());
     for (std::size_t i = 0; i < out.size(); ++i)
       expectMatches(out[i], want[i], std::string(toString(format)) + " frame " + std::to_string(i));
@@ -907,12 +914,7 @@ TEST(Pipeline, PlanesComeBackAsThePictureTheyWereConvertedInto) {
         want.push_back(reference(sources.back(), params));
         in.push_back(std::move(f));
       }
-      std::thread producer([&] {
-        for (Frame& f : in) pipeline.push(std::move(f));
-        pipeline.endOfInput();
-      });
-      const std::vector<Frame> out = drain(pipeline);
-      producer.join();
+      const std::vector<Frame> out = runThrough(pipeline, std::move(in));
       ASSERT_EQ(out.size(), want.size()) << what;
       for (std::size_t i = 0; i < out.size(); ++i) {
         const std::string frame = what + " frame " + std::to_string(i);
@@ -973,12 +975,7 @@ TEST(Pipeline, FramesAreMappedIntoDevicesThatShareHostMemory) {
       }
       in.push_back(std::move(f));
     }
-    std::thread producer([&] {
-      for (Frame& f : in) pipeline.push(std::move(f));
-      pipeline.endOfInput();
-    });
-    const std::vector<Frame> out = drain(pipeline);
-    producer.join();
+    const std::vector<Frame> out = runThrough(pipeline, std::move(in));
     ASSERT_EQ(out.size(), want.size());
     for (std::size_t i = 0; i < out.size(); ++i)
       expectMatches(out[i], want[i], std::string(map ? "mapped" : "copied") + " frame " + std::to_string(i));

@@ -80,29 +80,32 @@ inline std::vector<std::uint8_t> bytesOf(const Image& img) {
   return {img.data(), img.data() + img.sizeBytes()};
 }
 
-// An asymmetric integer mask with negative, zero and positive taps, so a flip,
-// transpose or off-by-one shows; auto-normalized. Exact on every variant.
-inline Mask integerMask(int w, int h) {
+// A w x h mask whose tap (i, j) is tap(i, j), auto-normalized.
+template <class Tap>
+Mask maskOfTaps(int w, int h, Tap tap) {
   Mask m;
   m.width = w;
   m.height = h;
   m.coefficients.resize(static_cast<std::size_t>(w) * h);
   for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = float((i * 3 + j * 5 + 1) % 7 - 1);
-  m.coefficients[static_cast<std::size_t>(h / 2) * w + w / 2] += 4;  // keep the sum positive and the centre strong
+    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = tap(i, j);
   m.normalize = Normalize::Auto;
   return m;
 }
 
+// An asymmetric integer mask with negative, zero and positive taps, so a flip,
+// transpose or off-by-one shows; auto-normalized. Exact on every variant. The
+// centre is raised by 4: the sum stays positive and the centre strong.
+inline Mask integerMask(int w, int h) {
+  return maskOfTaps(
+      w, h, [&](int i, int j) { return float((i * 3 + j * 5 + 1) % 7 - 1 + (i == w / 2 && j == h / 2 ? 4 : 0)); });
+}
+
 // Random float taps with a divisor and bias: results agree within 1 LSB.
 inline Mask floatMask(int w, int h, unsigned seed) {
-  Mask m;
-  m.width = w;
-  m.height = h;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(-0.25f, 1.0f);
-  m.coefficients.resize(static_cast<std::size_t>(w) * h);
-  for (float& c : m.coefficients) c = d(rng);
+  Mask m = maskOfTaps(w, h, [&](int, int) { return d(rng); });
   m.divisor = m.sum() * 1.1f;
   m.bias = 3.5f;
   m.normalize = Normalize::None;
@@ -111,15 +114,8 @@ inline Mask floatMask(int w, int h, unsigned seed) {
 
 // Rank-1 masks for the separable variant: integer (exact) and float (1 LSB).
 inline Mask separableIntegerMask(int w, int h) {
-  Mask m;
-  m.width = w;
-  m.height = h;
-  m.coefficients.resize(static_cast<std::size_t>(w) * h);
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i)
-      m.coefficients[static_cast<std::size_t>(j) * w + i] = float(((j * 5 + 2) % 7 - 2) * ((i * 3 + 1) % 5 + (i == w / 2 ? 3 : 0) - 1));
-  m.normalize = Normalize::Auto;
-  return m;
+  return maskOfTaps(
+      w, h, [&](int i, int j) { return float(((j * 5 + 2) % 7 - 2) * ((i * 3 + 1) % 5 + (i == w / 2 ? 3 : 0) - 1)); });
 }
 
 inline Mask separableFloatMask(int w, int h, unsigned seed) {
@@ -128,12 +124,7 @@ inline Mask separableFloatMask(int w, int h, unsigned seed) {
   std::vector<float> col(h), row(w);
   for (float& c : col) c = d(rng);
   for (float& r : row) r = d(rng);
-  Mask m;
-  m.width = w;
-  m.height = h;
-  m.coefficients.resize(static_cast<std::size_t>(w) * h);
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) m.coefficients[static_cast<std::size_t>(j) * w + i] = col[j] * row[i];
+  Mask m = maskOfTaps(w, h, [&](int i, int j) { return col[j] * row[i]; });
   m.divisor = m.sum() * 1.2f;
   m.bias = 2.0f;
   m.normalize = Normalize::None;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "liveconv/media/ffmpeg_compat.hpp"
+#include "shell.hpp"
 #include "stream.hpp"
 
 extern "C" {
@@ -24,21 +25,8 @@ extern "C" {
 
 namespace liveconv::media::test_media {
 
-struct Result {
-  int exitCode = -1;  // -1: ended by a signal, or did not start
-  std::string output;  // stdout and stderr together
-};
-
-inline Result shell(const std::string& cmd) {
-  Result r;
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using liveconv::test::Result;
+using liveconv::test::shell;
 
 inline Result liveconv(const std::string& args) {
   return shell(std::string(LIVECONV_BIN) + " " + args);

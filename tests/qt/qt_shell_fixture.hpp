@@ -19,6 +19,7 @@
 
 #include "liveconv/device.hpp"
 #include "liveconv/image.hpp"
+#include "liveconv/reference.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport.hpp"
 
@@ -153,6 +154,35 @@ inline void saveForReview(QWidget& widget, const QString& fileName) {
   auto* main = qobject_cast<MainWindow*>(&widget);
   const QImage shot = main ? windowShot(*main) : widget.grab().toImage();
   shot.save(QFileInfo(QString::fromLocal8Bit(window)).dir().filePath(fileName));
+}
+
+// The picture the window shows is the reference filter of the frame it shows
+// (the window's mask, border and alpha), within 1 per channel, everywhere
+// outside the overlay; a third of the picture at least is compared.
+inline void expectThePictureIsTheReferenceFilter(MainWindow& w) {
+  const FeedFrame& frame = w.loop().frame();
+  ASSERT_NE(frame.source.data, nullptr);
+  Image want(frame.source.width, frame.source.height, frame.source.format);
+  convolveReference(frame.source, want.view(), w.model().mask(), w.model().border(), w.model().alpha());
+  const QImage shot = w.viewport()->grabPicture().convertToFormat(QImage::Format_RGBA8888);
+  const FbRect pic = w.viewport()->lastPainted().picture, overlay = w.viewport()->lastPainted().overlay;
+  ASSERT_EQ(pic.width, frame.source.width);
+  ASSERT_EQ(pic.height, frame.source.height);
+  int compared = 0;
+  for (int y = 0; y < pic.height; ++y)
+    for (int x = 0; x < pic.width; ++x) {
+      const int sx = pic.x + x, sy = pic.y + y;
+      if (sx >= overlay.x && sx < overlay.x + overlay.width && sy >= overlay.y && sy < overlay.y + overlay.height)
+        continue;  // under the overlay
+      const uchar* got = shot.constScanLine(sy) + sx * 4;
+      const std::uint8_t* ref = want.view().row(y) + x * 4;
+      for (int c = 0; c < 3; ++c)
+        ASSERT_LE(std::abs(got[c] - ref[c]), 1)
+            << "first mismatch at x=" << x << " y=" << y << " channel " << c << ": got " << int(got[c]) << ", want "
+            << int(ref[c]) << " (tolerance 1)";
+      ++compared;
+    }
+  EXPECT_GT(compared, pic.width * pic.height / 3);
 }
 
 inline Image copyOf(const ImageView& v) {

@@ -31,8 +31,10 @@
 #include <thread>
 #include <vector>
 
+#include "file_text.hpp"
 #include "liveconv/media/stop_signals.hpp"
 #include "silent_listener.hpp"
+#include "spawn_logged.hpp"
 
 extern char** environ;
 
@@ -77,12 +79,7 @@ void PrintTo(const Cell& c, std::ostream* out) {
   *out << name(c.program) << "/" << name(c.state);
 }
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using liveconv::test::readFile;
 
 void writeFile(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -270,24 +267,10 @@ TEST_P(SignalMatrix, EverySignalAtEveryMomentEndsWithItsSentenceAndNoFileLost) {
     }
     env.push_back("HOME=" + (dir / "home").string());  // the windows' settings: the case's own
     if (window) env.insert(env.end(), {"DISPLAY=" + x->display(), "LIBGL_ALWAYS_SOFTWARE=1", "QT_QPA_PLATFORM=xcb"});
-    std::vector<char*> envp, argv;
-    for (std::string& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
-    posix_spawn_file_actions_addchdir_np(&files, dir.c_str());
-    if (fifoWriter >= 0) posix_spawn_file_actions_addclose(&files, fifoWriter);
-    pid_t child = -1;
     const auto started = Clock::now();
-    const int spawned = posix_spawn(&child, argv[0], &files, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&files);
-    ASSERT_EQ(spawned, 0) << "cannot start " << argv[0];
+    int spawnError = 0;
+    const pid_t child = liveconv::test::spawnLogged(args, env, log.string(), dir.string(), fifoWriter, &spawnError);
+    ASSERT_EQ(spawnError, 0) << "cannot start " << args[0];
 
     int status = 0;
     bool exited = false;

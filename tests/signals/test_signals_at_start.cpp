@@ -22,7 +22,9 @@
 #include <thread>
 #include <vector>
 
+#include "file_text.hpp"
 #include "liveconv/media/stop_signals.hpp"
+#include "spawn_logged.hpp"
 
 extern char** environ;
 
@@ -66,12 +68,7 @@ void PrintTo(const Program& p, std::ostream* out) {
   *out << p.name;
 }
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using liveconv::test::readFile;
 
 using Param = std::tuple<Program, int>;
 
@@ -103,23 +100,9 @@ TEST_P(SignalAtStart, EndsTheProgramWithTheSentenceAndItsExitCode) {
   env.push_back("LIVECONV_HOLD_FIFO=" + fifo.string());
   env.push_back("LIVECONV_HOLD_PROGRAM=" + program.executable);
   env.push_back("HOME=" + (dir_ / "home").string());  // the windows' settings and caches: the test's own
-  std::vector<char*> envp, argv;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = program.argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawn_file_actions_addchdir_np(&files, dir_.c_str());
-  pid_t child = -1;
-  const int spawned = posix_spawn(&child, argv[0], &files, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&files);
-  ASSERT_EQ(spawned, 0) << "cannot start " << argv[0];
+  int spawnError = 0;
+  const pid_t child = liveconv::test::spawnLogged(program.argv, env, log.string(), dir_.string(), -1, &spawnError);
+  ASSERT_EQ(spawnError, 0) << "cannot start " << program.argv[0];
 
   int status = 0;
   bool exited = false;

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "file_text.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
@@ -285,10 +286,7 @@ Image sharpenedPattern(std::uint64_t frame) {
   return want;
 }
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using liveconv::test::readFile;
 
 // Which display path the default device gets. Under Xvfb the GL context is
 // Mesa's, which no OpenCL driver shares, so the readback path is the one that

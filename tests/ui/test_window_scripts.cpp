@@ -5,7 +5,6 @@
 // writes the filtered frame at its own size. Without Xvfb (and no $DISPLAY)
 // or without an OpenCL device: a visible SKIP.
 #include <gtest/gtest.h>
-
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -17,18 +16,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <map>
-#include <memory>
-#include <set>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "feed/first_launch_helper.hpp"
+#include "file_text.hpp"
 #include "full_disk.hpp"
 #include "liveconv/autotune.hpp"
 #include "liveconv/convolver.hpp"
@@ -97,10 +97,7 @@ class TestFolder {
   std::string path_;
 };
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using liveconv::test::readFile;
 
 struct Edit {
   std::string what, variant;
@@ -1246,6 +1243,23 @@ void runViewerTyping(const std::string& dir) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the viewer did not end well on Esc (124: it did not end)";
 }
 
+// The viewer on a 3x3 identity, typed into by `keys` (a script of the typing
+// helpers' that finds the grid's first cell at "$cell"), then Esc: its stats
+// file. The variant compiles the mask's size, not its values: no build per
+// typed digit.
+std::string typeIntoTheGrid(const std::string& name, const std::string& keys) {
+  const TestFolder folder(name);
+  const std::string& dir = folder.path();
+  std::ofstream(dir + "script.txt") << "4 screenshot shot.png\n";
+  std::ofstream(dir + "type.sh") << kTypingHelpers << R"sh(
+start_window "$1" --source testpattern:320x240 --variant rows --mask '3x3:0,0,0,0,1,0,0,0,0;divisor=1' \
+  --script script.txt --stats-json stats.json
+cell=$(layout_line grid) || { wait $window_pid; exit 1; }
+)sh" << keys << "xdotool key Escape\nwait $window_pid\n";
+  runViewerTyping(dir);
+  return readFile(dir + "stats.json");
+}
+
 // The viewer's mask grid typed into with real keys (xdotool under Xvfb), as in
 // GIMP's matrix dialog: a click opens a cell for typing, Tab goes to the next
 // cell (and on to the next row), Down and Up to the cell below and above, Enter
@@ -1256,14 +1270,7 @@ void runViewerTyping(const std::string& dir) {
 TEST(ViewerGrid, AClickOpensACellAndTabAndArrowKeysMoveBetweenCells) {
   if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
   if (!onPath("Xvfb") || !onPath("xdotool")) GTEST_SKIP() << "no Xvfb or no xdotool: cannot type into the viewer";
-  const TestFolder folder("grid");
-  const std::string& dir = folder.path();
-  std::ofstream(dir + "script.txt") << "4 screenshot shot.png\n";
-  // A variant that compiles the mask's size, not its values: no build per typed digit.
-  std::ofstream(dir + "type.sh") << kTypingHelpers << R"sh(
-start_window "$1" --source testpattern:320x240 --variant rows --mask '3x3:0,0,0,0,1,0,0,0,0;divisor=1' \
-  --script script.txt --stats-json stats.json
-cell=$(layout_line grid) || { wait $window_pid; exit 1; }
+  const std::string json = typeIntoTheGrid("grid", R"sh(
 echo "grid cell (0, 0) at $cell in window $window"
 xdotool mousemove --window "$window" $cell click 1
 passes
@@ -1277,11 +1284,7 @@ xdotool type 4
 xdotool key Up; passes
 xdotool key Up; passes
 xdotool key Up Return; passes
-xdotool key Escape
-wait $window_pid
-)sh";
-  runViewerTyping(dir);
-  const std::string json = readFile(dir + "stats.json");
+)sh");
   EXPECT_NE(json.find("\"mask\": \"3x3:2,3,0,0,1,0,4,0,0;"), std::string::npos)
       << "typed 2, Tab 3, Tab Tab Down 4, Up Up Up (the top row: stays), Enter\n" << json;
 }
@@ -1294,13 +1297,7 @@ wait $window_pid
 TEST(ViewerGrid, KeysTypedAtOnceAfterAnArrowGoIntoTheCellItOpened) {
   if (liveconv::enumerateDevices().empty()) GTEST_SKIP() << "no OpenCL device";
   if (!onPath("Xvfb") || !onPath("xdotool")) GTEST_SKIP() << "no Xvfb or no xdotool: cannot type into the viewer";
-  const TestFolder folder("grid_fast");
-  const std::string& dir = folder.path();
-  std::ofstream(dir + "script.txt") << "4 screenshot shot.png\n";
-  std::ofstream(dir + "type.sh") << kTypingHelpers << R"sh(
-start_window "$1" --source testpattern:320x240 --variant rows --mask '3x3:0,0,0,0,1,0,0,0,0;divisor=1' \
-  --script script.txt --stats-json stats.json
-cell=$(layout_line grid) || { wait $window_pid; exit 1; }
+  const std::string json = typeIntoTheGrid("grid_fast", R"sh(
 size=$(awk '$1 == "grid" { print int($5) + 3 }' shot.png.layout)
 set -- $cell
 xdotool mousemove --window "$window" "$1" "$2" click 1
@@ -1309,11 +1306,7 @@ xdotool key --delay 5 minus 1 Tab 2 Down 3 Return; passes
 xdotool mousemove --window "$window" "$1" $(($2 + size)) click 1
 passes
 xdotool key --delay 20 5 Tab 6 Down 7 Return; passes
-xdotool key Escape
-wait $window_pid
-)sh";
-  runViewerTyping(dir);
-  const std::string json = readFile(dir + "stats.json");
+)sh");
   EXPECT_NE(json.find("\"mask\": \"3x3:-1,2,0,5,6,0,0,7,0;"), std::string::npos)
       << "(0,0): -1 Tab 2 Down 3 Enter, then (0,1): 5 Tab 6 Down 7 Enter\n" << json;
 }

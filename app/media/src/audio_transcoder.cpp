@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "av_error.hpp"
 #include "liveconv/media/ffmpeg_compat.hpp"
 #include "liveconv/media/media_errors.hpp"
+#include "transcoder_codecs.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -17,13 +17,8 @@ extern "C" {
 
 namespace liveconv::media {
 
-struct AudioTranscoder::State {
-  std::string path;
-  AVFormatContext* muxer = nullptr;
-  AVStream* output = nullptr;
-  AVRational inputTimeBase{1, 1};
-  AVCodecContext* decoder = nullptr;
-  AVCodecContext* encoder = nullptr;
+struct AudioTranscoder::State : TranscoderCodecs {
+  using TranscoderCodecs::TranscoderCodecs;
   SwrContext* resampler = nullptr;
   AVAudioFifo* fifo = nullptr;
   AVFrame* decoded = nullptr;
@@ -37,12 +32,6 @@ struct AudioTranscoder::State {
     av_frame_free(&decoded);
     if (fifo) av_audio_fifo_free(fifo);
     swr_free(&resampler);
-    avcodec_free_context(&encoder);
-    avcodec_free_context(&decoder);
-  }
-
-  [[noreturn]] void fail(const std::string& what, int err) const {
-    throw OutputError("Re-encoding the audio of " + path + " failed (" + what + "): " + avError(err) + ".");
   }
 
   // Encodes one frame (nullptr: flush) and writes its packets.
@@ -108,21 +97,12 @@ struct AudioTranscoder::State {
 
 AudioTranscoder::AudioTranscoder(const AVCodecParameters* input, int timeBaseNum, int timeBaseDen, int encoderId,
                                  AVFormatContext* muxer, AVStream* output, std::string path)
-    : s_(std::make_unique<State>()) {
+    : s_(std::make_unique<State>("Re-encoding the audio", std::move(path), muxer, output,
+                                 AVRational{timeBaseNum, timeBaseDen})) {
   State& s = *s_;
-  s.path = std::move(path);
-  s.muxer = muxer;
-  s.output = output;
-  s.inputTimeBase = AVRational{timeBaseNum, timeBaseDen};
-  const AVCodec* decoder = avcodec_find_decoder(input->codec_id);
-  const AVCodec* encoder = avcodec_find_encoder(static_cast<AVCodecID>(encoderId));
-  if (!decoder || !encoder) throw OutputError("This FFmpeg cannot re-encode the audio of " + s.path + ".");
+  s.openDecoderAllocateEncoder(input, encoderId, "This FFmpeg cannot re-encode the audio of");
   {
-    s.decoder = avcodec_alloc_context3(decoder);
-    avcodec_parameters_to_context(s.decoder, input);
-    s.decoder->pkt_timebase = s.inputTimeBase;
-    if (int err = avcodec_open2(s.decoder, decoder, nullptr); err < 0) s.fail("opening the decoder", err);
-    s.encoder = avcodec_alloc_context3(encoder);
+    const AVCodec* encoder = s.encoder->codec;
     s.encoder->sample_rate = s.decoder->sample_rate;
     if (const int* rates = ffmpeg_compat::sampleRates(encoder)) {  // the encoder's rate nearest the input's
       int best = rates[0];
@@ -136,9 +116,7 @@ AudioTranscoder::AudioTranscoder(const AVCodecParameters* input, int timeBaseNum
     const AVSampleFormat* sampleFormats = ffmpeg_compat::sampleFormats(encoder);
     s.encoder->sample_fmt = sampleFormats ? sampleFormats[0] : s.decoder->sample_fmt;
     s.encoder->time_base = AVRational{1, s.encoder->sample_rate};
-    if (muxer->oformat->flags & AVFMT_GLOBALHEADER) s.encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if (int err = avcodec_open2(s.encoder, encoder, nullptr); err < 0) s.fail("opening the encoder", err);
-    avcodec_parameters_from_context(output->codecpar, s.encoder);
+    s.openEncoder();
     output->time_base = s.encoder->time_base;
     if (int err =
             swr_alloc_set_opts2(&s.resampler, &s.encoder->ch_layout, s.encoder->sample_fmt, s.encoder->sample_rate,

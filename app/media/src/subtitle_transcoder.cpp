@@ -5,8 +5,8 @@
 #include <ostream>
 #include <vector>
 
-#include "av_error.hpp"
 #include "liveconv/media/media_errors.hpp"
+#include "transcoder_codecs.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -32,27 +32,14 @@ std::string cueOutOfOrder(double cueSeconds, double lastSeconds, const std::stri
   return "liveconv: " + std::string(line) + path + ", as ffmpeg writes it.\n";
 }
 
-struct SubtitleTranscoder::State {
-  std::string path;
-  AVFormatContext* muxer = nullptr;
-  AVStream* output = nullptr;
-  AVRational inputTimeBase{1, 1};
-  AVCodecContext* decoder = nullptr;
-  AVCodecContext* encoder = nullptr;
+struct SubtitleTranscoder::State : TranscoderCodecs {
+  using TranscoderCodecs::TranscoderCodecs;
   AVPacket* packet = nullptr;
   std::vector<std::uint8_t> buffer = std::vector<std::uint8_t>(1 << 16);  // one encoded cue
   std::ostream* notices = nullptr;
   int64_t lastPts = AV_NOPTS_VALUE;  // the start of the cue written last, in the output's time base
 
-  ~State() {
-    av_packet_free(&packet);
-    avcodec_free_context(&encoder);
-    avcodec_free_context(&decoder);
-  }
-
-  [[noreturn]] void fail(const std::string& what, int err) const {
-    throw OutputError("Converting the subtitles of " + path + " failed (" + what + "): " + avError(err) + ".");
-  }
+  ~State() { av_packet_free(&packet); }
 };
 
 bool SubtitleTranscoder::converts(const AVCodecParameters* input, int encoderId) {
@@ -64,21 +51,11 @@ bool SubtitleTranscoder::converts(const AVCodecParameters* input, int encoderId)
 SubtitleTranscoder::SubtitleTranscoder(const AVCodecParameters* input, int timeBaseNum, int timeBaseDen, int encoderId,
                                        AVFormatContext* muxer, AVStream* output, std::string path,
                                        std::ostream& notices)
-    : s_(std::make_unique<State>()) {
+    : s_(std::make_unique<State>("Converting the subtitles", std::move(path), muxer, output,
+                                 AVRational{timeBaseNum, timeBaseDen})) {
   State& s = *s_;
-  s.path = std::move(path);
   s.notices = &notices;
-  s.muxer = muxer;
-  s.output = output;
-  s.inputTimeBase = AVRational{timeBaseNum, timeBaseDen};
-  const AVCodec* decoder = avcodec_find_decoder(input->codec_id);
-  const AVCodec* encoder = avcodec_find_encoder(static_cast<AVCodecID>(encoderId));
-  if (!decoder || !encoder) throw OutputError("This FFmpeg cannot convert the subtitles of " + s.path + ".");
-  s.decoder = avcodec_alloc_context3(decoder);
-  avcodec_parameters_to_context(s.decoder, input);
-  s.decoder->pkt_timebase = s.inputTimeBase;
-  if (int err = avcodec_open2(s.decoder, decoder, nullptr); err < 0) s.fail("opening the decoder", err);
-  s.encoder = avcodec_alloc_context3(encoder);
+  s.openDecoderAllocateEncoder(input, encoderId, "This FFmpeg cannot convert the subtitles of");
   s.encoder->time_base = AV_TIME_BASE_Q;
   // The cues' style sheet (an ASS header) goes with them, as ffmpeg hands it over.
   if (s.decoder->subtitle_header && s.decoder->subtitle_header_size > 0) {
@@ -87,9 +64,7 @@ SubtitleTranscoder::SubtitleTranscoder(const AVCodecParameters* input, int timeB
     std::memcpy(s.encoder->subtitle_header, s.decoder->subtitle_header, s.decoder->subtitle_header_size);
     s.encoder->subtitle_header_size = s.decoder->subtitle_header_size;
   }
-  if (muxer->oformat->flags & AVFMT_GLOBALHEADER) s.encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-  if (int err = avcodec_open2(s.encoder, encoder, nullptr); err < 0) s.fail("opening the encoder", err);
-  avcodec_parameters_from_context(output->codecpar, s.encoder);
+  s.openEncoder();
   output->time_base = AVRational{1, 1000};
   s.packet = av_packet_alloc();
 }

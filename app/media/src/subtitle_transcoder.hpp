@@ -12,12 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "audio_transcoder.hpp"
-
-struct AVCodecParameters;
-struct AVFormatContext;
-struct AVStream;
-struct AVPacket;
+#include "audio_transcoder.hpp"  // StreamTranscoder and FFmpeg's types
 
 namespace liveconv::media {
 
