@@ -181,26 +181,14 @@ inline void stage_word(__local float4* tile4, int t, __global const uchar* src, 
 #define BAKED_SKIP 0
 #endif
 
-__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
-    __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
-    __constant float* mask, int maskW, int maskH, float scale, float offset, __local float4* tileWords,
-    __global const uchar* alphaSrc, int alphaPitch) {
-  // alphaSrc: the 8-bit RGBA frame whose centre alpha is copied when alpha is
-  // not filtered (src itself, except in the second separable pass).
-  // Declared as float4 so that the allocation is 16-byte aligned for the word reads.
+// The workgroup's tile staged, row-major over the whole workgroup so that
+// consecutive work-items read consecutive source words. Most workgroups lie
+// inside the image, and with rows of whole words (the usual case) copy 4
+// pixels per 16-byte load; the others map each pixel through the border rule.
+inline void stage_tile(__local float4* tileWords, __global const uchar* src, int srcPitch, int originX, int originY,
+                       int width, int height) {
   __local float* tile = (__local float*)tileWords;
-  const int lx = get_local_id(0);
-  const int ly = get_local_id(1);
-  const int groupX = get_group_id(0) * (LX * BX);
-  const int groupY = get_group_id(1) * (LY * PY);
-  const int originX = groupX - HALO_L;  // source column of tile column 0
-  const int originY = groupY - RY;
-
-  // Stage the tile, row-major over the whole workgroup so that consecutive
-  // work-items read consecutive source words. Most workgroups lie inside the
-  // image, and with rows of whole words (the usual case) copy 4 pixels per
-  // 16-byte load; the others map each pixel through the border rule.
-  const int lid = ly * LX + lx;
+  const int lid = get_local_id(1) * LX + get_local_id(0);
   if (originX >= 0 && originY >= 0 && originX + TILE_PITCH <= width && originY + TILE_H <= height &&
       (srcPitch & 3) == 0 && (originX & 3) == 0) {
     const int wordPitch = srcPitch / 4;
@@ -217,6 +205,92 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
       stage_pixel(tile, t, src, srcPitch, originX + tx, originY + ty, width, height);
     }
   }
+}
+
+// First separable pass: one plane's sums of row y, up to 4 from x0, as one
+// 16-byte store where the row is whole words.
+inline void store_sums(__global float* out, int dstPitch, int x0, int y, int width, bool wholeWords, float s0,
+                       float s1, float s2, float s3) {
+  if (wholeWords) {
+    ((__global float4*)out)[(y * dstPitch + x0) / 4] = (float4)(s0, s1, s2, s3);
+    return;
+  }
+  const float sums[4] = {s0, s1, s2, s3};
+#pragma unroll
+  for (int b = 0; b < BX; ++b)
+    if (x0 + b < width) out[y * dstPitch + x0 + b] = sums[b];
+}
+
+// One result as its bytes: R, G, B (and A where alpha is filtered; where it
+// is copied, the centre's is merged in by store_pixels), or the gray byte.
+#if CHANNELS == 4 && PLANES == 4
+#define PIXEL_BYTES(p)                                                                             \
+  (float_to_byte(fma(p[0], scale, offset)) | (float_to_byte(fma(p[1], scale, offset)) << 8) |       \
+   (float_to_byte(fma(p[2], scale, offset)) << 16) | (float_to_byte(fma(p[3], scale, offset)) << 24))
+#elif CHANNELS == 4
+#define PIXEL_BYTES(p)                                                                        \
+  (float_to_byte(fma(p[0], scale, offset)) | (float_to_byte(fma(p[1], scale, offset)) << 8) | \
+   (float_to_byte(fma(p[2], scale, offset)) << 16))
+#else
+#define PIXEL_BYTES(p) float_to_byte(fma(p[0], scale, offset))
+#endif
+
+// Row y's results from x0 (up to 4, as PIXEL_BYTES made them): one 16-byte
+// (RGBA) or 4-byte (GRAY) store where the rows are whole words, else pixel by
+// pixel; RGBA with alpha copied takes each pixel's alpha from alphaSrc.
+inline void store_pixels(__global uchar* dst, int dstPitch, __global const uchar* alphaSrc, int alphaPitch, int x0,
+                         int y, int width, bool wholeWords, uint p0, uint p1, uint p2, uint p3) {
+#if CHANNELS == 4
+  if (wholeWords) {
+#if PLANES == 3
+    const uint4 centre = ((__global const uint4*)alphaSrc)[(y * alphaPitch + x0) / 4] & 0xFF000000u;
+#else
+    const uint4 centre = (uint4)(0u);
+#endif
+    ((__global uint4*)dst)[(y * dstPitch + x0) / 4] = (uint4)(p0, p1, p2, p3) | centre;
+    return;
+  }
+#else
+  if (wholeWords) {
+    ((__global uint*)dst)[(y * dstPitch + x0) / 4] = p0 | (p1 << 8) | (p2 << 16) | (p3 << 24);
+    return;
+  }
+#endif
+  const uint pixels[4] = {p0, p1, p2, p3};
+#pragma unroll
+  for (int b = 0; b < BX; ++b) {
+    const int x = x0 + b;
+    if (x >= width) continue;
+#if CHANNELS == 4 && PLANES == 3
+    ((__global uint*)dst)[y * dstPitch + x] = pixels[b] | (((__global const uint*)alphaSrc)[y * alphaPitch + x] & 0xFF000000u);
+#elif CHANNELS == 4
+    ((__global uint*)dst)[y * dstPitch + x] = pixels[b];
+#else
+    dst[y * dstPitch + x] = (uchar)pixels[b];
+#endif
+  }
+}
+
+// Index b of a block's BX values, clamped to 0 where BX has fewer (those
+// lanes of a whole-word store are never used: wholeWords needs BX == 4).
+#define LANE(b) (BX > (b) ? (b) : 0)
+
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
+    __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
+    __constant float* mask, int maskW, int maskH, float scale, float offset, __local float4* tileWords,
+    __global const uchar* alphaSrc, int alphaPitch) {
+  // alphaSrc: the 8-bit RGBA frame whose centre alpha is copied when alpha is
+  // not filtered (src itself, except in the second separable pass).
+  // Declared as float4 so that the allocation is 16-byte aligned for the word reads.
+  __local float* tile = (__local float*)tileWords;
+  const int lx = get_local_id(0);
+  const int ly = get_local_id(1);
+  const int groupX = get_group_id(0) * (LX * BX);
+  const int groupY = get_group_id(1) * (LY * PY);
+  const int originX = groupX - HALO_L;  // source column of tile column 0
+  const int originY = groupY - RY;
+
+  stage_tile(tileWords, src, srcPitch, originX, originY, width, height);
   barrier(CLK_LOCAL_MEM_FENCE);
 
   const int x0 = groupX + lx * BX;
@@ -248,24 +322,15 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
 
 #if OUT_FLOAT
   // First separable pass: the sums themselves, a row of 4 as one 16-byte store per plane.
-  __global float* out = (__global float*)dst;
-  const int planeStride = dstPitch * height;
   const bool wholeWords = BX == 4 && x0 + 3 < width && (dstPitch & 3) == 0;
 #pragma unroll
   for (int k = 0; k < PY; ++k) {
     const int y = y0 + k;
     if (y >= height) break;
 #pragma unroll
-    for (int c = 0; c < PLANES; ++c) {
-      if (wholeWords) {
-        ((__global float4*)out)[(c * planeStride + y * dstPitch + x0) / 4] =
-            (float4)(acc[k][0][c], acc[k][BX > 1][c], acc[k][BX > 2 ? 2 : 0][c], acc[k][BX > 3 ? 3 : 0][c]);
-      } else {
-#pragma unroll
-        for (int b = 0; b < BX; ++b)
-          if (x0 + b < width) out[c * planeStride + y * dstPitch + x0 + b] = acc[k][b][c];
-      }
-    }
+    for (int c = 0; c < PLANES; ++c)
+      store_sums((__global float*)dst + c * dstPitch * height, dstPitch, x0, y, width, wholeWords, acc[k][0][c],
+                 acc[k][LANE(1)][c], acc[k][LANE(2)][c], acc[k][LANE(3)][c]);
   }
 #else
   // Results as bytes; a full row of 4 goes out as one 16-byte (RGBA) or 4-byte
@@ -275,54 +340,8 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
   for (int k = 0; k < PY; ++k) {
     const int y = y0 + k;
     if (y >= height) break;
-    uint out[BX];
-#pragma unroll
-    for (int b = 0; b < BX; ++b) {
-      const uint r = float_to_byte(fma(acc[k][b][0], scale, offset));
-#if CHANNELS == 4
-      const uint g = float_to_byte(fma(acc[k][b][1], scale, offset));
-      const uint bl = float_to_byte(fma(acc[k][b][2], scale, offset));
-#if PLANES == 4
-      const uint a = float_to_byte(fma(acc[k][b][3], scale, offset)) << 24;
-#else
-      const uint a = 0;  // the centre alpha is merged in below
-#endif
-      out[b] = r | (g << 8) | (bl << 16) | a;
-#else
-      out[b] = r;
-#endif
-    }
-    if (wholeWords) {
-#if CHANNELS == 4
-      const int word = (y * dstPitch + x0) / 4;
-#if PLANES == 3
-      const uint4 centre = ((__global const uint4*)alphaSrc)[(y * alphaPitch + x0) / 4] & 0xFF000000u;
-#else
-      const uint4 centre = (uint4)(0u);
-#endif
-      ((__global uint4*)dst)[word] = (uint4)(out[0], out[BX > 1], out[BX > 2 ? 2 : 0], out[BX > 3 ? 3 : 0]) | centre;
-#else
-      ((__global uint*)dst)[(y * dstPitch + x0) / 4] =
-          out[0] | (out[BX > 1] << 8) | (out[BX > 2 ? 2 : 0] << 16) | (out[BX > 3 ? 3 : 0] << 24);
-#endif
-    } else {
-#pragma unroll
-      for (int b = 0; b < BX; ++b) {
-        const int x = x0 + b;
-        if (x < width) {
-#if CHANNELS == 4
-#if PLANES == 3
-          const uint centre = ((__global const uint*)alphaSrc)[y * alphaPitch + x] & 0xFF000000u;
-#else
-          const uint centre = 0u;
-#endif
-          ((__global uint*)dst)[y * dstPitch + x] = out[b] | centre;
-#else
-          dst[y * dstPitch + x] = (uchar)out[b];
-#endif
-        }
-      }
-    }
+    store_pixels(dst, dstPitch, alphaSrc, alphaPitch, x0, y, width, wholeWords, PIXEL_BYTES(acc[k][0]),
+                 PIXEL_BYTES(acc[k][LANE(1)]), PIXEL_BYTES(acc[k][LANE(2)]), PIXEL_BYTES(acc[k][LANE(3)]));
   }
 #endif
 }

@@ -281,105 +281,106 @@ FilterParams AutoTuner::resolve(const std::shared_ptr<DeviceContext>& shared, co
   return best.params;
 }
 
-RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const std::shared_ptr<ProgramCache>& cache,
-                           const FilterParams& params, PixelFormat format, int width, int height,
-                           const std::function<bool()>& interrupted, const std::string& trigger) {
-  const auto stopRequested = [&] { return this->stopRequested() || (interrupted && interrupted()); };
-  // The race's own command queue: the stream on the device's queue goes on beside it.
-  auto device = std::make_shared<DeviceContext>(*shared);
-  device->queue = cl::CommandQueue(shared->context, shared->info.device, CL_QUEUE_PROFILING_ENABLE);
+namespace {
 
-  // The race, without the lock (lookup() answers other threads meanwhile):
-  // correctness on a small odd-sized frame first, then the fastest kernel time
-  // on a frame of the real size.
+// The report's head: what is raced, where, why and when.
+RaceReport reportFor(const DeviceInfo& device, const FilterParams& params, PixelFormat format, int width, int height,
+                     const std::string& trigger) {
   RaceReport report;
   report.trigger = trigger;
   report.racedAt = utcNow();
-  report.device = shared->info.name;
+  report.device = device.name;
   report.format = format;
   report.mask = describe(params.mask);
   report.border = params.border;
-  report.fma = fmaLimit(shared->info);
+  report.fma = fmaLimit(device);
   report.maskWidth = params.mask.width;
   report.maskHeight = params.mask.height;
   report.channels = bytesPerPixel(format);  // as bench counts them
   report.width = width;
   report.height = height;
-  const Image small = randomImage(53, 37, format, 7);
-  Image want(small.width(), small.height(), format), got(small.width(), small.height(), format);
-  convolveReference(small.view(), want.view(), params.mask, params.border, params.alpha);
-  const int tolerance = params.mask.isIntegerValued() ? 0 : 1;
-  const auto [raceWidth, raceHeight] = raceSample(width, height);
+  const auto [raceWidth, raceHeight] = AutoTuner::raceSample(width, height);
   report.sampleWidth = raceWidth;
   report.sampleHeight = raceHeight;
-  const Image frame = randomImage(raceWidth, raceHeight, format, 11);
-  DeviceImage src = allocateDeviceImage(device->context, raceWidth, raceHeight, format, CL_MEM_READ_ONLY);
-  DeviceImage dst = allocateDeviceImage(device->context, raceWidth, raceHeight, format, CL_MEM_WRITE_ONLY);
-  device->queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, frame.sizeBytes(), frame.data());
-  const std::size_t tightPitch = static_cast<std::size_t>(width) * bytesPerPixel(format);  // the pipeline's rows
-  {  // the reference point, on the race's queue, once per device
-    std::unique_lock<std::mutex> lock(mutex_);
-    const auto known = copyBandwidth_.find(shared->info.fingerprint());
-    report.copyBytesPerSecond = known != copyBandwidth_.end() ? known->second : 0;
-    lock.unlock();
-    if (report.copyBytesPerSecond <= 0) {
-      report.copyBytesPerSecond = copyBandwidth(*device, kTimedRuns);
-      lock.lock();
-      copyBandwidth_[shared->info.fingerprint()] = report.copyBytesPerSecond;
-    }
+  return report;
+}
+
+// What every candidate is run on: a small odd-sized frame and its reference
+// result (correctness), and a frame of the sample's size on the device (time).
+struct RaceFrames {
+  RaceFrames(DeviceContext& device, const FilterParams& params, PixelFormat format, const RaceReport& report)
+      : small(randomImage(53, 37, format, 7)),
+        want(small.width(), small.height(), format),
+        got(small.width(), small.height(), format),
+        tolerance(params.mask.isIntegerValued() ? 0 : 1),
+        src(allocateDeviceImage(device.context, report.sampleWidth, report.sampleHeight, format, CL_MEM_READ_ONLY)),
+        dst(allocateDeviceImage(device.context, report.sampleWidth, report.sampleHeight, format, CL_MEM_WRITE_ONLY)),
+        tightPitch(static_cast<std::size_t>(report.width) * bytesPerPixel(format)) {
+    convolveReference(small.view(), want.view(), params.mask, params.border, params.alpha);
+    const Image frame = randomImage(report.sampleWidth, report.sampleHeight, format, 11);
+    device.queue.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, frame.sizeBytes(), frame.data());
   }
-  // Each candidate is built, checked and warmed up first; then they are timed
-  // in turns, one run each a round, so that a load that comes and goes (a
-  // window playing, another program) falls on all of them alike instead of
-  // on whichever was being timed then. Each keeps its fastest run: what a
-  // load adds to a run is never negative, so the fastest is the nearest to
-  // what the kernel itself takes. (Timed one candidate after another, five
-  // runs each, while a window played on the 2-core machine with a core busy,
-  // the medians of one kernel's packets varied 2-3x: 10.6, 25.3 and 29.2 ms.)
-  std::vector<std::unique_ptr<Convolver>> timed;
-  // Auto races the variants written for this kind of device; a comparison
-  // (B) asked for every variant the device can run, and gets them all.
-  const bool everyVariant = trigger == "compare";
-  for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU, everyVariant)) {
-    if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
-    RaceEntry entry;
-    entry.params = candidate;
-    std::unique_ptr<Convolver> conv;
-    try {
-      conv = std::make_unique<Convolver>(device, cache, nullptr);
-      conv->setParams(candidate);
-      conv->process(small.view(), got.view());
-      if (auto mm = compareImages(got.view(), want.view(), tolerance)) {
-        entry.outcome = "wrong result: " + mm->toString();
-      } else if (conv->devicePitchBytes(format, width, height) != tightPitch) {
-        entry.outcome = "skipped: needs padded rows";  // the pipeline's buffers are tightly packed
-      } else {
-        for (int r = 0; r < kWarmupRuns && !stopRequested(); ++r) {
-          cl::Event done;
-          conv->enqueue(src, dst, nullptr, &done, nullptr);
-          done.wait();
-        }
-        entry.outcome = "ok";
-        const ActiveKernel a = conv->activeKernel(format, width, height);
-        entry.params.workgroup = a.workgroup;  // record what actually ran
-        entry.params.packet = candidate.packet;
+  const Image small;
+  Image want, got;
+  const int tolerance;
+  DeviceImage src, dst;
+  const std::size_t tightPitch;  // the pipeline's rows, tightly packed
+};
+
+[[noreturn]] void raceInterrupted() {
+  throw Cancelled("The measurement of auto's candidates was interrupted.");
+}
+
+// A candidate built, checked against the reference and warmed up: its
+// convolver where it is ready to be timed ("ok"), else null and the reason.
+std::unique_ptr<Convolver> prepare(const std::shared_ptr<DeviceContext>& device,
+                                   const std::shared_ptr<ProgramCache>& cache, RaceFrames& frames,
+                                   const RaceReport& report, const std::function<bool()>& stopRequested,
+                                   RaceEntry* entry) {
+  const PixelFormat format = report.format;
+  std::unique_ptr<Convolver> conv;
+  try {
+    conv = std::make_unique<Convolver>(device, cache, nullptr);
+    conv->setParams(entry->params);
+    conv->process(frames.small.view(), frames.got.view());
+    if (auto mm = compareImages(frames.got.view(), frames.want.view(), frames.tolerance)) {
+      entry->outcome = "wrong result: " + mm->toString();
+    } else if (conv->devicePitchBytes(format, report.width, report.height) != frames.tightPitch) {
+      entry->outcome = "skipped: needs padded rows";  // the pipeline's buffers are tightly packed
+    } else {
+      for (int r = 0; r < kWarmupRuns && !stopRequested(); ++r) {
+        cl::Event done;
+        conv->enqueue(frames.src, frames.dst, nullptr, &done, nullptr);
+        done.wait();
       }
-    } catch (const Error& e) {
-      entry.outcome = std::string("unavailable: ") + e.what();
-    } catch (const cl::Error& e) {
-      entry.outcome = std::string("unavailable: ") + e.what();
+      entry->outcome = "ok";
+      entry->params.workgroup = conv->activeKernel(format, report.width, report.height).workgroup;  // what ran
     }
-    if (entry.outcome != "ok") conv.reset();
-    report.entries.push_back(entry);
-    timed.push_back(std::move(conv));
+  } catch (const Error& e) {
+    entry->outcome = std::string("unavailable: ") + e.what();
+  } catch (const cl::Error& e) {
+    entry->outcome = std::string("unavailable: ") + e.what();
   }
+  if (entry->outcome != "ok") conv.reset();
+  return conv;
+}
+
+// Timed in turns, one run each a round, so that a load that comes and goes (a
+// window playing, another program) falls on all of them alike instead of on
+// whichever was being timed then. Each keeps its fastest run: what a load adds
+// to a run is never negative, so the fastest is the nearest to what the kernel
+// itself takes. (Timed one candidate after another, five runs each, while a
+// window played on a 2-core machine with a core busy, the medians of one
+// kernel's packets varied 2-3x.) A candidate that fails leaves the race.
+void timeInTurns(std::vector<std::unique_ptr<Convolver>>& timed, RaceFrames& frames, RaceReport& report,
+                 const std::function<bool()>& stopRequested) {
   for (int round = 0; round < kTimedRuns; ++round) {
     for (std::size_t c = 0; c < timed.size(); ++c) {
       if (!timed[c]) continue;
-      if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
+      if (stopRequested()) raceInterrupted();
       try {
         cl::Event first, done;
-        timed[c]->enqueue(src, dst, nullptr, &done, &first);
+        timed[c]->enqueue(frames.src, frames.dst, nullptr, &done, &first);
         done.wait();
         report.entries[c].runMs.push_back(eventSpanMs(first, done));
         report.entries[c].runOrder.push_back(++report.timedRuns);
@@ -392,6 +393,10 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
       }
     }
   }
+}
+
+// Each timed candidate's fastest run; the fastest of them chosen.
+void chooseTheFastest(const std::vector<std::unique_ptr<Convolver>>& timed, RaceReport& report) {
   double bestMs = 0;
   for (std::size_t c = 0; c < timed.size(); ++c) {
     if (!timed[c]) continue;
@@ -402,7 +407,48 @@ RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const s
       bestMs = entry.kernelMs;
     }
   }
-  if (stopRequested()) throw Cancelled("The measurement of auto's candidates was interrupted.");
+}
+
+}  // namespace
+
+double AutoTuner::copyBandwidthOf(DeviceContext& device, const std::string& fingerprint) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const auto known = copyBandwidth_.find(fingerprint);
+  if (known != copyBandwidth_.end()) return known->second;
+  lock.unlock();
+  const double measured = copyBandwidth(device, kTimedRuns);  // without the lock: lookup() answers meanwhile
+  lock.lock();
+  copyBandwidth_[fingerprint] = measured;
+  return measured;
+}
+
+RaceReport AutoTuner::race(const std::shared_ptr<DeviceContext>& shared, const std::shared_ptr<ProgramCache>& cache,
+                           const FilterParams& params, PixelFormat format, int width, int height,
+                           const std::function<bool()>& interrupted, const std::string& trigger) {
+  const std::function<bool()> stopRequested = [&] { return this->stopRequested() || (interrupted && interrupted()); };
+  // The race's own command queue: the stream on the device's queue goes on beside it.
+  auto device = std::make_shared<DeviceContext>(*shared);
+  device->queue = cl::CommandQueue(shared->context, shared->info.device, CL_QUEUE_PROFILING_ENABLE);
+  // The race, without the lock (lookup() answers other threads meanwhile):
+  // correctness on a small odd-sized frame first, then the fastest kernel time
+  // on a frame of the real size, beside the device's copy bandwidth.
+  RaceReport report = reportFor(shared->info, params, format, width, height, trigger);
+  RaceFrames frames(*device, params, format, report);
+  report.copyBytesPerSecond = copyBandwidthOf(*device, shared->info.fingerprint());
+  // Auto races the variants written for this kind of device; a comparison
+  // (B) asked for every variant the device can run, and gets them all.
+  const bool everyVariant = trigger == "compare";
+  std::vector<std::unique_ptr<Convolver>> timed;
+  for (const FilterParams& candidate : candidates(params, device->info.kind == DeviceKind::GPU, everyVariant)) {
+    if (stopRequested()) raceInterrupted();
+    RaceEntry entry;
+    entry.params = candidate;
+    timed.push_back(prepare(device, cache, frames, report, stopRequested, &entry));
+    report.entries.push_back(entry);
+  }
+  timeInTurns(timed, frames, report, stopRequested);
+  chooseTheFastest(timed, report);
+  if (stopRequested()) raceInterrupted();
   std::lock_guard<std::mutex> lock(mutex_);
   ++races_;
   report.number = static_cast<std::uint64_t>(races_);

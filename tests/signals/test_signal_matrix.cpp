@@ -165,175 +165,226 @@ struct Case {
   milliseconds delay;
 };
 
-TEST_P(SignalMatrix, EverySignalAtEveryMomentEndsWithItsSentenceAndNoFileLost) {
-  const Cell cell = GetParam();
-  std::string program;
-  if (cell.program == Program::Run) program = LIVECONV_BIN;
+// The program of a cell in this build ("" where the build has none).
+std::string programOf(Program program) {
+  if (program == Program::Run) return LIVECONV_BIN;
 #ifdef LIVECONV_VIEWER_BIN
-  if (cell.program == Program::Viewer) program = LIVECONV_VIEWER_BIN;
+  if (program == Program::Viewer) return LIVECONV_VIEWER_BIN;
 #endif
 #ifdef LIVECONV_QT_BIN
-  if (cell.program == Program::Qt) program = LIVECONV_QT_BIN;
+  if (program == Program::Qt) return LIVECONV_QT_BIN;
 #endif
+  return "";
+}
+
+// One case's folder and how its program is started: the files it may leave,
+// the one that says it plays or records, the old output it must keep.
+struct Invocation {
+  fs::path dir, log, out, rec;
+  std::vector<std::string> args;
+  std::set<std::string> allowed = {"home", "program.log"};
+  fs::path marker;        // the file that says the program plays or records
+  bool keepsOld = false;  // an output was there before
+  int fifoWriter = -1;    // the writer that keeps a FIFO open and silent
+};
+
+// The source of a cell's state, the silent FIFO's writer opened where it needs one.
+std::string sourceOf(State state, Invocation& inv, const SilentListener& stream) {
+  switch (state) {
+    case State::SilentFifo: {
+      const fs::path fifo = inv.dir / "source.fifo";
+      EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+      inv.fifoWriter = ::open(fifo.c_str(), O_RDWR);  // a writer that never writes
+      inv.allowed.insert("source.fifo");
+      return fifo.string();
+    }
+    case State::SilentStream:
+      return stream.url();
+    case State::MissingFile:
+      return (inv.dir / "missing.mp4").string();
+    case State::Playing:
+    case State::Recording:
+      return "testpattern:320x240";
+  }
+  return "";
+}
+
+Invocation invocationFor(const Cell& cell, const std::string& program, const fs::path& dir,
+                         const SilentListener& stream) {
+  Invocation inv;
+  inv.dir = dir;
+  inv.log = dir / "program.log";
+  inv.out = dir / "out.mkv";
+  inv.rec = dir / "rec.mkv";
+  const fs::path script = dir / "script.txt", progress = dir / "progress.jsonl", playing = dir / "playing.png",
+                 recording = dir / "recording.png";
+  const std::string source = sourceOf(cell.state, inv, stream);
+  inv.args = {program};
+  if (cell.program == Program::Run) {
+    inv.args.insert(inv.args.end(), {"run", "-i", source});
+    if (cell.state == State::Playing) {
+      inv.args.insert(inv.args.end(), {"--frames", "1000000", "-o", "null"});
+    } else {
+      writeFile(inv.out, kOldOutput);
+      inv.keepsOld = true;
+      inv.allowed.insert("out.mkv");
+      inv.args.insert(inv.args.end(), {"--frames", "1000000", "-y", "-o", inv.out.string()});
+    }
+    if (cell.state == State::Playing || cell.state == State::Recording) {
+      inv.args.insert(inv.args.end(), {"--json-log", progress.string()});
+      inv.allowed.insert("progress.jsonl");
+      inv.marker = progress;  // its first line comes once frames have gone through
+    }
+    return inv;
+  }
+  if (cell.program == Program::Viewer) inv.args.push_back("--source");
+  inv.args.push_back(source);
+  if (cell.state == State::Playing) {
+    writeFile(script, "1 save-frame " + playing.string() + "\n");
+    inv.marker = playing;
+  } else if (cell.state == State::Recording) {
+    writeFile(script, "1 record " + inv.rec.string() + "\n2 save-frame " + recording.string() + "\n");
+    inv.marker = recording;
+    inv.allowed.insert("rec.mkv");
+  }
+  if (!inv.marker.empty()) {
+    inv.args.insert(inv.args.end(), {"--script", script.string()});
+    inv.allowed.insert({"script.txt", inv.marker.filename().string()});
+  }
+  return inv;
+}
+
+// The test's environment, with the case's own HOME (the windows' settings)
+// and, for a window, the test's X server.
+std::vector<std::string> environmentFor(const fs::path& dir, const XServer* x) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    if (entry.rfind("HOME=", 0) != 0 && entry.rfind("XDG_", 0) != 0 && entry.rfind("DISPLAY=", 0) != 0)
+      env.push_back(entry);
+  }
+  env.push_back("HOME=" + (dir / "home").string());
+  if (x) env.insert(env.end(), {"DISPLAY=" + x->display(), "LIBGL_ALWAYS_SOFTWARE=1", "QT_QPA_PLATFORM=xcb"});
+  return env;
+}
+
+// How the program ended after the signal (or before it).
+struct Ending {
+  bool exited = false, endedFirst = false, waitedForState = false;
+  int status = 0;
+  double seconds = 0;  // from the signal to the end
+};
+
+// The signal at the case's moment: the delay, and for the last one of playing
+// and recording the marker too. Also no sooner than the launcher's first code
+// has blocked the signals: before it has run an instruction no program can
+// take a signal (a loaded machine can leave a process that long unscheduled),
+// and that moment is not the program's to choose.
+Ending signalAtItsMoment(pid_t child, const Case& c, const fs::path& marker, Clock::time_point started) {
+  Ending e;
+  const auto poll = [&] {
+    if (!e.exited && ::waitpid(child, &e.status, WNOHANG) == child) e.exited = true;
+    return e.exited;
+  };
+  e.waitedForState = c.delay >= milliseconds(1000) && !marker.empty();
+  std::this_thread::sleep_until(started + c.delay);
+  while (!poll() && !takesStopSignals(child) && Clock::now() - started < kHangLimit)
+    std::this_thread::sleep_for(milliseconds(1));
+  while (e.waitedForState && !poll() && !fs::exists(marker) && Clock::now() - started < kHangLimit)
+    std::this_thread::sleep_for(milliseconds(5));
+  e.endedFirst = poll();
+  const auto signalled = Clock::now();
+  if (!e.endedFirst) ::kill(child, c.signal);
+  while (!poll() && Clock::now() - signalled < kHangLimit) std::this_thread::sleep_for(milliseconds(2));
+  e.seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
+  return e;
+}
+
+// Nothing but what the case expects: no part file, no staged temporary; the
+// old output kept or the new one complete; a recording complete.
+void checkWhatIsLeft(const Invocation& inv, const std::string& said) {
+  for (const auto& entry : fs::directory_iterator(inv.dir)) {
+    EXPECT_TRUE(inv.allowed.count(entry.path().filename().string()))
+        << "left after the signal: " << entry.path() << "\n"
+        << said;
+  }
+  if (inv.keepsOld && readFile(inv.out) != kOldOutput) {
+    EXPECT_GT(decodedFrames(inv.out), 0) << "the old output is gone and the new one does not decode: " << said;
+  }
+  if (fs::exists(inv.rec)) {
+    EXPECT_GT(decodedFrames(inv.rec), 0) << "the recording does not decode: " << said;
+  }
+}
+
+// One signal at one moment: the exit code 128 + N and the sentence, nothing
+// lost; a line of the cell's table.
+void runCase(const Cell& cell, const std::string& program, const XServer* x, const SilentListener& stream,
+             const fs::path& root, const Case& c, std::ostringstream& table) {
+  const std::string label = std::string(c.signal == SIGINT    ? "INT"
+                                        : c.signal == SIGTERM ? "TERM"
+                                                              : "HUP") +
+                            " at " + std::to_string(c.delay.count()) + " ms";
+  SCOPED_TRACE(label);
+  const fs::path dir = root / (std::to_string(c.signal) + "_" + std::to_string(c.delay.count()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "home");
+  const Invocation inv = invocationFor(cell, program, dir, stream);
+  const auto started = Clock::now();
+  int spawnError = 0;
+  const pid_t child = liveconv::test::spawnLogged(inv.args, environmentFor(dir, x), inv.log.string(), dir.string(),
+                                                  inv.fifoWriter, &spawnError);
+  ASSERT_EQ(spawnError, 0) << "cannot start " << inv.args[0];
+  Ending e = signalAtItsMoment(child, c, inv.marker, started);
+  if (inv.fifoWriter >= 0) ::close(inv.fifoWriter);
+  if (!e.exited) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &e.status, 0);
+    ADD_FAILURE() << "still running " << kHangLimit.count() << " s after the signal: " << readFile(inv.log);
+    return;
+  }
+  const std::string said = readFile(inv.log);
+  ASSERT_TRUE(WIFEXITED(e.status)) << "ended by signal " << WTERMSIG(e.status) << " (the default action): " << said;
+  // `run` answers a missing file at once (exit 7) and may have done so before the
+  // signal came: then its own answer stands. Every other cell is still running.
+  const bool answeredFirst = cell.program == Program::Run && cell.state == State::MissingFile &&
+                             WEXITSTATUS(e.status) == 7 && said.find("does not exist") != std::string::npos;
+  if (!answeredFirst) {
+    ASSERT_FALSE(e.endedFirst) << "the program ended before the signal, so this case proves nothing: " << said;
+    EXPECT_EQ(WEXITSTATUS(e.status), 128 + c.signal) << said;
+    EXPECT_NE(said.find(std::string("interrupted by ") + liveconv::media::signalName(c.signal)), std::string::npos)
+        << said;
+  }
+  if (e.waitedForState) {
+    EXPECT_TRUE(fs::exists(inv.marker)) << "never reached its state: " << said;
+  }
+  checkWhatIsLeft(inv, said);
+  table << "  " << label << ": exit " << WEXITSTATUS(e.status)
+        << (answeredFirst ? " (the missing file's answer, before the signal)" : "") << ", " << e.seconds
+        << " s after the signal"
+        << (inv.keepsOld ? (readFile(inv.out) == kOldOutput ? ", old output kept" : ", new output complete") : "")
+        << (fs::exists(inv.rec) ? ", recording complete" : "") << "\n";
+  if (!::testing::Test::HasFailure()) fs::remove_all(dir);
+}
+
+TEST_P(SignalMatrix, EverySignalAtEveryMomentEndsWithItsSentenceAndNoFileLost) {
+  const Cell cell = GetParam();
+  const std::string program = programOf(cell.program);
   if (program.empty()) GTEST_SKIP() << name(cell.program) << " is not part of this build";
-  const bool window = cell.program != Program::Run;
   std::unique_ptr<XServer> x;
-  if (window) {
+  if (cell.program != Program::Run) {
     if (!onPath("Xvfb")) GTEST_SKIP() << "no Xvfb: cannot open a window";
     x = std::make_unique<XServer>();
     ASSERT_FALSE(x->display().empty()) << "Xvfb did not start";
   }
   if (!onPath("ffprobe")) GTEST_SKIP() << "no ffprobe: cannot check the files written";
-
   const SilentListener stream;
   ASSERT_FALSE(stream.url().empty()) << "no socket could listen on 127.0.0.1";
-  const fs::path root = fs::path(::testing::TempDir()) /
-                        ("signal_matrix_" + std::string(name(cell.program)) + "_" + name(cell.state) + "_" +
-                         std::to_string(::getpid()));
-
-  std::vector<Case> cases;
-  for (const milliseconds delay : {milliseconds(10), milliseconds(100), milliseconds(1000)})
-    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) cases.push_back({signal, delay});
-
+  const fs::path root = fs::path(::testing::TempDir()) / ("signal_matrix_" + std::string(name(cell.program)) + "_" +
+                                                          name(cell.state) + "_" + std::to_string(::getpid()));
   std::ostringstream table;
-  for (const Case& c : cases) {
-    const std::string label = std::string(c.signal == SIGINT ? "INT" : c.signal == SIGTERM ? "TERM" : "HUP") +
-                              " at " + std::to_string(c.delay.count()) + " ms";
-    SCOPED_TRACE(label);
-    const fs::path dir = root / (std::to_string(c.signal) + "_" + std::to_string(c.delay.count()));
-    fs::remove_all(dir);
-    fs::create_directories(dir / "home");
-    const fs::path fifo = dir / "source.fifo", log = dir / "program.log", out = dir / "out.mkv",
-                   rec = dir / "rec.mkv", script = dir / "script.txt", progress = dir / "progress.jsonl",
-                   playing = dir / "playing.png", recording = dir / "recording.png";
-    std::set<std::string> allowed = {"home", "program.log"};
-
-    // The source, and the writer that keeps a FIFO open and silent.
-    std::string source;
-    int fifoWriter = -1;
-    switch (cell.state) {
-      case State::SilentFifo:
-        ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-        fifoWriter = ::open(fifo.c_str(), O_RDWR);  // a writer that never writes
-        source = fifo.string();
-        allowed.insert("source.fifo");
-        break;
-      case State::SilentStream: source = stream.url(); break;
-      case State::MissingFile: source = (dir / "missing.mp4").string(); break;
-      case State::Playing:
-      case State::Recording: source = "testpattern:320x240"; break;
-    }
-
-    std::vector<std::string> args = {program};
-    bool keepsOld = false;
-    fs::path marker;  // the file that says the program plays or records
-    if (cell.program == Program::Run) {
-      args.insert(args.end(), {"run", "-i", source});
-      if (cell.state == State::Playing) {
-        args.insert(args.end(), {"--frames", "1000000", "-o", "null"});
-      } else {
-        writeFile(out, kOldOutput);
-        keepsOld = true;
-        allowed.insert("out.mkv");
-        args.insert(args.end(), {"--frames", "1000000", "-y", "-o", out.string()});
-      }
-      if (cell.state == State::Playing || cell.state == State::Recording) {
-        args.insert(args.end(), {"--json-log", progress.string()});
-        allowed.insert("progress.jsonl");
-        marker = progress;  // its first line comes once frames have gone through
-      }
-    } else {
-      if (cell.program == Program::Viewer) args.push_back("--source");
-      args.push_back(source);
-      if (cell.state == State::Playing) {
-        writeFile(script, "1 save-frame " + playing.string() + "\n");
-        marker = playing;
-      } else if (cell.state == State::Recording) {
-        writeFile(script, "1 record " + rec.string() + "\n2 save-frame " + recording.string() + "\n");
-        marker = recording;
-        allowed.insert("rec.mkv");
-      }
-      if (!marker.empty()) {
-        args.insert(args.end(), {"--script", script.string()});
-        allowed.insert({"script.txt", marker.filename().string()});
-      }
-    }
-
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) {
-      const std::string entry = *e;
-      if (entry.rfind("HOME=", 0) != 0 && entry.rfind("XDG_", 0) != 0 && entry.rfind("DISPLAY=", 0) != 0)
-        env.push_back(entry);
-    }
-    env.push_back("HOME=" + (dir / "home").string());  // the windows' settings: the case's own
-    if (window) env.insert(env.end(), {"DISPLAY=" + x->display(), "LIBGL_ALWAYS_SOFTWARE=1", "QT_QPA_PLATFORM=xcb"});
-    const auto started = Clock::now();
-    int spawnError = 0;
-    const pid_t child = liveconv::test::spawnLogged(args, env, log.string(), dir.string(), fifoWriter, &spawnError);
-    ASSERT_EQ(spawnError, 0) << "cannot start " << args[0];
-
-    int status = 0;
-    bool exited = false;
-    const auto poll = [&] {
-      if (!exited && ::waitpid(child, &status, WNOHANG) == child) exited = true;
-      return exited;
-    };
-    // The moment: the delay, and for the last one of playing and recording the marker too.
-    // Also no sooner than the launcher's first code has blocked the signals: before it
-    // has run an instruction no program can take a signal (a loaded machine can leave
-    // a process that long unscheduled), and that moment is not the program's to choose.
-    const bool waitsForState = c.delay >= milliseconds(1000) && !marker.empty();
-    std::this_thread::sleep_until(started + c.delay);
-    while (!poll() && !takesStopSignals(child) && Clock::now() - started < kHangLimit)
-      std::this_thread::sleep_for(milliseconds(1));
-    while (waitsForState && !poll() && !fs::exists(marker) && Clock::now() - started < kHangLimit)
-      std::this_thread::sleep_for(milliseconds(5));
-    const bool endedFirst = poll();
-    const auto signalled = Clock::now();
-    if (!endedFirst) ::kill(child, c.signal);
-    while (!poll() && Clock::now() - signalled < kHangLimit) std::this_thread::sleep_for(milliseconds(2));
-    const double seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
-    if (fifoWriter >= 0) ::close(fifoWriter);
-    if (!exited) {
-      ::kill(child, SIGKILL);
-      ::waitpid(child, &status, 0);
-      ADD_FAILURE() << "still running " << kHangLimit.count() << " s after the signal: " << readFile(log);
-      continue;
-    }
-    const std::string said = readFile(log);
-    ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status) << " (the default action): " << said;
-    // `run` answers a missing file at once (exit 7) and may have done so before the
-    // signal came: then its own answer stands. Every other cell is still running.
-    const bool answeredFirst = cell.program == Program::Run && cell.state == State::MissingFile &&
-                               WEXITSTATUS(status) == 7 && said.find("does not exist") != std::string::npos;
-    if (!answeredFirst) {
-      ASSERT_FALSE(endedFirst) << "the program ended before the signal, so this case proves nothing: " << said;
-      EXPECT_EQ(WEXITSTATUS(status), 128 + c.signal) << said;
-      EXPECT_NE(said.find(std::string("interrupted by ") + liveconv::media::signalName(c.signal)), std::string::npos)
-          << said;
-    }
-    if (waitsForState) {
-      EXPECT_TRUE(fs::exists(marker)) << "never reached its state: " << said;
-    }
-
-    // Nothing but what the case expects: no part file, no staged temporary.
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      EXPECT_TRUE(allowed.count(entry.path().filename().string()))
-          << "left after the signal: " << entry.path() << "\n" << said;
-    }
-    if (keepsOld && readFile(out) != kOldOutput) {
-      EXPECT_GT(decodedFrames(out), 0) << "the old output is gone and the new one does not decode: " << said;
-    }
-    if (fs::exists(rec)) {
-      EXPECT_GT(decodedFrames(rec), 0) << "the recording does not decode: " << said;
-    }
-    table << "  " << label << ": exit " << WEXITSTATUS(status)
-          << (answeredFirst ? " (the missing file's answer, before the signal)" : "") << ", " << seconds
-          << " s after the signal"
-          << (keepsOld ? (readFile(out) == kOldOutput ? ", old output kept" : ", new output complete") : "")
-          << (fs::exists(rec) ? ", recording complete" : "") << "\n";
-    if (!::testing::Test::HasFailure()) fs::remove_all(dir);
-  }
+  for (const milliseconds delay : {milliseconds(10), milliseconds(100), milliseconds(1000)})
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP})
+      runCase(cell, program, x.get(), stream, root, {signal, delay}, table);
   std::cout << name(cell.program) << " " << name(cell.state) << ":\n" << table.str();
   if (!::testing::Test::HasFailure()) fs::remove_all(root);
 }

@@ -934,6 +934,23 @@ TEST_P(WindowScript, AScreenshotAfterFramesHasThePictureInIt) {
   EXPECT_GT(colours.size(), 50u) << "no picture in the screenshot (" << picture.width() << "x" << picture.height() << ")";
 }
 
+// The naive kernel with one tap read from the pixel beside it (wrong wherever
+// the picture is not flat), written into `dir` for LIVECONV_KERNEL_DIR; ""
+// where naive.cl no longer has the place the tap is changed at.
+std::string kernelsWithAWrongTap(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"common.cl", "naive.cl"}) {
+    std::string text = liveconv::kernelSource(name);
+    if (std::string(name) == "naive.cl") {
+      const std::string tap = "x + i - rx, y + j - ry";
+      if (text.find(tap) == std::string::npos) return "";
+      text.replace(text.find(tap), tap.size(), "x + i - rx + (i == 0 && j == 0), y + j - ry");
+    }
+    std::ofstream(dir + "/" + name) << text;
+  }
+  return dir;
+}
+
 // Check mode (E; the script's `check on`): the frame on screen against the
 // CPU reference. Every variant that runs here agrees with it, on the test
 // pattern in RGBA and on the bundled clip in gray, with no heat on the
@@ -1005,18 +1022,8 @@ TEST_P(WindowScript, CheckModeFindsEveryVariantRightAndCatchesAWrongTap) {
   }
   EXPECT_EQ(heatPixels(dir_ + "clean.png"), 0) << "heat on a picture that agrees";
 
-  // One tap read from the pixel beside it: wrong wherever the picture is not flat.
-  const std::string kernels = dir_ + "wrong_tap";
-  std::filesystem::create_directories(kernels);
-  for (const char* name : {"common.cl", "naive.cl"}) {
-    std::string text = liveconv::kernelSource(name);
-    if (std::string(name) == "naive.cl") {
-      const std::string tap = "x + i - rx, y + j - ry";
-      ASSERT_NE(text.find(tap), std::string::npos) << "naive.cl changed; the test's wrong tap needs a new place";
-      text.replace(text.find(tap), tap.size(), "x + i - rx + (i == 0 && j == 0), y + j - ry");
-    }
-    std::ofstream(kernels + "/" + name) << text;
-  }
+  const std::string kernels = kernelsWithAWrongTap(dir_ + "wrong_tap");
+  ASSERT_FALSE(kernels.empty()) << "naive.cl changed; the test's wrong tap needs a new place";
   ASSERT_EQ(setenv(liveconv::kKernelDirEnvVar, kernels.c_str(), 1), 0);
   extraArgs_ = "--mask box:5 --variant naive --format gray ";
   const int rc = run("0 key H\n0 key O\n0 key E\n1 wait\n2 screenshot wrong.png\n3 quit\n", &output);

@@ -76,33 +76,47 @@ void moveFocusOnArrows(const Mask& m, int x, int y, PanelState& state) {
   state.keysWaitPasses = 3;  // the focus lands in two passes; a third should it not
 }
 
-void drawGrid(ViewerModel& model, PanelState& state) {
-  const Mask& m = model.mask();
-  float largest = 0;
-  for (float c : m.coefficients) largest = std::max(largest, std::fabs(c));
-  // Whole numbers read as typed ("-1", "0", "16", as in GIMP's matrix);
-  // fractions (a normalised Gaussian) at fixed precision, with the exact value
-  // in the tooltip. Cell by cell: a -1 typed into a blur stays "-1", not
-  // "-1.000" that would widen every column past the panel.
-  bool integral = true;
-  for (float c : m.coefficients) integral = integral && c == std::floor(c);
-  const auto cellFormat = [](float c) { return c == std::floor(c) ? "%g" : "%.3f"; };
+// Whole numbers read as typed ("-1", "0", "16", as in GIMP's matrix);
+// fractions (a normalised Gaussian) at fixed precision, with the exact value in
+// the tooltip. Cell by cell: a -1 typed into a blur stays "-1", not "-1.000"
+// that would widen every column past the panel.
+const char* cellFormat(float c) {
+  return c == std::floor(c) ? "%g" : "%.3f";
+}
+
+// The grid's measures for the mask and the panel's width.
+struct GridLayout {
+  float largest = 0;     // the largest |tap|, which the cells' colours scale to
+  bool integral = true;  // every tap a whole number
+  float rowSpacing = 3;  // the gap between rows (and above and below them)
+  float gridHeight = 0;  // a whole number of rows
+  float spacing = 3;     // between columns
+  float cellPaddingX = kCellPaddingX;
+  float cellWidth = 0;
+  bool scrollsX = false;  // the columns do not fit: a horizontal scrollbar
+};
+
+constexpr int kRowsShown = 9;
+
+GridLayout gridLayout(const Mask& m) {
+  GridLayout g;
+  for (float c : m.coefficients) g.largest = std::max(g.largest, std::fabs(c));
+  for (float c : m.coefficients) g.integral = g.integral && c == std::floor(c);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float rowSpacing = 3, rowHeight = ImGui::GetFrameHeight() + rowSpacing;
-  constexpr int kRowsShown = 9;
+  const float rowHeight = ImGui::GetFrameHeight() + g.rowSpacing;
   // A whole number of rows, with a gap of `rowSpacing` above and below them, scrolled
   // to the top or to the bottom: the child's vertical padding is that gap, and its
   // height ends where the next row would begin, so no row shows cut off at
   // either end (a full WindowPadding would let the next row show through it).
   const float rowsShown = static_cast<float>(std::min(kRowsShown, m.height));
-  const float gridHeight = rowSpacing + rowsShown * rowHeight + style.ChildBorderSize;
+  g.gridHeight = g.rowSpacing + rowsShown * rowHeight + style.ChildBorderSize;
   // The cells share the width the panel has: as wide as that allows, up to a
   // comfortable size, and never narrower than the widest number they print;
   // below that the grid scrolls sideways (a large mask, up to 63 columns).
   float inner = ImGui::GetContentRegionAvail().x - 2 * style.WindowPadding.x - 2;  // 2: the child's border
   if (m.height > kRowsShown) inner -= style.ScrollbarSize;                         // the vertical scrollbar
   // The widest number the cells print (at least three digits), in a frame with a slim padding.
-  float widestText = ImGui::CalcTextSize(integral ? "000" : "0.000").x;
+  float widestText = ImGui::CalcTextSize(g.integral ? "000" : "0.000").x;
   for (float c : m.coefficients) {
     char text[32];
     std::snprintf(text, sizeof text, cellFormat(c), c);
@@ -110,23 +124,85 @@ void drawGrid(ViewerModel& model, PanelState& state) {
   }
   // A slimmer frame and gap where the numbers would not fit otherwise (a 7x7
   // of three-decimal numbers in the panel of an 800-wide window).
-  float cellPaddingX = kCellPaddingX, spacing = rowSpacing;  // spacing: between columns
-  if (m.width * (widestText + 2 * cellPaddingX + 2) + (m.width - 1) * spacing > inner) {
-    cellPaddingX = 1;
-    spacing = 2;
+  if (m.width * (widestText + 2 * g.cellPaddingX + 2) + (m.width - 1) * g.spacing > inner) {
+    g.cellPaddingX = 1;
+    g.spacing = 2;
   }
-  const float narrowest = widestText + 2 * cellPaddingX + 2;
-  const float widest = integral ? 44.0f : 56.0f;
-  const float fits = (inner - (m.width - 1) * spacing) / m.width;
-  const float cellWidth = std::floor(std::clamp(fits, narrowest, std::max(narrowest, widest)));
+  const float narrowest = widestText + 2 * g.cellPaddingX + 2;
+  const float widest = g.integral ? 44.0f : 56.0f;
+  const float fits = (inner - (m.width - 1) * g.spacing) / m.width;
+  g.cellWidth = std::floor(std::clamp(fits, narrowest, std::max(narrowest, widest)));
   // Room for the horizontal scrollbar when the columns do not fit, so it never hides the last row.
-  const bool scrollsX = m.width * cellWidth + (m.width - 1) * spacing > inner + 0.5f;
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(style.WindowPadding.x, rowSpacing));
-  ImGui::BeginChild("grid", ImVec2(0, gridHeight + (scrollsX ? style.ScrollbarSize : 0)), true,
+  g.scrollsX = m.width * g.cellWidth + (m.width - 1) * g.spacing > inner + 0.5f;
+  return g;
+}
+
+// A number typed into cell (x, y), kept until the cell is left (drawGrid
+// applies it then); a drag applies at once. Esc ends the typing and keeps the
+// cell's own number.
+void takeCellEdit(ViewerModel& model, PanelState& state, int x, int y, float value, bool changed, bool typing,
+                  bool* typedCellActive) {
+  if (typing && x == state.focusTargetX && y == state.focusTargetY) {
+    state.keysWaitPasses = 0;  // open for typing: the keys that waited go on into it
+    state.focusTargetX = state.focusTargetY = -1;
+  }
+  if (changed && typing) {
+    PanelState::TypedCell& typed = state.typedCell;
+    if (typed.pending && (typed.x != x || typed.y != y)) model.setCell(typed.x, typed.y, typed.value);
+    typed = {x, y, value, true};
+  } else if (changed) {
+    model.setCell(x, y, value);
+  }
+  if (state.typedCell.pending && state.typedCell.x == x && state.typedCell.y == y) {
+    if (typing) *typedCellActive = true;
+    if (ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+      state.typedCell.pending = false;
+  }
+}
+
+// One cell: its colour, the centre's frame, the focus it was asked to take,
+// the edit, and where it lies (for the tests' clicks).
+void drawCell(ViewerModel& model, PanelState& state, const GridLayout& g, int x, int y, bool focusWanted,
+              bool* typedCellActive) {
+  const Mask& m = model.mask();
+  float value = m.at(x, y);
+  ImGui::PushID(y * kMaxMaskSide + x);
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, cellColour(value, g.largest));
+  ImGui::SetNextItemWidth(g.cellWidth);
+  const bool centre = x == m.width / 2 && y == m.height / 2;
+  if (centre) ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1, 0.85f, 0.3f, 1));
+  if (centre) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
+  if (focusWanted && x == state.focusCellX && y == state.focusCellY) {
+    ImGui::SetKeyboardFocusHere();  // a drag cell that takes the focus opens for typing
+    ImGui::SetScrollHereY();
+    state.focusCellX = state.focusCellY = -1;
+  }
+  // Click to type (ConfigDragClickToInputText), drag to scrub.
+  const bool changed = ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat(value));
+  const bool typing = ImGui::IsItemActive() && ImGui::GetIO().WantTextInput;
+  takeCellEdit(model, state, x, y, value, changed, typing, typedCellActive);
+  moveFocusOnArrows(m, x, y, state);
+  const ScreenRect rect{ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                        ImGui::GetItemRectSize().y};
+  if (x == 0 && y == 0) state.firstCell = rect;
+  if (x == m.width - 1 && y == 0) state.lastCellOfFirstRow = rect;
+  if (!g.integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %s", x, y, numberText(value).c_str());
+  if (centre) ImGui::PopStyleVar();
+  if (centre) ImGui::PopStyleColor();
+  ImGui::PopStyleColor();
+  ImGui::PopID();
+}
+
+void drawGrid(ViewerModel& model, PanelState& state) {
+  const Mask& m = model.mask();
+  const GridLayout g = gridLayout(m);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(style.WindowPadding.x, g.rowSpacing));
+  ImGui::BeginChild("grid", ImVec2(0, g.gridHeight + (g.scrollsX ? style.ScrollbarSize : 0)), true,
                     ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::PopStyleVar();
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing, rowSpacing));
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cellPaddingX, style.FramePadding.y));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(g.spacing, g.rowSpacing));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(g.cellPaddingX, style.FramePadding.y));
   bool typedCellActive = false;  // the cell typed into is still open for typing
   ImGuiListClipper clipper;      // only visible rows cost widgets, even at 63x63
   clipper.Begin(m.height);
@@ -136,49 +212,7 @@ void drawGrid(ViewerModel& model, PanelState& state) {
     for (int y = clipper.DisplayStart; y < clipper.DisplayEnd; ++y) {
       for (int x = 0; x < m.width; ++x) {
         if (x > 0) ImGui::SameLine();
-        float value = m.at(x, y);
-        ImGui::PushID(y * kMaxMaskSide + x);
-        ImGui::PushStyleColor(ImGuiCol_FrameBg, cellColour(value, largest));
-        ImGui::SetNextItemWidth(cellWidth);
-        const bool centre = x == m.width / 2 && y == m.height / 2;
-        if (centre) ImGui::PushStyleColor(ImGuiCol_Border, ImVec4(1, 0.85f, 0.3f, 1));
-        if (centre) ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
-        if (focusWanted && x == state.focusCellX && y == state.focusCellY) {
-          ImGui::SetKeyboardFocusHere();  // a drag cell that takes the focus opens for typing
-          ImGui::SetScrollHereY();
-          state.focusCellX = state.focusCellY = -1;
-        }
-        // Click to type (ConfigDragClickToInputText), drag to scrub.
-        const bool changed = ImGui::DragFloat("##c", &value, 0.05f, 0, 0, cellFormat(value));
-        const bool typing = ImGui::IsItemActive() && ImGui::GetIO().WantTextInput;
-        if (typing && x == state.focusTargetX && y == state.focusTargetY) {
-          state.keysWaitPasses = 0;  // open for typing: the keys that waited go on into it
-          state.focusTargetX = state.focusTargetY = -1;
-        }
-        if (changed && typing) {
-          PanelState::TypedCell& typed = state.typedCell;  // applied when the cell is left, below
-          if (typed.pending && (typed.x != x || typed.y != y)) model.setCell(typed.x, typed.y, typed.value);
-          typed = {x, y, value, true};
-        } else if (changed) {
-          model.setCell(x, y, value);
-        }
-        if (state.typedCell.pending && state.typedCell.x == x && state.typedCell.y == y) {
-          if (typing) typedCellActive = true;
-          // Esc ended the typing: the cell's own number stays.
-          if (ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
-            state.typedCell.pending = false;
-        }
-        moveFocusOnArrows(m, x, y, state);
-        if (x == 0 && y == 0) state.firstCell = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                                 ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
-        if (x == m.width - 1 && y == 0)
-          state.lastCellOfFirstRow = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
-                                      ImGui::GetItemRectSize().y};
-        if (!integral && ImGui::IsItemHovered()) ImGui::SetTooltip("(%d, %d) = %s", x, y, numberText(value).c_str());
-        if (centre) ImGui::PopStyleVar();
-        if (centre) ImGui::PopStyleColor();
-        ImGui::PopStyleColor();
-        ImGui::PopID();
+        drawCell(model, state, g, x, y, focusWanted, &typedCellActive);
       }
     }
   }

@@ -194,6 +194,21 @@ LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START
 
 namespace {
 
+// The window set up as the command line asks, over the settings of the last
+// run; "" or why its script cannot be loaded.
+std::string setUp(liveconv::ui::MainWindow& window, const CommandLine& c) {
+  window.setDisplayPath(c.displayPath);
+  // Nobody watches: every message the window shows is said on stderr too, as `liveconv run` says its own.
+  if (c.run.unattended())
+    window.loop().log().echoMessages([](const std::string& text) { std::cerr << "liveconv-qt: " << text << "\n"; });
+  // Scripted, or told when to quit: nobody is there to pick another variant or device.
+  window.setQuitWhenNothingCanPlay(!c.run.script.empty() || c.run.quit || !c.run.screenshot.empty());
+  liveconv::ui::applyStartParams(c.params, window.model());  // over the settings of the last run
+  if (c.deviceIndex >= 0) window.model().setDevice(c.deviceIndex);
+  window.syncFromModel();
+  return c.run.script.empty() ? "" : window.loop().loadScript(c.run.script);
+}
+
 int qtMain(int argc, char** argv) {
   if (liveconv::ui::isFirstLaunchHelper(argc, argv)) return liveconv::ui::firstLaunchHelperMain(argc, argv);
   liveconv::ui::offerFirstLaunchHelper();
@@ -235,20 +250,10 @@ int qtMain(int argc, char** argv) {
   // status line, on stderr and in the stats file: no dialog waits for a click.
   liveconv::ui::MainWindow window(settings, c.run.unattended() ? liveconv::ui::ErrorStyle::StatusBar
                                                                : liveconv::ui::ErrorStyle::Dialog);
-  window.setDisplayPath(c.displayPath);
-  // Nobody watches: every message the window shows is said on stderr too, as `liveconv run` says its own.
-  if (c.run.unattended())
-    window.loop().log().echoMessages([](const std::string& text) { std::cerr << "liveconv-qt: " << text << "\n"; });
-  // Scripted, or told when to quit: nobody is there to pick another variant or device.
-  window.setQuitWhenNothingCanPlay(!c.run.script.empty() || c.run.quit || !c.run.screenshot.empty());
-  liveconv::ui::applyStartParams(c.params, window.model());  // over the settings of the last run
-  if (c.deviceIndex >= 0) window.model().setDevice(c.deviceIndex);
-  window.syncFromModel();
-  if (!c.run.script.empty())
-    if (const std::string why = window.loop().loadScript(c.run.script); !why.empty()) {
-      std::cerr << "liveconv-qt: " << why << "\n";
-      return 2;
-    }
+  if (const std::string why = setUp(window, c); !why.empty()) {
+    std::cerr << "liveconv-qt: " << why << "\n";
+    return 2;
+  }
   // A signal closes the window as the user would, from here on (the first
   // open included): the recording is finished, the settings saved, 128 + N.
   std::string recording;  // what a signal finished

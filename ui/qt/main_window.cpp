@@ -62,6 +62,36 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   // window takes it), not a spin box or list in the docks that would take Space or V itself.
   picture->setFocusPolicy(Qt::StrongFocus);
   setCentralWidget(picture);
+  buildDocks();
+  buildStatusBar();
+  buildMenus();
+
+  resize(QSize(1500, 900).boundedTo(screen()->availableGeometry().size()));  // where no window manager maximises
+  resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);         // room for a 7x7 grid without scrolling
+  if (!shell_.geometry.isEmpty()) restoreGeometry(shell_.geometry);
+  if (!shell_.windowState.isEmpty()) restoreState(shell_.windowState);
+
+  // The last source; when it is gone (a moved file, or it fails to open:
+  // see updateOpening()), the test source, so the window always shows something.
+  const QString last = shell_.source.isEmpty() ? kTestSource : shell_.source;
+  if (!openSource(last) && last != kTestSource) openSource(kTestSource);
+
+  connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
+  // As fast as the feed delivers (paints are coalesced by Qt); with vsync on,
+  // as the viewer's swaps, no faster than the fastest screen refreshes
+  // (vsyncFrameInterval): else a display that does not pace the paints would
+  // get a frame per pass of the event loop.
+  timer_.setTimerType(Qt::PreciseTimer);
+  timer_.setInterval(
+      model_.view().vsync
+          ? static_cast<int>(
+                std::chrono::duration_cast<std::chrono::milliseconds>(vsyncFrameInterval(fastestRefreshHz())).count())
+          : 0);
+}
+
+// The mask and engine docks (left and right), the race tabbed with the
+// engine, and how they follow each other's edits.
+void MainWindow::buildDocks() {
   maskDock_ = new MaskDock(model_, this);
   engineDock_ = new EngineDock(model_, this);
   addDockWidget(Qt::LeftDockWidgetArea, maskDock_);
@@ -77,8 +107,12 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   connect(maskDock_, &MaskDock::maskEdited, engineDock_, &EngineDock::refresh);
   connect(engineDock_, &EngineDock::engineEdited, maskDock_, &MaskDock::refresh);
   connect(viewport_, &Viewport::glFailed, this, [this](const QString& m) { showError("No picture", m); });
+}
 
-  // The seek bar of a file, with its position (hidden for live and generated sources).
+// The status bar's permanent widgets: the seek bar and position of a file,
+// Cancel while a source opens, the recording, the frame rates and the device.
+void MainWindow::buildStatusBar() {
+  // The seek bar is hidden for live and generated sources.
   seekSlider_ = new QSlider(Qt::Horizontal);
   seekSlider_->setMinimumWidth(160);
   seekSlider_->setToolTip("Drag to a place in the file (Left/Right: 5 s, Home, End)");
@@ -109,28 +143,6 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
   // The longest, and in the overlay too: it gives way in a narrow window rather than widening it.
   deviceLabel_->setMinimumWidth(40);  // below its text's width, where the window has no more room
   statusBar()->addPermanentWidget(deviceLabel_);
-  buildMenus();
-
-  resize(QSize(1500, 900).boundedTo(screen()->availableGeometry().size()));  // where no window manager maximises
-  resizeDocks({maskDock_, engineDock_}, {440, 340}, Qt::Horizontal);  // room for a 7x7 grid without scrolling
-  if (!shell_.geometry.isEmpty()) restoreGeometry(shell_.geometry);
-  if (!shell_.windowState.isEmpty()) restoreState(shell_.windowState);
-
-  // The last source; when it is gone (a moved file, or it fails to open:
-  // see updateOpening()), the test source, so the window always shows something.
-  const QString last = shell_.source.isEmpty() ? kTestSource : shell_.source;
-  if (!openSource(last) && last != kTestSource) openSource(kTestSource);
-
-  connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
-  // As fast as the feed delivers (paints are coalesced by Qt); with vsync on,
-  // as the viewer's swaps, no faster than the fastest screen refreshes
-  // (vsyncFrameInterval): else a display that does not pace the paints would
-  // get a frame per pass of the event loop.
-  timer_.setTimerType(Qt::PreciseTimer);
-  timer_.setInterval(
-      model_.view().vsync
-          ? static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(vsyncFrameInterval(fastestRefreshHz())).count())
-          : 0);
 }
 
 int MainWindow::fastestRefreshHz() {

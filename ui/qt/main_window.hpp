@@ -101,6 +101,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();  // main_window_menus.cpp
+  void buildDocks();
+  void buildStatusBar();
   void buildFileMenu();
   void buildViewMenu();
   void addOverlayActions(QMenu* view);

@@ -432,6 +432,36 @@ struct FfmpegSource::State {
     avcodec_free_context(&decoder);
     avformat_close_input(&input);
   }
+
+  // A frame decoded between the key frame a seek landed on and the seek's
+  // target: not shown. The first one at the target ends the seek.
+  bool beforeSeekTarget() {
+    if (seekTarget == AV_NOPTS_VALUE) return false;
+    const int64_t at = frame->best_effort_timestamp;
+    if (at != AV_NOPTS_VALUE && at < seekTarget) return true;
+    seekTarget = AV_NOPTS_VALUE;
+    return false;
+  }
+
+  // A read that failed (not the input's end): a live source that stopped is
+  // unavailable; anything else is counted in *corrupt and skipped, until 1000
+  // in a row say the input cannot be read.
+  void readFailed(int err, long long* corrupt) {
+    if (spec.live)
+      throw SourceUnavailable((spec.inputFormat == "v4l2" ? "Camera " : "Input ") + spec.text +
+                              " stopped: " + avError(err) + ".");
+    ++*corrupt;
+    if (++consecutiveErrors <= 1000) return;
+    // An MP4 written in one go has its index (moov) after the frames: a pipe
+    // gives the index only once the frames it locates have gone by.
+    const bool movOnAPipe =
+        std::strncmp(input->iformat->name, "mov", 3) == 0 && input->pb && !(input->pb->seekable & AVIO_SEEKABLE_NORMAL);
+    if (movOnAPipe)
+      throw InputError("Input " + spec.text + " is an MP4 or MOV whose index comes after its frames, which " +
+                       "cannot be read from a pipe: give its file name instead, or write it with ffmpeg's " +
+                       "-movflags +faststart.");
+    throw InputError("Input " + spec.text + " cannot be read: " + avError(err) + ".");
+  }
 };
 
 FfmpegSource::FfmpegSource(const SourceSpec& spec, PixelFormat format, ConvertMode convert)
@@ -855,13 +885,9 @@ bool FfmpegSource::next(Frame& out) {
   for (;;) {
     int err = avcodec_receive_frame(s.decoder, s.frame);
     if (err == 0) {
-      if (s.seekTarget != AV_NOPTS_VALUE) {
-        const int64_t at = s.frame->best_effort_timestamp;
-        if (at != AV_NOPTS_VALUE && at < s.seekTarget) {  // between the key frame and the target
-          av_frame_unref(s.frame);
-          continue;
-        }
-        s.seekTarget = AV_NOPTS_VALUE;
+      if (s.beforeSeekTarget()) {
+        av_frame_unref(s.frame);
+        continue;
       }
       if (s.frame->flags & AV_FRAME_FLAG_CORRUPT) ++corrupt_;
       const double decodeMs = msSince(start);
@@ -903,21 +929,7 @@ bool FfmpegSource::next(Frame& out) {
       continue;
     }
     if (err < 0) {
-      if (s.spec.live)
-        throw SourceUnavailable((s.spec.inputFormat == "v4l2" ? "Camera " : "Input ") + s.spec.text +
-                                " stopped: " + avError(err) + ".");
-      ++corrupt_;
-      if (++s.consecutiveErrors > 1000) {
-        // An MP4 written in one go has its index (moov) after the frames: a
-        // pipe gives the index only once the frames it locates have gone by.
-        const bool movOnAPipe = std::strncmp(s.input->iformat->name, "mov", 3) == 0 && s.input->pb &&
-                                !(s.input->pb->seekable & AVIO_SEEKABLE_NORMAL);
-        if (movOnAPipe)
-          throw InputError("Input " + s.spec.text + " is an MP4 or MOV whose index comes after its frames, which " +
-                           "cannot be read from a pipe: give its file name instead, or write it with ffmpeg's " +
-                           "-movflags +faststart.");
-        throw InputError("Input " + s.spec.text + " cannot be read: " + avError(err) + ".");
-      }
+      s.readFailed(err, &corrupt_);
       continue;
     }
     s.discontinuities->apply(s.input, s.packet);

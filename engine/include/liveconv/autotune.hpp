@@ -128,6 +128,8 @@ class AutoTuner {
                   int height) const;
   void load();
   void append(const std::string& key, const FilterParams& choice, double kernelMs, const RaceReport& report);
+  // The device's copy bandwidth (the races' reference point), measured at its first race.
+  double copyBandwidthOf(DeviceContext& device, const std::string& fingerprint);
 
   std::string path_;
   mutable std::mutex mutex_;
