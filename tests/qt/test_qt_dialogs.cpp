@@ -334,7 +334,7 @@ TEST_F(QtShell, ADeviceThatStopsAnsweringLeavesTheWindowUp) {
   EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("The picture stopped"))
       << w->statusBar()->currentMessage().toStdString();
   EXPECT_TRUE(recordingStopped) << "the recording was finished";
-  EXPECT_FALSE(w->loop().recording());
+  EXPECT_FALSE(w->loop().recordings().active());
   const int advancesAtFailure = advances;
   for (int i = 0; i < 3; ++i) w->tick();
   EXPECT_EQ(advances, advancesAtFailure) << "the failed feed is asked for nothing more";

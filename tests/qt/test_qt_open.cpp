@@ -102,7 +102,7 @@ TEST_F(QtShell, ASetThatCannotRunIsSaidAndTheNextSetOpensTheSourceAgain) {
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
   ASSERT_TRUE(tickUntil(w, [&] { return !w.loop().openError().empty(); })) << "the open never failed";
   EXPECT_NE(w.loop().openError().find("does not fit"), std::string::npos) << w.loop().openError();
-  EXPECT_EQ(w.loop().openErrorExitCode(), media::kExitUnsupported);
+  EXPECT_EQ(w.loop().switcher().errorExitCode(), media::kExitUnsupported);
   EXPECT_TRUE(w.lastError().contains("Pick another variant")) << w.lastError().toStdString();
   for (int i = 0; i < 20; ++i) w.tick();
   EXPECT_FALSE(w.loop().running());

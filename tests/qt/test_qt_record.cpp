@@ -69,7 +69,7 @@ TEST_F(QtRecording, RecordsExactlyTheFramesItShows) {
   tickUntilQuiet(*w);
   const QString path = dir_.filePath("recording.mkv");
   ASSERT_TRUE(w->startRecording(path)) << w->lastError().toStdString();
-  EXPECT_TRUE(w->loop().recording());
+  EXPECT_TRUE(w->loop().recordings().active());
   EXPECT_FALSE(w->recordingLabel()->isHidden());
   constexpr int kFrames = 8;
   std::vector<Image> shown;
@@ -81,11 +81,11 @@ TEST_F(QtRecording, RecordsExactlyTheFramesItShows) {
   EXPECT_TRUE(w->recordingLabel()->text().contains(QString("%1 frames").arg(kFrames)))
       << w->recordingLabel()->text().toStdString();
   w->stopRecording();
-  EXPECT_FALSE(w->loop().recording());
-  w->loop().waitForRecordings();  // the file is finished on lc-record
+  EXPECT_FALSE(w->loop().recordings().active());
+  w->loop().recordings().waitForAll();  // the file is finished on lc-record
   w->tick();
   EXPECT_TRUE(w->recordingLabel()->isHidden());
-  EXPECT_EQ(w->loop().lastRecording().frames, kFrames);
+  EXPECT_EQ(w->loop().recordings().last().frames, kFrames);
   EXPECT_TRUE(w->statusBar()->currentMessage().startsWith("Recorded 8 frames"))
       << w->statusBar()->currentMessage().toStdString();
 
@@ -107,9 +107,9 @@ TEST_F(QtRecording, SourceChangeAndCloseFinishTheFile) {
   for (int i = 0; i < 3; ++i) stepAndCopy(*w);
   const std::uint64_t installs = w->loop().feedsInstalled();
   ASSERT_TRUE(w->openSource(kLavfiSource));  // a new source: the recording of the old one ends here
-  EXPECT_FALSE(w->loop().recording());
-  w->loop().waitForRecordings();  // the file is finished on lc-record, not on the UI thread
-  EXPECT_EQ(w->loop().lastRecording().frames, 3);
+  EXPECT_FALSE(w->loop().recordings().active());
+  w->loop().recordings().waitForAll();  // the file is finished on lc-record, not on the UI thread
+  EXPECT_EQ(w->loop().recordings().last().frames, 3);
   EXPECT_EQ(decodeAll(first).size(), 3u);
 
   ASSERT_TRUE(tickUntil(*w, [&] {
@@ -120,7 +120,7 @@ TEST_F(QtRecording, SourceChangeAndCloseFinishTheFile) {
   ASSERT_TRUE(w->startRecording(second)) << w->lastError().toStdString();
   for (int i = 0; i < 2; ++i) stepAndCopy(*w);
   w->close();  // closeEvent finishes the file while the feed still exists
-  EXPECT_FALSE(w->loop().recording());
+  EXPECT_FALSE(w->loop().recordings().active());
   EXPECT_EQ(decodeAll(second).size(), 2u);
 #endif
 }
@@ -131,10 +131,10 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   w->model().view().paused = false;
   EXPECT_FALSE(w->startRecording("/nonexistent-dir/out.mkv"));
   EXPECT_TRUE(w->lastError().contains("nonexistent-dir")) << w->lastError().toStdString();
-  EXPECT_FALSE(w->loop().recording());
+  EXPECT_FALSE(w->loop().recordings().active());
   EXPECT_FALSE(w->startRecording(dir_.filePath("out.unknown-container")));
   EXPECT_FALSE(w->lastError().isEmpty());
-  EXPECT_FALSE(w->loop().recording());
+  EXPECT_FALSE(w->loop().recordings().active());
   EXPECT_TRUE(w->recordingLabel()->isHidden());
   const std::uint64_t index = w->loop().frame().index;
   EXPECT_TRUE(tickUntil(*w, [&] { return w->loop().frame().index > index + 2; })) << "the video goes on";
@@ -143,8 +143,8 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   const QString path = dir_.filePath("one.mkv");
   ASSERT_TRUE(w->startRecording(path));
   EXPECT_FALSE(w->startRecording(dir_.filePath("two.mkv")));
-  EXPECT_TRUE(w->loop().recording());
-  EXPECT_EQ(w->loop().recordingPath(), path.toStdString());
+  EXPECT_TRUE(w->loop().recordings().active());
+  EXPECT_EQ(w->loop().recordings().path(), path.toStdString());
   w->stopRecording();
   EXPECT_FALSE(QFileInfo::exists(dir_.filePath("two.mkv")));
 
@@ -161,7 +161,7 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
   EXPECT_TRUE(tickUntil(*w, [&] { return w->loop().stats().recordedFrames >= 3; }))
       << "recorded " << w->loop().stats().recordedFrames << " of three stepped frames";
   w->stopRecording();
-  w->loop().waitForRecordings();
+  w->loop().recordings().waitForAll();
 #ifdef LIVECONV_WITH_MEDIA
   EXPECT_GE(decodeAll(pattern).size(), 3u);
 #endif

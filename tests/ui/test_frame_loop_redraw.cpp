@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "feed/frame_loop.hpp"
+#include "feed/stats_file.hpp"
 
 using namespace liveconv;
 using namespace liveconv::ui;
@@ -55,13 +56,13 @@ struct Loop {
     loop.adopt(std::move(f), "testpattern");
     model.setSource("testpattern");
     loop.tick();
-    loop.drew();
+    loop.redraw().drew();
   }
   // One pass: true when it draws (and then it does).
   bool pass() {
     loop.tick();
-    if (!loop.redrawDue()) return false;
-    loop.drew();
+    if (!loop.redraw().due()) return false;
+    loop.redraw().drew();
     return true;
   }
 };
@@ -70,7 +71,7 @@ TEST(FrameLoopRedraw, AnUnchangedWindowIsDrawnOnlyEveryInterval) {
   Loop l;
   ASSERT_TRUE(l.loop.frame().hasPicture());
   for (int i = 0; i < 5; ++i) EXPECT_FALSE(l.pass()) << "pass " << i << " drew a window where nothing changed";
-  std::this_thread::sleep_for(FrameLoop::kRedrawInterval + std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(RedrawPolicy::kRedrawInterval + std::chrono::milliseconds(20));
   EXPECT_TRUE(l.pass()) << "the overlay's numbers were not drawn again after the interval";
   EXPECT_FALSE(l.pass());
 }
@@ -98,9 +99,9 @@ TEST(FrameLoopRedraw, ANewFrameAnEditAViewSettingAndAMessageAreDrawnAtOnce) {
 TEST(FrameLoopRedraw, AfterInputEveryPassDrawsForAWhile) {
   Loop l;
   EXPECT_FALSE(l.pass());
-  l.loop.inputCame();
+  l.loop.redraw().inputCame();
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(l.pass()) << "pass " << i << " after input";
-  std::this_thread::sleep_for(FrameLoop::kInputRedraw + std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(RedrawPolicy::kInputRedraw + std::chrono::milliseconds(20));
   EXPECT_TRUE(l.pass()) << "the interval passed meanwhile";
   EXPECT_FALSE(l.pass()) << "input long gone";
 }
@@ -108,7 +109,7 @@ TEST(FrameLoopRedraw, AfterInputEveryPassDrawsForAWhile) {
 TEST(FrameLoopRedraw, AnExposedWindowDrawsOnce) {
   Loop l;
   EXPECT_FALSE(l.pass());
-  l.loop.exposed();
+  l.loop.redraw().exposed();
   EXPECT_TRUE(l.pass());
   EXPECT_FALSE(l.pass());
 }
@@ -119,12 +120,12 @@ TEST(FrameLoopRedraw, TheUiRateIsTheLoopsWhetherItDrawsOrNot) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     l.pass();
   }
-  const std::vector<float> times = l.loop.uiFrameTimes().values();
+  const std::vector<float> times = l.loop.redraw().uiFrameTimes().values();
   ASSERT_GE(times.size(), 8u);
   for (float ms : times) EXPECT_GE(ms, 9.0f);
-  EXPECT_GT(l.loop.uiFps(), 10.0);
-  EXPECT_LT(l.loop.uiFps(), 110.0);
-  EXPECT_LE(l.loop.redraws(), 3u) << "passes drew that had nothing new to show";
+  EXPECT_GT(l.loop.redraw().uiFps(), 10.0);
+  EXPECT_LT(l.loop.redraw().uiFps(), 110.0);
+  EXPECT_LE(l.loop.redraw().redraws(), 3u) << "passes drew that had nothing new to show";
 }
 
 // New frames come every other pass, and each is filtered with the parameters
@@ -170,7 +171,7 @@ TEST(FrameLoopEdits, AnEditsWaitIsCountedInPassesAndInNewFramesShown) {
   ASSERT_TRUE(model.setCell(0, 0, 7.0f));
   for (int i = 0; i < 12; ++i) loop.tick();
   const std::string path = ::testing::TempDir() + "frame_loop_edits.json";
-  ASSERT_EQ(loop.writeStatsJson(path), "");
+  ASSERT_EQ(writeStatsJson(loop, path), "");
   std::stringstream json;
   json << std::ifstream(path).rdbuf();
   const std::string text = json.str();
@@ -288,41 +289,41 @@ class FrameLoopRecording : public ::testing::Test {
 // was recorded is reported once the file is complete. Closing the window
 // (waitForRecordings) waits for it.
 TEST_F(FrameLoopRecording, StoppingDoesNotWaitForTheFileAndReportsItOnceComplete) {
-  ASSERT_EQ(loop.startRecording("take 1.mkv"), "");
+  ASSERT_EQ(loop.recordings().start("take 1.mkv"), "");
   for (int i = 0; i < 3; ++i) loop.tick();
-  EXPECT_TRUE(loop.recording());
-  EXPECT_EQ(loop.finishingPath(), "");
+  EXPECT_TRUE(loop.recordings().active());
+  EXPECT_EQ(loop.recordings().finishingPath(), "");
 
-  loop.stopRecording();
+  loop.recordings().stop();
   ASSERT_TRUE(feed->ending);
   EXPECT_FALSE(feed->ending->waitedUnasked_) << "the UI thread waited for the file";
-  EXPECT_FALSE(loop.recording());
-  EXPECT_EQ(loop.finishingPath(), "take 1.mkv");
+  EXPECT_FALSE(loop.recordings().active());
+  EXPECT_EQ(loop.recordings().finishingPath(), "take 1.mkv");
   for (int i = 0; i < 3; ++i) loop.tick();
-  EXPECT_EQ(loop.recordingsFinished(), 0u) << "reported before the file was complete";
+  EXPECT_EQ(loop.recordings().finished(), 0u) << "reported before the file was complete";
   EXPECT_FALSE(feed->ending->waitedUnasked_) << "a pass waited for the file";
-  EXPECT_TRUE(loop.startRecording("take 2.mkv").empty()) << "a new recording may start meanwhile";
+  EXPECT_TRUE(loop.recordings().start("take 2.mkv").empty()) << "a new recording may start meanwhile";
 
   feed->ending->released_ = true;
   loop.tick();
-  EXPECT_EQ(loop.recordingsFinished(), 1u);
-  EXPECT_EQ(loop.lastRecording().path, "take 1.mkv");
-  EXPECT_EQ(loop.lastRecording().frames, 42);
-  EXPECT_EQ(loop.lastRecording().stoppedBy, "");
-  EXPECT_EQ(loop.finishingPath(), "");
+  EXPECT_EQ(loop.recordings().finished(), 1u);
+  EXPECT_EQ(loop.recordings().last().path, "take 1.mkv");
+  EXPECT_EQ(loop.recordings().last().frames, 42);
+  EXPECT_EQ(loop.recordings().last().stoppedBy, "");
+  EXPECT_EQ(loop.recordings().finishingPath(), "");
 
   // Closing: the second recording ends, and the window waits for its file.
-  loop.stopRecording();
+  loop.recordings().stop();
   std::shared_ptr<GatedEnding> second = feed->ending;
   second->mayWait_ = true;  // closing is where the window waits
   std::thread encoder([second] {
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
     second->released_ = true;
   });
-  loop.waitForRecordings();
+  loop.recordings().waitForAll();
   EXPECT_TRUE(second->done());
-  EXPECT_EQ(loop.recordingsFinished(), 2u);
-  EXPECT_EQ(loop.lastRecording().path, "take 2.mkv");
+  EXPECT_EQ(loop.recordings().finished(), 2u);
+  EXPECT_EQ(loop.recordings().last().path, "take 2.mkv");
   encoder.join();
 }
 
@@ -333,19 +334,19 @@ TEST_F(FrameLoopRecording, AFileThatIsThereIsKeptUnlessReplacingItWasSaid) {
   const std::string path =
       (std::filesystem::temp_directory_path() / ("liveconv_keep_" + std::to_string(::getpid()) + ".mkv")).string();
   std::ofstream(path) << "precious";
-  EXPECT_TRUE(FrameLoop::recordingWouldReplace(path));
-  const std::string refused = loop.startRecording(path);
+  EXPECT_TRUE(RecordingControls::wouldReplace(path));
+  const std::string refused = loop.recordings().start(path);
   EXPECT_NE(refused.find(path + " exists and was kept"), std::string::npos) << refused;
-  EXPECT_FALSE(loop.recording());
+  EXPECT_FALSE(loop.recordings().active());
   EXPECT_EQ(feed->stats().recordingPath, "") << "the recorder was started";
-  EXPECT_EQ(loop.startRecording(path, true), "");
-  EXPECT_TRUE(loop.recording());
+  EXPECT_EQ(loop.recordings().start(path, true), "");
+  EXPECT_TRUE(loop.recordings().active());
   EXPECT_EQ(feed->stats().recordingPath, path);
-  loop.stopRecording();
+  loop.recordings().stop();
   feed->ending->released_ = true;
   loop.tick();
   std::filesystem::remove(path);
-  EXPECT_FALSE(FrameLoop::recordingWouldReplace(path));
+  EXPECT_FALSE(RecordingControls::wouldReplace(path));
 }
 
 // A recording whose recorder failed (a full disk) left no file: it is not
@@ -354,21 +355,21 @@ TEST_F(FrameLoopRecording, AFileThatIsThereIsKeptUnlessReplacingItWasSaid) {
 TEST_F(FrameLoopRecording, OnlyACompleteFileIsListedAsRecorded) {
   const std::string stats =
       (std::filesystem::temp_directory_path() / ("liveconv_failed_rec_" + std::to_string(::getpid()) + ".json")).string();
-  ASSERT_EQ(loop.startRecording("full.mkv"), "");
+  ASSERT_EQ(loop.recordings().start("full.mkv"), "");
   loop.tick();
-  loop.stopRecording();
+  loop.recordings().stop();
   feed->ending->error_ = "Writing full.mkv failed: No space left on device.";
   feed->ending->released_ = true;
   loop.tick();
-  EXPECT_FALSE(loop.lastRecording().complete);
-  EXPECT_EQ(loop.lastRecording().stoppedBy, "Recording stopped: Writing full.mkv failed: No space left on device.");
-  ASSERT_EQ(loop.startRecording("fine.mkv"), "");
+  EXPECT_FALSE(loop.recordings().last().complete);
+  EXPECT_EQ(loop.recordings().last().stoppedBy, "Recording stopped: Writing full.mkv failed: No space left on device.");
+  ASSERT_EQ(loop.recordings().start("fine.mkv"), "");
   loop.tick();
-  loop.stopRecording();
+  loop.recordings().stop();
   feed->ending->released_ = true;
   loop.tick();
-  EXPECT_TRUE(loop.lastRecording().complete);
-  ASSERT_EQ(loop.writeStatsJson(stats), "");
+  EXPECT_TRUE(loop.recordings().last().complete);
+  ASSERT_EQ(writeStatsJson(loop, stats), "");
   std::ifstream in(stats);
   const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::filesystem::remove(stats);

@@ -23,11 +23,13 @@ FeedSwitcher::~FeedSwitcher() {
 void FeedSwitcher::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source, int deviceIndex,
                          PixelFormat format) {
   feed_ = std::move(feed);
-  feedDevice_ = deviceIndex;
-  feedFormat_ = askedFormat_ = format;
-  askedSource_ = source;
-  askedDevice_ = deviceIndex;
-  askedAny_ = true;
+  playing_.source = source;
+  playing_.device = deviceIndex;
+  ++installs_;
+  playing_.format = asked_.format = format;
+  asked_.source = source;
+  asked_.device = deviceIndex;
+  asked_.any = true;
 }
 
 void FeedSwitcher::reset() {
@@ -40,11 +42,11 @@ std::string FeedSwitcher::selectorFor(int deviceIndex) const {
 
 std::shared_ptr<const ParamsSnapshot> FeedSwitcher::forFeed(std::shared_ptr<const ParamsSnapshot> snapshot) const {
   const bool ownFormat = feed_ && !feed_->changesFormatInPlace();
-  if (!snapshot || (snapshot->deviceIndex == feedDevice_ && (!ownFormat || snapshot->format == feedFormat_)))
+  if (!snapshot || (snapshot->deviceIndex == playing_.device && (!ownFormat || snapshot->format == playing_.format)))
     return snapshot;
   auto own = std::make_shared<ParamsSnapshot>(*snapshot);
-  own->deviceIndex = feedDevice_;
-  if (ownFormat) own->format = feedFormat_;
+  own->deviceIndex = playing_.device;
+  if (ownFormat) own->format = playing_.format;
   return own;
 }
 
@@ -56,19 +58,19 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   // A source that hands out one format: another format is a new feed, opened while this one
   // plays on (the test pattern and FFmpeg's decoders change format in place).
   const PixelFormat format = model.format();
-  const bool formatSwitch = format != askedFormat_ && feed_ && !feed_->changesFormatInPlace();
+  const bool formatSwitch = format != asked_.format && feed_ && !feed_->changesFormatInPlace();
   // Nothing plays because the set it opened with cannot run here (a variant
   // refused, a kernel that failed to build): the next set opens it again.
-  const bool setRefused = errorExitCode_ == media::kExitUnsupported || errorExitCode_ == media::kExitBuildFailed;
-  if (!feed_ && pendingMessage_.empty() && setRefused && lastGood_ && lastGood_->version != refusedVersion_)
-    askedAny_ = false;
-  if (lastGood_ && (!askedAny_ || source != askedSource_ || device != askedDevice_ || formatSwitch)) {
-    const bool newSource = !askedAny_ || source != askedSource_;
-    const bool deviceSwitch = device != askedDevice_;
-    askedSource_ = source;
-    askedDevice_ = device;
-    askedFormat_ = format;
-    askedAny_ = true;
+  const bool setRefused = failure_.exitCode == media::kExitUnsupported || failure_.exitCode == media::kExitBuildFailed;
+  if (!feed_ && pending_.message.empty() && setRefused && lastGood_ && lastGood_->version != failure_.refusedVersion)
+    asked_.any = false;
+  if (lastGood_ && (!asked_.any || source != asked_.source || device != asked_.device || formatSwitch)) {
+    const bool newSource = !asked_.any || source != asked_.source;
+    const bool deviceSwitch = device != asked_.device;
+    asked_.source = source;
+    asked_.device = device;
+    asked_.format = format;
+    asked_.any = true;
     Job job;
     job.ticket = ++lastTicket_;
     job.source = source;
@@ -77,14 +79,14 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     job.snapshot = lastGood_;
     job.openTimeoutSeconds = model.view().openTimeoutSeconds;
     job.hwaccel = model.view().hwaccel;
-    pendingVersion_ = lastGood_->version;
-    pendingSource_ = source;
-    pendingDevice_ = device;
-    pendingFormat_ = format;
-    pendingIsDeviceSwitch_ = !newSource;
-    pendingMessage_ = newSource      ? "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ..."
-                      : deviceSwitch ? "switching device ..."
-                                     : std::string("switching to ") + toString(format) + " ...";
+    pending_.version = lastGood_->version;
+    pending_.source = source;
+    pending_.device = device;
+    pending_.format = format;
+    pending_.isDeviceSwitch = !newSource;
+    pending_.message = newSource ? "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ..."
+                       : deviceSwitch ? "switching device ..."
+                                      : std::string("switching to ") + toString(format) + " ...";
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = std::move(job);
@@ -101,44 +103,44 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     }
   }
   if (!done || done->ticket != lastTicket_) return false;  // nothing yet, or superseded (dropped here)
-  pendingMessage_.clear();
+  pending_.message.clear();
   if (!done->feed) {
     // A set that cannot run is said as `liveconv run` says it: the source is not what failed.
-    const std::string what = pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_;
+    const std::string what = pending_.source.empty() ? std::string("the bundled clip") : pending_.source;
     if (done->exitCode == media::kExitUnsupported || done->exitCode == media::kExitBuildFailed)
-      error_ = done->error;
-    else if (pendingIsDeviceSwitch_)
-      error_ = "Cannot switch the device: " + done->error;
+      failure_.error = done->error;
+    else if (pending_.isDeviceSwitch)
+      failure_.error = "Cannot switch the device: " + done->error;
     else
-      error_ = "Cannot open " + what + ": " + done->error;
-    errorExitCode_ = done->exitCode;
-    errorBuildLog_ = std::move(done->buildLog);
-    refusedVersion_ = pendingVersion_;
+      failure_.error = "Cannot open " + what + ": " + done->error;
+    failure_.exitCode = done->exitCode;
+    failure_.buildLog = std::move(done->buildLog);
+    failure_.refusedVersion = pending_.version;
     return false;
   }
-  error_.clear();
-  errorExitCode_ = media::kExitOk;
-  errorBuildLog_.clear();
+  failure_.error.clear();
+  failure_.exitCode = media::kExitOk;
+  failure_.buildLog.clear();
   feed_ = std::move(done->feed);  // the old feed (and the frame it owns) goes only now
-  feedDevice_ = pendingDevice_;
-  feedFormat_ = pendingFormat_;
+  playing_ = {pending_.source, pending_.device, pending_.format};
+  ++installs_;
   return true;
 }
 
 bool FeedSwitcher::cancel() {
-  if (pendingMessage_.empty()) return false;
+  if (pending_.message.empty()) return false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     cancelled_ = lastTicket_;
     job_.reset();  // not started yet: never starts
   }
   ++lastTicket_;  // whatever the open in flight makes is dropped when it arrives
-  pendingMessage_.clear();
-  const std::string what = pendingSource_.empty() ? std::string("the bundled clip") : pendingSource_;
-  error_ = pendingIsDeviceSwitch_ ? "Cancelled the device switch." : "Cancelled opening " + what + ".";
-  errorExitCode_ = media::kExitInputFailed;
-  errorBuildLog_.clear();
-  refusedVersion_ = pendingVersion_;
+  pending_.message.clear();
+  const std::string what = pending_.source.empty() ? std::string("the bundled clip") : pending_.source;
+  failure_.error = pending_.isDeviceSwitch ? "Cancelled the device switch." : "Cancelled opening " + what + ".";
+  failure_.exitCode = media::kExitInputFailed;
+  failure_.buildLog.clear();
+  failure_.refusedVersion = pending_.version;
   return true;
 }
 

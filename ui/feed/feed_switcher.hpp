@@ -51,7 +51,7 @@ class FeedSwitcher {
   // The next sync() opens the model's source and device even when they are
   // the ones asked for last: reopening the playing source, or the same
   // source again after its feed failed.
-  void reopen() { askedAny_ = false; }
+  void reopen() { asked_.any = false; }
   // Gives up the open in flight (the user pressed Esc or Cancel): its wait on
   // the source ends at once, and error() says it was cancelled; the feed
   // playing stays. False when nothing was opening.
@@ -64,17 +64,25 @@ class FeedSwitcher {
   // device (and format, unless the feed changes format in place).
   std::shared_ptr<const ParamsSnapshot> forFeed(std::shared_ptr<const ParamsSnapshot> snapshot) const;
 
-  bool pending() const { return !pendingMessage_.empty(); }
+  // The source and the model's device index (-1: the default selector) the
+  // feed in hand plays; after a failed device switch the model still names
+  // the device asked for, this the one that plays on.
+  const std::string& playingSource() const { return playing_.source; }
+  int playingDevice() const { return playing_.device; }
+  // Grows by one each time a feed takes over (adopt() or sync()).
+  std::uint64_t installs() const { return installs_; }
+
+  bool pending() const { return !pending_.message.empty(); }
   // "opening SOURCE ..." or "switching device ..." while an open runs; else "".
-  const std::string& pendingMessage() const { return pendingMessage_; }
+  const std::string& pendingMessage() const { return pending_.message; }
   // Why the last open failed ("" after one that worked); the old feed plays on.
-  const std::string& error() const { return error_; }
+  const std::string& error() const { return failure_.error; }
   // What a window would exit with for that failure (`liveconv run`'s number for it); kExitOk after one that worked.
-  media::ExitCode errorExitCode() const { return errorExitCode_; }
+  media::ExitCode errorExitCode() const { return failure_.exitCode; }
   // The compiler's log of that failure, where a kernel failed to build ("" otherwise).
-  const std::string& errorBuildLog() const { return errorBuildLog_; }
+  const std::string& errorBuildLog() const { return failure_.buildLog; }
   // The model's version of the set that failure opened with: a newer set opens the source again (see sync()).
-  std::uint64_t refusedVersion() const { return refusedVersion_; }
+  std::uint64_t refusedVersion() const { return failure_.refusedVersion; }
 
  private:
   struct Job {
@@ -100,19 +108,32 @@ class FeedSwitcher {
 
   // UI thread.
   std::unique_ptr<FrameFeed> feed_;
-  int feedDevice_ = -1;
-  PixelFormat feedFormat_ = PixelFormat::RGBA8, askedFormat_ = PixelFormat::RGBA8, pendingFormat_ = PixelFormat::RGBA8;
-  std::string askedSource_;
-  int askedDevice_ = -1;
-  bool askedAny_ = false;
+  struct Playing {  // what feed_ plays
+    std::string source;
+    int device = -1;
+    PixelFormat format = PixelFormat::RGBA8;
+  } playing_;
+  std::uint64_t installs_ = 0;
+  struct Asked {  // what the model asked for last
+    std::string source;
+    int device = -1;
+    PixelFormat format = PixelFormat::RGBA8;
+    bool any = false;
+  } asked_;
   std::uint64_t lastTicket_ = 0;
-  std::string pendingMessage_, error_, pendingSource_;
-  media::ExitCode errorExitCode_ = media::kExitOk;
-  std::string errorBuildLog_;
-  std::uint64_t pendingVersion_ = 0;  // the model's version the open in flight was asked with
-  std::uint64_t refusedVersion_ = 0;  // ... and that of the last set refused (errorExitCode_ 4 or 5)
-  int pendingDevice_ = -1;
-  bool pendingIsDeviceSwitch_ = false;
+  struct Pending {  // the open in flight
+    std::string message, source;
+    std::uint64_t version = 0;  // the model's version it was asked with
+    int device = -1;
+    PixelFormat format = PixelFormat::RGBA8;
+    bool isDeviceSwitch = false;
+  } pending_;
+  struct Failure {  // the last open that failed
+    std::string error;
+    media::ExitCode exitCode = media::kExitOk;
+    std::string buildLog;
+    std::uint64_t refusedVersion = 0;  // the set it opened with (exit codes 4 and 5: that set is refused)
+  } failure_;
   std::shared_ptr<const ParamsSnapshot> lastGood_;
 
   // Between the UI thread and "lc-open".

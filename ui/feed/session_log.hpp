@@ -52,6 +52,20 @@ class SessionLog {
   // `newFrames`: the new pictures that reached the screen so far.
   // The model's version went from an older one to `version`, by `what` ("" for the window).
   void edited(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames);
+  // The model is at `version` now, by `what`: an edit (as edited()) unless it
+  // is the first version seen, the state the window started in.
+  void modelAt(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames) {
+    if (startVersion_ == 0)
+      startVersion_ = version;
+    else if (version > startVersion_)
+      edited(version, what, frame, newFrames);
+  }
+  // The model's notice counter is at `count`, its last notice `text`: logged once per notice.
+  void notices(std::uint64_t count, const std::string& text, std::uint64_t frame) {
+    if (count == noticesSeen_) return;
+    noticesSeen_ = count;
+    message("notice", text, frame);
+  }
   // A frame filtered with parameters `version` is on screen (or that version, and
   // those before it, were refused).
   void shown(std::uint64_t version, const std::string& variant, std::uint64_t frame, std::uint64_t newFrames);
@@ -110,6 +124,7 @@ class SessionLog {
   std::vector<Message> messages_;
   std::function<void(const std::string&)> echo_;
   std::vector<Edit> edits_;
+  std::uint64_t startVersion_ = 0, noticesSeen_ = 0;
   std::vector<std::string> files_;
   struct Recorded {
     std::string path;

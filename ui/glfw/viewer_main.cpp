@@ -23,6 +23,8 @@
 #include "feed/first_launch_helper.hpp"
 #include "feed/frame_feed.hpp"
 #include "feed/frame_loop.hpp"
+#include "feed/key_commands.hpp"
+#include "feed/stats_file.hpp"
 #include "gl/frame_capture.hpp"
 #include "gl/gl.hpp"
 #include "gl/gl_interop.hpp"
@@ -361,17 +363,17 @@ int keyFromGlfw(int key) {
 
 // The keys pressed since the last pass, as commands; those the frame loop
 // does not take itself are left for the shell.
-void takeKeys(const std::vector<int>& pressed, FrameLoop& loop, std::vector<FrameLoop::ShellRequest>* requests) {
+void takeKeys(const std::vector<int>& pressed, FrameLoop& loop, std::vector<ShellRequest>* requests) {
   constexpr int kShift = KeyQueue::kShift, kAlt = KeyQueue::kAlt;
   for (int key : pressed) {
     const int mods = (key & kShift ? kModShift : 0) | (key & kAlt ? kModAlt : 0);
     const Command c = commandForKey(keyFromGlfw(key & ~(kShift | kAlt)), mods);
-    if (c != Command::Invalid && !loop.command(c)) requests->push_back({c, {}});
+    if (c != Command::Invalid && !runCommand(loop, c)) requests->push_back({c, {}});
   }
 }
 
 // The panel's buttons, as the keys' requests.
-void addPanelRequests(const ShellRequests& panel, std::vector<FrameLoop::ShellRequest>* requests) {
+void addPanelRequests(const ShellRequests& panel, std::vector<ShellRequest>* requests) {
   if (panel.screenshot) requests->push_back({Command::SaveWindow, {}});
   if (panel.toggleFullscreen) requests->push_back({Command::ToggleFullscreen, {}});
 }
@@ -438,9 +440,9 @@ class Viewer {
     g_frameReady = false;  // this pass's tick takes the frame that is ready
     glfwPollEvents();
     // Input, keys still waiting for a pass, or a text cursor that blinks: this pass draws.
-    if (std::exchange(g_input, false) || keys_.pending() || ImGui::GetIO().WantTextInput) loop_.inputCame();
-    if (std::exchange(g_exposed, false)) loop_.exposed();
-    std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
+    if (std::exchange(g_input, false) || keys_.pending() || ImGui::GetIO().WantTextInput) loop_.redraw().inputCame();
+    if (std::exchange(g_exposed, false)) loop_.redraw().exposed();
+    std::vector<ShellRequest> requests = loop_.script().run();
     std::vector<int> pressed;
     // An arrow moved the grid's keyboard to another cell: what was typed after it
     // waits until that cell is open for typing (a few passes at most).
@@ -458,7 +460,7 @@ class Viewer {
     // A source that never delivers still ends a test run, with whatever the window shows.
     const bool lastFrame =
         opt_.frames > 0 && ((switched_ && picturePasses_ >= opt_.frames) || msSince(started_) > 30000);
-    if (!loop_.redrawDue() && requests.empty() && !lastFrame) {  // nothing the window shows changed
+    if (!loop_.redraw().due() && requests.empty() && !lastFrame) {  // nothing the window shows changed
       waitForNextPass();
       return false;
     }
@@ -478,20 +480,20 @@ class Viewer {
     const ShotInfo shot{&layout, overlay, &frame, &stats, renderer_->pixelBufferUploads(), framesWhileOpening_,
                         &panelState_};
     if (lastFrame) finishTestRun(frame, shot);
-    for (const FrameLoop::ShellRequest& r : requests) runRequest(r, frame, shot);
-    if (panel.stepFrame) loop_.command(Command::StepFrame);
+    for (const ShellRequest& r : requests) runRequest(r, frame, shot);
+    if (panel.stepFrame) runCommand(loop_, Command::StepFrame);
     if (panel.compareVariants) loop_.compareVariants();
-    if (panel.toggleCheck) loop_.command(Command::ToggleCheck);
+    if (panel.toggleCheck) runCommand(loop_, Command::ToggleCheck);
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) startRecording();
-    if (panel.stopRecording) loop_.stopRecording();
+    if (panel.stopRecording) loop_.recordings().stop();
     std::this_thread::sleep_until(pacer_.swapAllowed());  // vsync asked for but not given: see PassPacer
     const auto swapStart = std::chrono::steady_clock::now();
     pacer_.swapped(swapStart);
     glfwSwapBuffers(win_);  // a software GL rasterises here
     display_.push(drawnMs + msSince(swapStart));
     loop_.setDisplayMs(display_.ms());  // shown with the next frame's stats
-    loop_.drew();
+    loop_.redraw().drew();
     return lastFrame && opt_.quit;
   }
 
@@ -533,14 +535,14 @@ class Viewer {
     const FrameStats& stats = loop_.stats();
     inputs_.stats = stats;
     inputs_.playingSource = loop_.playingSource();
-    inputs_.finishingRecording = loop_.finishingPath();
+    inputs_.finishingRecording = loop_.recordings().finishingPath();
     messageLines();
     inputs_.messages = &messages_;
     if (view.panelsVisible) drawControlPanel(model_, panelState_, inputs_, layout.areaWin.x, layout.areaWin.height, panel);
     ScreenRect overlay;
     if (view.overlayVisible)
-      overlay = drawOverlay(stats, loop_.uiFrameTimes(), OverlayRates{loop_.videoFps(), loop_.uiFps(), view.paused},
-                            view, layout.areaWin);
+      overlay = drawOverlay(stats, loop_.redraw().uiFrameTimes(),
+                            OverlayRates{loop_.videoFps(), loop_.redraw().uiFps(), view.paused}, view, layout.areaWin);
     if (!message().empty()) drawSourceMessage(message(), layout.areaWin);
     if (!loop_.openingMessage().empty() && drawPendingBanner(loop_.openingMessage(), layout.areaWin)) loop_.cancelOpen();
     notice_.draw(layout.areaWin);
@@ -601,15 +603,15 @@ class Viewer {
     const std::string path = panelState_.recordPath;
     const bool confirmed = panelState_.replaceAsked == path;
     panelState_.replaceAsked.clear();
-    if (!confirmed && FrameLoop::recordingWouldReplace(path)) {
+    if (!confirmed && RecordingControls::wouldReplace(path)) {
       panelState_.replaceAsked = path;
       panelState_.recordError = path + " exists: Record again to replace it, or give another name.";
       return;
     }
-    panelState_.recordError = loop_.startRecording(path, confirmed);
+    panelState_.recordError = loop_.recordings().start(path, confirmed);
   }
 
-  void runRequest(const FrameLoop::ShellRequest& r, const FeedFrame& frame, const ShotInfo& shot) {
+  void runRequest(const ShellRequest& r, const FeedFrame& frame, const ShotInfo& shot) {
     std::string said;
     if (r.command == Command::SaveWindow) {
       const std::string name = r.path.empty() ? timestampedPngName("liveconv-window") : r.path;
@@ -699,7 +701,7 @@ int run(const ViewerOptions& opt) {
   if (unattended)
     loop.log().echoMessages([](const std::string& text) { std::fprintf(stderr, "liveconv-viewer: %s\n", text.c_str()); });
   if (!opt.script.empty())
-    if (const std::string why = loop.loadScript(opt.script); !why.empty()) {
+    if (const std::string why = loop.script().load(opt.script); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
       return media::kExitUsage;
     }
@@ -735,16 +737,16 @@ int run(const ViewerOptions& opt) {
   if (exitCode == media::kExitOk && unattended && loop.framesShown() == 0 && !loop.stats().sourceMessage.empty())
     exitCode = media::kExitInputFailed;
   if (media::interruptRequested()) {
-    const std::string recording = loop.recordingPath();
-    loop.stopRecording();
-    loop.waitForRecordings();  // the file gets its trailer under its name
+    const std::string recording = loop.recordings().path();
+    loop.recordings().stop();
+    loop.recordings().waitForAll();  // the file gets its trailer under its name
     exitCode = media::reportInterruption("liveconv-viewer",
                                          recording.empty() ? "" : "; the recording " + recording + " was finished");
   }
-  loop.stopRecording();  // closing the window finishes a recording under way (Esc, the close button)
-  loop.waitForRecordings();  // every recording ended is in the stats, complete
+  loop.recordings().stop();        // closing the window finishes a recording under way (Esc, the close button)
+  loop.recordings().waitForAll();  // every recording ended is in the stats, complete
   if (!opt.statsJson.empty())
-    if (const std::string why = loop.writeStatsJson(opt.statsJson); !why.empty()) {
+    if (const std::string why = writeStatsJson(loop, opt.statsJson); !why.empty()) {
       std::fprintf(stderr, "liveconv-viewer: %s\n", why.c_str());
       exitCode = media::kExitOutputFailed;
     }

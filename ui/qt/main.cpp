@@ -16,6 +16,7 @@
 #include "feed/feed_sources.hpp"
 #include "feed/first_launch_helper.hpp"
 #include "feed/script.hpp"
+#include "feed/stats_file.hpp"
 #include "gl/interop_policy.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/media/exit_codes.hpp"
@@ -179,9 +180,9 @@ std::string readCommandLine(int argc, char** argv, CommandLine* c, int* exitCode
 
 // Once the window ran: --stats-json; the exit code.
 int finish(liveconv::ui::MainWindow& window, const RunOptions& run, int code) {
-  window.loop().waitForRecordings();  // a recording a script ended is in the stats, complete
+  window.loop().recordings().waitForAll();  // a recording a script ended is in the stats, complete
   if (!run.statsJson.empty())
-    if (const std::string why = window.loop().writeStatsJson(run.statsJson); !why.empty()) {
+    if (const std::string why = writeStatsJson(window.loop(), run.statsJson); !why.empty()) {
       std::cerr << "liveconv-qt: " << why << "\n";
       code = code ? code : liveconv::media::kExitOutputFailed;  // as the viewer
     }
@@ -206,7 +207,7 @@ std::string setUp(liveconv::ui::MainWindow& window, const CommandLine& c) {
   liveconv::ui::applyStartParams(c.params, window.model());  // over the settings of the last run
   if (c.deviceIndex >= 0) window.model().setDevice(c.deviceIndex);
   window.syncFromModel();
-  return c.run.script.empty() ? "" : window.loop().loadScript(c.run.script);
+  return c.run.script.empty() ? "" : window.loop().script().load(c.run.script);
 }
 
 int qtMain(int argc, char** argv) {
@@ -260,7 +261,7 @@ int qtMain(int argc, char** argv) {
   QSocketNotifier onSignal(liveconv::media::interruptWakeFd(), QSocketNotifier::Read);
   QObject::connect(&onSignal, &QSocketNotifier::activated, &window, [&] {
     onSignal.setEnabled(false);
-    recording = window.loop().recordingPath();
+    recording = window.loop().recordings().path();
     QApplication::closeAllWindows();  // the dialogs too; the main window's closeEvent finishes and saves
     QApplication::quit();
   });

@@ -29,6 +29,7 @@
 #include <iostream>
 
 #include "feed/display_link.hpp"
+#include "feed/key_commands.hpp"
 #include "gl/frame_capture.hpp"
 #include "liveconv/mask_file.hpp"
 #include "liveconv/media/generated_sources.hpp"
@@ -279,10 +280,10 @@ bool MainWindow::ensureDisplayLink() {
 // What to do about what the picture says: with nothing playing for want of a
 // set that runs or of a device, pick another; else open another source.
 std::string MainWindow::pictureHint() const {
-  if (!loop_.running() && loop_.openErrorExitCode() == media::kExitNoDevice)
+  if (!loop_.running() && loop_.switcher().errorExitCode() == media::kExitNoDevice)
     return "Choose another device in the Device menu.";
-  if (!loop_.running() &&
-      (loop_.openErrorExitCode() == media::kExitUnsupported || loop_.openErrorExitCode() == media::kExitBuildFailed))
+  if (!loop_.running() && (loop_.switcher().errorExitCode() == media::kExitUnsupported ||
+                           loop_.switcher().errorExitCode() == media::kExitBuildFailed))
     return "Pick another variant, mask or workgroup: the source opens again with it.";
   return "Open another source from the File menu.";
 }
@@ -311,7 +312,7 @@ void MainWindow::updateOpening() {
     shownOpenError_ = openError;
     if (openError.isEmpty()) return;
     updateDeviceMenu();  // a failed switch: the tick goes back to the device that plays on
-    const media::ExitCode code = loop_.openErrorExitCode();
+    const media::ExitCode code = loop_.switcher().errorExitCode();
     if (!loop_.running() && model_.source() != kTestSource && code == media::kExitInputFailed) {
       // Nothing played yet (the asked source, or the last run's, cannot open).
       if (quitWhenNothingCanPlay_) {  // nobody watches: the input's exit code, as `liveconv run` and the viewer
@@ -329,10 +330,10 @@ void MainWindow::updateOpening() {
                          });
     } else if (!loop_.running()) {
       // No device, or a set that cannot run here: the test source would fail alike.
-      const std::string& log = loop_.openErrorBuildLog();
+      const std::string& log = loop_.switcher().errorBuildLog();
       report(openError, QString::fromStdString(pictureHint() + (log.empty() ? "" : "\n\n" + log)));
       // Unless a newer set is on its way (the switcher opens the source again with it).
-      const bool newerSet = code != media::kExitNoDevice && loop_.openRefusedVersion() != model_.version();
+      const bool newerSet = code != media::kExitNoDevice && loop_.switcher().refusedVersion() != model_.version();
       if (quitWhenNothingCanPlay_ && !newerSet) {
         std::cerr << "liveconv-qt: " << openError.toStdString() << "\n" << (log.empty() ? "" : log + "\n");
         QCoreApplication::exit(code);
@@ -442,7 +443,7 @@ void MainWindow::openCamera() {
 
 bool MainWindow::startRecording(const QString& path) {
   // The save dialog asked before it gave a name that is there (QFileDialog's confirm overwrite).
-  const std::string error = loop_.startRecording(path.toStdString(), true);
+  const std::string error = loop_.recordings().start(path.toStdString(), true);
   if (!error.empty()) {
     showError("Cannot record", QString::fromStdString(error));
     return false;
@@ -453,7 +454,7 @@ bool MainWindow::startRecording(const QString& path) {
 }
 
 void MainWindow::stopRecording() {
-  loop_.stopRecording();
+  loop_.recordings().stop();
   updateRecording();
 }
 
@@ -464,9 +465,9 @@ void MainWindow::stepOneFrame() {
 void MainWindow::tick() {
   if (!ensureDisplayLink()) return;
   // `--script` lines due now: the model's part goes through the loop, the shell's is done after the frame.
-  const std::vector<FrameLoop::ShellRequest> requests = loop_.runScript();
-  if (loop_.scriptLinesRun() != scriptLines_) {
-    scriptLines_ = loop_.scriptLinesRun();
+  const std::vector<ShellRequest> requests = loop_.script().run();
+  if (loop_.script().linesRun() != scriptLines_) {
+    scriptLines_ = loop_.script().linesRun();
     syncFromModel();
     applyPanelsVisible();
   }
@@ -478,15 +479,15 @@ void MainWindow::tick() {
   viewport_->doneCurrent();
   step_ = false;
   viewport_->present(frame, loop_.stats());
-  if (loop_.redrawDue()) loop_.drew();  // the paint asked for runs before the next tick
+  if (loop_.redraw().due()) loop_.redraw().drew();  // the paint asked for runs before the next tick
   updateOpening();
   updateRecording();
   updateStatus();  // after updateRecording(): a failure's message box also says what was recorded
-  for (const FrameLoop::ShellRequest& r : requests) runShellRequest(r);
+  for (const ShellRequest& r : requests) runShellRequest(r);
 }
 
 // A key's or script line's command that belongs to the window itself.
-void MainWindow::runShellRequest(const FrameLoop::ShellRequest& r) {
+void MainWindow::runShellRequest(const ShellRequest& r) {
   const QString path = QString::fromStdString(r.path);
   switch (r.command) {
     case Command::SaveFrame: saveFrame(path.isEmpty() ? QString::fromStdString(timestampedPngName("liveconv-frame")) : path); break;
@@ -502,7 +503,7 @@ void MainWindow::runShellRequest(const FrameLoop::ShellRequest& r) {
 // A key of the table (model/commands.hpp): the loop takes the model's part, the window the rest.
 void MainWindow::runCommand(Command command) {
   if (command == Command::Quit && isFullScreen()) command = Command::ToggleFullscreen;  // Esc leaves full screen first
-  if (loop_.command(command)) {
+  if (ui::runCommand(loop_, command)) {
     syncFromModel();
     applyPanelsVisible();
     return;
@@ -513,16 +514,16 @@ void MainWindow::runCommand(Command command) {
 // The indicator while recording; once a recording is finished (by the user, a
 // source change, or the feed on a write error), one line saying what was written.
 void MainWindow::updateRecording() {
-  if (loop_.recording()) {
-    const int seconds = static_cast<int>(loop_.recordingSeconds());
+  if (loop_.recordings().active()) {
+    const int seconds = static_cast<int>(loop_.recordings().seconds());
     recordLabel_->setText(QString("● REC %1:%2  ·  %3 frames  ·  %4")
                               .arg(seconds / 60)
                               .arg(seconds % 60, 2, 10, QChar('0'))
                               .arg(loop_.stats().recordedFrames)
-                              .arg(QFileInfo(QString::fromStdString(loop_.recordingPath())).fileName()));
-    recordLabel_->setToolTip(QString::fromStdString(loop_.recordingPath()));
+                              .arg(QFileInfo(QString::fromStdString(loop_.recordings().path())).fileName()));
+    recordLabel_->setToolTip(QString::fromStdString(loop_.recordings().path()));
     recordLabel_->show();
-  } else if (const std::string finishing = loop_.finishingPath(); !finishing.empty()) {
+  } else if (const std::string finishing = loop_.recordings().finishingPath(); !finishing.empty()) {
     recordLabel_->setText("Finishing " + QFileInfo(QString::fromStdString(finishing)).fileName() + " …");
     recordLabel_->setToolTip(QString::fromStdString(finishing));
     recordLabel_->show();
@@ -530,15 +531,15 @@ void MainWindow::updateRecording() {
     recordLabel_->hide();
   }
   if (recordAct_) {
-    recordAct_->setText(loop_.recording() ? "Stop &Recording" : "&Record Output…");
-    const std::string why = loop_.recording() ? std::string() : loop_.whyNoRecording();
+    recordAct_->setText(loop_.recordings().active() ? "Stop &Recording" : "&Record Output…");
+    const std::string why = loop_.recordings().active() ? std::string() : loop_.recordings().whyNot();
     recordAct_->setEnabled(why.empty());  // greyed, with the reason, where recording cannot work
     recordAct_->setStatusTip(QString::fromStdString(why));
     recordAct_->setToolTip(why.empty() ? recordAct_->text() : QString::fromStdString(why));
   }
-  if (loop_.recordingsFinished() == reportedRecordings_) return;
-  reportedRecordings_ = loop_.recordingsFinished();
-  const FrameLoop::Recording& r = loop_.lastRecording();
+  if (loop_.recordings().finished() == reportedRecordings_) return;
+  reportedRecordings_ = loop_.recordings().finished();
+  const FrameLoop::Recording& r = loop_.recordings().last();
   const QString what =
       QString("%1 frames (%2 s) to %3").arg(r.frames).arg(r.seconds, 0, 'f', 1).arg(QString::fromStdString(r.path));
   if (!r.complete)
@@ -577,7 +578,7 @@ void MainWindow::updateNumbers() {
 
 void MainWindow::updateStatus() {
   const FrameStats& s = loop_.stats();
-  if (loop_.redrawDue()) updateNumbers();
+  if (loop_.redraw().due()) updateNumbers();
   // A comparison the user asked for comes to the front when it is done; auto's own races only update the chart.
   // (also while paused: a comparison ends without a new frame)
   const std::uint64_t race = s.race ? s.race->number : 0;
@@ -623,7 +624,7 @@ void MainWindow::updateStatus() {
     shownFailure_ = failure;
     QString detail =
         "The mask and the settings are kept. Open a source again, or pick another device in the Device menu.";
-    const FrameLoop::Recording& r = loop_.lastRecording();
+    const FrameLoop::Recording& r = loop_.recordings().last();
     if (!r.path.empty() && r.complete && r.stoppedBy == loop_.failure())
       detail +=
           QString("\nThe recording was finished: %1 frames in %2.").arg(r.frames).arg(QString::fromStdString(r.path));
@@ -670,7 +671,7 @@ void MainWindow::saveSettings() {
 void MainWindow::closeEvent(QCloseEvent* event) {
   timer_.stop();
   stopRecording();
-  loop_.waitForRecordings();  // every file gets its trailer before the window goes
+  loop_.recordings().waitForAll();  // every file gets its trailer before the window goes
   saveSettings();
   event->accept();
 }

@@ -128,7 +128,8 @@ class MainWindow : public QMainWindow {
   void updateOpening();
   std::string pictureHint() const;
   void updateDeviceMenu();
-  void runShellRequest(const FrameLoop::ShellRequest& request);
+  void runShellRequest(const ShellRequest& request);
+
  public:
   // Runs a command of the key table, as its key does (the menus' shortcuts come from the same table).
   void runCommand(Command command);

@@ -88,11 +88,11 @@ void MainWindow::buildFileMenu() {
   file->addSeparator();
   // One action: "Record Output…" while idle, "Stop Recording" while recording.
   recordAct_ = file->addAction("&Record Output…", this, [this] {
-    if (loop_.recording()) {
+    if (loop_.recordings().active()) {
       stopRecording();
       return;
     }
-    if (const std::string why = loop_.whyNoRecording(); !why.empty()) {  // say so before asking for a name
+    if (const std::string why = loop_.recordings().whyNot(); !why.empty()) {  // say so before asking for a name
       showError("Cannot record", QString::fromStdString(why));
       return;
     }

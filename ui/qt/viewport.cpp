@@ -63,7 +63,7 @@ void Viewport::present(const FeedFrame& frame, const FrameStats& stats) {
     }
     doneCurrent();
   }
-  if (loop_.redrawDue()) update();
+  if (loop_.redraw().due()) update();
 }
 
 void Viewport::paintGL() {
@@ -79,14 +79,14 @@ void Viewport::paintGL() {
   p.framebufferHeight = static_cast<int>(height() * dpr + 0.5);
   p.devicePixelRatio = static_cast<float>(dpr);
   p.nativeZoom = nativeZoom_;
-  p.fps = loop_.uiFps();
+  p.fps = loop_.redraw().uiFps();
   p.deltaSeconds = dt;
   p.videoFps = loop_.videoFps();
   p.paused = view_.paused;
   p.pending = pending_;
   p.message = message_;
   p.messageHint = messageHint_;
-  painted_ = gl_->paint(p, view_, stats_, loop_.uiFrameTimes());
+  painted_ = gl_->paint(p, view_, stats_, loop_.redraw().uiFrameTimes());
 }
 
 QImage Viewport::grabPicture() {
