@@ -1,46 +1,182 @@
 #include "liveconv/variants.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "liveconv/errors.hpp"
 #include "liveconv/mask.hpp"
 
 namespace liveconv {
 
+namespace {
+
+// One row of the registry, each field set by name; a field the row does not
+// set keeps VariantInfo's default, and every row accepts masks up to
+// kMaxMaskSide unless it says less.
+class Row {
+ public:
+  constexpr Row(VariantId id, const char* name, const char* description) {
+    v_.id = id;
+    v_.name = name;
+    v_.description = description;
+    v_.maxMaskSide = kMaxMaskSide;
+  }
+  constexpr Row& kernel(const char* sourceFile, const char* entry) {
+    v_.sourceFile = sourceFile;
+    v_.entry = entry;
+    return *this;
+  }
+  constexpr Row& secondPass(const char* entry) {
+    v_.entry2 = entry;
+    return *this;
+  }
+  constexpr Row& footprint(LocalFootprint footprint) {
+    v_.footprint = footprint;
+    return *this;
+  }
+  constexpr Row& binding(MaskBinding binding) {
+    v_.binding = binding;
+    return *this;
+  }
+  constexpr Row& input(InputKind input) {
+    v_.input = input;
+    return *this;
+  }
+  constexpr Row& workgroup(int x, int y) {
+    v_.defaultWorkgroupX = x;
+    v_.defaultWorkgroupY = y;
+    return *this;
+  }
+  constexpr Row& packet(int outputs) {
+    v_.defaultPacket = outputs;
+    return *this;
+  }
+  constexpr Row& rowAlign(int bytes) {
+    v_.rowAlignBytes = bytes;
+    return *this;
+  }
+  constexpr Row& needsSeparableMask() {
+    v_.needsSeparableMask = true;
+    return *this;
+  }
+  constexpr Row& maxMaskSide(int side) {
+    v_.maxMaskSide = side;
+    return *this;
+  }
+  constexpr Row& wholeRows() {
+    v_.wholeRows = true;
+    return *this;
+  }
+  constexpr Row& cpuOnly() {
+    v_.cpuOnly = true;
+    return *this;
+  }
+  constexpr operator VariantInfo() const { return v_; }
+
+ private:
+  VariantInfo v_{};
+};
+
+// Every variant, one row each. constexpr: the compiler builds the rows, so the
+// table is constant data, in place before any code runs.
+constexpr VariantInfo kVariants[] = {
+    Row(VariantId::Naive, "naive", "global memory only, border mapping per tap (tutorial Convolve)")
+        .kernel("naive.cl", "convolve_naive")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::Runtime),
+    Row(VariantId::Local, "local", "16x16 tile + halo cached in __local, one output per work-item (seed chapter)")
+        .kernel("local.cl", "convolve_local")
+        .footprint(LocalFootprint::Tile)
+        .binding(MaskBinding::Runtime),
+    Row(VariantId::LocalAligned, "local_aligned",
+        "local, rows padded to 128 bytes and the workgroup width, rect copies (seed: aligning)")
+        .kernel("local.cl", "convolve_local")
+        .footprint(LocalFootprint::Tile)
+        .binding(MaskBinding::Runtime)
+        .rowAlign(128),
+    Row(VariantId::LocalVec4, "local_vec4", "local, tile copied four pixels per vector load (seed convolution_read4)")
+        .kernel("local.cl", "convolve_local_vec4")
+        .footprint(LocalFootprint::Tile)
+        .binding(MaskBinding::Runtime),
+    Row(VariantId::Unrolled, "unrolled", "local, mask size compiled in, loops fully unrolled (one program per size)")
+        .kernel("local.cl", "convolve_local")
+        .footprint(LocalFootprint::Tile)
+        .binding(MaskBinding::SizeConstant),
+    Row(VariantId::Unroll4, "unroll4",
+        "local, runtime width, inner loop by 4 and the rest without a loop (tutorial UnrollIf)")
+        .kernel("local.cl", "convolve_unroll4")
+        .footprint(LocalFootprint::Tile)
+        .binding(MaskBinding::Runtime),
+    Row(VariantId::Baked, "baked",
+        "multi_pixel with the coefficients as literals, zero taps skipped (rebuilt per mask)")
+        .kernel("packet.cl", "convolve_packet")
+        .footprint(LocalFootprint::PacketTile)
+        .binding(MaskBinding::Baked)
+        .workgroup(16, 8)
+        .packet(16),
+    Row(VariantId::Image, "image",
+        "input as image2d_t through a sampler, borders by its addressing mode (texture path)")
+        .kernel("image.cl", "convolve_image")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::Runtime)
+        .input(InputKind::Image),
+    Row(VariantId::MultiPixel, "multi_pixel",
+        "planar local tile, each work-item computes a block of 4..32 outputs (4 across) in registers")
+        .kernel("packet.cl", "convolve_packet")
+        .footprint(LocalFootprint::PacketTile)
+        .binding(MaskBinding::SizeConstant)
+        .workgroup(16, 8)
+        .packet(16),
+    Row(VariantId::Separable, "separable",
+        "rank-1 masks only: a row pass and a column pass of multi_pixel, planar floats between")
+        .kernel("packet.cl", "convolve_packet")
+        .secondPass("convolve_packet")
+        .footprint(LocalFootprint::Separable)
+        .binding(MaskBinding::SizeConstant)
+        .workgroup(16, 8)
+        .packet(16)
+        .needsSeparableMask(),
+    Row(VariantId::Rows, "rows",
+        "CPU devices: each work-item filters whole rows in 16-wide vectors, no local memory, borders at the row "
+        "ends only")
+        .kernel("rows.cl", "convolve_rows")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::Runtime)
+        .workgroup(1, 8)
+        .packet(2)
+        .wholeRows()
+        .cpuOnly(),
+    Row(VariantId::RowsBaked, "rows_baked",
+        "rows with the coefficients as literals, zero taps skipped (rebuilt per mask)")
+        .kernel("rows.cl", "convolve_rows")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::Baked)
+        .workgroup(1, 8)
+        .packet(2)
+        .wholeRows()
+        .cpuOnly(),
+    Row(VariantId::RowsSeparable, "rows_separable",
+        "rank-1 masks on CPU devices: rows, each source row filtered by the row taps once and summed down the "
+        "column taps in registers")
+        .kernel("rows.cl", "convolve_rows")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::SizeConstant)
+        .workgroup(1, 8)
+        .packet(4)
+        .needsSeparableMask()
+        .wholeRows()
+        .cpuOnly(),
+    Row(VariantId::Auto, "auto",
+        "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::Runtime)
+        .workgroup(0, 0),
+};
+
+}  // namespace
+
 const std::vector<VariantInfo>& variantRegistry() {
-  // clang-format off
-  static const std::vector<VariantInfo> registry = {
-    // id, name, description, source, entry, entry2, footprint, binding, input, wx, wy, packet, rowAlign, separable, maxSide
-    {VariantId::Naive, "naive", "global memory only, border mapping per tap (tutorial Convolve)",
-     "naive.cl", "convolve_naive", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::Local, "local", "16x16 tile + halo cached in __local, one output per work-item (seed chapter)",
-     "local.cl", "convolve_local", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::LocalAligned, "local_aligned", "local, rows padded to 128 bytes and the workgroup width, rect copies (seed: aligning)",
-     "local.cl", "convolve_local", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 128, false, kMaxMaskSide},
-    {VariantId::LocalVec4, "local_vec4", "local, tile copied four pixels per vector load (seed convolution_read4)",
-     "local.cl", "convolve_local_vec4", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::Unrolled, "unrolled", "local, mask size compiled in, loops fully unrolled (one program per size)",
-     "local.cl", "convolve_local", "", LocalFootprint::Tile, MaskBinding::SizeConstant, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::Unroll4, "unroll4", "local, runtime width, inner loop by 4 and the rest without a loop (tutorial UnrollIf)",
-     "local.cl", "convolve_unroll4", "", LocalFootprint::Tile, MaskBinding::Runtime, InputKind::Buffer, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::Baked, "baked", "multi_pixel with the coefficients as literals, zero taps skipped (rebuilt per mask)",
-     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::Baked, InputKind::Buffer, 16, 8, 16, 0, false, kMaxMaskSide},
-    {VariantId::Image, "image", "input as image2d_t through a sampler, borders by its addressing mode (texture path)",
-     "image.cl", "convolve_image", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Image, 16, 16, 0, 0, false, kMaxMaskSide},
-    {VariantId::MultiPixel, "multi_pixel", "planar local tile, each work-item computes a block of 4..32 outputs (4 across) in registers",
-     "packet.cl", "convolve_packet", "", LocalFootprint::PacketTile, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, false, kMaxMaskSide},
-    {VariantId::Separable, "separable", "rank-1 masks only: a row pass and a column pass of multi_pixel, planar floats between",
-     "packet.cl", "convolve_packet", "convolve_packet", LocalFootprint::Separable, MaskBinding::SizeConstant, InputKind::Buffer, 16, 8, 16, 0, true, kMaxMaskSide},
-    {VariantId::Rows, "rows", "CPU devices: each work-item filters whole rows in 16-wide vectors, no local memory, borders at the row ends only",
-     "rows.cl", "convolve_rows", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 1, 8, 2, 0, false, kMaxMaskSide, true, true},
-    {VariantId::RowsBaked, "rows_baked", "rows with the coefficients as literals, zero taps skipped (rebuilt per mask)",
-     "rows.cl", "convolve_rows", "", LocalFootprint::None, MaskBinding::Baked, InputKind::Buffer, 1, 8, 2, 0, false, kMaxMaskSide, true, true},
-    {VariantId::RowsSeparable, "rows_separable", "rank-1 masks on CPU devices: rows, each source row filtered by the row taps once and summed down the column taps in registers",
-     "rows.cl", "convolve_rows", "", LocalFootprint::None, MaskBinding::SizeConstant, InputKind::Buffer, 1, 8, 4, 0, true, kMaxMaskSide, true, true},
-    {VariantId::Auto, "auto", "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race",
-     "", "", "", LocalFootprint::None, MaskBinding::Runtime, InputKind::Buffer, 0, 0, 0, 0, false, kMaxMaskSide},
-  };
-  // clang-format on
+  static const std::vector<VariantInfo> registry(std::begin(kVariants), std::end(kVariants));
   return registry;
 }
 
