@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
 #include <utility>
 
+#include "liveconv/errors.hpp"
 #include "liveconv/media/generated_sources.hpp"
+#include "liveconv/media/open_source.hpp"
 #include "liveconv/media/source_kinds.hpp"
 #include "media/media_test_support.hpp"
 #include "test_support.hpp"
@@ -37,15 +40,90 @@ TEST(SourceKinds, EverySpecLandsOnItsRow) {
   EXPECT_TRUE(sourceKindOf("rtsp://x").live);
   EXPECT_FALSE(sourceKindOf("clip.mkv").live);
   EXPECT_TRUE(sourceKindOf("clip.mkv").seekable);
+}
+
+// Each row as a newcomer adding one meets it: a text of the kind its parser
+// takes, one it refuses ("" for the file, which takes what no other row does),
+// and one that parses and cannot be opened, with what that open's sentence says.
+struct RowCase {
+  SourceKindId id;
+  const char* example;
+  const char* malformed;
+  const char* absent;
+  const char* says;
+};
+const RowCase kRowCases[] = {
+    {SourceKindId::TestPattern, "testpattern:64x48", "testpattern:64", "testpattern:0x5", "needs a frame size such as"},
+    {SourceKindId::Synthetic, "synthetic:64x48", "synthetic:64", "synthetic:99999x9", "needs a frame size such as"},
+    {SourceKindId::Lavfi, "lavfi:testsrc2=size=64x48", "lavfi:", "lavfi:nosuchfilter",
+     "No such filter: 'nosuchfilter'"},
+    {SourceKindId::Camera, "camera:0:640x480@30", "camera:x", "camera:99", "(/dev/video99) cannot be opened"},
+    {SourceKindId::Stream, "rtsp://cam.local/stream", "rtsp://", "rtsp://127.0.0.1:9/nothing", "Connection refused"},
+    {SourceKindId::Pipe, "pipe:3", "pipe:x", "pipe:99", "cannot be opened: Bad file descriptor"},
+    {SourceKindId::File, "clip.mp4", "", "/nonexistent/liveconv-clip.mp4", "does not exist"},
+};
+
+const RowCase* caseOf(SourceKindId id) {
+  for (const RowCase& c : kRowCases)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+// One sentence (or two, the second what to do): one line that ends in a full stop.
+void expectOneSentence(const std::string& text, const std::string& what) {
+  ASSERT_FALSE(text.empty()) << what;
+  EXPECT_EQ(text.find('\n'), std::string::npos) << what << ": " << text;
+  EXPECT_EQ(text.back(), '.') << what << ": " << text;
+}
+
+TEST(SourceKinds, EachRowsHelpParseAndOpenFailure) {
+  const std::string help = sourceKindsHelp("");
   std::set<SourceKindId> ids;
   for (const SourceKind& k : sourceKinds()) {
-    // A generated row opens without FFmpeg, from the syntax's own example; no other row does.
-    const std::string example = k.id == SourceKindId::TestPattern ? "testpattern:64x48" : "synthetic:64x48";
-    EXPECT_EQ(openGeneratedSource(k, example, PixelFormat::RGBA8, nullptr).source != nullptr, k.generated) << k.syntax;
     EXPECT_TRUE(ids.insert(k.id).second) << k.syntax << " is in the table twice";
     EXPECT_FALSE(std::string(k.syntax).empty());
     EXPECT_FALSE(std::string(k.help).empty()) << k.syntax;
+    EXPECT_TRUE(has(help, std::string(k.syntax) + "  ") && has(help, std::string(k.help) + "\n")) << k.syntax;
+    const RowCase* c = caseOf(k.id);
+    ASSERT_NE(c, nullptr) << k.syntax << " has no case in kRowCases";
+    ASSERT_TRUE(k.matches && k.parse) << k.syntax;
+    // The example is of the row and parses into what its opener needs.
+    EXPECT_EQ(sourceKindOf(c->example).id, k.id) << c->example;
+    const ParsedSource parsed = k.parse(c->example);
+    EXPECT_EQ(parsed.error, "") << c->example;
+    EXPECT_TRUE(k.generated ? parsed.width > 0 && parsed.height > 0 : !parsed.url.empty()) << c->example;
+    // A generated row opens without FFmpeg; no other row does.
+    EXPECT_EQ(openGeneratedSource(k, c->example, PixelFormat::RGBA8, nullptr).source != nullptr, k.generated)
+        << k.syntax;
+    // The malformed text is of the row too, and refused in one sentence, the one its open says
+    // (every row has one but the last, which takes whatever no other row does).
+    if (&k != &sourceKinds().back()) {
+      EXPECT_EQ(sourceKindOf(c->malformed).id, k.id) << c->malformed;
+      const std::string refusal = k.parse(c->malformed).error;
+      expectOneSentence(refusal, c->malformed);
+      try {
+        parseOrThrow(k, c->malformed);
+        ADD_FAILURE() << c->malformed << " opened";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.what(), refusal);
+      }
+    }
+    // What cannot be there fails the open with the kind's sentence, naming the text.
+    OpenRequest request;
+    request.text = c->absent;
+    request.openTimeoutSeconds = 5;
+    try {
+      openSource(request);
+      ADD_FAILURE() << c->absent << " opened";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      expectOneSentence(what, c->absent);
+      const bool noDeviceInputs = !hasCameraSupport() && (k.id == SourceKindId::Lavfi || k.id == SourceKindId::Camera);
+      EXPECT_TRUE(has(what, c->says) || (noDeviceInputs && has(what, "device inputs"))) << what;
+      EXPECT_TRUE(has(what, c->absent)) << what;
+    }
   }
+  EXPECT_EQ(ids.size(), std::size(kRowCases)) << "a case in kRowCases for a kind the table has not";
 }
 
 // A FIFO is a pipe whatever its name (it is read through poll(), not as a file).

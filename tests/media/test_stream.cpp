@@ -136,6 +136,29 @@ TEST(Reconnect, AbsentCameraAtOpenFailsAtOnce) {
   EXPECT_TRUE(reports.lines.empty()) << reports.lines.front();
 }
 
+// The one wrapping both `run` and the windows use (openReconnecting): a live
+// kind's first open waits while busy (`run`); a window's first open fails at
+// once and the source is wrapped only where it says it is live.
+TEST(Reconnect, OneFunctionWrapsWhatIsLive) {
+  int attempts = 0;
+  auto busyTwice = [&]() -> std::unique_ptr<FrameSource> {
+    if (++attempts <= 2) throw SourceUnavailable("Camera camera:0 (/dev/video0) is busy: Device or resource busy.");
+    return std::make_unique<FakeLiveSource>(3, 0.01, 0);
+  };
+  std::unique_ptr<FrameSource> run = openReconnecting(busyTwice, true, quickPolicy(5), nullptr, nullptr);
+  EXPECT_EQ(attempts, 3);
+  EXPECT_NE(dynamic_cast<ReconnectingSource*>(run.get()), nullptr);
+  attempts = 0;
+  EXPECT_THROW(openReconnecting(busyTwice, false, quickPolicy(5), nullptr, nullptr), SourceUnavailable);
+  EXPECT_EQ(attempts, 1) << "a window's first open was retried";
+  std::unique_ptr<FrameSource> live = openReconnecting([] { return std::make_unique<FakeLiveSource>(3, 0.01, 0); },
+                                                       false, quickPolicy(5), nullptr, nullptr);
+  EXPECT_NE(dynamic_cast<ReconnectingSource*>(live.get()), nullptr);
+  std::unique_ptr<FrameSource> file = openReconnecting([] { return std::make_unique<FakeFileSource>(3, 0.01, 0); },
+                                                       false, quickPolicy(5), nullptr, nullptr);
+  EXPECT_EQ(dynamic_cast<ReconnectingSource*>(file.get()), nullptr) << "a source that is not live was wrapped";
+}
+
 TEST(Reconnect, UnpluggedCameraThatComesBackResumesWithIndicesGoingOn) {
   int opens = 0;
   Reports reports;

@@ -532,17 +532,15 @@ class PipelineFeed final : public FrameFeed {
 
   // A live source (a camera, a stream) that goes away mid-stream is waited
   // for and reopened as `liveconv run --reconnect` does (its default 10 s), each
-  // wait said in the overlay's source message.
+  // wait said in the overlay's source message; a failed first open is said at once.
   std::unique_ptr<FrameSource> openSource(PixelFormat format) {
-    std::unique_ptr<FrameSource> first = openOnce(format);
-    if (!first->isLive()) return first;
     auto report = [this](const std::string& line) {
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = line;
     };
     auto stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
-    return std::make_unique<media::ReconnectingSource>(
-        std::move(first), [this, format] { return openOnce(format); }, media::ReconnectPolicy(), report, stop);
+    return media::openReconnecting([this, format] { return openOnce(format); }, false, media::ReconnectPolicy(), report,
+                                   stop);
   }
   // FFmpeg's sources; the generated ones (the test pattern, synthetic frames)
   // and a caller's own opener hand out pixels.

@@ -22,6 +22,7 @@
 #include "liveconv/media/colour_scaler.hpp"
 #include "liveconv/media/device_inputs.hpp"
 #include "liveconv/media/ffmpeg_compat.hpp"
+#include "liveconv/media/generated_sources.hpp"
 #include "liveconv/media/hw_decode.hpp"
 #include "liveconv/media/media_errors.hpp"
 #include "liveconv/media/source_kinds.hpp"
@@ -42,22 +43,6 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-bool startsWith(const std::string& s, const char* prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
-// "[:WxH][@FPS]" after a camera name, into v4l2 options.
-void parseCameraMode(const std::string& rest, SourceSpec& spec) {
-  std::string size = rest, rate;
-  if (const auto at = rest.find('@'); at != std::string::npos) {
-    size = rest.substr(0, at);
-    rate = rest.substr(at + 1);
-  }
-  if (!size.empty() && size[0] == ':') size = size.substr(1);
-  if (!size.empty()) spec.options["video_size"] = size;
-  if (!rate.empty()) spec.options["framerate"] = rate;
 }
 
 // The decoded formats the device converts (kernels/convert.cl); the others go through swscale.
@@ -230,28 +215,16 @@ bool hasCameraSupport() {
 }
 
 // By the row of the source table the text is of (source_kinds.hpp): the
-// table alone says which prefix is which kind.
+// row's parser says what FFmpeg opens.
 SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip) {
-  SourceSpec spec;
-  spec.text = text.empty() ? defaultClip : text;
   const SourceKind& kind = sourceKindOf(text);
+  ParsedSource parsed = parseOrThrow(kind, text);
+  SourceSpec spec;
+  spec.text = text.empty() ? defaultClip : parsed.name.empty() ? text : parsed.name;
+  spec.url = text.empty() ? defaultClip : parsed.url;
+  spec.inputFormat = parsed.inputFormat;
+  spec.options = std::move(parsed.options);
   spec.live = kind.live;
-  if (text.empty()) {
-    spec.url = defaultClip;
-  } else if (kind.id == SourceKindId::Lavfi) {
-    spec.url = text.substr(text.find(':') + 1);
-    spec.inputFormat = "lavfi";
-  } else if (kind.id == SourceKindId::Camera) {
-    std::string rest = startsWith(text, "camera:") ? text.substr(7) : text.substr(10);
-    std::size_t digits = 0;
-    while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
-    if (digits == 0) throw InputError("A camera is written camera:N or /dev/videoN, optionally with :WxH and @FPS.");
-    spec.url = "/dev/video" + rest.substr(0, digits);
-    spec.inputFormat = "v4l2";
-    parseCameraMode(rest.substr(digits), spec);
-  } else {
-    spec.url = text;  // a file, URL, network stream or pipe
-  }
   return spec;
 }
 

@@ -2,26 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <stdexcept>
+#include <utility>
 
 #include "liveconv/errors.hpp"
+#include "liveconv/media/media_errors.hpp"
 
 namespace liveconv::media {
-namespace {
-
-// "WxH" after `prefix`, both in 1..16384; false when malformed.
-bool parseSize(const std::string& text, std::size_t prefix, int* width, int* height) {
-  int w = 0, h = 0;
-  char tail = 0;
-  if (text.size() <= prefix || text[prefix] != ':' ||
-      std::sscanf(text.c_str() + prefix + 1, "%dx%d%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384)
-    return false;
-  *width = w;
-  *height = h;
-  return true;
-}
-
-}  // namespace
 
 namespace {
 
@@ -87,14 +74,13 @@ Image makeTestPattern(int width, int height, PixelFormat format, std::uint64_t f
 }
 
 bool parseTestPatternSpec(const std::string& spec, int* width, int* height) {
-  const std::string prefix = "testpattern";
-  if (spec.compare(0, prefix.size(), prefix) != 0) return false;
-  if (spec.size() == prefix.size()) {
-    *width = 1280;
-    *height = 720;
-    return true;
-  }
-  return parseSize(spec, prefix.size(), width, height);
+  const SourceKind& kind = sourceKindOf(spec);
+  if (kind.id != SourceKindId::TestPattern) return false;
+  const ParsedSource p = kind.parse(spec);
+  if (!p.error.empty()) return false;
+  *width = p.width;
+  *height = p.height;
+  return true;
 }
 
 TestPatternSource::TestPatternSource(int width, int height, PixelFormat format)
@@ -126,26 +112,40 @@ bool TestPatternSource::setFormat(PixelFormat format) {
   return true;
 }
 
+ParsedSource parseOrThrow(const SourceKind& kind, const std::string& text) {
+  ParsedSource p = kind.parse(text);
+  if (p.error.empty()) return p;
+  if (p.inputError) throw InputError(p.error);
+  throw InvalidArgument(p.error);
+}
+
+namespace {
+
+using GeneratedOpener = GeneratedSource (*)(const ParsedSource& spec, PixelFormat format,
+                                            const std::shared_ptr<DeviceContext>& device);
+
+// The openers of the generated rows, by the row's id.
+const std::pair<SourceKindId, GeneratedOpener> kGeneratedOpeners[] = {
+    {SourceKindId::TestPattern,
+     [](const ParsedSource& spec, PixelFormat format, const std::shared_ptr<DeviceContext>&) {
+       return GeneratedSource{std::make_unique<TestPatternSource>(spec.width, spec.height, format),
+                              TestPatternSource::kFps};
+     }},
+    {SourceKindId::Synthetic,
+     [](const ParsedSource& spec, PixelFormat format, const std::shared_ptr<DeviceContext>& device) {
+       return GeneratedSource{std::make_unique<SyntheticSource>(spec.width, spec.height, format, -1, device),
+                              60};  // SyntheticSource's timestamps
+     }},
+};
+
+}  // namespace
+
 GeneratedSource openGeneratedSource(const SourceKind& kind, const std::string& text, PixelFormat format,
                                     const std::shared_ptr<DeviceContext>& device) {
-  GeneratedSource g;
-  int w = 0, h = 0;
-  switch (kind.id) {
-    case SourceKindId::TestPattern:
-      if (!parseTestPatternSpec(text, &w, &h))
-        throw InvalidArgument("testpattern:WxH needs a frame size such as testpattern:640x480, not '" + text + "'.");
-      g.source = std::make_unique<TestPatternSource>(w, h, format);
-      g.rateNum = TestPatternSource::kFps;
-      return g;
-    case SourceKindId::Synthetic:
-      if (!parseSize(text, 9, &w, &h))
-        throw InvalidArgument("synthetic:WxH needs a frame size such as synthetic:1280x720, not '" + text + "'.");
-      g.source = std::make_unique<SyntheticSource>(w, h, format, -1, device);
-      g.rateNum = 60;  // SyntheticSource's timestamps
-      return g;
-    default:
-      return g;
-  }
+  if (!kind.generated) return {};
+  for (const auto& [id, open] : kGeneratedOpeners)
+    if (id == kind.id) return open(parseOrThrow(kind, text), format, device);
+  throw std::logic_error(std::string("The generated source kind ") + kind.syntax + " has no opener.");
 }
 
 }  // namespace liveconv::media

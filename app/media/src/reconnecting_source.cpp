@@ -124,4 +124,15 @@ bool ReconnectingSource::next(Frame& frame) {
   }
 }
 
+std::unique_ptr<FrameSource> openReconnecting(ReconnectingSource::Opener open, bool liveKind,
+                                              const ReconnectPolicy& policy, ReconnectingSource::Reporter report,
+                                              ReconnectingSource::StopRequested stop) {
+  if (liveKind)
+    return std::make_unique<ReconnectingSource>(std::move(open), policy, std::move(report), std::move(stop));
+  std::unique_ptr<FrameSource> first = open();
+  if (!first->isLive()) return first;
+  return std::make_unique<ReconnectingSource>(std::move(first), std::move(open), policy, std::move(report),
+                                              std::move(stop));
+}
+
 }  // namespace liveconv::media

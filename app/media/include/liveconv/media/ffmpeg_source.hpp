@@ -42,12 +42,9 @@ struct SourceSpec {
   std::string hwaccel = "none";
 };
 
-// Source specs:
-//   ""                         the bundled clip (defaultClip)
-//   lavfi:GRAPH                an FFmpeg lavfi source, e.g. lavfi:testsrc2=size=320x240:rate=30
-//   camera:N[:WxH][@FPS]       /dev/videoN through v4l2
-//   /dev/videoN[:WxH][@FPS]
-//   anything else              a file path or URL (rtsp://, udp://, ... are live)
+// What FFmpeg opens for a source spec, as its row of the source table
+// (source_kinds.hpp) parses it; "" is the bundled clip (defaultClip). Throws
+// the row's sentence for a malformed spec (InputError or InvalidArgument).
 SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultClip);
 
 // Where decoded frames become the engine's pixel format.

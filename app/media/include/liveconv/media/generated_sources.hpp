@@ -1,7 +1,7 @@
 // The generated rows of the source table (source_kinds.hpp): the test pattern
-// and synthetic frames. No FFmpeg: every build has them, and every program
-// (`run`, both windows) plays them through the one decode loop like any
-// other source.
+// and synthetic frames, and their openers. No FFmpeg: every build has them,
+// and every program (`run`, both windows) plays them through the one decode
+// loop like any other source.
 #pragma once
 
 #include <cstdint>
@@ -51,9 +51,14 @@ struct GeneratedSource {
   int rateNum = 0, rateDen = 1;         // frames per second
 };
 
-// Opens `text` when its kind is a generated one (synthetic frames live in the
-// device's pinned memory when a device is given). Throws InvalidArgument with
-// the sentence for a malformed size.
+// The row's parse of `text`; a malformed text throws the row's sentence
+// (InputError where ParsedSource::inputError, else InvalidArgument). Every
+// opener, generated or FFmpeg's, parses through it.
+ParsedSource parseOrThrow(const SourceKind& kind, const std::string& text);
+
+// Opens `text` by its generated row's opener (synthetic frames live in the
+// device's pinned memory when a device is given); null for a row that is not
+// a generated one. Throws InvalidArgument with the sentence for a malformed size.
 GeneratedSource openGeneratedSource(const SourceKind& kind, const std::string& text, PixelFormat format,
                                     const std::shared_ptr<DeviceContext>& device);
 

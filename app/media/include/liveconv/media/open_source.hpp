@@ -1,7 +1,8 @@
 // The openers of the source kinds (source_kinds.hpp): the one way `liveconv
 // run` and the windows' decoded feed open a source spec. A live kind (a
-// camera, a stream) is wrapped in ReconnectingSource when a policy is given:
-// busy at open or lost mid-stream, it is waited for and reopened.
+// camera, a stream) is wrapped by openReconnecting (reconnecting_source.hpp)
+// when a policy is given: busy at open or lost mid-stream, it is waited for
+// and reopened.
 #pragma once
 
 #include <functional>

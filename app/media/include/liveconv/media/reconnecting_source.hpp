@@ -69,4 +69,17 @@ class ReconnectingSource : public FrameSource {
   int reconnects_ = 0;
 };
 
+// The one place a live source (a camera, a stream: the live rows of
+// source_kinds.hpp) is made to come back, for `liveconv run` (openSource) and
+// the windows' feed alike: the source `open` opens, wrapped where it is live
+// in a ReconnectingSource that reopens it with `open` when it goes away, each
+// wait said through `report`; any other source as it is. `liveKind`: the
+// spec's row is live, so the source is wrapped and one busy at this first
+// open is waited for too (`run`); false: the first open's failure is the
+// caller's at once (a window says it, and the source playing stays) and the
+// source's own isLive() says whether it is wrapped.
+std::unique_ptr<FrameSource> openReconnecting(ReconnectingSource::Opener open, bool liveKind,
+                                              const ReconnectPolicy& policy, ReconnectingSource::Reporter report,
+                                              ReconnectingSource::StopRequested stop);
+
 }  // namespace liveconv::media
