@@ -248,17 +248,20 @@ bool Pipeline::waitParamsBuilt(std::uint64_t tag, int timeoutMs) {
   return generation != 0 && builder_->wait(generation, timeoutMs);
 }
 
-std::string Pipeline::paramsError() const {
-  return builder_->error();
-}
-
-std::string Pipeline::paramsBuildLog() const {
-  return builder_->buildLog();
-}
-
-bool Pipeline::paramsFailed(std::uint64_t tag) const {
+Pipeline::ParamsState Pipeline::paramsState(std::uint64_t tag) const {
+  ParamsState state;
   const std::uint64_t generation = generationOf(tag);
-  return generation != 0 && builder_->failed(generation);
+  if (generation == 0) return state;
+  state.known = true;
+  state.current = activeTag_.load() == tag;
+  state.failed = builder_->failed(generation);
+  // The first set's kernel is built by the constructor (which throws otherwise).
+  state.built = !state.failed && (generation == kFirstGeneration || builder_->finished() >= generation);
+  if (state.failed) {
+    state.error = builder_->error();
+    state.buildLog = builder_->buildLog();
+  }
+  return state;
 }
 
 bool Pipeline::compareVariants() {

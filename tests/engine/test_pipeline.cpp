@@ -280,12 +280,20 @@ TEST(Pipeline, ParameterSwitchTakesEffectAtAFrameBoundaryAndLosesNoFrame) {
   std::thread consumer([&] { out = drain(pipeline); });
   for (int i = 0; i < 4; ++i) pipeline.push(frameOf(inputs[i], i));
   pipeline.setParams(after, 57);
-  ASSERT_TRUE(pipeline.waitParamsBuilt(57, 60000)) << pipeline.paramsError();
-  EXPECT_FALSE(pipeline.paramsFailed(57));
+  // The first set is the one that runs until a frame boundary takes the new one.
+  EXPECT_TRUE(pipeline.paramsState(41).current);
+  EXPECT_TRUE(pipeline.paramsState(41).built);
+  ASSERT_TRUE(pipeline.waitParamsBuilt(57, 60000)) << pipeline.paramsState(57).error;
+  const Pipeline::ParamsState built = pipeline.paramsState(57);
+  EXPECT_TRUE(built.known && built.built && !built.failed) << built.error;
   EXPECT_FALSE(pipeline.waitParamsBuilt(99, 0)) << "a tag never handed in is no set that was built";
+  const Pipeline::ParamsState never = pipeline.paramsState(99);
+  EXPECT_FALSE(never.known || never.built || never.failed || never.current);
   for (int i = 4; i < 8; ++i) pipeline.push(frameOf(inputs[i], i));
   pipeline.endOfInput();
   consumer.join();
+  EXPECT_TRUE(pipeline.paramsState(57).current) << "the frames after the switch were filtered with set 57";
+  EXPECT_FALSE(pipeline.paramsState(41).current);
   ASSERT_EQ(out.size(), 8u);
   for (int i = 0; i < 8; ++i) {
     // Each frame is entirely the old or entirely the new filter, never a mix,

@@ -509,15 +509,18 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       version = building_;
     }
-    if (watchedVersion_ && pipeline_->paramsFailed(watchedVersion_)) {
-      // The kernel its stopgap stood in for failed to build: said as any refusal.
-      reject(*watched_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
-      watchedVersion_ = 0;
+    if (watchedVersion_) {
+      if (const Pipeline::ParamsState watched = pipeline_->paramsState(watchedVersion_); watched.failed) {
+        // The kernel its stopgap stood in for failed to build: said as any refusal.
+        reject(*watched_, watched.error, watched.buildLog);
+        watchedVersion_ = 0;
+      }
     }
     if (version == 0) return;
-    if (pipeline_->paramsFailed(version)) {
-      reject(*requested_, pipeline_->paramsError(), pipeline_->paramsBuildLog());
-    } else if (pipeline_->waitParamsBuilt(version, 0)) {
+    const Pipeline::ParamsState state = pipeline_->paramsState(version);
+    if (state.failed) {
+      reject(*requested_, state.error, state.buildLog);
+    } else if (state.built) {
       applied_ = requested_;
       watch(version);
       std::lock_guard<std::mutex> lock(mutex_);

@@ -178,16 +178,21 @@ class Pipeline : public FrameChannel {
   // frames of the old format in flight keep their kernel, and the set takes
   // over with the first frame of the new one.
   void setParams(const FilterParams& params, std::uint64_t tag = 0, PixelFormat format = PixelFormat::Invalid);
+  // Where the set tagged `tag` stands, in one answer (a UI polls it without
+  // waiting; the pipeline is the one place that knows): built, failed (the
+  // stream goes on with the set before it) or the one the engine filters with now.
+  struct ParamsState {
+    bool known = false;  // a tag handed in (one of the newest 64)
+    bool built = false;  // its kernel is ready (or the stopgap that stands in for it while it builds)
+    bool failed =
+        false;  // its build failed: `error` is the sentence, `buildLog` the compiler's (empty when no compile failed)
+    bool current = false;  // the frames the engine filters now carry this tag
+    std::string error, buildLog;
+  };
+  ParamsState paramsState(std::uint64_t tag) const;
   // Waits until the set tagged `tag` is built (true) or has failed (false,
-  // see paramsError()), at most timeoutMs; false for a tag never handed in.
+  // see paramsState()), at most timeoutMs; false for a tag never handed in.
   bool waitParamsBuilt(std::uint64_t tag, int timeoutMs);
-  // The sentence of the last parameter set that failed to build; the stream
-  // goes on with the set before it.
-  std::string paramsError() const;
-  // The compiler's log of that failure (empty when it was no compile that failed).
-  std::string paramsBuildLog() const;
-  // True once the set tagged `tag` has failed to build (a UI polls this without waiting).
-  bool paramsFailed(std::uint64_t tag) const;
   // True while the builder has a kernel ready that the next frame boundary
   // takes: a later step of the set that runs (the kernel its stopgap stood
   // in for, `auto`'s provisional kernel or race winner) or a newer set. A
@@ -266,7 +271,7 @@ class Pipeline : public FrameChannel {
   std::unique_ptr<Convolver> convolver_;
   std::unique_ptr<YuvConverter> yuvConverter_;
   std::uint64_t activeGeneration_ = kFirstGeneration;
-  std::uint64_t activeTag_ = 0;  // the caller's number for the set that runs
+  std::atomic<std::uint64_t> activeTag_{0};  // the caller's number for the set that runs
   std::unique_ptr<Convolver> parked_;  // built for a format the frames have not switched to yet
   std::uint64_t parkedGeneration_ = 0, parkedTag_ = 0;
   PixelFormat parkedFormat_ = PixelFormat::Invalid;  // the format the parked set was asked for
