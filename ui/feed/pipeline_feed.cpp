@@ -31,6 +31,8 @@
 #include <thread>
 #include <utility>
 
+#include "feed/display_copy.hpp"
+#include "feed/feed_recording.hpp"
 #include "feed/feed_sources.hpp"
 #include "feed/feeds.hpp"
 #include "feed/first_launch_helper.hpp"
@@ -60,36 +62,6 @@ struct Shown {
   PixelFormat format = PixelFormat::Invalid;
   std::uint64_t index = 0, version = 0;
   VariantId variantAsked = VariantId::Invalid, variantRan = VariantId::Invalid;  // of the set that filtered it
-};
-
-// Copies a frame the pipeline kept on the device into the display's buffer.
-cl::Event copyToDisplay(cl::CommandQueue& queue, const DeviceImage& from, const DeviceImage& to,
-                        const std::vector<cl::Event>& waitFor) {
-  cl::Event copied;
-  const std::size_t rowBytes = static_cast<std::size_t>(from.width) * bytesPerPixel(from.format);
-  if (from.pitchBytes == to.pitchBytes) {
-    queue.enqueueCopyBuffer(from.buffer, to.buffer, 0, 0, from.pitchBytes * from.height, &waitFor, &copied);
-  } else {
-    const cl::array<cl::size_type, 3> origin{0, 0, 0};
-    const cl::array<cl::size_type, 3> region{rowBytes, static_cast<cl::size_type>(from.height), 1};
-    queue.enqueueCopyBufferRect(from.buffer, to.buffer, origin, origin, region, from.pitchBytes, 0, to.pitchBytes, 0,
-                                &waitFor, &copied);
-  }
-  return copied;
-}
-
-// A recorder finishing its file on lc-record.
-class Ending final : public FinishingRecording {
- public:
-  explicit Ending(std::shared_ptr<media::Recorder> recorder) : recorder_(std::move(recorder)) {}
-  ~Ending() override { recorder_->finish(); }
-  bool done() const override { return recorder_->done(); }
-  void wait() override { recorder_->finish(); }
-  long long frames() const override { return recorder_->written(); }
-  std::string error() const override { return recorder_->error(); }
-
- private:
-  std::shared_ptr<media::Recorder> recorder_;
 };
 
 class PipelineFeed final : public FrameFeed {
@@ -187,9 +159,9 @@ class PipelineFeed final : public FrameFeed {
     FeedFrame f;
     if (shown_.sourceOwner) {
       f.source = shown_.source;
-      if (pixelBuffer_) {
+      if (displayCopy_.pixelBuffer()) {
         f.filtered = {nullptr, shown_.width, shown_.height, 0, shown_.format};  // the pixels are in the GL buffer
-        f.glPixelBuffer = pixelBuffer_;
+        f.glPixelBuffer = displayCopy_.pixelBuffer();
       } else {
         f.filtered = shown_.filtered.view();
       }
@@ -208,23 +180,16 @@ class PipelineFeed final : public FrameFeed {
     out.stages.decodeMs = median(Stage::Decode) + median(Stage::Convert);
     out.stages.uploadMs = median(Stage::Upload);
     out.stages.kernelMs = median(Stage::Kernel);
-    out.stages.readbackMs = target_ ? interopMs_ : median(Stage::Readback);
+    out.stages.readbackMs = displayCopy_.zeroCopy() ? displayCopy_.copyMs() : median(Stage::Readback);
     out.frameWidth = s.width;
     out.frameHeight = s.height;
     out.megapixelsPerSecond = megapixelsPerSecond(s.width, s.height, out.stages.kernelMs);
     out.gigabytesPerSecond =
         gigabytesPerSecond(s.width, s.height, bytesPerPixel(applied_->format), out.stages.kernelMs);
     auto dropped = [&](liveconv::DropCause c) { return static_cast<std::uint64_t>(s.dropped[static_cast<int>(c)]); };
-    std::string recorderFailure;  // a write error on lc-record (a full disk): the recording is over
-    {
-      // One lock order everywhere: recordMutex_ before mutex_ (record() and
-      // stopRecording() on other threads take them so), never both here.
-      // The recorder's counters are atomics: nothing here waits for an encoder.
-      std::lock_guard<std::mutex> recLock(recordMutex_);
-      if (recorder_ && !recorder_->failed()) out.recordingPath = recorder_->path();
-      if (recorder_ && recorder_->failed()) recorderFailure = "Recording stopped: " + recorder_->error();
-      if (recorder_) out.recordedFrames = recorder_->failed() ? recorder_->written() : recorder_->frames();
-    }
+    const FeedRecording::Status recording = recording_.status();
+    out.recordingPath = recording.path;
+    out.recordedFrames = recording.frames;
     std::lock_guard<std::mutex> lock(mutex_);
     out.drops = {{"decoder late", dropped(liveconv::DropCause::DecodeLate)},
                  {"engine busy", dropped(liveconv::DropCause::EngineLate)},
@@ -237,14 +202,14 @@ class PipelineFeed final : public FrameFeed {
     // The variant that filtered the frame on screen (until one is, the set in force).
     out.variantAsked = shown_.sourceOwner ? shown_.variantAsked : pipeline_->currentParams().variant;
     out.variantRan = shown_.sourceOwner ? shown_.variantRan : pipeline_->lastVariant();
-    out.displayPath = target_ ? DisplayPath::ZeroCopy : DisplayPath::Readback;
-    out.displayPathText = displayPath_;
+    out.displayPath = displayCopy_.zeroCopy() ? DisplayPath::ZeroCopy : DisplayPath::Readback;
+    out.displayPathText = displayCopy_.path();
     out.error = error_;
     out.buildLog = buildLog_;
     out.rejectedVersion = rejectedVersion_;
     out.rejectedVariant = rejectedVariant_;
     out.source = sourceDescription_;
-    out.sourceMessage = recorderFailure.empty() ? sourceMessage_ : recorderFailure;
+    out.sourceMessage = recording.failure.empty() ? sourceMessage_ : recording.failure;
     out.positionSeconds = position_;
     out.durationSeconds = durationSeconds_;
     out.frameSeconds = static_cast<double>(rateDen_.load()) / std::max(1, rateNum_.load());
@@ -282,10 +247,8 @@ class PipelineFeed final : public FrameFeed {
         std::lock_guard<std::mutex> lock(mutex_);
         sourceMessage_ = "The folder of " + path + ": " + leftovers;
       }
-      std::lock_guard<std::mutex> lock(recordMutex_);
-      recorder_ =
-          std::make_shared<media::Recorder>(std::move(sink), path, double(rateDen) / rateNum);  // encodes on lc-record
-      lastRecordedIndex_ = -1;
+      recording_.begin(std::make_shared<media::Recorder>(std::move(sink), path,
+                                                         double(rateDen) / rateNum));  // encodes on lc-record
       if (pipeline_) pipeline_->setDeliverPixels(true);  // zero-copy: the encoder needs host pixels too
       return "";
     } catch (const std::exception& e) {
@@ -298,13 +261,9 @@ class PipelineFeed final : public FrameFeed {
   // generated source: its next frame: the decode loop's SetFormat). A
   // recording ends here: a file keeps one pixel format.
   void switchFormat(PixelFormat format) {
-    bool recording = false;
-    {
-      std::lock_guard<std::mutex> lock(recordMutex_);
-      recording = recorder_ != nullptr;
-    }
-    if (recording) {  // (FrameLoop ends it before it asks for another format: this is the fallback)
-      unclaimed_.push_back(stopRecording());
+    if (recording_.active()) {  // (FrameLoop ends it before it asks for another format: this is the fallback)
+      recording_.endUnclaimed();
+      if (pipeline_ && displayCopy_.zeroCopy()) pipeline_->setDeliverPixels(false);
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = std::string("Recording stopped at the switch to ") + toString(format) +
                        ": a recording keeps one pixel format.";
@@ -315,15 +274,9 @@ class PipelineFeed final : public FrameFeed {
   // The recorder writes what it still holds and finishes the file on lc-record;
   // the caller (the UI thread) does not wait for it.
   std::shared_ptr<FinishingRecording> stopRecording() override {
-    std::shared_ptr<media::Recorder> recorder;
-    {
-      std::lock_guard<std::mutex> lock(recordMutex_);
-      recorder = std::move(recorder_);
-    }
-    if (!recorder) return nullptr;
-    if (pipeline_ && target_) pipeline_->setDeliverPixels(false);
-    recorder->close();
-    return std::make_shared<Ending>(std::move(recorder));
+    auto ending = recording_.end();
+    if (ending && pipeline_ && displayCopy_.zeroCopy()) pipeline_->setDeliverPixels(false);
+    return ending;
   }
 
  private:
@@ -358,16 +311,13 @@ class PipelineFeed final : public FrameFeed {
     options.returnSource = true;
     if (opened.target) {
       options.keepOnDevice = true;
-      std::lock_guard<std::mutex> lock(recordMutex_);
-      options.deliverPixels = recorder_ != nullptr;
+      options.deliverPixels = recording_.active();
       // One buffer waits for the UI thread's copy, one for the presenter's mailbox, one is filtered into.
       options.deviceSlots = 3;
     }
     auto pipeline = std::make_unique<Pipeline>(device, params->filter, options);
     dropDisplayTarget();  // the old device's GL buffer goes before its context
-    if (opened.target) displayQueue_ = cl::CommandQueue(device->context, device->info.device, CL_QUEUE_PROFILING_ENABLE);
-    target_ = std::move(opened.target);
-    displayPath_ = opened.displayPath;
+    displayCopy_.open(*device, std::move(opened.target), opened.displayPath);
     pipeline_ = std::move(pipeline);
     device_ = std::move(device);
     applied_ = requested_ = params;
@@ -456,33 +406,15 @@ class PipelineFeed final : public FrameFeed {
   // buffer back with the copy as its last use. The copy's device time, read
   // once it has completed (never waited for), is the overlay's interop stage.
   void showOnDevice() {
-    std::shared_ptr<DeviceFrame> frame = std::move(shown_.onDevice);
-    if (!target_) return;
-    if (lastCopy_() && lastCopy_.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE) {
-      interopMs_ = interopMs_ == 0 ? eventMs(lastCopy_) : interopMs_ + (eventMs(lastCopy_) - interopMs_) / 30;
-      lastCopy_ = cl::Event();
-    }
-    try {
-      const DeviceImage& from = frame->image();
-      std::vector<cl::Event> waitFor{frame->ready()};
-      const DeviceImage to = target_->acquire(displayQueue_, from.width, from.height, from.format, &waitFor);
-      const cl::Event copied = copyToDisplay(displayQueue_, from, to, waitFor);
-      pixelBuffer_ = target_->release(displayQueue_, copied);
-      frame->doneWith(copied);
-      if (!lastCopy_()) lastCopy_ = copied;
-    } catch (const std::exception& e) {
-      pixelBuffer_ = 0;
+    if (const std::string why = displayCopy_.show(std::move(shown_.onDevice)); !why.empty()) {
       std::lock_guard<std::mutex> lock(mutex_);
-      sourceMessage_ = std::string("The frame could not be handed to the display: ") + e.what();
+      sourceMessage_ = why;
     }
   }
 
   void dropDisplayTarget() {
-    if (displayQueue_()) displayQueue_.finish();  // the last copy into the display's buffer has landed
-    lastCopy_ = cl::Event();
+    displayCopy_.drop();
     shown_.onDevice.reset();
-    target_.reset();
-    pixelBuffer_ = 0;
   }
 
   void reject(const ParamsSnapshot& next, std::string why, std::string log) {
@@ -578,7 +510,7 @@ class PipelineFeed final : public FrameFeed {
     setThreadName("lc-present");
     try {
       while (std::optional<Frame> frame = pipeline_->pop()) {
-        record(*frame);
+        recording_.record(*frame);          // a copy to the recorder, which encodes it on lc-record
         if (!frame->sourceOwner) continue;  // every frame this feed pushes lends its pixels
         hand(*frame);
         if (display_) display_->frameReady();
@@ -608,24 +540,6 @@ class PipelineFeed final : public FrameFeed {
     latest_.variantRan = frame.variantRan;
   }
 
-  // On lc-present: a copy of the frame to the recorder, which encodes it on lc-record.
-  void record(const Frame& frame) {
-    std::shared_ptr<media::Recorder> recorder;
-    {
-      std::lock_guard<std::mutex> lock(recordMutex_);
-      // Zero-copy: frames submitted before recording started carry no host pixels.
-      if (!recorder_ || frame.image.sizeBytes() == 0) return;
-      // Paused, a frame is filtered again when a later kernel of its set is
-      // ready: the same source frame and set, the same pixels (every variant is
-      // exact), so the file keeps the one it has.
-      if (frame.index == lastRecordedIndex_ && frame.paramsTag == lastRecordedTag_) return;
-      lastRecordedIndex_ = frame.index;
-      lastRecordedTag_ = frame.paramsTag;
-      recorder = recorder_;
-    }
-    recorder->push(frame);  // waits only while the recorder's queue is full; false once it failed or finished
-  }
-
   const std::string sourceText_;
   OpenControl open_;  // while the constructor opens the source (on lc-open)
   const std::string hwaccel_;  // --hwaccel, for every open of the source (a loop, a reconnection)
@@ -633,13 +547,8 @@ class PipelineFeed final : public FrameFeed {
   const LiveClockOptions clock_;
   const std::string selector_;
   const DisplayLink* display_;
-  std::string displayPath_;  // UI thread
   // Zero-copy display (UI thread): the display's buffer, the queue that copies into it.
-  std::unique_ptr<DisplayTarget> target_;
-  cl::CommandQueue displayQueue_;
-  std::uint32_t pixelBuffer_ = 0;
-  cl::Event lastCopy_;    // a copy whose device time is still to be read
-  double interopMs_ = 0;  // smoothed
+  DisplayCopy displayCopy_;
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
@@ -673,11 +582,7 @@ class PipelineFeed final : public FrameFeed {
 
   Shown shown_;  // UI thread
 
-  mutable std::mutex recordMutex_;  // taken before mutex_ where both are needed
-  std::shared_ptr<media::Recorder> recorder_;                   // the recording in progress, or null
-  std::vector<std::shared_ptr<FinishingRecording>> unclaimed_;  // ended by a format switch alone: finished at the latest here
-  std::int64_t lastRecordedIndex_ = -1;  // the source frame and set written last
-  std::uint64_t lastRecordedTag_ = 0;
+  FeedRecording recording_;
 
   std::unique_ptr<media::DecodeLoop> decoder_;  // lc-decode; holds pipeline_ while it runs
   std::thread presenter_;

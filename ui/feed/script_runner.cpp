@@ -8,22 +8,17 @@
 #include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
-namespace {
-double secondsNow() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
-
 std::vector<ShellRequest> ScriptRunner::run() {
   std::vector<ShellRequest> requests;
   SessionLog& log = loop_.log();
   if (waitingSince_) {
     const bool settled = loop_.settled();
-    if (!settled && secondsNow() - waitingSince_ < kWaitSeconds) return requests;
+    const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - *waitingSince_;
+    if (!settled && waited.count() < kWaitSeconds) return requests;
     if (!settled)
       log.message("script", "line " + std::to_string(waitLine_) + ": still waiting after 30 s; going on.",
                   loop_.framesShown());
-    waitingSince_ = 0;
+    waitingSince_.reset();
   }
   for (const ScriptLine& line : script_.takeDue(loop_.framesShown())) {
     runLine(line, &requests);
@@ -82,7 +77,7 @@ void ScriptRunner::runLine(const ScriptLine& line, std::vector<ShellRequest>* re
   } else if (verb == "check") {
     loop_.setChecking(arg == "on");
   } else if (verb == "wait") {
-    waitingSince_ = secondsNow();
+    waitingSince_ = std::chrono::steady_clock::now();
     waitLine_ = line.lineNumber;
   }
   SessionLog& log = loop_.log();

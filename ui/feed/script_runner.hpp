@@ -5,7 +5,9 @@
 // itself (screenshots, full screen, quit) comes back as ShellRequests.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +43,7 @@ class ScriptRunner {
   FrameLoop& loop_;
   Script script_;
   std::uint64_t linesRun_ = 0;
-  double waitingSince_ = 0;  // a `wait` holds the lines after it (seconds on the steady clock; 0: none)
+  std::optional<std::chrono::steady_clock::time_point> waitingSince_;  // a `wait` holds the lines after it
   int waitLine_ = 0;
 };
 
