@@ -36,6 +36,7 @@
 #include "feed/feed_sources.hpp"
 #include "feed/feeds.hpp"
 #include "feed/first_launch_helper.hpp"
+#include "feed/param_sets.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/live_clock.hpp"
@@ -100,10 +101,10 @@ class PipelineFeed final : public FrameFeed {
   bool changesFormatInPlace() const override { return formatInPlace_; }
 
   void setParams(std::shared_ptr<const ParamsSnapshot> next) override {
-    if (!next || next->version <= requestedVersion_) return;
+    if (!next || next->version <= sets_.requestedVersion()) return;
     try {
-      const bool newFormat = next->format != requested_->format;
-      if (next->deviceIndex != applied_->deviceIndex || (newFormat && !formatInPlace_)) {
+      const bool newFormat = next->format != sets_.requested()->format;
+      if (next->deviceIndex != sets_.applied()->deviceIndex || (newFormat && !formatInPlace_)) {
         // A new device (or a pixel format the decoder cannot switch to) needs new buffers: start over.
         stop();
         start(next);
@@ -113,21 +114,18 @@ class PipelineFeed final : public FrameFeed {
         // carries its version), not for the old set built again for the new format.
         pipeline_->setParams(next->filter, next->version, next->format);  // the model's version is its tag
         if (newFormat) switchFormat(next->format);
-        std::lock_guard<std::mutex> lock(mutex_);
-        building_ = next->version;
+        sets_.building(next);
       }
-      requested_ = next;
-      requestedVersion_ = next->version;
     } catch (const BuildError& e) {
-      reject(*next, e.what(), e.buildLog());
+      sets_.refused(*next, e.what(), e.buildLog());
     } catch (const std::exception& e) {
-      reject(*next, e.what(), {});
+      sets_.refused(*next, e.what(), {});
     }
-    if (!pipeline_) start(applied_);  // a restart that failed: go back to what ran
+    if (!pipeline_) start(sets_.applied());  // a restart that failed: go back to what ran
   }
 
   FeedFrame advance(Advance mode) override {
-    pollBuild();
+    if (pipeline_) sets_.poll(*pipeline_);
     // The newest filtered frame first, so what follows judges the frame it shows.
     bool fresh = false, refilter = false;
     {
@@ -136,24 +134,13 @@ class PipelineFeed final : public FrameFeed {
         shown_ = std::move(latest_);
         latest_ = Shown();
         fresh = true;
-        refilterForKernel_ = false;
+        sets_.freshFrame();
         ++framesShown_;
       }
-      // Paused on a frame filtered with older parameters: filter it again once the new set is built.
-      if (mode == Advance::Hold && shown_.sourceOwner && shown_.version < requestedVersion_ && building_ == 0 &&
-          refilteredFor_ != requestedVersion_) {
-        refilteredFor_ = requestedVersion_;
-        refilter = true;
-      }
-      // ... and again when a later kernel of the set on screen is ready (the
-      // one its stopgap stood in for, `auto`'s provisional kernel or winner):
-      // what the overlay names is then what filtered the picture.
-      if (mode == Advance::Hold && shown_.sourceOwner && shown_.version == requestedVersion_ &&
-          building_ == 0 && !refilterForKernel_ && pipeline_ && pipeline_->kernelWaiting()) {
-        refilterForKernel_ = true;  // until the frame filtered with it arrives
-        refilter = true;
-      }
     }
+    // Paused: the frame on screen again, with the newest set or a later kernel of its own.
+    if (mode == Advance::Hold && shown_.sourceOwner && pipeline_)
+      refilter = sets_.refilterPaused(shown_.version, pipeline_->kernelWaiting());
     steer(mode, refilter, fresh);
     if (fresh && shown_.onDevice) showOnDevice();
     FeedFrame f;
@@ -185,7 +172,7 @@ class PipelineFeed final : public FrameFeed {
     out.frameHeight = s.height;
     out.megapixelsPerSecond = megapixelsPerSecond(s.width, s.height, out.stages.kernelMs);
     out.gigabytesPerSecond =
-        gigabytesPerSecond(s.width, s.height, bytesPerPixel(applied_->format), out.stages.kernelMs);
+        gigabytesPerSecond(s.width, s.height, bytesPerPixel(sets_.applied()->format), out.stages.kernelMs);
     auto dropped = [&](liveconv::DropCause c) { return static_cast<std::uint64_t>(s.dropped[static_cast<int>(c)]); };
     const FeedRecording::Status recording = recording_.status();
     out.recordingPath = recording.path;
@@ -204,10 +191,11 @@ class PipelineFeed final : public FrameFeed {
     out.variantRan = shown_.sourceOwner ? shown_.variantRan : pipeline_->lastVariant();
     out.displayPath = displayCopy_.zeroCopy() ? DisplayPath::ZeroCopy : DisplayPath::Readback;
     out.displayPathText = displayCopy_.path();
-    out.error = error_;
-    out.buildLog = buildLog_;
-    out.rejectedVersion = rejectedVersion_;
-    out.rejectedVariant = rejectedVariant_;
+    const ParamSets::Refusal& refusal = sets_.refusal();
+    out.error = refusal.error;
+    out.buildLog = refusal.buildLog;
+    out.rejectedVersion = refusal.version;
+    out.rejectedVariant = refusal.variant;
     out.source = sourceDescription_;
     out.sourceMessage = recording.failure.empty() ? sourceMessage_ : recording.failure;
     out.positionSeconds = position_;
@@ -320,13 +308,10 @@ class PipelineFeed final : public FrameFeed {
     displayCopy_.open(*device, std::move(opened.target), opened.displayPath);
     pipeline_ = std::move(pipeline);
     device_ = std::move(device);
-    applied_ = requested_ = params;
-    watch(params->version);
-    requestedVersion_ = params->version;
+    sets_.started(params);
     sourceStop_ = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      building_ = 0;
       sourceMessage_ = decoderNote_;  // what the open said stays; older messages go
     }
     decoder_ = std::make_unique<media::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
@@ -417,54 +402,6 @@ class PipelineFeed final : public FrameFeed {
     shown_.onDevice.reset();
   }
 
-  void reject(const ParamsSnapshot& next, std::string why, std::string log) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    error_ = std::move(why);
-    buildLog_ = std::move(log);
-    rejectedVersion_ = next.version;
-    rejectedVariant_ = next.filter.variant;
-  }
-
-  // A variant that compiles each mask may run on a stopgap until its own
-  // kernel is built (KernelBuilder): that build can still fail, and
-  // pollBuild() says so. `requested_` is the set of model version `version`.
-  void watch(std::uint64_t version) {
-    const VariantId variant = requested_->filter.variant;
-    watchedVersion_ = variant != VariantId::Auto && servedByStopgap(variant) ? version : 0;
-    watched_ = requested_;
-  }
-
-  // The build of the newest set finished: clear the error, or report it while the previous set keeps running.
-  void pollBuild() {
-    std::uint64_t version = 0;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      version = building_;
-    }
-    if (watchedVersion_) {
-      if (const Pipeline::ParamsState watched = pipeline_->paramsState(watchedVersion_); watched.failed) {
-        // The kernel its stopgap stood in for failed to build: said as any refusal.
-        reject(*watched_, watched.error, watched.buildLog);
-        watchedVersion_ = 0;
-      }
-    }
-    if (version == 0) return;
-    const Pipeline::ParamsState state = pipeline_->paramsState(version);
-    if (state.failed) {
-      reject(*requested_, state.error, state.buildLog);
-    } else if (state.built) {
-      applied_ = requested_;
-      watch(version);
-      std::lock_guard<std::mutex> lock(mutex_);
-      error_.clear();
-      buildLog_.clear();
-    } else {
-      return;  // still building
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    building_ = 0;
-  }
-
   // A live source (a camera, a stream) that goes away mid-stream is waited
   // for and reopened as `liveconv run --reconnect` does (its default 10 s), each
   // wait said in the overlay's source message; a failed first open is said at once.
@@ -551,14 +488,12 @@ class PipelineFeed final : public FrameFeed {
   DisplayCopy displayCopy_;
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
-  std::shared_ptr<const ParamsSnapshot> applied_, requested_;  // UI thread
+  ParamSets sets_;                                   // UI thread
   bool formatInPlace_ = false;                       // the decoder switches formats (setFormat); fixed at open
   bool held_ = false;                                // UI thread: the decoder was told to hold
   bool pulled_ = false;                              // the source is stepped, one frame per frame shown
   int stepsInFlight_ = 0;                            // UI thread: pulled frames asked for, not yet shown
   Playback playback_;                                // UI thread: the decoder's last SetPlayback
-  std::uint64_t requestedVersion_ = 0;
-  bool refilterForKernel_ = false;  // UI thread: paused, a refilter asked for a kernel that is ready
   std::atomic<int> rateNum_{30}, rateDen_{1};
 
   // Shared between the threads, under mutex_.
@@ -567,17 +502,10 @@ class PipelineFeed final : public FrameFeed {
   double position_ = -1;         // of the frame presented last, seconds from the clip's start
   double durationSeconds_ = 0;   // 0: live or unknown
   double startSeconds_ = 0;      // the timestamp of the clip's first frame
-  std::uint64_t building_ = 0;  // the model version handed to the pipeline and not yet built (0: none)
-  std::uint64_t refilteredFor_ = 0;
-  // UI thread: a set handed over on its stopgap, whose own kernel may still fail (pollBuild).
-  std::shared_ptr<const ParamsSnapshot> watched_;
-  std::uint64_t watchedVersion_ = 0;
   Shown latest_;
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
-  std::string error_, buildLog_, sourceDescription_, sourceMessage_;
-  std::string decoderNote_;  // the last --hwaccel line of an open (FeedSource::note)
-  std::uint64_t rejectedVersion_ = 0;
-  VariantId rejectedVariant_ = VariantId::Invalid;
+  std::string sourceDescription_, sourceMessage_;
+  std::string decoderNote_;                   // the last --hwaccel line of an open (FeedSource::note)
   std::unique_ptr<FrameSource> firstSource_;  // opened by the constructor, taken by the first decode loop
 
   Shown shown_;  // UI thread
