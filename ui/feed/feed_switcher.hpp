@@ -71,6 +71,13 @@ class FeedSwitcher {
   int playingDevice() const { return playing_.device; }
   // Grows by one each time a feed takes over (adopt() or sync()).
   std::uint64_t installs() const { return installs_; }
+  // A switch to the device the model asks for (`askedDevice`) failed: the feed plays on where it was.
+  bool deviceSwitchFailed(int askedDevice) const {
+    return feed_ && !pending() && !error().empty() && askedDevice != playing_.device;
+  }
+
+  // The selector a device index opens ("": the default one the switcher was made with).
+  std::string selectorFor(int deviceIndex) const;
 
   bool pending() const { return !pending_.message.empty(); }
   // "opening SOURCE ..." or "switching device ..." while an open runs; else "".
@@ -101,7 +108,6 @@ class FeedSwitcher {
     std::string buildLog;                        // the compiler's, for a kernel that failed
   };
   void workerLoop();
-  std::string selectorFor(int deviceIndex) const;
 
   Factory factory_;
   std::string defaultSelector_;

@@ -25,36 +25,22 @@ FrameLoop::FrameLoop(ViewerModel& model, Opener opener, std::string selector)
                                  const OpenControl& control) {
                          return makeFrameFeed(source, selector, std::move(initial), display, control);
                        })),
-      defaultSelector_(selector.empty() ? defaultSelector() : std::move(selector)),
       switcher_(
           [this](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial,
                  const OpenControl& control) {
             return opener_(source, selector, std::move(initial), link_.load(), control);
           },
-          defaultSelector_) {}
-
-std::string FrameLoop::deviceSelector() const {
-  if (model_.deviceIndex() >= 0) return std::to_string(model_.deviceIndex());
-  return defaultSelector_;
-}
+          selector.empty() ? defaultSelector() : std::move(selector)) {}
 
 // ---- the feed
 
 void FrameLoop::open(const std::string& source) {
   recordings_.stop();  // the recording of the playing source ends with the request
   // A device switch that failed is not asked for again with the next source.
-  if (deviceSwitchFailed()) model_.setDevice(playingDevice());
+  if (switcher_.deviceSwitchFailed(model_.deviceIndex())) model_.setDevice(playingDevice());
   // The same source again (the playing one, or one whose feed failed) opens again.
   if (!model_.setSource(source) || source == playingSource()) switcher_.reopen();
   asked_.any = false;  // tick() finishes the recording of the playing source
-}
-
-bool FrameLoop::deviceSwitchFailed() const {
-  return running() && openingMessage().empty() && !openError().empty() && model_.deviceIndex() != playingDevice();
-}
-
-int FrameLoop::deviceToKeep() const {
-  return deviceSwitchFailed() ? playingDevice() : model_.deviceIndex();
 }
 
 void FrameLoop::adopt(std::unique_ptr<FrameFeed> feed, const std::string& source) {
@@ -142,10 +128,9 @@ void FrameLoop::handOver(FrameFeed& feed) {
     handed_.version = model_.version();
   }
   const Playback wanted{model_.view().loop, model_.view().playbackSpeed};
-  if (!handed_.playbackHanded || wanted.loop != handed_.playback.loop || wanted.speed != handed_.playback.speed) {
+  if (!handed_.playback || wanted.loop != handed_.playback->loop || wanted.speed != handed_.playback->speed) {
     feed.setPlayback(wanted);
     handed_.playback = wanted;
-    handed_.playbackHanded = true;
   }
 }
 
@@ -157,8 +142,8 @@ void FrameLoop::afterAdvance() {
   if (s.rejectedVersion > handed_.rejection) {
     handed_.rejection = s.rejectedVersion;
     model_.noteVariantFailure(s.rejectedVariant, s.error);
-    refusals_.last = s.error;
-    ++refusals_.count;
+    lastRefusal_ = s.error;
+    ++refusals_;
   }
   numbers_.passed(frame_, log_);
   if (frame_.hasPicture()) ++passes_.shown;
@@ -192,7 +177,7 @@ void FrameLoop::decideRedraw() {
   RedrawPolicy::Shown shown;
   shown.modelVersion = model_.version();
   shown.installs = switcher_.installs();
-  shown.refusals = refusals_.count;
+  shown.refusals = refusals_;
   shown.seekRefusals = seek_.refusals();
   shown.scriptLines = script_.linesRun();
   shown.recordings = recordings_.finished();
@@ -205,26 +190,6 @@ void FrameLoop::decideRedraw() {
 }
 
 // ---- keys, seeking, checking
-
-bool FrameLoop::compareVariants() {
-  FrameFeed* feed = switcher_.feed();
-  if (feed && feed->compareVariants()) {
-    log_.message("notice", "Comparing the variants on this frame ...", passes_.shown);
-    return true;
-  }
-  log_.message("notice",
-               stats().comparing ? "A comparison of the variants is running already."
-                                 : "The variants can be compared once a frame plays.",
-               passes_.shown);
-  return false;
-}
-
-void FrameLoop::setChecking(bool on) {
-  if (model_.view().checking == on) return;
-  model_.view().checking = on;
-  log_.message("notice", on ? "Check mode: each frame on screen against the CPU reference." : "Check mode off.",
-               passes_.shown);
-}
 
 bool FrameLoop::checkPending() const {
   return model_.view().checking && running() && failure_.empty() && check_.pending(frame_);

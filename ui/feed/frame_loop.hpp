@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "feed/check_mode.hpp"
@@ -52,48 +53,43 @@ class FrameLoop {
   void setDisplayLink(const DisplayLink* link) { link_ = link; }
 
   // ---- the feed
-  // Asks for `source` on the model's device (after a failed device switch, on
-  // the device that plays on, which the model names again); it opens in the
-  // background and takes over in a later tick() (the same source again is
-  // opened again). A recording of the playing source is finished now, as it
-  // is by tick() when the model names another device.
+  // Asks for `source` on the model's device (after a failed device switch, the
+  // one that plays on); it opens in the background and takes over in a later
+  // tick(). A recording of the playing source is finished now.
   void open(const std::string& source);
   // Puts `feed` in place of the current one at once (the tests hand in feeds of their own).
   void adopt(std::unique_ptr<FrameFeed> feed, const std::string& source);
   // Lets go of the feed; the caller makes the display's GL context current first.
   void shutdown();
   bool running() const { return switcher_.feed() != nullptr; }
-  // The open in flight and the last failed one, as the switcher has them
-  // (openingMessage, cancel (Esc), error, its exit code and build log, the
-  // model version it was asked with).
+  // The open in flight, the last failed one and what plays (feed_switcher.hpp).
   const FeedSwitcher& switcher() const { return switcher_; }
   const std::string& openingMessage() const { return switcher_.pendingMessage(); }
   bool cancelOpen() { return switcher_.cancel(); }
   const std::string& openError() const { return switcher_.error(); }
-  // What the feed in hand plays (feed_switcher.hpp).
   const std::string& playingSource() const { return switcher_.playingSource(); }
   int playingDevice() const { return switcher_.playingDevice(); }
   // The device the settings keep: the one asked for, unless switching to it failed.
-  int deviceToKeep() const;
+  int deviceToKeep() const {
+    return switcher_.deviceSwitchFailed(model_.deviceIndex()) ? playingDevice() : model_.deviceIndex();
+  }
   std::uint64_t feedsInstalled() const { return switcher_.installs(); }
   // The model's index, else $LIVECONV_DEVICE, else "" (as `liveconv devices` marks with *).
-  std::string deviceSelector() const;
+  std::string deviceSelector() const { return switcher_.selectorFor(model_.deviceIndex()); }
 
   // ---- a pass
-  // Installs a feed that finished opening, then advances (or holds, when
-  // paused and not stepping) and returns the frame; never waits for an open.
-  // Never throws: when the feed does (a device that stopped answering, a
-  // driver error), failure() says so, a recording is finished, and the feed
-  // is asked for nothing more until a source is opened or another device is
-  // picked; the last picture stays on screen. With a display link, its GL
-  // context must be current (zero-copy acquires GL buffers here).
+  // Installs a feed that finished opening, advances (or holds) it and returns
+  // the frame; never waits for an open, never throws: a feed that does (a
+  // device that stopped answering) is failure(), its recording finished, and it
+  // is asked for nothing more until another source or device; the last picture
+  // stays. With a display link, its GL context must be current (zero-copy).
   const FeedFrame& tick(bool step = false);
   const std::string& failure() const { return failure_; }
   // The card on the picture: an open that failed, else failure(), else what the source said.
   const std::string& pictureMessage() const { return card_.shown(); }
   // Parameter sets the feed refused (the previous ones run on), and the last one's sentence.
-  std::uint64_t refusals() const { return refusals_.count; }
-  const std::string& lastRefusal() const { return refusals_.last; }
+  std::uint64_t refusals() const { return refusals_; }
+  const std::string& lastRefusal() const { return lastRefusal_; }
   const FeedFrame& frame() const { return frame_; }
   // The feed's stats with displayMs filled in through setDisplayMs().
   const FrameStats& stats() const { return numbers_.stats(); }
@@ -105,7 +101,7 @@ class FrameLoop {
   // New source frames shown per second (not redraws); 0 while paused.
   double videoFps() const { return model_.view().paused ? 0 : numbers_.videoFps(); }
 
-  // ---- the parts the shells drive
+  // ---- the parts the shells drive (each header says what it does)
   RedrawPolicy& redraw() { return redraw_; }
   const RedrawPolicy& redraw() const { return redraw_; }
   RecordingControls& recordings() { return recordings_; }
@@ -122,17 +118,10 @@ class FrameLoop {
   }
   // The overlay's frame and drop counters start again from here (R).
   void resetCounters();
-  // "Compare the variants on this frame" (B, a menu item, a button): the feed
-  // races them off the frame path; stats().race has the chart's numbers when
-  // it is done. False, with a notice, when it cannot start now.
-  bool compareVariants();
-  // Check mode (check_mode.hpp); a check of the frame on screen is pending
-  // while none has finished for the set that filtered it (a script's `wait` waits).
-  void setChecking(bool on);
+  // Check mode (check_mode.hpp; key_commands.hpp turns it on and off): a check of the frame on
+  // screen is pending while none has finished for the set that filtered it (a script's `wait` waits).
   bool checkPending() const;
-  int checksFinished() const { return check_.finished(); }
-  // Files: the frame at `seconds` next (the arrow keys, Home, End, the seek
-  // bars); false, with a notice, where the source cannot seek.
+  // Files: the frame at `seconds` next (seek_control.hpp); false, with a notice, where it cannot seek.
   bool seekTo(double seconds);
   double seekOrigin() const { return seek_.origin(stats()); }
   std::uint64_t seekRefusals() const { return seek_.refusals(); }
@@ -140,7 +129,6 @@ class FrameLoop {
   bool settled() const;
 
  private:
-  bool deviceSwitchFailed() const;
   void installed(bool sameSource);
   void follow();
   void advance(bool step);
@@ -152,7 +140,6 @@ class FrameLoop {
 
   ViewerModel& model_;
   Opener opener_;
-  std::string defaultSelector_;
   std::atomic<const DisplayLink*> link_{nullptr};
   FeedSwitcher switcher_;
   // What the model asked for last: a change of any ends the recording and reopens.
@@ -165,8 +152,7 @@ class FrameLoop {
   // What the feed in hand was told; a new feed is told everything again.
   struct Handed {
     std::uint64_t version = 0, rejection = 0;  // the model version handed, the refusal noted
-    Playback playback;
-    bool playbackHanded = false;
+    std::optional<Playback> playback;
     bool firstFrameWanted = true;  // a source opened while paused shows its first frame
   } handed_;
   bool stepWanted_ = false;
@@ -175,10 +161,8 @@ class FrameLoop {
   struct Passes {
     std::uint64_t ticks = 0, shown = 0, fresh = 0;  // passes; with a picture; with a new one (FeedFrame::fresh)
   } passes_;
-  struct Refusals {
-    std::uint64_t count = 0;
-    std::string last;
-  } refusals_;
+  std::uint64_t refusals_ = 0;
+  std::string lastRefusal_;
   SeekControl seek_;
   LoopStats numbers_;
   SessionLog log_;

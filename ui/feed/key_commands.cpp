@@ -4,6 +4,27 @@
 
 namespace liveconv::ui {
 
+bool compareVariants(FrameLoop& loop) {
+  FrameFeed* feed = loop.switcher().feed();
+  if (feed && feed->compareVariants()) {
+    loop.log().message("notice", "Comparing the variants on this frame ...", loop.framesShown());
+    return true;
+  }
+  loop.log().message("notice",
+                     loop.stats().comparing ? "A comparison of the variants is running already."
+                                            : "The variants can be compared once a frame plays.",
+                     loop.framesShown());
+  return false;
+}
+
+void setChecking(FrameLoop& loop, bool on) {
+  ViewState& view = loop.model().view();
+  if (view.checking == on) return;
+  view.checking = on;
+  loop.log().message("notice", on ? "Check mode: each frame on screen against the CPU reference." : "Check mode off.",
+                     loop.framesShown());
+}
+
 bool runCommand(FrameLoop& loop, Command command) {
   ViewState& view = loop.model().view();
   const FrameStats& stats = loop.stats();
@@ -37,10 +58,10 @@ bool runCommand(FrameLoop& loop, Command command) {
       loop.resetCounters();
       return true;
     case Command::CompareVariants:
-      loop.compareVariants();
+      compareVariants(loop);
       return true;
     case Command::ToggleCheck:
-      loop.setChecking(!view.checking);
+      setChecking(loop, !view.checking);
       return true;
     case Command::SeekBack:
       loop.seekTo(loop.seekOrigin() - FrameLoop::kSeekStepSeconds);

@@ -75,7 +75,7 @@ void ScriptRunner::runLine(const ScriptLine& line, std::vector<ShellRequest>* re
   } else if (verb == "quit") {
     requests->push_back({Command::Quit, {}});
   } else if (verb == "check") {
-    loop_.setChecking(arg == "on");
+    setChecking(loop_, arg == "on");
   } else if (verb == "wait") {
     waitingSince_ = std::chrono::steady_clock::now();
     waitLine_ = line.lineNumber;

@@ -482,7 +482,7 @@ class Viewer {
     if (lastFrame) finishTestRun(frame, shot);
     for (const ShellRequest& r : requests) runRequest(r, frame, shot);
     if (panel.stepFrame) runCommand(loop_, Command::StepFrame);
-    if (panel.compareVariants) loop_.compareVariants();
+    if (panel.compareVariants) compareVariants(loop_);
     if (panel.toggleCheck) runCommand(loop_, Command::ToggleCheck);
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) startRecording();

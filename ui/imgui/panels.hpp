@@ -23,8 +23,8 @@ struct ShellRequests {
   bool startRecording = false;  // to PanelState::recordPath
   bool stopRecording = false;
   double seekTo = -1;  // seconds from the start, from the seek bar; -1: none
-  bool compareVariants = false;  // "Compare variants on this frame" (FrameLoop::compareVariants)
-  bool toggleCheck = false;      // check mode on / off (FrameLoop::setChecking)
+  bool compareVariants = false;  // "Compare variants on this frame" (key_commands.hpp)
+  bool toggleCheck = false;      // check mode on / off (key_commands.hpp)
 };
 
 // Widget-local state the model does not need (text being typed).
