@@ -1,38 +1,31 @@
 // The Qt 6 desktop shell around the shared viewer model: the viewport in the
-// centre, the mask and engine docks, menus, status bar, drag and drop and
-// QSettings. The window owns the model and the frame loop; the docks and the
-// viewport render the model and edit it through its commands.
+// centre, the docks, menus, status bar, drag and drop and QSettings. The
+// window owns the model and the frame loop and wires the parts that own the
+// rest: Alerts (what the user is told), StatusLine, DockLayout, SourceOpener,
+// ShellRecorder, ShellRequests (the window's own commands) and ShellMenus.
 #pragma once
 
 #include <QMainWindow>
 #include <QTimer>
 #include <memory>
 
+#include "feed/frame_loop.hpp"
 #include "gl/interop_policy.hpp"
 #include "model/viewer_model.hpp"
-#include "feed/frame_loop.hpp"
+#include "qt/alerts.hpp"
+#include "qt/dock_layout.hpp"
+#include "qt/shell_menus.hpp"
+#include "qt/shell_recorder.hpp"
+#include "qt/shell_requests.hpp"
 #include "qt/shell_settings.hpp"
+#include "qt/source_opener.hpp"
+#include "qt/status_line.hpp"
 
-class QAction;
-class QActionGroup;
-class QLabel;
-class QMenu;
 class QSettings;
-class QPushButton;
-class QSlider;
 
 namespace liveconv::ui {
 
-class EngineDock;
-class RaceDock;
-class MaskDock;
 class Viewport;
-
-enum class ErrorStyle {
-  Invalid = 0,
-  Dialog,     // a message box (the application)
-  StatusBar,  // status line only (tests, scripted runs)
-};
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -44,27 +37,19 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   // ---- commands (menus, drops, keys and tests all come through these)
-  // Any source spec or a file path. A local file that is not there is refused
-  // at once (false, with the message); anything else opens in the background
-  // (the status line says "opening ..."), and a failure is reported by a later
-  // tick() while the playing source plays on.
-  bool openSource(const QString& spec);
-  void openCamera();  // the camera dialog, then openSource()
-  // Records the filtered output to `path` (.mkv FFV1 lossless, .mp4 H.264, as
-  // `liveconv run -o`); false with a message when it cannot start.
-  bool startRecording(const QString& path);
-  void stopRecording();  // finishes the file; also on close and on a source change
-  void stepOneFrame();   // while paused: the next source frame, then hold
-  bool loadMask(const QString& path);
-  bool saveMask(const QString& path);
-  bool saveScreenshot(const QString& path);  // the whole window: menus, docks, status bar, the picture and its overlay
-  bool saveFrame(const QString& path);       // the filtered frame at its own size
-  void tick();           // one frame: model -> feed -> viewport -> status bar
-  // A scripted run, where nobody picks another variant, device or source:
-  // when nothing plays and nothing can (no device, a set that cannot run here,
-  // a first source that does not open), the application exits with `liveconv
-  // run`'s code for it, the sentence on stderr.
-  void setQuitWhenNothingCanPlay(bool on) { quitWhenNothingCanPlay_ = on; }
+  bool openSource(const QString& spec) { return opener_->open(spec); }  // see SourceOpener::open
+  void openCamera() { opener_->openCamera(); }
+  bool startRecording(const QString& path) { return recorder_->start(path); }
+  void stopRecording() { recorder_->stop(); }              // also on close and on a source change
+  void stepOneFrame() { runCommand(Command::StepFrame); }  // while paused: the next source frame, then hold
+  bool loadMask(const QString& path) { return requests_->loadMask(path); }
+  bool saveMask(const QString& path) { return requests_->saveMask(path); }
+  bool saveScreenshot(const QString& path) { return requests_->saveScreenshot(path); }
+  bool saveFrame(const QString& path) { return requests_->saveFrame(path); }
+  void tick();  // one frame: model -> feed -> viewport -> status bar
+  // Runs a command of the key table, as its key does (the menus' shortcuts come from the same table).
+  void runCommand(Command command);
+  void setQuitWhenNothingCanPlay(bool on) { opener_->setQuitWhenNothingCanPlay(on); }
   static int fastestRefreshHz();  // of the screens, in Hz (0 where none says)
   void syncFromModel();  // after the model changed from outside the docks
   void saveSettings();
@@ -79,65 +64,30 @@ class MainWindow : public QMainWindow {
   ViewerModel& model() { return model_; }
   FrameLoop& loop() { return loop_; }
   Viewport* viewport() const { return viewport_; }
-  MaskDock* maskDock() const { return maskDock_; }
-  EngineDock* engineDock() const { return engineDock_; }
-  RaceDock* raceDock() const { return raceDock_; }
-  const QString& lastError() const { return lastError_; }
-  QLabel* recordingLabel() const { return recordLabel_; }
-  QSlider* seekSlider() const { return seekSlider_; }
-  QAction* recordAction() const { return recordAct_; }
+  MaskDock* maskDock() const { return docks_->mask(); }
+  EngineDock* engineDock() const { return docks_->engine(); }
+  RaceDock* raceDock() const { return docks_->race(); }
+  const QString& lastError() const { return alerts_->lastError(); }
+  QLabel* recordingLabel() const { return recorder_->label(); }
+  QSlider* seekSlider() const { return statusLine_->seekSlider(); }
+  QAction* recordAction() const { return recorder_->action(); }
   bool restoredGeometry() const { return !shell_.geometry.isEmpty(); }  // a saved window placement was applied
   const QStringList& recentFiles() const { return shell_.recentFiles; }
-  // The Device menu's ticked entry: -1 for the default, else the device index; -2 when none is.
-  int checkedDeviceEntry() const;
+  int checkedDeviceEntry() const { return menus_->checkedDeviceEntry(); }  // see ShellMenus
 
  protected:
   void closeEvent(QCloseEvent* event) override;
-  // Under 1100 pixels wide the two docks share one column as tabs, so the
-  // picture keeps most of a small window; wider, they go back to both sides.
   void resizeEvent(QResizeEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
  private:
-  void buildMenus();  // main_window_menus.cpp
-  void buildDocks();
-  void buildStatusBar();
-  void buildFileMenu();
-  void buildViewMenu();
-  void addOverlayActions(QMenu* view);
-  void buildFilterMenu();
-  void buildDeviceMenu();
-  void buildHelpMenu();
-  void rebuildRecentMenu();
-  void showError(const QString& title, const QString& message);
-  // For what the frame side reports while the window runs (a failed kernel
-  // build, a recording the feed had to stop): a status line and, in Dialog
-  // style, a message box that does not block the frame loop, with the build
-  // log or other detail under "Show Details".
-  void notify(const QString& title, const QString& message, const QString& detail = {});
-  // For what the picture's card already shows and the frame loop logs (a
-  // source that did not open, a picture that stopped): the status line, no dialog.
-  void report(const QString& message, const QString& detail = {});
-  void showMessages();
-  void updateStatus();
-  void updateNumbers();
-  void updateRecording();
-  void applyPanelsVisible();
+  void buildParts();
+  void wireParts();
   bool ensureDisplayLink();
-  void updateOpening();
-  std::string pictureHint() const;
-  void updateDeviceMenu();
-  void runShellRequest(const ShellRequest& request);
-
- public:
-  // Runs a command of the key table, as its key does (the menus' shortcuts come from the same table).
-  void runCommand(Command command);
- private:
+  void applyPanelsVisible();
 
   QSettings& settings_;
-  ErrorStyle errors_;
-  bool quitWhenNothingCanPlay_ = false;
   ViewerModel model_;
   DisplayPathRequest displayPath_ = DisplayPathRequest::Auto;
   QString displayNotice_;
@@ -147,26 +97,13 @@ class MainWindow : public QMainWindow {
   ShellSettings shell_;
   QTimer timer_;
   Viewport* viewport_ = nullptr;
-  MaskDock* maskDock_ = nullptr;
-  EngineDock* engineDock_ = nullptr;
-  RaceDock* raceDock_ = nullptr;
-  std::uint64_t shownRace_ = 0;  // the race the dock was raised for
-  bool checkingShown_ = false;   // check mode was on at the last update (the dock is raised as it turns on)
-  QMenu* recentMenu_ = nullptr;
-  QActionGroup* deviceGroup_ = nullptr;
-  QAction* recordAct_ = nullptr;
-  QAction *pauseAct_ = nullptr, *compareAct_ = nullptr, *overlayAct_ = nullptr, *panelsAct_ = nullptr,
-          *fullscreenAct_ = nullptr, *checkAct_ = nullptr;
-  QLabel* recordLabel_ = nullptr;
-  QSlider* seekSlider_ = nullptr;
-  QLabel* positionLabel_ = nullptr;
-  QPushButton* cancelOpen_ = nullptr;  // beside "Opening ..." in the status bar
-  QLabel *fpsLabel_ = nullptr, *throughputLabel_ = nullptr, *droppedLabel_ = nullptr, *deviceLabel_ = nullptr;
-  QString lastError_, shownFeedError_, shownSourceMessage_, shownFailure_, shownOpening_, shownOpenError_;
-  std::string fallbackReason_;  // why the test source plays instead of the one asked (on the picture for a few seconds)
-  std::uint64_t shownInstalls_ = 0;
-  std::uint64_t reportedRecordings_ = 0;
-  std::uint64_t shownNotices_ = 0, shownSeekRefusals_ = 0;
+  Alerts* alerts_ = nullptr;
+  StatusLine* statusLine_ = nullptr;
+  DockLayout* docks_ = nullptr;
+  SourceOpener* opener_ = nullptr;
+  ShellRecorder* recorder_ = nullptr;
+  ShellRequests* requests_ = nullptr;
+  ShellMenus* menus_ = nullptr;
   std::uint64_t scriptLines_ = 0;
   bool step_ = false;
 };

@@ -1,0 +1,50 @@
+// What the window does itself when a key, a script line or a menu asks:
+// save the window or the filtered frame, load or save a mask, full screen,
+// quit. The model's part of a command goes through the frame loop; this is
+// the rest (ShellRequest, ui/feed/script_runner.hpp).
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include "feed/script_runner.hpp"
+
+class QMainWindow;
+
+namespace liveconv::ui {
+
+class Alerts;
+class FrameLoop;
+class Viewport;
+class ViewerModel;
+struct ShellSettings;
+
+class ShellRequests : public QObject {
+  Q_OBJECT
+ public:
+  ShellRequests(QMainWindow& window, FrameLoop& loop, ViewerModel& model, Alerts& alerts, const ShellSettings& shell,
+                Viewport* viewport);
+
+  void run(const ShellRequest& request);
+  bool saveScreenshot(const QString& path);  // the whole window: menus, docks, status bar, the picture and its overlay
+  bool saveFrame(const QString& path);       // the filtered frame at its own size
+  bool loadMask(const QString& path);
+  bool saveMask(const QString& path);  // and its frequency response, where the Filter menu asks for it
+  void setFullScreen(bool on);
+
+ signals:
+  void maskLoaded();
+  void fullScreenToggleAsked();  // the View menu's Fullscreen action toggles, and calls setFullScreen
+
+ private:
+  void writeLayout(const QString& path, QPoint at, QSize picture) const;
+
+  QMainWindow& window_;
+  FrameLoop& loop_;
+  ViewerModel& model_;
+  Alerts& alerts_;
+  const ShellSettings& shell_;
+  Viewport* viewport_;
+};
+
+}  // namespace liveconv::ui
