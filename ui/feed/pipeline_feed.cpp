@@ -65,6 +65,10 @@ struct Shown {
   VariantId variantAsked = VariantId::Invalid, variantRan = VariantId::Invalid;  // of the set that filtered it
 };
 
+// Size: three threads meet here (lc-decode's callbacks, lc-present's mailbox,
+// the UI thread's steering) around one pipeline that a device change
+// restarts, under one mutex; what needs no part of that meeting has a
+// class of its own (ParamSets, FeedRecording, DisplayCopy, the DecodeLoop).
 class PipelineFeed final : public FrameFeed {
  public:
   PipelineFeed(std::string source, SourceOpener opener, const LiveClockOptions& clock, std::string selector,

@@ -5,6 +5,10 @@
 #include <sstream>
 
 namespace liveconv::ui {
+namespace {
+// Checks the file keeps whole (some 25 minutes at a few a second); later ones are counted.
+constexpr std::size_t kChecksKept = 5000;
+}  // namespace
 
 std::string jsonQuote(const std::string& text) {
   std::string out = "\"";
@@ -147,7 +151,7 @@ std::string SessionLog::raceJson(const RaceReport* r) {
 // whole frame or a region), the tolerance, how many pixels differ, by how much and where.
 void SessionLog::checked(const CheckReport& r, std::uint64_t frame) {
   const FrameCheck& c = r.check;
-  if (checks_.size() >= kMaxChecks) {
+  if (checks_.size() >= kChecksKept) {
     ++checksNotKept_;
     return;
   }

@@ -50,10 +50,8 @@ class SessionLog {
   bool echoing() const { return static_cast<bool>(echo_); }
   // `frame`: the passes with a picture so far (what a script's FRAME counts);
   // `newFrames`: the new pictures that reached the screen so far.
-  // The model's version went from an older one to `version`, by `what` ("" for the window).
-  void edited(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames);
-  // The model is at `version` now, by `what`: an edit (as edited()) unless it
-  // is the first version seen, the state the window started in.
+  // The model is at `version` now, by `what` ("" for the window): an edit
+  // unless it is the first version seen, the state the window started in.
   void modelAt(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames) {
     if (startVersion_ == 0)
       startVersion_ = version;
@@ -79,16 +77,15 @@ class SessionLog {
   void recordingFailed(const std::string& path, long long frames, const std::string& why) {
     failedRecordings_.push_back({path, frames, why});
   }
-  // A check of the frame on screen against the CPU reference finished (check mode).
-  // The file keeps the first kMaxChecks of a session and counts the rest.
+  // A check of the frame on screen against the CPU reference finished (check
+  // mode). The file keeps the first 5000 of a session and counts the rest.
   void checked(const CheckReport& report, std::uint64_t frame);
-  static constexpr std::size_t kMaxChecks = 5000;
   // Once per pass of the UI thread: its frame times go into the file.
   void tick();
-  // A new frame reached the screen `ms` after its source handed it over.
   // The frames dropped so far (every cause, as FrameStats counts them): those
   // new since the last call go to the second of the run they were seen in.
   void dropped(std::uint64_t total);
+  // A new frame reached the screen `ms` after its source handed it over.
   void latency(double ms) {
     if (latencyMs_.empty()) firstFrameMs_ = nowMs();
     latencyMs_.push_back(ms);
@@ -97,7 +94,6 @@ class SessionLog {
   // Every edit so far reached the picture or was refused.
   bool settled() const;
   const std::vector<Message>& messages() const { return messages_; }
-  const std::vector<Edit>& edits() const { return edits_; }
 
   // The whole log, the final stats, the mask that ran (its spec) and the
   // parameters as the flags spell them ({"border", "wrap"}, ...) as one JSON object.
@@ -107,13 +103,13 @@ class SessionLog {
                      const std::vector<std::pair<std::string, std::string>>& parameters = {}) const;
 
  private:
+  void edited(std::uint64_t version, const std::string& what, std::uint64_t frame, std::uint64_t newFrames);
   double nowMs() const;
   std::string uiFrameMsJson() const;
   std::string latencyMsJson() const;
   std::string dropsPerSecondJson() const;
   static std::string raceJson(const RaceReport* race);  // "null" before any race
-  std::vector<double> frameMs_;
-  std::vector<double> latencyMs_;
+  std::vector<double> frameMs_, latencyMs_;
   double lastTickMs_ = -1;
   double firstFrameMs_ = -1;  // when the first new frame reached the screen
   // Drops per second of play: [0] from the start to the first frame on screen

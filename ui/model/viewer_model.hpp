@@ -20,7 +20,10 @@
 
 namespace liveconv::ui {
 
-
+// Size: one command for each thing a user edits (the mask's cells, size, flips,
+// divisor, bias, normalisation, symmetry and file; the variant, border,
+// alpha, workgroup, format, device and source), each a few lines that
+// bump the one version every snapshot carries.
 class ViewerModel {
  public:
   ViewerModel();
