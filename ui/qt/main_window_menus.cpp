@@ -13,16 +13,16 @@
 #include <QStatusBar>
 #include <cmath>
 
+#include "gl/frame_capture.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/mask.hpp"
+#include "liveconv/parameters.hpp"
+#include "model/commands.hpp"
 #include "qt/about.hpp"
 #include "qt/engine_dock.hpp"
-#include "qt/race_dock.hpp"
 #include "qt/main_window.hpp"
-#include "model/commands.hpp"
-
-#include "gl/frame_capture.hpp"
 #include "qt/mask_dock.hpp"
+#include "qt/race_dock.hpp"
 #include "qt/viewport.hpp"
 
 namespace liveconv::ui {
@@ -129,9 +129,11 @@ void MainWindow::buildFileMenu() {
   // How long an open waits on a source that sends nothing (Esc cancels it sooner).
   file->addAction("Open &Timeout…", this, [this] {
     bool ok = false;
-    const int seconds = QInputDialog::getInt(this, "Open timeout",
-                                             "Give up opening a source that sends nothing after (seconds, 0: wait):",
-                                             model_.view().openTimeoutSeconds, 0, 86400, 5, &ok);
+    const ParamDescription& d = paramDescription(ParamId::OpenTimeout);  // the range --open-timeout takes
+    const int seconds = QInputDialog::getInt(
+        this, "Open timeout",
+        "Give up opening a source that sends nothing after (seconds, 0: wait):", model_.view().openTimeoutSeconds,
+        static_cast<int>(d.minimum), static_cast<int>(d.maximum), static_cast<int>(d.step), &ok);
     if (ok) model_.view().openTimeoutSeconds = seconds;
   });
   file->addSeparator();
