@@ -47,7 +47,7 @@ struct RunRequest {
   media::ConvertMode convert = media::ConvertMode::Auto;
   bool decodeOnly = false, quiet = false, copyAudio = true, copySubtitles = true;
   media::ReconnectPolicy reconnect;
-  int openTimeoutS = media::kDefaultOpenTimeoutSeconds;
+  int openTimeoutS = 0;          // --open-timeout, its row's default unless given
   std::string hwaccel = "none";  // --hwaccel
   std::string policy;  // "", "live" or "lossless"
   media::SinkOptions sink;  // encoder settings; the timing is filled in once the source is open
@@ -96,7 +96,8 @@ std::string inputOf(const Args& args) {
 
 RunRequest parseRunRequest(const Args& args) {
   RunRequest r;
-  r.params = filterParamsFromArgs(args);
+  const ParamValues values = paramValuesFromArgs(args);
+  r.params = values.filter;
   r.input = inputOf(args);
   r.output = args.get("--output", "null");
   r.format = outputFormat(args, r.output);
@@ -113,7 +114,7 @@ RunRequest parseRunRequest(const Args& args) {
   if (r.decodeOnly && r.output != "null")
     throw UsageError("--decode-only filters nothing, so it writes nothing: use it with -o null.");
   r.reconnect.budgetS = args.getInt("--reconnect", 10, 0, 3600);
-  r.openTimeoutS = args.getInt("--open-timeout", media::kDefaultOpenTimeoutSeconds, 0, 86400);
+  r.openTimeoutS = values.openTimeoutSeconds;
   r.hwaccel = args.get("--hwaccel", "none");
   if (const std::string why = media::checkHwAccel(r.hwaccel); !why.empty()) throw UsageError(why);
   r.policy = args.get("--policy");

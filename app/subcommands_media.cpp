@@ -55,9 +55,8 @@ void printRunUsage() {
                "  --realtime    play a file at its frame rate, as a live source\n"
                "  --reconnect SECONDS  how long a busy or unplugged camera (or a stopped stream) is waited for;\n"
                "                default 10, 0 = not at all\n"
-               "  --open-timeout SECONDS  give up opening an input that sends nothing for this long (a stream\n"
-               "                that accepts and never answers); default 20, 0 = wait as long as it takes\n"
-               "  --decode-only decode and convert as `run` would, then discard: no OpenCL, the same threads and\n"
+            << paramHelp({ParamId::OpenTimeout}, 16)
+            << "  --decode-only decode and convert as `run` would, then discard: no OpenCL, the same threads and\n"
                "                stats (-o null); the reference the filter's speed is compared with\n"
                "Messages:\n"
                "  every message, the progress and the summary go to stderr; --quiet leaves only errors;\n"

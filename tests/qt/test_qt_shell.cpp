@@ -36,6 +36,7 @@
 
 #include "liveconv/compare.hpp"
 #include "liveconv/device.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/reference.hpp"
 #include "png/png_io.hpp"
 #include "qt/engine_dock.hpp"
@@ -141,6 +142,30 @@ TEST_F(QtShell, MaskDockAndModelStayInStep) {
 // The grid is typed into as in a matrix dialog: a cell takes digits, Tab goes
 // to the next cell along the row (and on to the next row), Down to the cell
 // below, Up to the one above, each with its text selected to be typed over.
+// The docks' spin boxes and combo boxes are the parameter table's: each
+// range, step and choice as the row has it, so the window offers what
+// --mask, --workgroup, --border, --format and --alpha take.
+TEST_F(QtShell, TheDocksTakeTheirRangesAndChoicesFromTheParameterTable) {
+  auto w = openWindow();
+  auto sameRange = [](const QSpinBox* box, ParamId id) {
+    const ParamDescription& d = paramDescription(id);
+    EXPECT_EQ(box->minimum(), d.minimum) << d.flag;
+    EXPECT_EQ(box->maximum(), d.maximum) << d.flag;
+    EXPECT_EQ(box->singleStep(), d.step) << d.flag;
+  };
+  sameRange(w->maskDock()->widthBox(), ParamId::Mask);
+  sameRange(w->maskDock()->heightBox(), ParamId::Mask);
+  sameRange(w->engineDock()->workgroupXBox(), ParamId::Workgroup);
+  sameRange(w->engineDock()->workgroupYBox(), ParamId::Workgroup);
+  for (auto [box, id] : {std::pair{w->engineDock()->borderBox(), ParamId::Border},
+                         {w->engineDock()->formatBox(), ParamId::Format},
+                         {w->engineDock()->alphaBox(), ParamId::Alpha}}) {
+    std::vector<std::string> words;
+    for (int i = 0; i < box->count(); ++i) words.push_back(box->itemData(i).toString().toStdString());
+    EXPECT_EQ(words, paramDescription(id).choices) << paramDescription(id).flag;
+  }
+}
+
 TEST_F(QtShell, MaskGridTakesTabAndArrowKeys) {
   auto w = openWindow();
   MaskDock* dock = w->maskDock();

@@ -7,7 +7,9 @@
 #include "liveconv/errors.hpp"
 #include "liveconv/media/exit_codes.hpp"
 #include "liveconv/media/media_errors.hpp"
+#include "liveconv/parameters.hpp"
 #include "liveconv/variants.hpp"
+#include "model/start_params.hpp"
 #include "model/viewer_model.hpp"
 
 using namespace liveconv;
@@ -19,6 +21,29 @@ TEST(ViewerModel, StartsOnTheSeedMask) {
   EXPECT_TRUE(m.maskError().empty());
   ASSERT_NE(m.snapshot(), nullptr);
   EXPECT_EQ(m.snapshot()->version, m.version());
+}
+
+// A window starts on --open-timeout's row's default, as `liveconv run`
+// does, and its flag is read and refused by the row.
+TEST(ViewerModel, StartsWithTheParameterTablesDefaults) {
+  ViewerModel m;
+  EXPECT_EQ(m.view().openTimeoutSeconds, defaultParams().openTimeoutSeconds);
+  EXPECT_EQ(modelParamText(m, ParamId::OpenTimeout), paramDescription(ParamId::OpenTimeout).defaultText);
+  auto take = [&m](const char* value, std::string* why) {
+    std::string flag = "--open-timeout", text = value;
+    char* argv[] = {flag.data(), text.data()};
+    int i = 0;
+    StartParams params;
+    EXPECT_TRUE(takeParamFlag(2, argv, &i, &params, why));
+    if (why->empty()) applyStartParams(params, m);
+  };
+  std::string why;
+  take("7", &why);
+  EXPECT_EQ(why, "");
+  EXPECT_EQ(m.view().openTimeoutSeconds, 7);
+  take("86401", &why);
+  EXPECT_EQ(why, "--open-timeout needs a whole number from 0 to 86400, not '86401'.");
+  EXPECT_EQ(m.view().openTimeoutSeconds, 7);
 }
 
 TEST(ViewerModel, EditsBumpTheVersionAndNoOpsDoNot) {

@@ -6,9 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "liveconv/image.hpp"
 #include "liveconv/mask.hpp"
-#include "liveconv/variants.hpp"
+#include "liveconv/parameters.hpp"
 #include "model/commands.hpp"
 
 namespace liveconv::ui {
@@ -49,10 +48,11 @@ std::string Script::check(const ScriptLine& l) {
                     v == "check"))
     return v + " needs an argument.";
   if (v == "key") return commandForKeyText(a) == Command::Invalid ? "no key " + a + " (see --help for the keys)." : "";
-  if (v == "variant") return findVariant(a) ? "" : "unknown variant " + a + "; known: " + variantNames() + ".";
-  if (v == "border")
-    return parseBorderMode(a) == BorderMode::Invalid ? "border takes clamp, mirror, wrap or zero." : "";
-  if (v == "format") return parsePixelFormat(a) == PixelFormat::Invalid ? "format takes rgba or gray." : "";
+  // As their flags take them, with the same sentences: the parameter table's check.
+  if (v == "variant") return paramRefusal(ParamId::Variant, a);
+  if (v == "border") return paramRefusal(ParamId::Border, a);
+  if (v == "format") return paramRefusal(ParamId::Format, a);
+  // The model's device index, not --device's selector (which a window resolves once, at its start).
   if (v == "device") return isNumber(a, true) ? "" : "device takes a device index (see liveconv devices).";
   if (v == "check") return a == "on" || a == "off" ? "" : "check takes on or off.";
   if (v == "seek") return isNumber(a, false) ? "" : "seek takes a time in seconds from the start.";

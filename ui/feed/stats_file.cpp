@@ -18,7 +18,7 @@ std::string writeStatsJson(const FrameLoop& loop, const std::string& path) {
   // The parameters as their flags spell them (the mask above, as a spec).
   std::vector<std::pair<std::string, std::string>> parameters;
   for (const ParamDescription& d : paramDescriptions())
-    if (d.id != ParamId::Mask && d.id != ParamId::Device)
+    if (d.group == ParamGroup::Filter && d.id != ParamId::Mask)
       parameters.emplace_back(d.flag + 2, modelParamText(model, d.id));
   // Whole or not at all (staged): a full disk keeps an older stats file as it was.
   return media::writeStaged(

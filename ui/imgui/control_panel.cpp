@@ -125,8 +125,9 @@ void drawEngine(ViewerModel& model, PanelState& state, const PanelInputs& inputs
     int shape[2] = {wg.x > 0 ? wg.x : 16, wg.y > 0 ? wg.y : 16};
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    if (ImGui::InputInt2("##wg", shape) || wg.x == 0)
-      model.setWorkgroup({std::max(1, shape[0]), std::max(1, shape[1])});
+    const ParamDescription& d = paramDescription(ParamId::Workgroup);  // each side as --workgroup takes it
+    auto side = [&d](int v) { return std::clamp(v, static_cast<int>(d.minimum), static_cast<int>(d.maximum)); };
+    if (ImGui::InputInt2("##wg", shape) || wg.x == 0) model.setWorkgroup({side(shape[0]), side(shape[1])});
   }
 }
 

@@ -8,10 +8,11 @@
 #include <string>
 
 #include "imgui/panels.hpp"
+#include "liveconv/parameters.hpp"
+#include "liveconv/variants.hpp"
 #include "model/mask_edit.hpp"
 #include "model/response_figure.hpp"
 #include "png/png_io.hpp"
-#include "liveconv/variants.hpp"
 
 namespace liveconv::ui {
 namespace {
@@ -335,7 +336,12 @@ void drawMaskEditor(ViewerModel& model, PanelState& state, const PanelInputs& in
   ImGui::SetNextItemWidth(140);
   if (ImGui::InputInt2("size (w, h)", size)) {
     // Typing an even number steps in the direction the user moved.
-    auto odd = [](int wanted, int old) { return wanted % 2 ? wanted : (wanted > old ? wanted + 1 : wanted - 1); };
+    // Each side inside the range --mask takes.
+    const ParamDescription& d = paramDescription(ParamId::Mask);
+    auto odd = [&d](int wanted, int old) {
+      wanted = std::clamp(wanted, static_cast<int>(d.minimum), static_cast<int>(d.maximum));
+      return wanted % 2 ? wanted : (wanted > old ? wanted + 1 : wanted - 1);
+    };
     model.resize(odd(size[0], m.width), odd(size[1], m.height));
   }
   ImGui::SameLine();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "imgui/panels.hpp"
+#include "liveconv/parameters.hpp"
 #include "model/frame_stats.hpp"
 
 namespace liveconv::ui {
@@ -40,9 +41,10 @@ void drawOpen(ViewerModel& model, PanelState& state, const PanelInputs& inputs) 
   if ((ImGui::Button("Open", ImVec2(-1, 0)) || entered) && state.sourcePath[0]) openSource(model, state.sourcePath);
   // A stream that accepts and never sends gives up after this (Esc, or Cancel on the banner, sooner).
   int& timeout = model.view().openTimeoutSeconds;
+  const ParamDescription& d = paramDescription(ParamId::OpenTimeout);  // the range --open-timeout takes
   ImGui::SetNextItemWidth(110);
-  if (ImGui::InputInt("s open timeout (0: wait)", &timeout, 5, 30))
-    timeout = std::clamp(timeout, 0, 86400);
+  if (ImGui::InputInt("s open timeout (0: wait)", &timeout, static_cast<int>(d.step), 30))
+    timeout = std::clamp(timeout, static_cast<int>(d.minimum), static_cast<int>(d.maximum));
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##recent", "Recent...")) {
     for (const std::string& spec : model.recentSources())

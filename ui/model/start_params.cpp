@@ -1,7 +1,6 @@
 #include "model/start_params.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <exception>
 
 namespace liveconv::ui {
@@ -9,18 +8,6 @@ namespace liveconv::ui {
 bool StartParams::has(ParamId id) const { return std::find(given.begin(), given.end(), id) != given.end(); }
 
 bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why) {
-  if (std::string(argv[*i]) == "--open-timeout") {
-    char* end = nullptr;
-    const char* value = *i + 1 < argc ? argv[++*i] : "";
-    const long seconds = std::strtol(value, &end, 10);
-    if (!*value || *end || seconds < 0 || seconds > 86400) {
-      *why = "--open-timeout needs whole seconds from 0 (wait as long as it takes) to 86400.";
-      return true;
-    }
-    why->clear();
-    params->openTimeoutSeconds = static_cast<int>(seconds);
-    return true;
-  }
   if (std::string(argv[*i]) == "--hwaccel") {
     if (*i + 1 >= argc || !*argv[*i + 1]) {
       *why = "--hwaccel needs a value (none, auto, or a hardware decoder such as cuda or vaapi).";
@@ -47,7 +34,6 @@ bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::stri
 }
 
 void applyStartParams(const StartParams& params, ViewerModel& model) {
-  if (params.openTimeoutSeconds >= 0) model.view().openTimeoutSeconds = params.openTimeoutSeconds;
   if (!params.hwaccel.empty()) model.view().hwaccel = params.hwaccel;
   const ParamValues& v = params.values;
   // In the table's order, whatever the command line's: the mask before the
@@ -73,6 +59,9 @@ void applyStartParams(const StartParams& params, ViewerModel& model) {
       case ParamId::Format:
         model.setFormat(v.format);
         break;
+      case ParamId::OpenTimeout:
+        model.view().openTimeoutSeconds = v.openTimeoutSeconds;
+        break;
       case ParamId::Device:  // a selector: the frame loop's, see above
       case ParamId::Invalid:
         break;
@@ -84,6 +73,7 @@ std::string modelParamText(const ViewerModel& model, ParamId id) {
   ParamValues values;
   values.filter = model.filter();
   values.format = model.format();
+  values.openTimeoutSeconds = model.view().openTimeoutSeconds;
   return paramText(values, id);
 }
 
@@ -106,12 +96,11 @@ std::string startParamsHelp() {
 }
 
 std::string sourceOptionsHelp() {
-  return "  --open-timeout SECONDS  give up opening a source that sends nothing for this long (a stream\n"
-         "                      that accepts and never answers; Esc cancels sooner); default " +
-         std::to_string(ViewState().openTimeoutSeconds) + ", 0 = wait\n"
+  return paramHelp({ParamId::OpenTimeout}) +
          "  --hwaccel none|auto|NAME  decode on hardware through FFmpeg (cuda, vaapi, ...); where it does\n"
          "                      not open the CPU decodes and a message says why; auto keeps the faster,\n"
-         "                      measured on a file's first frames; default " + ViewState().hwaccel + "\n";
+         "                      measured on a file's first frames; default " +
+         ViewState().hwaccel + "\n";
 }
 
 }  // namespace liveconv::ui

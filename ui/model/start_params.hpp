@@ -1,6 +1,6 @@
 // The parameter flags both windows take, as `liveconv run` takes them: the
 // rows of liveconv/parameters.hpp (--mask, --variant, --border, --alpha,
-// --workgroup, --format, --device), read the same way and with the same
+// --workgroup, --format, --device, --open-timeout), read the same way and with the same
 // sentences, then set in the model over whatever it started with (its
 // defaults, or the settings a window restored).
 #pragma once
@@ -15,8 +15,7 @@ namespace liveconv::ui {
 
 struct StartParams {
   ParamValues values = defaultParams();
-  std::vector<ParamId> given;  // only these are set in the model
-  int openTimeoutSeconds = -1;  // --open-timeout (ViewState::openTimeoutSeconds); -1: not given
+  std::vector<ParamId> given;   // only these are set in the model
   std::string hwaccel;          // --hwaccel (ViewState::hwaccel); "": not given
 
   bool has(ParamId id) const;
@@ -25,9 +24,8 @@ struct StartParams {
 // argv[*i] is one of the table's flags: reads its value (argv[*i + 1], moving
 // *i past it) into `params` and returns true; *why is then "" or the sentence
 // that says what is wrong. False, untouched, for any other argument.
-// --open-timeout SECONDS and --hwaccel NAME are taken here too (they are
-// `liveconv run`'s options); the name is checked where FFmpeg is
-// (feed_sources.hpp's whyNotHwAccel).
+// --hwaccel NAME is taken here too (it is `liveconv run`'s option); the name
+// is checked where FFmpeg is (feed_sources.hpp's whyNotHwAccel).
 bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why);
 
 // Sets the given parameters in the model. The device is a selector, not a
@@ -42,7 +40,7 @@ bool setModelParam(ViewerModel& model, ParamId id, const std::string& text);
 
 // The --help lines of the table's flags, as both windows print them.
 std::string startParamsHelp();
-// The --help lines of --open-timeout and --hwaccel, under the source.
+// The --help lines of --open-timeout (its row) and --hwaccel, under the source.
 std::string sourceOptionsHelp();
 
 }  // namespace liveconv::ui

@@ -56,8 +56,9 @@ struct ViewState {
   // one check after another, and the differences are laid over the picture.
   bool checking = false;
   // A source that sends nothing to open for this long fails with a sentence
-  // (a stream that accepts and never answers); 0 waits. `liveconv run
-  // --open-timeout` has the same default (kDefaultOpenTimeoutSeconds).
+  // (a stream that accepts and never answers); 0 waits. The default is
+  // --open-timeout's row's (liveconv/parameters.hpp), as `liveconv run`'s;
+  // ViewerModel.StartsWithTheParameterTablesDefaults holds them together.
   int openTimeoutSeconds = 20;
   // How sources are decoded (--hwaccel, as `liveconv run`'s): "none", "auto" or a hardware device type.
   std::string hwaccel = "none";

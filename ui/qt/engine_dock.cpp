@@ -60,8 +60,10 @@ EngineDock::EngineDock(ViewerModel& model, QWidget* parent) : QDockWidget("Engin
   workgroupDefault_ = new QCheckBox("variant default");
   workgroupX_ = new QSpinBox;
   workgroupY_ = new QSpinBox;
+  const ParamDescription& shape = paramDescription(ParamId::Workgroup);  // each side as --workgroup takes it
   for (QSpinBox* s : {workgroupX_, workgroupY_}) {
-    s->setRange(1, 1024);
+    s->setRange(static_cast<int>(shape.minimum), static_cast<int>(shape.maximum));
+    s->setSingleStep(static_cast<int>(shape.step));
     s->setKeyboardTracking(false);
   }
   wg->addWidget(workgroupDefault_);

@@ -136,9 +136,11 @@ QFormLayout* MaskDock::buildForm() {
   auto* size = new QHBoxLayout;
   width_ = new QSpinBox;
   height_ = new QSpinBox;
+  // Each side as --mask takes it; masks are odd-sized, and the row's steps of two stay odd.
+  const ParamDescription& sides = paramDescription(ParamId::Mask);
   for (QSpinBox* s : {width_, height_}) {
-    s->setRange(1, kMaxMaskSide);
-    s->setSingleStep(2);  // masks are odd-sized; steps of two stay odd
+    s->setRange(static_cast<int>(sides.minimum), static_cast<int>(sides.maximum));
+    s->setSingleStep(static_cast<int>(sides.step));
     s->setKeyboardTracking(false);
   }
   size->addWidget(width_);

@@ -17,6 +17,8 @@
 #include "feed/frame_loop.hpp"
 #include "liveconv/device.hpp"
 #include "liveconv/mask.hpp"
+#include "liveconv/parameters.hpp"
+#include "model/commands.hpp"
 #include "qt/about.hpp"
 #include "qt/alerts.hpp"
 #include "qt/dock_layout.hpp"
@@ -88,9 +90,11 @@ void ShellMenus::buildFileMenu() {
   // How long an open waits on a source that sends nothing (Esc cancels it sooner).
   file->addAction("Open &Timeout…", this, [this] {
     bool ok = false;
-    const int seconds = QInputDialog::getInt(&window_, "Open timeout",
-                                             "Give up opening a source that sends nothing after (seconds, 0: wait):",
-                                             model_.view().openTimeoutSeconds, 0, 86400, 5, &ok);
+    const ParamDescription& d = paramDescription(ParamId::OpenTimeout);  // the range --open-timeout takes
+    const int seconds = QInputDialog::getInt(
+        &window_, "Open timeout",
+        "Give up opening a source that sends nothing after (seconds, 0: wait):", model_.view().openTimeoutSeconds,
+        static_cast<int>(d.minimum), static_cast<int>(d.maximum), static_cast<int>(d.step), &ok);
     if (ok) model_.view().openTimeoutSeconds = seconds;
   });
   file->addSeparator();

@@ -8,11 +8,13 @@
 namespace liveconv::ui {
 
 namespace {
-// The filter's parameters as the settings keep them: the rows of the parameter
-// table (liveconv/parameters.hpp), each under its key, spelled as its flag
-// takes it (the mask as JSON, nothing lost); the device is the model's index,
-// which is also a selector (`--device N`).
-bool keptAsText(ParamId id) { return id != ParamId::Device && id != ParamId::Invalid; }
+// The filter's parameters as the settings keep them: the table's Filter rows
+// (liveconv/parameters.hpp), each under its key, spelled as its flag takes it
+// (the mask as JSON, nothing lost); the device is the model's index, which is
+// also a selector (`--device N`).
+bool keptAsText(const ParamDescription& d) {
+  return d.group == ParamGroup::Filter;
+}
 }  // namespace
 
 void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettings& shell) {
@@ -21,7 +23,7 @@ void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettin
   values.filter = model.filter();
   values.format = model.format();
   for (const ParamDescription& d : paramDescriptions())
-    if (keptAsText(d.id)) s.setValue(d.settingsKey, QString::fromStdString(paramText(values, d.id)));
+    if (keptAsText(d)) s.setValue(d.settingsKey, QString::fromStdString(paramText(values, d.id)));
   s.setValue(paramDescription(ParamId::Device).settingsKey, shell.device);
   s.setValue("recentFiles", shell.recentFiles);
   s.setValue("saveResponseWithMask", shell.saveResponseWithMask);
@@ -33,7 +35,7 @@ void saveShellSettings(QSettings& s, const ViewerModel& model, const ShellSettin
 ShellSettings loadShellSettings(QSettings& s, ViewerModel& model) {
   StartParams kept;
   for (const ParamDescription& d : paramDescriptions()) {
-    if (!keptAsText(d.id) || !s.contains(d.settingsKey)) continue;
+    if (!keptAsText(d) || !s.contains(d.settingsKey)) continue;
     try {
       setParam(kept.values, d.id, s.value(d.settingsKey).toString().toStdString());
       kept.given.push_back(d.id);

@@ -27,10 +27,6 @@ struct OpenRequest {
   std::string hwaccel = "none";           // --hwaccel (SourceSpec::hwaccel)
 };
 
-// The open timeout of `liveconv run` and both windows unless the user sets
-// another (--open-timeout): a stream that accepts and never answers.
-constexpr int kDefaultOpenTimeoutSeconds = 20;
-
 struct OpenedSource {
   std::unique_ptr<FrameSource> source;
   const SourceKind* kind = nullptr;
