@@ -23,6 +23,8 @@ class QWidget;
 
 namespace liveconv::ui {
 
+// Size: a dozen controls, each a widget wired to one ViewerModel command and
+// pulled back by refresh(), plus the accessors the dock's tests drive them by.
 class MaskDock : public QDockWidget {
   Q_OBJECT
  public:
