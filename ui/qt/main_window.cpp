@@ -76,9 +76,10 @@ MainWindow::MainWindow(QSettings& settings, ErrorStyle errors, QWidget* parent, 
 void MainWindow::buildParts() {
   docks_ = new DockLayout(*this, model_);
   statusLine_ = new StatusLine(statusBar(), loop_, model_);
-  opener_ = new SourceOpener(*this, loop_, model_, *alerts_, shell_, viewport_);
+  const ShellContext parts{*this, loop_, model_, *alerts_, shell_, viewport_};
+  opener_ = new SourceOpener(parts);
   recorder_ = new ShellRecorder(*this, loop_, *alerts_, settings_);
-  requests_ = new ShellRequests(*this, loop_, model_, *alerts_, shell_, viewport_);
+  requests_ = new ShellRequests(parts);
   statusLine_->addBeforeRates(opener_->cancelButton());
   statusLine_->addBeforeRates(recorder_->label());
   menus_ =

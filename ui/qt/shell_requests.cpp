@@ -19,16 +19,6 @@
 
 namespace liveconv::ui {
 
-ShellRequests::ShellRequests(QMainWindow& window, FrameLoop& loop, ViewerModel& model, Alerts& alerts,
-                             const ShellSettings& shell, Viewport* viewport)
-    : QObject(&window),
-      window_(window),
-      loop_(loop),
-      model_(model),
-      alerts_(alerts),
-      shell_(shell),
-      viewport_(viewport) {}
-
 // A key's or script line's command that belongs to the window itself.
 void ShellRequests::run(const ShellRequest& r) {
   const QString path = QString::fromStdString(r.path);

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include "feed/script_runner.hpp"
+#include "qt/shell_part.hpp"
 
 class QMainWindow;
 
@@ -19,11 +20,10 @@ class Viewport;
 class ViewerModel;
 struct ShellSettings;
 
-class ShellRequests : public QObject {
+class ShellRequests : public ShellPart {
   Q_OBJECT
  public:
-  ShellRequests(QMainWindow& window, FrameLoop& loop, ViewerModel& model, Alerts& alerts, const ShellSettings& shell,
-                Viewport* viewport);
+  explicit ShellRequests(const ShellContext& context) : ShellPart(context) {}
 
   void run(const ShellRequest& request);
   bool saveScreenshot(const QString& path);  // the whole window: menus, docks, status bar, the picture and its overlay
@@ -38,13 +38,6 @@ class ShellRequests : public QObject {
 
  private:
   void writeLayout(const QString& path, QPoint at, QSize picture) const;
-
-  QMainWindow& window_;
-  FrameLoop& loop_;
-  ViewerModel& model_;
-  Alerts& alerts_;
-  const ShellSettings& shell_;
-  Viewport* viewport_;
 };
 
 }  // namespace liveconv::ui

@@ -26,15 +26,7 @@ constexpr const char* kTestSource = "testpattern";
 const char* kVideoFilter = "Video (*.mp4 *.mkv *.mov *.avi *.webm *.y4m *.ts);;All files (*)";
 }  // namespace
 
-SourceOpener::SourceOpener(QMainWindow& window, FrameLoop& loop, ViewerModel& model, Alerts& alerts,
-                           ShellSettings& shell, Viewport* viewport)
-    : QObject(&window),
-      window_(window),
-      loop_(loop),
-      model_(model),
-      alerts_(alerts),
-      shell_(shell),
-      viewport_(viewport) {
+SourceOpener::SourceOpener(const ShellContext& context) : ShellPart(context) {
   cancel_ = new QPushButton("Cancel");
   cancel_->setToolTip("Stop opening this source (Esc); the one playing stays");
   connect(cancel_, &QPushButton::clicked, this, [this] { loop_.cancelOpen(); });

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "qt/shell_part.hpp"
 #include "qt/shell_settings.hpp"
 
 class QMainWindow;
@@ -22,11 +23,10 @@ class Alerts;
 class FrameLoop;
 class Viewport;
 
-class SourceOpener : public QObject {
+class SourceOpener : public ShellPart {
   Q_OBJECT
  public:
-  SourceOpener(QMainWindow& window, FrameLoop& loop, ViewerModel& model, Alerts& alerts, ShellSettings& shell,
-               Viewport* viewport);
+  explicit SourceOpener(const ShellContext& context);
 
   // Any source spec or a file path. A local file that is not there is refused
   // at once (false, with the message); anything else opens in the background
@@ -52,12 +52,6 @@ class SourceOpener : public QObject {
   void rebuildRecentMenu();
   std::string pictureHint() const;
 
-  QMainWindow& window_;
-  FrameLoop& loop_;
-  ViewerModel& model_;
-  Alerts& alerts_;
-  ShellSettings& shell_;
-  Viewport* viewport_;
   QPushButton* cancel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   bool quitWhenNothingCanPlay_ = false;
