@@ -10,15 +10,7 @@
 #include "feed/script_runner.hpp"
 #include "qt/shell_part.hpp"
 
-class QMainWindow;
-
 namespace liveconv::ui {
-
-class Alerts;
-class FrameLoop;
-class Viewport;
-class ViewerModel;
-struct ShellSettings;
 
 class ShellRequests : public ShellPart {
   Q_OBJECT

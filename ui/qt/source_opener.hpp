@@ -13,15 +13,10 @@
 #include "qt/shell_part.hpp"
 #include "qt/shell_settings.hpp"
 
-class QMainWindow;
 class QMenu;
 class QPushButton;
 
 namespace liveconv::ui {
-
-class Alerts;
-class FrameLoop;
-class Viewport;
 
 class SourceOpener : public ShellPart {
   Q_OBJECT
