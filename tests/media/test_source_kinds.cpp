@@ -55,8 +55,9 @@ struct RowCase {
 const RowCase kRowCases[] = {
     {SourceKindId::TestPattern, "testpattern:64x48", "testpattern:64", "testpattern:0x5", "needs a frame size such as"},
     {SourceKindId::Synthetic, "synthetic:64x48", "synthetic:64", "synthetic:99999x9", "needs a frame size such as"},
+    // FFmpeg's own words after ours differ between its releases ("No such filter", "Filter not found").
     {SourceKindId::Lavfi, "lavfi:testsrc2=size=64x48", "lavfi:", "lavfi:nosuchfilter",
-     "No such filter: 'nosuchfilter'"},
+     "Input lavfi:nosuchfilter cannot be opened: "},
     {SourceKindId::Camera, "camera:0:640x480@30", "camera:x", "camera:99", "(/dev/video99) cannot be opened"},
     {SourceKindId::Stream, "rtsp://cam.local/stream", "rtsp://", "rtsp://127.0.0.1:9/nothing", "Connection refused"},
     {SourceKindId::Pipe, "pipe:3", "pipe:x", "pipe:99", "cannot be opened: Bad file descriptor"},
