@@ -152,7 +152,10 @@ TEST_F(QtRecording, RefusedRecordingsLeaveTheWindowUp) {
 
   // The test pattern is a source like any other (the same feed): it records too.
   ASSERT_TRUE(openAndPlay(*w, "testpattern:64x64")) << w->lastError().toStdString();
-  w->tick();
+  // Paused with nothing in flight: a frame the engine filtered before Record,
+  // shown after it, is not one of the three steps.
+  w->model().view().paused = true;
+  tickUntilQuiet(*w);
   EXPECT_TRUE(w->recordAction()->isEnabled()) << w->recordAction()->statusTip().toStdString();
   const QString pattern = dir_.filePath("pattern.mkv");
   ASSERT_TRUE(w->startRecording(pattern)) << w->lastError().toStdString();

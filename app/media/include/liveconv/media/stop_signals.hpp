@@ -2,9 +2,10 @@
 // SIGTERM and SIGHUP while an InterruptScope is alive set a flag that
 // interruptRequested() reads, so the work ends at once and what is being
 // written is finished properly; the exit code is 128 + interruptSignal(). A
-// second signal half a second or more after the first ends the process at
-// once (one within half a second is the same request delivered twice, as
-// `timeout` and a closing terminal do). Plain POSIX: no FFmpeg, no toolkit.
+// second signal (a second Ctrl-C) ends the process at once, unless it is the
+// same request delivered twice: within half a second of the first (a closing
+// terminal), or the same signal from the same process within five seconds
+// (`timeout`). Plain POSIX: no FFmpeg, no toolkit.
 #pragma once
 
 #include <string>
@@ -39,9 +40,11 @@ int interruptWakeFd();
 // executable's .preinit_array (LIVECONV_CATCH_STOP_SIGNALS_FROM_THE_START),
 // which runs before the libraries' initialisers and main; only the dynamic
 // loader's mapping of the libraries comes before, and the launcher the user
-// runs (app/launcher.cpp) holds the signals blocked across it: a pending one
-// is taken here, when the handlers are in place. The scopes the work opens
-// later nest in it, so a signal that came first is still asked for there.
+// runs (app/launcher.cpp) holds the signals blocked across it. They stay
+// blocked in every thread, and a thread of its own ("stop-signals", started
+// here) takes them, so a handler a library installs later (LLVM's, in PoCL and
+// llvmpipe) never runs. The scopes the work opens later nest in it, so a
+// signal that came first is still asked for there.
 void catchStopSignalsFromTheStart();
 
 // The one sentence every program says when a stop signal ended its work:
