@@ -87,7 +87,7 @@ extern "C" void onInterruptSignal(int signal, siginfo_t* info, void*) {
 // llvmpipe, once they compile: it resets itself on delivery, and a second
 // signal in that instant ended the process) ever sees them.
 void* stopSignalThread(void*) {
-  pthread_setname_np(pthread_self(), "stop-signals");
+  pthread_setname_np(pthread_self(), "lc-signals");
   const sigset_t stop = stopSignalSet();
   for (;;) {
     siginfo_t info{};

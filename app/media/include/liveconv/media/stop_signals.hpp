@@ -41,7 +41,7 @@ int interruptWakeFd();
 // which runs before the libraries' initialisers and main; only the dynamic
 // loader's mapping of the libraries comes before, and the launcher the user
 // runs (app/launcher.cpp) holds the signals blocked across it. They stay
-// blocked in every thread, and a thread of its own ("stop-signals", started
+// blocked in every thread, and a thread of its own ("lc-signals", started
 // here) takes them, so a handler a library installs later (LLVM's, in PoCL and
 // llvmpipe) never runs. The scopes the work opens later nest in it, so a
 // signal that came first is still asked for there.
