@@ -79,23 +79,27 @@ struct Row {
 }  // namespace
 
 void printBenchUsage() {
-  std::cout << "usage: liveconv bench [options]\n"
-               "  --pipeline          stream in-memory frames through the double-buffered pipeline (bench --pipeline --help)\n"
-               "  --device SEL        OpenCL device (index, P:D, gpu/cpu, or name part); default $LIVECONV_DEVICE or first GPU\n"
-               "  --variants LIST     comma list of variants, or 'all' (default)\n"
-               "  --masks LIST        mask sizes: N or WxH, e.g. 3,7,15,3x7 (default 3,5,7,9,13 on CPU; 3..31 on GPU)\n"
-               "  --sizes LIST        image sizes WxH (default 1280x720 on CPU; 1920x1080,3840x2160 on GPU)\n"
-               "  --format F          rgba, gray or both (default rgba)\n"
-               "  --border MODE       clamp, mirror, wrap or zero (default clamp)\n"
-               "  --mask SPEC|@FILE   bench this mask (a spec or a mask file) instead of the generated non-separable ones\n"
-               "  --packets LIST      outputs per work-item to try for packet variants, e.g. 4,8,16,32 (default: theirs)\n"
-               "  --workgroups LIST   workgroup shapes to try, e.g. 16x8,32x4 (default: each variant's own)\n"
-               "  --runs N            timed runs per result, median reported (default 10)\n"
-               "  --warmup N          untimed runs first (default 3)\n"
-               "  --no-transfers      kernel time only\n"
-               "  --verify            check every result against the CPU reference\n"
-               "  --csv FILE          also write the table as CSV\n"
-               "  --json FILE         also write the table as JSON\n";
+  std::cout
+      << "usage: liveconv bench [options]\n"
+         "  --pipeline          stream in-memory frames through the double-buffered pipeline (bench --pipeline "
+         "--help)\n"
+         "  --device SEL        OpenCL device (index, P:D, gpu/cpu, or name part); default $LIVECONV_DEVICE or first "
+         "GPU\n"
+         "  --variants LIST     comma list of variants, or 'all' (default)\n"
+         "  --masks LIST        mask sizes: N or WxH, e.g. 3,7,15,3x7 (default 3,5,7,9,13 on CPU; 3..31 on GPU)\n"
+         "  --sizes LIST        image sizes WxH (default 1280x720 on CPU; 1920x1080,3840x2160 on GPU)\n"
+         "  --format F          rgba, gray or both (default rgba)\n"
+         "  --border MODE       clamp, mirror, wrap or zero (default clamp)\n"
+         "  --mask SPEC|@FILE   bench this mask (a spec or a mask file) instead of the generated non-separable ones\n"
+         "  --packets LIST      outputs per work-item to try for packet variants, e.g. 4,8,16,32 (default: theirs)\n"
+         "  --workgroups LIST   workgroup shapes to try, e.g. 16x8,32x4 (default: each variant's own)\n"
+         "  --runs N            timed runs per result, median reported (default 10)\n"
+         "  --warmup N          untimed runs first (default 3)\n"
+         "  --no-transfers      kernel time only\n"
+         "  --verify            check every result against the CPU reference\n"
+         "  --kernel-file FILE  a kernel of your own, benched (and raced by auto) as the variant user\n"
+         "  --csv FILE          also write the table as CSV\n"
+         "  --json FILE         also write the table as JSON\n";
 }
 
 namespace {
@@ -116,12 +120,15 @@ struct BenchPlan {
 std::vector<const VariantInfo*> benchVariants(const std::string& list) {
   std::vector<const VariantInfo*> variants;
   if (list == "all") {
-    for (const auto& v : variantRegistry()) variants.push_back(&v);
+    for (const auto& v : variantRegistry())
+      if (variantAvailable(v)) variants.push_back(&v);
     return variants;
   }
   for (const auto& name : splitList(list)) {
     const VariantInfo* v = findVariant(name);
     if (!v) throw UsageError("Unknown variant '" + name + "'; the variants are " + variantNames() + ".");
+    if (!variantAvailable(*v))
+      throw UsageError("The variant user runs a kernel of your own: give its file with --kernel-file FILE.cl.");
     variants.push_back(v);
   }
   return variants;
@@ -401,7 +408,7 @@ int runBench(const std::vector<std::string>& argv) {
     if (a == "--pipeline") return runPipelineBench(argv);
   const Args args(argv,
                   {"--device", "--variants", "--masks", "--sizes", "--format", "--border", "--mask", "--runs",
-                   "--warmup", "--csv", "--json", "--packets", "--workgroups"},
+                   "--warmup", "--csv", "--json", "--packets", "--workgroups", "--kernel-file"},
                   {"--verify", "--no-transfers", "--help"}, {{"-d", "--device"}, {"-h", "--help"}});
   if (args.has("--help")) {
     printBenchUsage();
@@ -410,6 +417,7 @@ int runBench(const std::vector<std::string>& argv) {
   // A mask the user wrote is checked before a device is touched (a bad one is exit 2, not 3).
   BenchPlan plan;
   if (args.has("--mask")) plan.masks.push_back(parseMaskArgument(args.get("--mask")));
+  if (args.has("--kernel-file")) loadUserKernel(args.get("--kernel-file"));
   media::InterruptScope interruptScope;  // Ctrl-C, SIGTERM, SIGHUP end the table at the next row
   RaceStopsOnSignal raceStops;
   const DeviceInfo info = selectDevice(args.get("--device"));

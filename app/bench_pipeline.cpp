@@ -26,11 +26,11 @@ namespace liveconv::app {
 int runPipelineBench(const std::vector<std::string>& argv) {
   const Args args(argv,
                   {"--device", "--size", "--frames", "--mask", "--variant", "--border", "--alpha", "--workgroup",
-                   "--format", "--slots", "--json-log"},
+                   "--format", "--slots", "--json-log", "--kernel-file"},
                   {"--pipeline", "--no-pinned", "--keep-on-device", "--copy-frames", "--map-frames", "--help"});
   if (args.has("--help")) {
     std::cout << "usage: liveconv bench --pipeline [--size 3840x2160] [--frames N] [--mask SPEC] [--variant NAME]\n"
-                 "       [--format rgba|gray] [--slots 2..4] [--no-pinned] [--keep-on-device]\n"
+                 "       [--kernel-file FILE.cl] [--format rgba|gray] [--slots 2..4] [--no-pinned] [--keep-on-device]\n"
                  "       [--copy-frames | --map-frames]\n"
                  "       [--device SEL] [--json-log FILE]\n"
                  "  --keep-on-device  no readback: frames stay on the device, as on the viewer's zero-copy path\n"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -210,6 +211,33 @@ std::string kernelText(const ActiveKernel& k) {
   return out.str();
 }
 
+// How the user's kernel (--kernel-file) fared in auto's race, in a line:
+// its time beside the winner's, or why it was left out. "" without one.
+std::string userKernelRaceNote() {
+  const UserKernel own = userKernel();
+  const std::shared_ptr<const RaceReport> report = AutoTuner::shared()->lastReport();
+  if (own.path.empty() || !report) return "";
+  for (const RaceEntry& e : report->entries) {
+    if (e.params.variant != VariantId::User) continue;
+    std::ostringstream note;
+    note << "liveconv: auto: your kernel " << own.path;
+    if (e.outcome != "ok") {
+      const std::string unavailable = "unavailable: ";  // the race's word before an engine's sentence
+      const bool sentence = e.outcome.rfind(unavailable, 0) == 0;
+      return note.str() + " was left out: " + (sentence ? e.outcome.substr(unavailable.size()) : e.outcome) + "\n";
+    }
+    note << std::fixed << std::setprecision(3);
+    const bool won = report->chosen >= 0 && &report->entries[static_cast<std::size_t>(report->chosen)] == &e;
+    note << (won ? " is the fastest: " : " took ") << e.kernelMs << " ms a frame";
+    if (!won && report->chosen >= 0) {
+      const RaceEntry& best = report->entries[static_cast<std::size_t>(report->chosen)];
+      note << ", " << variantInfo(best.params.variant).name << " " << best.kernelMs << " ms (chosen)";
+    }
+    return note.str() + "\n";
+  }
+  return "";
+}
+
 // The pipeline, or for --decode-only a pass-through; says what filters what.
 std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::OpenedSource& in, const FrameSink& sink,
                                           const std::shared_ptr<DeviceContext>& device, StreamOptions& stream) {
@@ -244,6 +272,7 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::Open
     }
     auto pipeline = std::make_unique<Pipeline>(device, r.params, options);
     const ActiveKernel& k = pipeline->prepared();
+    if (tuning && !r.quiet) std::cerr << userKernelRaceNote();
     line << variantInfo(r.params.variant).name;
     if (r.params.variant == VariantId::Auto && k.variant != VariantId::Invalid) line << " -> " << kernelText(k);
     line << ", mask " << describe(r.params.mask) << ", border " << toString(r.params.border) << ", on "

@@ -188,6 +188,7 @@ ParamValues paramValuesFromArgs(const Args& args) {
   ParamValues v = defaultParams();
   for (const ParamDescription& d : paramDescriptions())
     if (args.has(d.flag)) setParam(v, d.id, args.get(d.flag));
+  applyKernelFile(v);
   return v;
 }
 

@@ -27,7 +27,7 @@ void printRunUsage() {
                "          one frame, or --frames 1); null (nothing; for measuring); default null\n"
                "Filter:\n"
             << paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
-                          ParamId::Format, ParamId::Device})
+                          ParamId::Format, ParamId::Device, ParamId::KernelFile})
             << "Output:\n"
                "  --codec NAME  any FFmpeg video encoder (default: FFV1, or H.264 for .mp4/.mov)\n"
                "  --container NAME, -f NAME  FFmpeg's muxer (default: from the file name; needed for -o -)\n"
@@ -66,13 +66,13 @@ void printRunUsage() {
 }
 
 int runSubcommand(const std::vector<std::string>& argv) {
-  const Args args(
-      argv,
-      {"--input", "--output", "--mask", "--variant", "--border", "--alpha", "--workgroup", "--device", "--format",
-       "--frames", "--json-log", "--codec", "--policy", "--slots", "--queue", "--convert", "--reconnect", "--crf", "--open-timeout", "--hwaccel",
-       "--preset", "-b:v", "--codec-opt", "--pix-fmt", "--container"},
-      {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
-      {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
+  const Args args(argv,
+                  {"--input",  "--output",  "--mask",      "--variant",  "--border",       "--alpha",   "--workgroup",
+                   "--device", "--format",  "--frames",    "--json-log", "--codec",        "--policy",  "--slots",
+                   "--queue",  "--convert", "--reconnect", "--crf",      "--open-timeout", "--hwaccel", "--kernel-file",
+                   "--preset", "-b:v",      "--codec-opt", "--pix-fmt",  "--container"},
+                  {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
+                  {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
   if (args.has("--help")) {
     printRunUsage();
     return media::kExitOk;

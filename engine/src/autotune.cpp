@@ -1,5 +1,7 @@
 #include "liveconv/autotune.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,9 +11,9 @@
 #include <fstream>
 #include <random>
 #include <sstream>
-#include <sys/stat.h>
 
 #include "liveconv/compare.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/reference.hpp"
 #include "liveconv/thread_name.hpp"
 
@@ -158,7 +160,7 @@ std::vector<FilterParams> AutoTuner::candidates(const FilterParams& base, bool g
   std::vector<FilterParams> out;
   const bool separable = factorSeparable(base.mask, nullptr);
   for (const VariantInfo& v : variantRegistry()) {
-    if (v.id == VariantId::Auto || (v.needsSeparableMask && !separable)) continue;
+    if (v.id == VariantId::Auto || (v.needsSeparableMask && !separable) || !variantAvailable(v)) continue;
     RacePlan plan = racePlan(v, gpu);
     if (everyVariant && plan.packets.empty()) plan = RacePlan{{0}, {{0, 0}}};  // at its own defaults
     for (int packet : plan.packets)
@@ -201,6 +203,9 @@ std::string AutoTuner::key(const DeviceInfo& d, const FilterParams& p, PixelForm
   k << d.fingerprint() << "|" << toString(format) << "|" << p.mask.width << "x" << p.mask.height << "|"
     << (factorSeparable(p.mask, nullptr) ? "sep" : "nonsep") << "|" << toString(p.border) << "|"
     << (p.alpha == AlphaMode::Filter ? "alpha" : "keepalpha") << "|" << w << "x" << h;
+  // With a kernel of the user's own, its text is a candidate: a race with it
+  // is remembered apart from one without, and apart from another version of it.
+  if (const UserKernel own = userKernel(); !own.path.empty()) k << "|user=" << own.digest;
   return k.str();
 }
 

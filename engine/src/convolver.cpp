@@ -2,14 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <numeric>
 #include <sstream>
 
 #include "liveconv/autotune.hpp"
+#include "liveconv/compare.hpp"
 #include "liveconv/kernel_sources.hpp"
+#include "liveconv/reference.hpp"
 
 namespace liveconv {
 namespace {
@@ -339,16 +341,20 @@ bool Convolver::readyFor(PixelFormat format, int width, int height) {
   return false;
 }
 
-std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format,
-                                                      bool cachedOnly) const {
+std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params, PixelFormat format, bool cachedOnly) {
   const VariantInfo& v = variantInfo(params.variant);
   auto p = std::make_unique<Prepared>();
   p->passes = kernelPasses(v);
   WorkgroupFit fit(v, p->passes, params, format, device_->info);
   fit.fitDevice();
-  std::string text = kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile);
+  const bool user = v.id == VariantId::User;
+  const UserKernel own = user ? userKernel() : UserKernel();
+  if (user && own.path.empty())
+    throw InvalidArgument("The variant user runs a kernel of your own: give its file with --kernel-file FILE.cl.");
+  std::string text = kernelSource("common.cl") + "\n" + (user ? own.text : kernelSource(v.sourceFile));
   if (v.binding == MaskBinding::Baked) text = bakedMaskSource(params.mask, v) + text;
-  const std::string key = std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
+  const std::string key = user ? own.path + "#" + own.digest
+                               : std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
   // Compiled for the shapes, then checked against what the compiled kernels
   // allow; a shape that shrank is compiled again (LX and LY are build options).
   do {
@@ -357,8 +363,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
         if (!cache_->contains(device_->info.device, key, fit.programOptions(pass))) return nullptr;
     p->kernels.clear();
     for (const KernelPass& pass : p->passes)
-      p->kernels.emplace_back(
-          cache_->get(device_->context, device_->info.device, key, text, fit.programOptions(pass)), pass.entry);
+      p->kernels.emplace_back(userProgram(key, text, fit.programOptions(pass), own), pass.entry);
   } while (!fit.fitKernels(p->passes, p->kernels));
   fit.describe(*p);
   p->params = params;
@@ -377,7 +382,47 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   } else {
     p->maskBuffer = constants(params.mask.coefficients);
   }
+  if (user) checkUserKernel(*p, own);
   return p;
+}
+
+cl::Program Convolver::userProgram(const std::string& key, const std::string& text, const std::string& options,
+                                   const UserKernel& own) const {
+  if (own.path.empty()) return cache_->get(device_->context, device_->info.device, key, text, options);
+  try {
+    return cache_->get(device_->context, device_->info.device, key, text, options);
+  } catch (const BuildError& e) {
+    throw BuildError("The kernel file " + own.path + " does not build; the compiler's log follows.", e.buildLog());
+  }
+}
+
+// The user's kernel, run once on a small frame of an odd size (not a multiple
+// of any work-group, every border reached) and compared with the CPU
+// reference, as `auto` checks each candidate: a kernel that computes wrong
+// never reaches a frame.
+void Convolver::checkUserKernel(Prepared& p, const UserKernel& own) {
+  constexpr int kWidth = 53, kHeight = 37;
+  const Image in = randomImage(kWidth, kHeight, p.format, 7);
+  Image want(kWidth, kHeight, p.format), got(kWidth, kHeight, p.format);
+  convolveReference(in.view(), want.view(), p.params.mask, p.params.border, p.params.alpha);
+  const DeviceImage src = allocateDeviceImage(device_->context, kWidth, kHeight, p.format, CL_MEM_READ_ONLY);
+  const DeviceImage dst = allocateDeviceImage(device_->context, kWidth, kHeight, p.format, CL_MEM_READ_WRITE);
+  const cl::CommandQueue& q = device_->queue;
+  q.enqueueWriteBuffer(src.buffer, CL_TRUE, 0, in.sizeBytes(), in.data());
+  std::vector<unsigned char> zero(got.sizeBytes(), 0);
+  q.enqueueWriteBuffer(dst.buffer, CL_TRUE, 0, zero.size(), zero.data());
+  cl::Event done;
+  enqueuePrepared(p, q, src, dst, nullptr, &done, nullptr);
+  done.wait();
+  q.enqueueReadBuffer(dst.buffer, CL_TRUE, 0, got.sizeBytes(), got.data());
+  const int tolerance = p.params.mask.isIntegerValued() ? 0 : 1;
+  if (const auto mismatch = compareImages(got.view(), want.view(), tolerance))
+    throw BuildError("The kernel file " + own.path + " computes wrong results: " + mismatch->toString() + ".",
+                     "It built, and ran on a " + std::to_string(kWidth) + "x" + std::to_string(kHeight) + " " +
+                         toString(p.format) + " frame of random pixels (mask " + std::to_string(p.params.mask.width) +
+                         "x" + std::to_string(p.params.mask.height) + ", border " + toString(p.params.border) +
+                         "); there its result and the CPU reference's differ by more than " +
+                         std::to_string(tolerance) + (tolerance == 0 ? " (an integer mask is exact)." : "."));
 }
 
 Convolver::Prepared& Convolver::preparedFor(PixelFormat format, int width, int height, bool mayServeStale) {

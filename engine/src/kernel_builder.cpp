@@ -400,7 +400,7 @@ void KernelBuilder::buildOtherVariants(const Job& job, std::chrono::steady_clock
   std::vector<std::unique_ptr<Convolver>> built;
   for (const VariantInfo& v : variantRegistry()) {
     if (v.id == VariantId::Auto || v.id == job.params.variant || v.binding != MaskBinding::Runtime ||
-        (v.cpuOnly && gpu))
+        (v.cpuOnly && gpu) || !variantAvailable(v))
       continue;  // one program per mask, or not for this device
     {
       std::lock_guard<std::mutex> lock(mutex_);

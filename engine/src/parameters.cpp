@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "liveconv/errors.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask.hpp"
 #include "liveconv/mask_file.hpp"
 #include "liveconv/variants.hpp"
@@ -120,6 +121,11 @@ std::vector<ParamDescription> describeParams() {
           .byDefault("20")
           .group(ParamGroup::Source)
           .integer(0, 86400, 5),
+      Row(ParamId::KernelFile, "--kernel-file", "FILE.cl")
+          .help("a kernel of your own, run as the variant `user` and raced by auto: it is built with the "
+                "variants' options, checked against the CPU reference, and refused with its build log "
+                "(docs/variants.md)")
+          .text(),
   };
 }
 
@@ -279,10 +285,19 @@ void setParam(ParamValues& v, ParamId id, const std::string& text) {
     case ParamId::OpenTimeout:
       v.openTimeoutSeconds = static_cast<int>(readNumber(d, text));
       return;
+    case ParamId::KernelFile:
+      v.kernelFile = text;
+      return;
     case ParamId::Invalid:
       break;
   }
   throw InvalidArgument("Unknown parameter.");
+}
+
+void applyKernelFile(const ParamValues& values) {
+  if (!values.kernelFile.empty()) loadUserKernel(values.kernelFile);
+  if (values.filter.variant == VariantId::User && !userKernelLoaded())
+    throw InvalidArgument("The variant user runs a kernel of your own: give its file with --kernel-file FILE.cl.");
 }
 
 std::string paramRefusal(ParamId id, const std::string& text) {
@@ -313,6 +328,8 @@ std::string paramText(const ParamValues& v, ParamId id) {
       return v.device;
     case ParamId::OpenTimeout:
       return std::to_string(v.openTimeoutSeconds);
+    case ParamId::KernelFile:
+      return v.kernelFile;
     case ParamId::Invalid:
       break;
   }

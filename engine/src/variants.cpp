@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "liveconv/errors.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask.hpp"
 
 namespace liveconv {
@@ -166,6 +167,12 @@ constexpr VariantInfo kVariants[] = {
         .needsSeparableMask()
         .wholeRows()
         .cpuOnly(),
+    Row(VariantId::User, "user",
+        "your own kernel, from --kernel-file FILE.cl: naive's arguments, checked against the reference, raced "
+        "by auto (docs/variants.md)")
+        .kernel("", "convolve")
+        .footprint(LocalFootprint::None)
+        .binding(MaskBinding::Runtime),
     Row(VariantId::Auto, "auto",
         "the fastest correct variant and workgroup for this device, format, mask and frame size, by a measured race")
         .footprint(LocalFootprint::None)
@@ -211,7 +218,10 @@ std::vector<KernelPass> kernelPasses(const VariantInfo& v) {
 
 RacePlan racePlan(const VariantInfo& v, bool gpu) {
   RacePlan plan;
-  if (v.id == VariantId::Auto || (v.cpuOnly && gpu)) return plan;
+  if (v.id == VariantId::Auto || (v.cpuOnly && gpu) || !variantAvailable(v)) return plan;
+  // The user's kernel races on every device, at its own work-group shape
+  // (naive's: 16x16, shrunk to fit), as `--variant user` runs it.
+  if (v.id == VariantId::User) return {{0}, {{0, 0}}};
   // Elsewhere than on a GPU only the kernels written for CPU devices race:
   // they won every mask size, format and frame size measured on both CPU
   // machines (docs/benchmarks.md, "CPU kernels: PoCL against OpenCV's
@@ -268,6 +278,10 @@ bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels
   const double taps = static_cast<double>(width) * height * maskW * maskH * channels;
   const double budget = gpu ? 1e11 : 1.5e9 * std::max(1u, computeUnits);
   return width > 0 && height > 0 && taps <= budget;
+}
+
+bool variantAvailable(const VariantInfo& v) {
+  return v.id != VariantId::User || userKernelLoaded();
 }
 
 const VariantInfo* findVariant(std::string_view name) {

@@ -220,7 +220,9 @@ TEST(Cli, NoOpenCLPlatformIsOneSentence) {
 TEST(Cli, BenchVerifiesEveryVariant) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   const std::string json = testing::TempDir() + "/bench.json";
-  const Result r = run("bench --masks 3,3x7 --sizes 67x45 --format both --runs 2 --warmup 1 --verify --json " + json);
+  // With a kernel of one's own (the docs' example): the row `user` too.
+  const Result r = run("bench --masks 3,3x7 --sizes 67x45 --format both --runs 2 --warmup 1 --verify --json " + json +
+                       " --kernel-file " + liveconv::test::exampleUserKernelPath());
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, "copy bandwidth")) << r.output;
   EXPECT_TRUE(has(r.output, "launch round trip")) << r.output;
@@ -231,6 +233,52 @@ TEST(Cli, BenchVerifiesEveryVariant) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_TRUE(has(text, "\"device\": \"" + ctx->info.name)) << text.substr(0, 300);
   EXPECT_TRUE(has(text, "\"verify\": \"ok(exact)\""));
+}
+
+// A kernel of one's own on the command line: one that does not build, or
+// computes wrong, is its sentence and what follows it (exit 4 for run, a
+// failed row for bench); one that
+// cannot be read, or the variant user without one, is a bad command line (2).
+TEST(Cli, AKernelOfOnesOwnIsRefusedInOneSentenceWithItsExitCode) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string broken = testing::TempDir() + "/broken_user.cl", wrong = testing::TempDir() + "/wrong_user.cl";
+  std::ofstream(broken) << "__kernel void convolve(__global const uchar* src) { undeclared_thing; }\n";
+  std::ofstream(wrong) << "__kernel void convolve(__global const uchar* src, int srcPitch, __global uchar* dst,\n"
+                          "  int dstPitch, int width, int height, __constant float* mask, int maskW, int maskH,\n"
+                          "  float scale, float offset) {\n"
+                          "  const int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  if (x < width && y < height) store_result(dst, dstPitch, src, srcPitch, x, y,\n"
+                          "    load_bordered(src, srcPitch, x, y, width, height), 1.0f, 0.0f);\n"
+                          "}\n";
+  const std::string bench = "bench --masks 3 --sizes 67x45 --runs 1 --warmup 0 --variants user --kernel-file ";
+  Result r = run(bench + broken);
+  EXPECT_NE(r.exitCode, 0) << r.output;  // bench: a row that failed
+  EXPECT_TRUE(has(r.output, "The kernel file " + broken + " does not build; the compiler's log follows.")) << r.output;
+  EXPECT_TRUE(has(r.output, "undeclared_thing")) << r.output;
+  r = run(bench + wrong + " --verify");
+  EXPECT_NE(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "The kernel file " + wrong + " computes wrong results: first mismatch at (")) << r.output;
+  r = run(bench + testing::TempDir() + "/no_such_kernel.cl");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Cannot read the kernel file ")) << r.output;
+  r = run("bench --masks 3 --sizes 67x45 --runs 1 --warmup 0 --variants user");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "The variant user runs a kernel of your own: give its file with --kernel-file FILE.cl."))
+      << r.output;
+#ifdef LIVECONV_WITH_MEDIA
+  r = run("run -i testpattern:64x48 --frames 3 -o null --variant user --kernel-file " + wrong);
+  EXPECT_EQ(r.exitCode, 4) << r.output;
+  EXPECT_TRUE(has(r.output, "computes wrong results: first mismatch at (")) << r.output;
+  // auto leaves it out, says why, and runs a built-in variant.
+  r = run("run -i testpattern:64x48 --frames 3 -o null --kernel-file " + wrong,
+          "LIVECONV_TUNING_CACHE=" + testing::TempDir() + "/user_race.tsv");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "auto: your kernel " + wrong + " was left out: The kernel file")) << r.output;
+  r = run("run -i testpattern:64x48 --frames 3 -o null --kernel-file " + liveconv::test::exampleUserKernelPath(),
+          "LIVECONV_TUNING_CACHE=" + testing::TempDir() + "/user_race.tsv");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "auto: your kernel " + liveconv::test::exampleUserKernelPath())) << r.output;
+#endif
 }
 
 // A table of skipped rows only measured nothing: exit 5 and one sentence that

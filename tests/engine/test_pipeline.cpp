@@ -106,6 +106,7 @@ TEST(Pipeline, LosslessDeliversEveryFrameInOrderEqualToTheReference) {
 // with the variant it had.
 TEST(Pipeline, ACompareRacesTheVariantsBesideTheStreamAndChangesNothingThatRuns) {
   LIVECONV_REQUIRE_DEVICE(ctx);
+  test::loadExampleUserKernel();  // a kernel of one's own is raced too
   FilterParams params = paramsWith(test::integerMask(3, 3), VariantId::Local);
   params.border = BorderMode::Zero;  // the variant sweep's mask and border: its programs, built once a run
   PipelineOptions opt;

@@ -17,6 +17,7 @@
 
 #include "liveconv/device.hpp"
 #include "liveconv/image.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask.hpp"
 
 namespace liveconv {
@@ -66,6 +67,17 @@ inline MissingDevice missingTestDevice() {
   return {true, implementation + " is installed (" + icd + ") but LIVECONV_DEVICE=" + (selector ? selector : "") +
                     " finds no device"};
 }
+
+#ifdef LIVECONV_SOURCE_DIR
+// The docs' worked example of a kernel of one's own (docs/examples/skip_zero_taps.cl),
+// loaded as the variant `user`: what a test of every variant runs for that row.
+inline std::string exampleUserKernelPath() {
+  return std::string(LIVECONV_SOURCE_DIR) + "/docs/examples/skip_zero_taps.cl";
+}
+inline void loadExampleUserKernel() {
+  loadUserKernel(exampleUserKernelPath());
+}
+#endif
 
 #define LIVECONV_REQUIRE_DEVICE(ctx)                                               \
   auto ctx = ::liveconv::test::testDevice();                                       \

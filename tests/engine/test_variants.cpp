@@ -147,6 +147,8 @@ TEST_P(VariantSweep, MatchesReference) {
   const auto& [name, format, border] = GetParam();
   const VariantInfo* v = findVariant(name);
   ASSERT_NE(v, nullptr);
+  // The row `user` runs the docs' worked example (docs/examples/skip_zero_taps.cl).
+  if (v->id == VariantId::User) test::loadExampleUserKernel();
   Convolver conv(ctx);
   int cases = 0;
   unsigned seed = 1;
@@ -240,6 +242,7 @@ TEST(Variants, ACpuDeviceFiltersHostFramesInPlaceAndExactly) {
 
 TEST(Variants, FilterAlphaModeFiltersAlpha) {
   LIVECONV_REQUIRE_DEVICE(ctx);
+  test::loadExampleUserKernel();  // the row `user`
   Convolver conv(ctx);
   const Image src = randomImage(37, 29, PixelFormat::RGBA8, 99);
   // One border: filtering alpha adds a fourth plane to the same loops, and the
@@ -534,6 +537,7 @@ TEST(Variants, StridedHostImagesUseRectCopies) {
 // drifted from it fails here, not as a wrong picture.
 TEST(VariantRegistry, EveryPassesArgumentsAreWhatItsKernelDeclares) {
   LIVECONV_REQUIRE_DEVICE(ctx);
+  test::loadExampleUserKernel();  // the row `user`: the signature docs/variants.md gives
   std::set<std::string> compiled;
   for (const VariantInfo& v : variantRegistry()) {
     if (v.id == VariantId::Auto) continue;
@@ -542,7 +546,8 @@ TEST(VariantRegistry, EveryPassesArgumentsAreWhatItsKernelDeclares) {
       const std::string options = "-cl-kernel-arg-info -D CHANNELS=4 -D BORDER=1 -D FILTER_ALPHA=1 -D LX=8 -D LY=8 "
                                   "-D PX=4 -D MASK_W=3 -D MASK_H=3 -D UNROLL_ROWS=7 " + pass.defines;
       if (!compiled.insert(std::string(v.sourceFile) + pass.entry + options).second) continue;
-      cl::Program program(ctx->context, kernelSource("common.cl") + "\n" + kernelSource(v.sourceFile));
+      const std::string own = v.id == VariantId::User ? userKernel().text : kernelSource(v.sourceFile);
+      cl::Program program(ctx->context, kernelSource("common.cl") + "\n" + own);
       try {
         program.build({ctx->info.device}, options.c_str());
       } catch (const cl::Error&) {

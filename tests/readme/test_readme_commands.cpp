@@ -3,7 +3,8 @@
 // line, so a documented command that breaks turns CI red.
 //
 // Each line runs through /bin/sh, word for word, in a fresh folder that holds
-// the files the docs name as placeholders (clip.mp4, edge.json, script.txt). The only
+// the files the docs name as placeholders (clip.mp4, edge.json, script.txt, and
+// docs/examples' files by their names). The only
 // changes, each printed with the command:
 //  - `liveconv`, `liveconv-viewer` and `liveconv-qt` are this build's (a PATH
 //    entry); `build/...` is this build tree;
@@ -18,8 +19,8 @@
 // after a line that passed.
 // The exit code expected is 0, or the one the docs give for what this
 // machine lacks: 3 for `--device gpu` without a GPU, 7 for a camera that is
-// not there (a window's `--quit` run too: its source never played). Files a command names with -o, --json or --stats-json must exist afterwards.
-// The files: LIVECONV_DOC_FILES, "|"-separated paths under LIVECONV_SOURCE_DIR
+// not there (a window's `--quit` run too: its source never played). Files a command names with -o, --json or
+// --stats-json must exist afterwards. The files: LIVECONV_DOC_FILES, "|"-separated paths under LIVECONV_SOURCE_DIR
 // (tests/CMakeLists.txt lists README.md and docs/*.md when it is configured).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -167,6 +168,9 @@ class ReadmeCommandTest : public ::testing::TestWithParam<ReadmeCommand> {
     std::ofstream(dir_ / "script.txt") << "# script.txt\n10 mask box:5\n10 wait\n20 variant separable\n30 save-frame f.png\n40 quit\n";
     std::ofstream(dir_ / "edge.json")
         << R"({"width":3,"height":3,"coefficients":[-1,-1,-1,-1,8,-1,-1,-1,-1],"divisor":1,"bias":0,"normalize":"none"})";
+    // The docs' example kernels (docs/examples/*.cl), by their names.
+    for (const auto& example : fs::directory_iterator(fs::path(LIVECONV_SOURCE_DIR) / "docs" / "examples"))
+      fs::copy_file(example.path(), dir_ / example.path().filename());
   }
   void TearDown() override {
     std::error_code ignored;

@@ -2,6 +2,7 @@
 // snapshot hand-off, all without a window.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "liveconv/errors.hpp"
@@ -122,9 +123,11 @@ TEST(ViewerModel, NextVariantCyclesThroughUsableOnes) {
   ViewerModel m;
   ASSERT_TRUE(m.applySpec("gaussian:5", nullptr));  // rank 1: every variant can run it
   const auto& reg = variantRegistry();
-  ASSERT_GE(reg.size(), 2u);
+  // `user` without a kernel file is not usable: the cycle passes it by.
+  const auto usable = std::count_if(reg.begin(), reg.end(), [](const VariantInfo& v) { return variantAvailable(v); });
+  ASSERT_GE(usable, 2);
   std::vector<VariantId> seen{m.variant()};
-  for (size_t i = 0; i + 1 < reg.size(); ++i) {
+  for (long i = 0; i + 1 < usable; ++i) {
     ASSERT_TRUE(m.nextVariant());
     seen.push_back(m.variant());
   }

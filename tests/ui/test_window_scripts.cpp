@@ -775,7 +775,8 @@ TEST_P(WindowScript, BComparesTheVariantsOnTheFrameAndTheStatsCarryTheRace) {
   std::string output;
   // No race of auto's own: the one in the stats is B's. The check mode's mask
   // and border (its programs, built once a run).
-  extraArgs_ = "--variant local --mask box:5 --border zero ";
+  // With a kernel of one's own (the docs' example): B races it too.
+  extraArgs_ = "--variant local --mask box:5 --border zero --kernel-file " + std::string(LIVECONV_EXAMPLE_KERNEL) + " ";
   ASSERT_EQ(run("10 key B\n11 wait\n12 quit\n", &output), 0) << output;
   const std::string json = readFile(dir_ + "stats.json");
   const std::size_t race = json.find("\"race\": {\"number\": ");
@@ -998,7 +999,7 @@ TEST_P(WindowScript, CheckModeFindsEveryVariantRightAndCatchesAWrongTap) {
   std::string output;
   // Integer taps: exact on every variant. At the zero border the programs are
   // the sweep's own (VariantSweep: 5x5 at the zero border), built once a run.
-  extraArgs_ = "--mask box:5 --border zero ";
+  extraArgs_ = "--mask box:5 --border zero --kernel-file " + std::string(LIVECONV_EXAMPLE_KERNEL) + " ";
   ASSERT_EQ(run(script, &output), 0) << output;
   std::string json = readFile(dir_ + "stats.json");
   std::vector<CheckLine> checks = checksOf(json);

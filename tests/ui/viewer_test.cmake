@@ -25,7 +25,8 @@ gtest_discover_tests(ui_window_script_tests DISCOVERY_MODE PRE_TEST
   PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" TIMEOUT 1800  # a hang limit (each window has its own X server)
   ENVIRONMENT "LIVECONV_TUNING_CACHE=${CMAKE_CURRENT_BINARY_DIR}/autotune-tests.tsv")
 target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_VIEWER_BIN="$<TARGET_FILE:liveconv-viewer>"
-  LIVECONV_XVFB_RUN="${CMAKE_CURRENT_LIST_DIR}/../xvfb_run.sh")
+  LIVECONV_XVFB_RUN="${CMAKE_CURRENT_LIST_DIR}/../xvfb_run.sh"
+  LIVECONV_EXAMPLE_KERNEL="${PROJECT_SOURCE_DIR}/docs/examples/skip_zero_taps.cl")
 add_dependencies(ui_window_script_tests liveconv-viewer)
 if(LIVECONV_WITH_MEDIA)
   target_compile_definitions(ui_window_script_tests PRIVATE LIVECONV_WITH_MEDIA

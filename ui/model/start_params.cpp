@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "liveconv/kernel_sources.hpp"
+
 namespace liveconv::ui {
 
 bool StartParams::has(ParamId id) const { return std::find(given.begin(), given.end(), id) != given.end(); }
@@ -26,6 +28,8 @@ bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::stri
   }
   try {
     setParam(params->values, d->id, argv[++*i]);
+    // Read at once: a file that cannot be read is a bad command line, said before a window opens.
+    if (d->id == ParamId::KernelFile) loadUserKernel(params->values.kernelFile);
     if (!params->has(d->id)) params->given.push_back(d->id);
   } catch (const std::exception& e) {
     *why = e.what();
@@ -62,7 +66,8 @@ void applyStartParams(const StartParams& params, ViewerModel& model) {
       case ParamId::OpenTimeout:
         model.view().openTimeoutSeconds = v.openTimeoutSeconds;
         break;
-      case ParamId::Device:  // a selector: the frame loop's, see above
+      case ParamId::Device:      // a selector: the frame loop's, see above
+      case ParamId::KernelFile:  // loaded when its flag was read (takeParamFlag)
       case ParamId::Invalid:
         break;
     }
@@ -74,6 +79,7 @@ std::string modelParamText(const ViewerModel& model, ParamId id) {
   values.filter = model.filter();
   values.format = model.format();
   values.openTimeoutSeconds = model.view().openTimeoutSeconds;
+  values.kernelFile = userKernel().path;
   return paramText(values, id);
 }
 
@@ -92,7 +98,7 @@ bool setModelParam(ViewerModel& model, ParamId id, const std::string& text) {
 
 std::string startParamsHelp() {
   return paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
-                    ParamId::Format, ParamId::Device});
+                    ParamId::Format, ParamId::Device, ParamId::KernelFile});
 }
 
 std::string sourceOptionsHelp() {

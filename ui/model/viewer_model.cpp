@@ -130,6 +130,10 @@ bool ViewerModel::setNormalize(Normalize mode) {
 
 bool ViewerModel::setVariant(VariantId id) {
   if (id == params_.variant || id == VariantId::Invalid) return false;
+  if (!variantAvailable(variantInfo(id))) {  // `user` kept in the settings, the file not given this time
+    say(std::string(variantInfo(id).name) + " " + variantUnusableReason(id) + ".");
+    return false;
+  }
   previousVariant_ = params_.variant;
   params_.variant = id;
   return changed(false);
@@ -159,6 +163,7 @@ bool ViewerModel::nextVariant() {
 
 std::string ViewerModel::variantUnusableReason(VariantId id) const {
   const VariantInfo& v = variantInfo(id);
+  if (!variantAvailable(v)) return "runs a kernel of your own: start with --kernel-file FILE.cl";
   const Mask& m = params_.mask;
   if (m.width > v.maxMaskSide || m.height > v.maxMaskSide)
     return "takes masks up to " + std::to_string(v.maxMaskSide) + "x" + std::to_string(v.maxMaskSide);

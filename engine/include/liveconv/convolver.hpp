@@ -19,6 +19,7 @@
 #include "liveconv/device.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/image.hpp"
+#include "liveconv/kernel_sources.hpp"
 #include "liveconv/mask.hpp"
 #include "liveconv/program_cache.hpp"
 #include "liveconv/variants.hpp"
@@ -196,7 +197,11 @@ class Convolver {
   struct Prepared;
   Prepared& preparedFor(PixelFormat format, int width, int height, bool mayServeStale);
   // `cachedOnly`: null instead of compiling a program the cache does not hold.
-  std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format, bool cachedOnly = false) const;
+  std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format, bool cachedOnly = false);
+  // The program of one pass; for the user's kernel (`own`), a failed build says its file.
+  cl::Program userProgram(const std::string& key, const std::string& text, const std::string& options,
+                          const UserKernel& own) const;
+  void checkUserKernel(Prepared& p, const UserKernel& own);
   FilterParams concreteParams(PixelFormat format, int width, int height);
   static ActiveKernel describe(const Prepared& p);
   // The passes of `p` (kernelPasses(): the registry's layout), in order on `q`.

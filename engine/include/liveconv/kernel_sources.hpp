@@ -17,4 +17,22 @@ constexpr const char* kKernelDirEnvVar = "LIVECONV_KERNEL_DIR";
 // Throws Error when the file is unknown or unreadable.
 std::string kernelSource(const std::string& fileName);
 
+// The `user` variant's source: a file of the user's own (`--kernel-file`),
+// read when it is loaded. It defines a kernel named `convolve` with the
+// arguments `naive` takes (docs/variants.md); common.cl comes before it, as
+// before every variant, with the same build options.
+struct UserKernel {
+  std::string path;  // as given; empty when none is loaded
+  std::string text;
+  std::string digest;  // 16 hex digits of the text: part of the program's and the tuning cache's keys
+};
+
+// Reads `path` as the user's kernel, replacing the one loaded before (kernels
+// built from that one keep running). Throws InvalidArgument with one sentence
+// when the file cannot be read or is empty. Any thread.
+void loadUserKernel(const std::string& path);
+// The kernel loaded last (a copy); its path is empty when none was.
+UserKernel userKernel();
+bool userKernelLoaded();
+
 }  // namespace liveconv

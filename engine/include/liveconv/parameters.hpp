@@ -28,6 +28,7 @@ enum class ParamId {
   Format,
   Device,
   OpenTimeout,
+  KernelFile,
 };
 
 // What a value is, which says how it is read and which fields of its row
@@ -75,7 +76,14 @@ struct ParamValues {
   PixelFormat format = PixelFormat::RGBA8;
   std::string device;  // a selector as `liveconv devices` explains; "" = $LIVECONV_DEVICE, else GPU, else CPU
   int openTimeoutSeconds = 0;  // a source that sends nothing to open for this long fails; 0 waits
+  // The `user` variant's source (loadUserKernel reads it where the values are
+  // applied: a run's start, a window's); "" when none is given.
+  std::string kernelFile;
 };
+
+// Loads the kernel file the values name, if any (loadUserKernel), and refuses
+// the variant `user` without one: InvalidArgument with one sentence.
+void applyKernelFile(const ParamValues& values);
 
 const std::vector<ParamDescription>& paramDescriptions();
 const ParamDescription& paramDescription(ParamId id);

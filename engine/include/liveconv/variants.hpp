@@ -31,6 +31,7 @@ enum class VariantId {
   Rows,
   RowsBaked,
   RowsSeparable,
+  User,  // the user's own kernel (--kernel-file FILE.cl): its source is loaded, not embedded (kernel_sources.hpp)
   Auto,  // not a kernel: picks one of the others by a measured race (autotune.hpp)
 };
 
@@ -164,6 +165,10 @@ bool servedByStopgap(VariantId variant);
 // for a variant that sums a rank-1 mask in two 1-D passes (bench's %fma).
 double fmasPerOutput(const VariantInfo& v, int maskW, int maskH);
 bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits);
+// Whether `v` can be built now: every variant but `user`, which needs a
+// kernel file loaded (loadUserKernel). Lists a user picks from, sweeps and
+// races leave out what is not available.
+bool variantAvailable(const VariantInfo& v);
 // nullptr when unknown.
 const VariantInfo* findVariant(std::string_view name);
 const VariantInfo& variantInfo(VariantId id);
