@@ -318,7 +318,7 @@ std::vector<Row> measureAll(const std::shared_ptr<DeviceContext>& device, const 
               row.image = std::to_string(size.w) + "x" + std::to_string(size.h);
               row.mask = std::to_string(mask.width) + "x" + std::to_string(mask.height);
               try {
-                conv.setParams({mask, plan.border, AlphaMode::PassThrough, v->id, shape, packet});
+                conv.setParams({mask, plan.border, AlphaMode::PassThrough, v->id, shape, packet, {}});
                 measureRow(ctx, conv, frame, plan, limits, want, &row, failures);
               } catch (const Cancelled&) {
                 return rows;  // a signal stopped auto's race

@@ -205,7 +205,7 @@ std::string AutoTuner::key(const DeviceInfo& d, const FilterParams& p, PixelForm
     << (p.alpha == AlphaMode::Filter ? "alpha" : "keepalpha") << "|" << w << "x" << h;
   // With a kernel of the user's own, its text is a candidate: a race with it
   // is remembered apart from one without, and apart from another version of it.
-  if (const UserKernel own = userKernel(); !own.path.empty()) k << "|user=" << own.digest;
+  if (const UserKernel own = userKernel(p.userKernel); !own.path.empty()) k << "|user=" << own.digest;
   return k.str();
 }
 

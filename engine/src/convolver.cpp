@@ -348,7 +348,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   WorkgroupFit fit(v, p->passes, params, format, device_->info);
   fit.fitDevice();
   const bool user = v.id == VariantId::User;
-  const UserKernel own = user ? userKernel() : UserKernel();
+  const UserKernel own = user ? userKernel(params.userKernel) : UserKernel();
   if (user && own.path.empty())
     throw InvalidArgument("The variant user runs a kernel of your own: give its file with --kernel-file FILE.cl.");
   std::string text = kernelSource("common.cl") + "\n" + (user ? own.text : kernelSource(v.sourceFile));

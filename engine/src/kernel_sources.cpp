@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -31,6 +32,7 @@ namespace {
 
 std::mutex gUserKernelMutex;
 UserKernel gUserKernel;
+std::map<std::string, UserKernel> gUserKernelVersions;  // by digest
 
 std::string digestOf(const std::string& text) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
@@ -56,7 +58,15 @@ void loadUserKernel(const std::string& path) {
     throw InvalidArgument("The kernel file " + path + " is empty; it should define __kernel void convolve(...).");
   loaded.digest = digestOf(loaded.text);
   std::lock_guard<std::mutex> lock(gUserKernelMutex);
+  gUserKernelVersions[loaded.digest] = loaded;
   gUserKernel = std::move(loaded);
+}
+
+UserKernel userKernel(const std::string& digest) {
+  std::lock_guard<std::mutex> lock(gUserKernelMutex);
+  if (digest.empty()) return gUserKernel;
+  const auto it = gUserKernelVersions.find(digest);
+  return it == gUserKernelVersions.end() ? UserKernel() : it->second;
 }
 
 UserKernel userKernel() {

@@ -899,6 +899,7 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasTheOtherFormatReady) {
 // switch of variant in a window is a hand-over in request(), exact, not a compile.
 TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasEveryRuntimeVariantReady) {
   LIVECONV_REQUIRE_DEVICE(ctx);
+  test::loadExampleUserKernel();  // a kernel of one's own is a runtime variant too
   const bool gpu = ctx->info.kind == DeviceKind::GPU;
   for (const bool live : {true, false}) {
     SCOPED_TRACE(live ? "idle work" : "no idle work");
@@ -946,6 +947,7 @@ TEST(KernelBuilder, AnIdleBuilderForLiveEditsHasEveryRuntimeVariantReady) {
 // for the frame path or the race. A GPU launches itself.
 TEST(KernelBuilder, OnACpuDeviceEveryFirstLaunchGoesToTheHelperGiven) {
   LIVECONV_REQUIRE_DEVICE(ctx);
+  test::loadExampleUserKernel();  // a kernel of one's own is a runtime variant too
   const bool gpu = ctx->info.kind == DeviceKind::GPU;
   using Launch = std::tuple<VariantId, int, int, int, PixelFormat>;  // variant, workgroup, packet, format
   auto launchOf = [](const FilterParams& p, PixelFormat f) {

@@ -52,7 +52,7 @@ struct Refusal {
 };
 Refusal refusalOf(const std::shared_ptr<DeviceContext>& ctx, const Mask& mask, PixelFormat format) {
   Convolver conv(ctx, std::make_shared<ProgramCache>(), nullptr);
-  conv.setParams({mask, BorderMode::Clamp, AlphaMode::PassThrough, VariantId::User, {}, 0});
+  conv.setParams({mask, BorderMode::Clamp, AlphaMode::PassThrough, VariantId::User, {}, 0, {}});
   const Image in = randomImage(40, 30, format, 3);
   Image out(40, 30, format);
   try {
@@ -121,7 +121,7 @@ TEST(UserKernel, TheExampleMatchesTheReferenceAtEveryBorderAndFormat) {
       for (const Mask& mask : {test::integerMask(3, 7), parseMaskSpec("motion45:7"), test::floatMask(5, 5, 9)})
         for (const auto& [w, h] : {std::pair{17, 13}, std::pair{5, 3}}) {
           Convolver conv(ctx, cache, nullptr);
-          conv.setParams({mask, border, AlphaMode::PassThrough, VariantId::User, {}, 0});
+          conv.setParams({mask, border, AlphaMode::PassThrough, VariantId::User, {}, 0, {}});
           const Image in = randomImage(w, h, format, 5);
           Image got(w, h, format), want(w, h, format);
           conv.process(in.view(), got.view());
@@ -172,7 +172,7 @@ TEST(UserKernel, AutoRacesItBesideTheBuiltInVariantsAndRemembersItApart) {
   auto tuner = std::make_shared<AutoTuner>(cachePath);
   auto cache = std::make_shared<ProgramCache>();
   const FilterParams params{
-      parseMaskSpec("motion45:7"), BorderMode::Clamp, AlphaMode::PassThrough, VariantId::Auto, {}, 0};
+      parseMaskSpec("motion45:7"), BorderMode::Clamp, AlphaMode::PassThrough, VariantId::Auto, {}, 0, {}};
   // Raced without the user's kernel: that answer does not stand for a race with it.
   tuner->resolve(ctx, cache, params, PixelFormat::GRAY8, 64, 48);
   ASSERT_TRUE(tuner->lookup(ctx->info, params, PixelFormat::GRAY8, 64, 48).has_value());
@@ -204,7 +204,8 @@ TEST(UserKernel, AWrongKernelLosesTheRaceWithItsReason) {
       writeKernel("zero.cl", kernelWithBody("  store_result(dst, dstPitch, src, srcPitch, x, y, (pixf)(0.0f), "
                                             "scale, offset);\n")));
   auto tuner = std::make_shared<AutoTuner>("");
-  const FilterParams params{test::integerMask(3, 3), BorderMode::Clamp, AlphaMode::PassThrough, VariantId::Auto, {}, 0};
+  const FilterParams params{
+      test::integerMask(3, 3), BorderMode::Clamp, AlphaMode::PassThrough, VariantId::Auto, {}, 0, {}};
   const RaceReport report = tuner->race(ctx, std::make_shared<ProgramCache>(), params, PixelFormat::RGBA8, 64, 48);
   ASSERT_GE(report.chosen, 0);
   EXPECT_NE(report.entries[static_cast<std::size_t>(report.chosen)].params.variant, VariantId::User);

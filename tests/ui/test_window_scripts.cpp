@@ -363,6 +363,29 @@ TEST_P(WindowScript, BothWindowsStartOnTheParameterFlagsOfRun) {
   EXPECT_NE(output.find("No OpenCL device matches 'no-such-device'"), std::string::npos) << output;
 }
 
+// A kernel of one's own in a window (--kernel-file, a script's `kernel` as
+// Open Kernel… loads one): a new version that does not build is refused with
+// its sentence while the last good one runs on and `user` stays chosen; a
+// good new version then runs. The docs' example, and the same with a marker
+// line, are two good versions.
+TEST_P(WindowScript, ANewVersionOfOnesOwnKernelThatFailsLeavesTheLastGoodOneRunning) {
+  const std::string example = readFile(LIVECONV_EXAMPLE_KERNEL);
+  ASSERT_FALSE(example.empty());
+  std::ofstream(dir_ + "good.cl") << example;
+  std::ofstream(dir_ + "broken.cl") << example << "\nthis line does not compile\n";
+  std::ofstream(dir_ + "good2.cl") << "// the second good version\n" << example;
+  extraArgs_ = "--kernel-file good.cl --variant user --mask box:3 ";
+  std::string output;
+  ASSERT_EQ(run("3 kernel broken.cl\n4 wait\n8 kernel good2.cl\n9 wait\n12 quit\n", &output), 0) << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  EXPECT_NE(json.find("The kernel file broken.cl does not build; the compiler's log follows."), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("the last one that built runs on"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"variant\": \"user\", "), std::string::npos) << "user gave way: " << json;
+  EXPECT_NE(json.find("\"kernel-file\": \"good2.cl\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"variant\": \"user\""), std::string::npos) << "user does not run: " << json;
+}
+
 // SIGTERM, SIGINT and SIGHUP while a window records: the window closes as if
 // the user closed it: the recording is a playable file under its name (no
 // part file left) holding every frame the window counted into it, the exit

@@ -19,12 +19,7 @@ std::string defaultSelector() {
 
 FrameLoop::FrameLoop(ViewerModel& model, Opener opener, std::string selector)
     : model_(model),
-      opener_(opener ? std::move(opener)
-                     : Opener([](const std::string& source, const std::string& selector,
-                                 std::shared_ptr<const ParamsSnapshot> initial, const DisplayLink* display,
-                                 const OpenControl& control) {
-                         return makeFrameFeed(source, selector, std::move(initial), display, control);
-                       })),
+      opener_(opener ? std::move(opener) : Opener(makeFrameFeed)),
       switcher_(
           [this](const std::string& source, const std::string& selector, std::shared_ptr<const ParamsSnapshot> initial,
                  const OpenControl& control) {
@@ -81,6 +76,7 @@ void FrameLoop::follow() {
 // ---- a pass
 
 const FeedFrame& FrameLoop::tick(bool step) {
+  kernelFile_.poll(model_);  // a saved kernel file: its new version goes with this pass's hand-over
   check_.remember(model_);
   advance(step || std::exchange(stepWanted_, false));
   recordings_.collect();
@@ -170,6 +166,7 @@ void FrameLoop::logPass() {
   log_.message("source", s.sourceMessage, passes_.shown);
   log_.message("filter", s.error, passes_.shown);
   log_.message("failure", failure_, passes_.shown);
+  log_.message("kernel", kernelFile_.error(), passes_.shown);
   log_.notices(model_.notices(), model_.notice(), passes_.shown);
 }
 

@@ -21,6 +21,7 @@
 #include "feed/check_mode.hpp"
 #include "feed/feed_switcher.hpp"
 #include "feed/frame_feed.hpp"
+#include "feed/kernel_file_watch.hpp"
 #include "feed/loop_stats.hpp"
 #include "feed/picture_card.hpp"
 #include "feed/recording_controls.hpp"
@@ -69,10 +70,6 @@ class FrameLoop {
   const std::string& openError() const { return switcher_.error(); }
   const std::string& playingSource() const { return switcher_.playingSource(); }
   int playingDevice() const { return switcher_.playingDevice(); }
-  // The device the settings keep: the one asked for, unless switching to it failed.
-  int deviceToKeep() const {
-    return switcher_.deviceSwitchFailed(model_.deviceIndex()) ? playingDevice() : model_.deviceIndex();
-  }
   std::uint64_t feedsInstalled() const { return switcher_.installs(); }
   // The model's index, else $LIVECONV_DEVICE, else "" (as `liveconv devices` marks with *).
   std::string deviceSelector() const { return switcher_.selectorFor(model_.deviceIndex()); }
@@ -107,6 +104,7 @@ class FrameLoop {
   RecordingControls& recordings() { return recordings_; }
   const RecordingControls& recordings() const { return recordings_; }
   ScriptRunner& script() { return script_; }
+  KernelFileWatch& kernelFile() { return kernelFile_; }
   SessionLog& log() { return log_; }
   const SessionLog& log() const { return log_; }
 
@@ -164,6 +162,7 @@ class FrameLoop {
   std::uint64_t refusals_ = 0;
   std::string lastRefusal_;
   SeekControl seek_;
+  KernelFileWatch kernelFile_;
   LoopStats numbers_;
   SessionLog log_;
   PictureCard card_;

@@ -31,7 +31,7 @@ bool isNumber(const std::string& s, bool integer) {
 
 const char* scriptOptionHelp() {
   return "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
-         "                      border, format, device, source, save-frame, screenshot, record,\n"
+         "                      kernel, border, format, device, source, save-frame, screenshot, record,\n"
          "                      seek, pause, play, step, check, wait, quit; man liveconv-viewer)\n"
          "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
          "                      with the frame it was asked on and the frame that first showed it\n";
@@ -44,8 +44,8 @@ std::string Script::check(const ScriptLine& l) {
       v == "stop-record" || v == "quit" || v == "wait" || v == "pause" || v == "play" || v == "step";
   if (noArgument) return a.empty() ? "" : v + " takes no argument.";
   if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
-                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" || v == "seek" ||
-                    v == "check"))
+                    v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" ||
+                    v == "seek" || v == "check" || v == "kernel"))
     return v + " needs an argument.";
   if (v == "key") return commandForKeyText(a) == Command::Invalid ? "no key " + a + " (see --help for the keys)." : "";
   // As their flags take them, with the same sentences: the parameter table's check.
@@ -72,8 +72,9 @@ std::string Script::check(const ScriptLine& l) {
       return e.what();
     }
   }
-  if (v == "source" || v == "save-frame" || v == "screenshot" || v == "record") return "";
-  return "unknown command " + v + " (key, mask, cell, variant, border, format, device, source, save-frame, "
+  if (v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "kernel") return "";
+  return "unknown command " + v +
+         " (key, mask, cell, variant, kernel, border, format, device, source, save-frame, "
          "screenshot, record, stop-record, pause, play, step, seek, check, wait, quit).";
 }
 

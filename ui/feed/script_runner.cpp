@@ -52,6 +52,8 @@ void ScriptRunner::runLine(const ScriptLine& line, std::vector<ShellRequest>* re
     const VariantId id = findVariant(arg)->id;
     error = model.variantUnusableReason(id);  // greyed in both windows: a script cannot pick it either
     if (error.empty()) model.setVariant(id);
+  } else if (verb == "kernel") {  // a kernel file of one's own (Open Kernel...): read now, followed from here
+    error = loop_.kernelFile().load(model, arg);
   } else if (verb == "border") {
     model.setBorder(parseBorderMode(arg));
   } else if (verb == "format") {

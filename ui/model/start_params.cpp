@@ -66,8 +66,10 @@ void applyStartParams(const StartParams& params, ViewerModel& model) {
       case ParamId::OpenTimeout:
         model.view().openTimeoutSeconds = v.openTimeoutSeconds;
         break;
-      case ParamId::Device:      // a selector: the frame loop's, see above
-      case ParamId::KernelFile:  // loaded when its flag was read (takeParamFlag)
+      case ParamId::KernelFile:  // loaded when its flag was read (takeParamFlag): its version
+        model.setUserKernel(userKernel().digest);
+        break;
+      case ParamId::Device:  // a selector: the frame loop's, see above
       case ParamId::Invalid:
         break;
     }

@@ -139,7 +139,25 @@ bool ViewerModel::setVariant(VariantId id) {
   return changed(false);
 }
 
+bool ViewerModel::setUserKernel(const std::string& digest) {
+  if (digest == params_.userKernel) return false;
+  previousUserKernel_ = params_.userKernel;
+  params_.userKernel = digest;
+  return changed(false);
+}
+
 void ViewerModel::noteVariantFailure(VariantId id, const std::string& reason) {
+  // A new version of the user's kernel that does not build or computes
+  // wrong: the one before it runs on (the feed kept it), `user` stays, and
+  // the next version saved is tried.
+  const bool userKernelChanged = !previousUserKernel_.empty() && previousUserKernel_ != params_.userKernel;
+  if (userKernelChanged && id == VariantId::User) {
+    params_.userKernel = previousUserKernel_;
+    previousUserKernel_.clear();
+    say("The kernel file's new version was refused; the last one that built runs on.");
+    ++version_;
+    return;
+  }
   failures_[id] = reason;
   if (id == params_.variant && previousVariant_ != VariantId::Invalid && previousVariant_ != id) {
     params_.variant = previousVariant_;

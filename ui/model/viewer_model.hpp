@@ -79,6 +79,11 @@ class ViewerModel {
   // runs and the reason stays on screen until the next edit; the version grows
   // so that a mask edit that came with the refused set is sent again with it.
   void noteVariantFailure(VariantId id, const std::string& reason);
+  // The version of the user's kernel (its digest, kernel_sources.hpp) that
+  // `user` runs and `auto` races: a reloaded file is a new set. Where the new
+  // version fails, noteVariantFailure goes back to the version before it,
+  // which runs on, and `user` stays chosen.
+  bool setUserKernel(const std::string& digest);
 
   // The last thing the model decided by itself that the user should read (a
   // variant that gave way to auto); notices() grows by one each time.
@@ -122,6 +127,7 @@ class ViewerModel {
   std::uint64_t version_ = 1;
   std::map<VariantId, std::string> failures_;
   VariantId previousVariant_ = VariantId::Invalid;  // before the last setVariant()
+  std::string previousUserKernel_;                  // before the last setUserKernel(), while it builds
   std::vector<std::string> recent_;
   mutable std::uint64_t separableVersion_ = 0;
   mutable bool separable_ = false;

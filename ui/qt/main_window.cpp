@@ -206,7 +206,9 @@ void MainWindow::applyPanelsVisible() {
 void MainWindow::saveSettings() {
   // The source that plays, not one that failed to open.
   shell_.source = QString::fromStdString(loop_.running() ? loop_.playingSource() : model_.source());
-  shell_.device = loop_.deviceToKeep();  // nor a device that failed to open
+  // The device asked for, unless switching to it failed: not a device that failed to open.
+  const int asked = loop_.model().deviceIndex();
+  shell_.device = loop_.switcher().deviceSwitchFailed(asked) ? loop_.playingDevice() : asked;
   shell_.geometry = saveGeometry();
   shell_.windowState = saveState();
   saveShellSettings(settings_, model_, shell_);

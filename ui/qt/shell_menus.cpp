@@ -233,6 +233,16 @@ void ShellMenus::buildFilterMenu() {
       "Save Mask also writes NAME.response.png: the gain picture, its colour scale and the cuts");
   connect(withResponse, &QAction::toggled, this, [this](bool on) { shell_.saveResponseWithMask = on; });
   filter->addSeparator();
+  filter
+      ->addAction("Open &Kernel…", this,
+                  [this] {
+                    const QString path = QFileDialog::getOpenFileName(&window_, "Open kernel", QDir::homePath(),
+                                                                      "OpenCL kernels (*.cl);;All files (*)");
+                    if (!path.isEmpty()) openKernel(path);
+                  })
+      ->setStatusTip(
+          "A kernel of your own, run as the variant user and raced by auto; rebuilt each time the file "
+          "is saved, the last good build running while a new one fails (docs/variants.md)");
   QAction* next = filter->addAction("&Next Variant", this, [this] { emit commandAsked(Command::NextVariant); });
   next->setShortcut(shortcutOf(Command::NextVariant));
   filter->addAction("Compare Variants on This &Frame", this, [this] { emit commandAsked(Command::CompareVariants); })
@@ -296,6 +306,13 @@ void ShellMenus::buildHelpMenu() {
     QMessageBox::about(&window_, "About liveconv", aboutText(loop_.stats(), loop_.deviceSelector()));
   });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
+}
+
+void ShellMenus::openKernel(const QString& path) {
+  const std::string error = loop_.kernelFile().load(model_, path.toStdString());
+  if (!error.empty()) return parts_.alerts.showError("Open kernel", QString::fromStdString(error));
+  model_.setVariant(VariantId::User);  // the kernel opened is the one to see
+  emit modelEdited();
 }
 
 }  // namespace liveconv::ui

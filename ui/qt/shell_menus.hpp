@@ -48,6 +48,9 @@ class ShellMenus : public QObject {
   // The Device menu's ticked entry: -1 for the default, else the device index; -2 when none is.
   int checkedDeviceEntry() const;
   QAction* fullscreenAction() const { return fullscreenAct_; }
+  // Filter > Open Kernel…: `path` as the user's kernel, run as `user` and
+  // followed from here (kernel_file_watch.hpp); a file that cannot be read is an alert.
+  void openKernel(const QString& path);
 
  signals:
   void commandAsked(Command command);  // as its key does

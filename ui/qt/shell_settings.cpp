@@ -13,7 +13,7 @@ namespace {
 // (the mask as JSON, nothing lost); the device is the model's index, which is
 // also a selector (`--device N`).
 bool keptAsText(const ParamDescription& d) {
-  return d.group == ParamGroup::Filter;
+  return d.group == ParamGroup::Filter && *d.settingsKey;  // --kernel-file is given each time, not kept
 }
 }  // namespace
 

@@ -41,10 +41,15 @@ struct FilterParams {
   VariantId variant = VariantId::Auto;
   WorkgroupShape workgroup;
   int packet = 0;  // outputs per work-item for multi-pixel variants (1..32, see packetShape); 0 = the variant's default
+  // Which version of the user's kernel `user` runs (and `auto` races): its
+  // digest (kernel_sources.hpp); "" for the one loaded last. A window that
+  // reloads the file makes a new set of it, and keeps the old one running
+  // while the new one builds or fails.
+  std::string userKernel;
 
   bool operator==(const FilterParams& o) const {
     return mask == o.mask && border == o.border && alpha == o.alpha && variant == o.variant &&
-           workgroup == o.workgroup && packet == o.packet;
+           workgroup == o.workgroup && packet == o.packet && userKernel == o.userKernel;
   }
   bool operator!=(const FilterParams& o) const { return !(*this == o); }
 };

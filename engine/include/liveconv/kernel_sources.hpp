@@ -33,6 +33,10 @@ struct UserKernel {
 void loadUserKernel(const std::string& path);
 // The kernel loaded last (a copy); its path is empty when none was.
 UserKernel userKernel();
+// The version loaded with this digest (every version loaded stays: a window
+// keeps the last good one running while a newer one fails); the one loaded
+// last for "", and an empty path for a digest never loaded.
+UserKernel userKernel(const std::string& digest);
 bool userKernelLoaded();
 
 }  // namespace liveconv
