@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "liveconv/kernel_sources.hpp"
+#include "liveconv/variants.hpp"
 #include "model/viewer_model.hpp"
 
 namespace liveconv::ui {
@@ -47,6 +48,12 @@ std::string KernelFileWatch::load(ViewerModel& model, const std::string& path) {
   seen_ = look(path);
   model.setUserKernel(userKernel().digest);
   return "";
+}
+
+std::string KernelFileWatch::open(ViewerModel& model, const std::string& path) {
+  const std::string error = load(model, path);
+  if (error.empty()) model.setVariant(VariantId::User);  // the kernel opened is the one to see
+  return error;
 }
 
 }  // namespace liveconv::ui

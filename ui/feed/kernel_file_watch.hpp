@@ -23,6 +23,8 @@ class KernelFileWatch {
   // Loads `path` as the user's kernel now and gives the model its version:
   // "" or the sentence of a file that cannot be read (nothing changes then).
   std::string load(ViewerModel& model, const std::string& path);
+  // Open Kernel… in either window: load(), and where it could, `user` runs it.
+  std::string open(ViewerModel& model, const std::string& path);
   // The sentence of the last reload that could not read the file; "" after one that could.
   const std::string& error() const { return error_; }
 

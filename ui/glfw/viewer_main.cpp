@@ -18,6 +18,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "feed/first_launch_helper.hpp"
@@ -486,6 +487,7 @@ class Viewer {
     if (panel.toggleCheck) runCommand(loop_, Command::ToggleCheck);
     if (panel.seekTo >= 0) loop_.seekTo(panel.seekTo);
     if (panel.startRecording) startRecording();
+    if (panel.openKernel) kernelOpened(panelState_, loop_.kernelFile().open(model_, panelState_.kernelPath));
     if (panel.stopRecording) loop_.recordings().stop();
     std::this_thread::sleep_until(pacer_.swapAllowed());  // vsync asked for but not given: see PassPacer
     const auto swapStart = std::chrono::steady_clock::now();
@@ -601,8 +603,7 @@ class Viewer {
   // again with the same name replaces it.
   void startRecording() {
     const std::string path = panelState_.recordPath;
-    const bool confirmed = panelState_.replaceAsked == path;
-    panelState_.replaceAsked.clear();
+    const bool confirmed = std::exchange(panelState_.replaceAsked, std::string()) == path;  // a second click
     if (!confirmed && RecordingControls::wouldReplace(path)) {
       panelState_.replaceAsked = path;
       panelState_.recordError = path + " exists: Record again to replace it, or give another name.";

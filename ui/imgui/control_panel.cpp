@@ -18,7 +18,25 @@ void paramTooltip(ParamId id) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", paramDescription(id).help);
 }
 
-void drawVariants(ViewerModel& model) {
+// A kernel of one's own: a file name and Open kernel, which loads it and runs it as `user`.
+void drawOpenKernel(PanelState& state, ShellRequests* requests) {
+  ImGui::SetNextItemWidth(-110);
+  const bool entered = ImGui::InputTextWithHint("##kernel", "kernel.cl", state.kernelPath, sizeof state.kernelPath,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+  paramTooltip(ParamId::KernelFile);
+  ImGui::SameLine();
+  if ((ImGui::Button("Open kernel", ImVec2(-1, 0)) || entered) && state.kernelPath[0]) requests->openKernel = true;
+  if (state.kernelMessage.empty()) return;
+  ImGui::PushTextWrapPos(0);
+  if (state.kernelFailed)
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", state.kernelMessage.c_str());
+  else
+    ImGui::TextDisabled("%s", state.kernelMessage.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void drawVariants(ViewerModel& model, PanelState& state, ShellRequests* requests) {
+  drawOpenKernel(state, requests);
   for (const VariantInfo& v : variantRegistry()) {
     const std::string why = model.variantUnusableReason(v.id);
     ImGui::PushID(v.name);
@@ -187,6 +205,12 @@ void drawCheck(const PanelInputs& inputs, ShellRequests* requests) {
   ImGui::PopTextWrapPos();
 }
 
+void kernelOpened(PanelState& state, const std::string& error) {
+  state.kernelFailed = !error.empty();
+  state.kernelMessage =
+      error.empty() ? "running " + std::string(state.kernelPath) + " as user; rebuilt when it is saved" : error;
+}
+
 void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& inputs, float width, float height,
                       ShellRequests* requests) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
@@ -203,7 +227,7 @@ void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& 
   if (ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen))
     drawSourceControls(model, state, inputs, requests);
   if (ImGui::CollapsingHeader("Mask", ImGuiTreeNodeFlags_DefaultOpen)) drawMaskEditor(model, state, inputs);
-  if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model);
+  if (ImGui::CollapsingHeader("Variant", ImGuiTreeNodeFlags_DefaultOpen)) drawVariants(model, state, requests);
   if (ImGui::CollapsingHeader("Variant race", ImGuiTreeNodeFlags_DefaultOpen)) drawRace(inputs, requests);
   if (ImGui::CollapsingHeader("Check", ImGuiTreeNodeFlags_DefaultOpen)) drawCheck(inputs, requests);
   if (ImGui::CollapsingHeader("Device and format", ImGuiTreeNodeFlags_DefaultOpen)) drawEngine(model, state, inputs);

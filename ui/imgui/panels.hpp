@@ -25,6 +25,7 @@ struct ShellRequests {
   double seekTo = -1;  // seconds from the start, from the seek bar; -1: none
   bool compareVariants = false;  // "Compare variants on this frame" (key_commands.hpp)
   bool toggleCheck = false;      // check mode on / off (key_commands.hpp)
+  bool openKernel = false;       // PanelState::kernelPath as the user's kernel (Open kernel)
 };
 
 // Widget-local state the model does not need (text being typed).
@@ -38,6 +39,9 @@ struct PanelState {
   char recordPath[512] = "liveconv-recording.mkv";
   std::string recordError;
   std::string replaceAsked;  // the existing file Record was clicked for once: a second click replaces it
+  char kernelPath[512] = "kernel.cl";
+  std::string kernelMessage;  // the last Open kernel's result
+  bool kernelFailed = false;
   char maskPath[512] = "mask.json";
   std::string maskFileMessage;  // the last load/save result
   bool maskFileFailed = false;
@@ -89,6 +93,9 @@ struct PanelInputs {
 };
 
 // The control panel, docked on the left at `width` x `height` window pixels.
+// What the panel says after Open kernel: `error`, or that the file runs as `user`.
+void kernelOpened(PanelState& state, const std::string& error);
+
 void drawControlPanel(ViewerModel& model, PanelState& state, const PanelInputs& inputs, float width, float height,
                       ShellRequests* requests);
 // The mask editor section (also usable on its own).

@@ -309,9 +309,8 @@ void ShellMenus::buildHelpMenu() {
 }
 
 void ShellMenus::openKernel(const QString& path) {
-  const std::string error = loop_.kernelFile().load(model_, path.toStdString());
+  const std::string error = loop_.kernelFile().open(model_, path.toStdString());
   if (!error.empty()) return parts_.alerts.showError("Open kernel", QString::fromStdString(error));
-  model_.setVariant(VariantId::User);  // the kernel opened is the one to see
   emit modelEdited();
 }
 
