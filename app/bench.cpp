@@ -240,7 +240,9 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
   row->kernelMs = median(kernelMs);
   row->kernelMpix = pixels / (row->kernelMs * 1e-3) * 1e-6;
   row->fracBandwidth = row->kernelMpix * 1e6 / (limits.copyBytesPerSec / (2.0 * channels));
-  const double fmas = fmasPerOutput(variantInfo(active.variant), mask.width, mask.height) * channels;
+  // The channels the kernel that ran computes (alpha is copied here): its FMA limit.
+  const VariantInfo& ran = variantInfo(active.variant);
+  const double fmas = fmasPerOutput(ran, mask.width, mask.height) * channelsComputed(ran, channels, false);
   row->fracFma = row->kernelMpix * 1e6 / (limits.fma.fmaPerSecond / fmas);
   if (plan.transfers) {
     row->transferMs = median(wallMs);
@@ -263,9 +265,10 @@ void printRow(const Row& row, bool transfers) {
                 row.mask.c_str(), row.error.c_str());
     if (!row.buildLog.empty()) std::printf("%s\n", row.buildLog.c_str());
   } else {
-    std::printf("%-14s %-5s %-10s %-6s %-15s %10.4f %10.1f %5.1f%% %5.1f%% ", row.variant.c_str(), row.format.c_str(),
-                row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs, row.kernelMpix,
-                100 * row.fracBandwidth, 100 * row.fracFma);
+    const Roof roof = roofOf(row.fracBandwidth, row.fracFma);
+    std::printf("%-14s %-5s %-10s %-6s %-15s %10.4f %10.1f %5.1f%% %5.1f%% %3s %4.0f%% ", row.variant.c_str(),
+                row.format.c_str(), row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs,
+                row.kernelMpix, 100 * row.fracBandwidth, 100 * row.fracFma, roof.limit, 100 * roof.share);
     if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);
     else std::printf("%10s %10s ", "-", "-");
     std::printf("%s%s\n", row.verify.c_str(), row.chosen.empty() ? "" : (" -> " + row.chosen).c_str());
@@ -278,17 +281,18 @@ void printHeader(const DeviceInfo& info, const BenchPlan& plan, const DeviceLimi
             << toString(info.kind) << ")\n"
             << std::fixed << std::setprecision(1) << "copy bandwidth (device to device, read+write, median of "
             << plan.runs << "): " << limits.copyBytesPerSec * 1e-9 << " GB/s\n"
-            << "launch round trip (an empty kernel enqueued and waited for, median): " << limits.roundTripUs
-            << " us\n"
+            << "launch round trip (an empty kernel enqueued and waited for, median): " << limits.roundTripUs << " us\n"
             << "FMA limit: " << limits.fma.how << "\n"
             << "medians of " << plan.runs << " runs after " << plan.warmup << " warm-up; border "
             << toString(plan.border)
             << "; %bw = kernel Mpix/s over copy bandwidth / (2 x bytes per pixel); %fma = kernel Mpix/s over FMA "
-               "limit / (taps x channels; W+H taps for separable); +xfer ms = a whole frame from host memory "
+               "limit / (taps x the channels the kernel computes: 3 for rgba on the packet kernels, which leave "
+               "the copied alpha out; W+H taps for separable); roof = the nearer of the two limits and the share "
+               "of it; +xfer ms = a whole frame from host memory "
                "and back (upload, kernel, readback; a CPU device filters the host frames in place, which can "
                "take less than its own padded buffers), run by run interleaved with the kernel alone\n\n";
-  std::printf("%-14s %-5s %-10s %-6s %-15s %10s %10s %6s %6s %10s %10s %s\n", "variant", "fmt", "image", "mask", "wg",
-              "kernel ms", "Mpix/s", "%bw", "%fma", "+xfer ms", "Mpix/s", plan.verify ? "verify" : "");
+  std::printf("%-14s %-5s %-10s %-6s %-15s %10s %10s %6s %6s  %-8s %10s %10s %s\n", "variant", "fmt", "image", "mask",
+              "wg", "kernel ms", "Mpix/s", "%bw", "%fma", "roof", "+xfer ms", "Mpix/s", plan.verify ? "verify" : "");
 }
 
 // Every row of the plan, printed as it is measured.
@@ -356,7 +360,7 @@ void writeWhole(const std::string& path, const std::string& text) {
 void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector<Row>& rows) {
   std::ostringstream out;
   out << "device,driver,variant,format,image,mask,workgroup,kernel_ms,kernel_mpix_s,frac_bandwidth,frac_fma,"
-         "transfer_ms,transfer_mpix_s,verify,error\n";
+         "transfer_ms,transfer_mpix_s,verify,error,roof\n";
   for (const Row& r : rows) {
     out << '"' << info.name << "\",\"" << info.driverVersion << "\"," << r.variant << ',' << r.format << ',' << r.image
         << ',' << r.mask << ',' << r.workgroup << ',';
@@ -365,7 +369,8 @@ void writeCsv(const std::string& path, const DeviceInfo& info, const std::vector
           << ',' << r.transferMpix;
     else
       out << ",,,,,";
-    out << ",\"" << r.verify << "\",\"" << jsonEscape(r.error) << "\"\n";
+    out << ",\"" << r.verify << "\",\"" << jsonEscape(r.error) << "\","
+        << (r.error.empty() ? roofOf(r.fracBandwidth, r.fracFma).limit : "") << "\n";
   }
   writeWhole(path, out.str());
 }
@@ -392,6 +397,8 @@ void writeJson(const std::string& path, const DeviceInfo& info, const DeviceLimi
         << "\", \"mask\": \"" << r.mask << "\", \"workgroup\": \"" << r.workgroup
         << "\", \"kernel_ms\": " << number(r.kernelMs) << ", \"kernel_mpix_s\": " << number(r.kernelMpix)
         << ", \"frac_bandwidth\": " << number(r.fracBandwidth) << ", \"frac_fma\": " << number(r.fracFma)
+        << ", \"roof\": "
+        << (r.error.empty() ? std::string("\"") + roofOf(r.fracBandwidth, r.fracFma).limit + "\"" : "null")
         << ", \"transfer_ms\": " << number(r.transferMs) << ", \"transfer_mpix_s\": " << number(r.transferMpix)
         << ", \"chosen\": \"" << r.chosen << "\", \"verify\": \"" << jsonEscape(r.verify) << "\", \"error\": \""
         << jsonEscape(r.error) << "\", \"build_log\": \"" << jsonEscape(r.buildLog) << "\"}"

@@ -78,15 +78,18 @@ std::vector<std::string> split(const std::string& text, char by) {
   return parts;
 }
 
-constexpr const char* kReportVersion = "race1";
+// race2 adds whether alpha was filtered (the channels the FMA share counts); a
+// race1 line (before it) is read with alpha copied, as every race then was unless asked.
+constexpr const char* kReportVersion = "race2";
 
 std::string encodeReport(const RaceReport& r) {
   std::ostringstream out;
   out.precision(9);
   out << kReportVersion << '|' << escaped(r.racedAt) << '|' << escaped(r.device) << '|' << toString(r.format) << '|'
-      << escaped(r.mask) << '|' << toString(r.border) << '|' << r.width << '|' << r.height << '|' << r.sampleWidth << '|'
-      << r.sampleHeight << '|' << r.copyBytesPerSecond << '|' << r.fma.fmaPerSecond << '|' << escaped(r.fma.how) << '|'
-      << r.maskWidth << '|' << r.maskHeight << '|' << r.channels << '|' << r.chosen << '|' << r.timedRuns << '|';
+      << escaped(r.mask) << '|' << toString(r.border) << '|' << r.width << '|' << r.height << '|' << r.sampleWidth
+      << '|' << r.sampleHeight << '|' << r.copyBytesPerSecond << '|' << r.fma.fmaPerSecond << '|' << escaped(r.fma.how)
+      << '|' << r.maskWidth << '|' << r.maskHeight << '|' << r.channels << '|' << r.chosen << '|' << r.timedRuns << '|'
+      << (r.filterAlpha ? 1 : 0) << '|';
   for (std::size_t i = 0; i < r.entries.size(); ++i) {
     const RaceEntry& e = r.entries[i];
     out << (i ? ";" : "") << variantInfo(e.params.variant).name << ',' << e.params.workgroup.x << ','
@@ -98,8 +101,10 @@ std::string encodeReport(const RaceReport& r) {
 // The report of a line's last field; null where it is not one this version
 // wrote (a file of an earlier version, or damaged): the choice alone stays.
 std::shared_ptr<const RaceReport> decodeReport(const std::string& text) {
-  const std::vector<std::string> f = split(text, '|');
-  if (f.size() != 19 || f[0] != kReportVersion) return nullptr;
+  std::vector<std::string> f = split(text, '|');
+  const bool earlier = f.size() == 19 && f[0] == "race1";
+  if (!earlier && (f.size() != 20 || f[0] != kReportVersion)) return nullptr;
+  if (earlier) f.insert(f.begin() + 18, "0");  // alpha copied
   try {
     auto r = std::make_shared<RaceReport>();
     r->trigger = "auto";
@@ -121,7 +126,8 @@ std::shared_ptr<const RaceReport> decodeReport(const std::string& text) {
     r->channels = std::stoi(f[15]);
     r->chosen = std::stoi(f[16]);
     r->timedRuns = std::stoi(f[17]);
-    for (const std::string& entry : f[18].empty() ? std::vector<std::string>{} : split(f[18], ';')) {
+    r->filterAlpha = f[18] == "1";
+    for (const std::string& entry : f[19].empty() ? std::vector<std::string>{} : split(f[19], ';')) {
       const std::vector<std::string> e = split(entry, ',');
       const VariantInfo* v = e.size() == 6 ? findVariant(e[0]) : nullptr;
       if (!v) return nullptr;
@@ -302,6 +308,7 @@ RaceReport reportFor(const DeviceInfo& device, const FilterParams& params, Pixel
   report.maskWidth = params.mask.width;
   report.maskHeight = params.mask.height;
   report.channels = bytesPerPixel(format);  // as bench counts them
+  report.filterAlpha = params.alpha == AlphaMode::Filter;
   report.width = width;
   report.height = height;
   const auto [raceWidth, raceHeight] = AutoTuner::raceSample(width, height);
@@ -473,7 +480,8 @@ double RaceReport::copyShare(const RaceEntry& e) const {
 
 double RaceReport::fmaShare(const RaceEntry& e) const {
   if (e.kernelMs <= 0 || fma.fmaPerSecond <= 0) return 0;
-  const double fmas = fmasPerOutput(variantInfo(e.params.variant), maskWidth, maskHeight) * channels;
+  const VariantInfo& v = variantInfo(e.params.variant);
+  const double fmas = fmasPerOutput(v, maskWidth, maskHeight) * channelsComputed(v, channels, filterAlpha);
   return megapixelsPerSecond(e) * 1e6 * fmas / fma.fmaPerSecond;
 }
 

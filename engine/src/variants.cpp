@@ -259,6 +259,12 @@ double fmasPerOutput(const VariantInfo& v, int maskW, int maskH) {
   return v.needsSeparableMask ? double(maskW + maskH) : double(maskW) * maskH;
 }
 
+int channelsComputed(const VariantInfo& v, int bytesPerPixel, bool filterAlpha) {
+  if (bytesPerPixel != 4) return 1;
+  const bool planar = v.footprint == LocalFootprint::PacketTile || v.footprint == LocalFootprint::Separable;
+  return planar && !filterAlpha ? 3 : 4;
+}
+
 VariantId stopgapVariant(bool gpu) {
   // Runtime-bound masks: the row kernel on a CPU (one program for every mask
   // size, as fast as with the size compiled in: 2.7 ms for 1280x720 RGBA 9x9 on

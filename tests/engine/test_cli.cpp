@@ -232,6 +232,9 @@ TEST(Cli, BenchVerifiesEveryVariant) {
   std::ifstream in(json);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_TRUE(has(text, "\"device\": \"" + ctx->info.name)) << text.substr(0, 300);
+  // Each row names the limit it is nearest (the packet kernels' FMAs count three channels for rgba).
+  EXPECT_TRUE(has(text, "\"roof\": \"fma\"") || has(text, "\"roof\": \"bw\"")) << text.substr(0, 600);
+  EXPECT_TRUE(has(r.output, "roof = the nearer of the two limits")) << r.output;
   EXPECT_TRUE(has(text, "\"verify\": \"ok(exact)\""));
 }
 

@@ -87,6 +87,7 @@
 #include <tuple>
 #include <vector>
 
+#include "liveconv/autotune.hpp"
 #include "liveconv/compare.hpp"
 #include "liveconv/convolver.hpp"
 #include "liveconv/errors.hpp"
@@ -580,4 +581,21 @@ TEST(VariantRegistry, EveryPassesArgumentsAreWhatItsKernelDeclares) {
 }
 
 }  // namespace
+// The FMAs a pixel costs on each variant (bench's %fma, the race chart):
+// the packet kernels leave the copied alpha plane out, the others sum float4s.
+TEST(VariantRegistry, EachVariantCountsTheChannelsItsKernelComputes) {
+  for (const VariantInfo& v : variantRegistry()) {
+    if (v.id == VariantId::Auto) continue;
+    EXPECT_EQ(channelsComputed(v, 1, false), 1) << v.name;
+    EXPECT_EQ(channelsComputed(v, 4, true), 4) << v.name;
+    const bool planar = v.footprint == LocalFootprint::PacketTile || v.footprint == LocalFootprint::Separable;
+    EXPECT_EQ(channelsComputed(v, 4, false), planar ? 3 : 4) << v.name;
+  }
+  EXPECT_EQ(channelsComputed(variantInfo(VariantId::Baked), 4, false), 3);
+  EXPECT_EQ(channelsComputed(variantInfo(VariantId::Local), 4, false), 4);
+  EXPECT_EQ(std::string(roofOf(0.5, 0.2).limit), "bw");
+  EXPECT_EQ(std::string(roofOf(0.3, 0.9).limit), "fma");
+  EXPECT_DOUBLE_EQ(roofOf(0.3, 0.9).share, 0.9);
+}
+
 }  // namespace liveconv

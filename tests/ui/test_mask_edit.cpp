@@ -226,22 +226,27 @@ TEST(RaceFigure, ChartsEveryCandidateFastestFirstWithTheWinnerAndTheReasons) {
     return e;
   };
   r.entries = {entry(VariantId::Naive, 4.0, "ok"), entry(VariantId::Image, 0, "unavailable: no images"),
-               entry(VariantId::Local, 2.0, "ok"), entry(VariantId::Unrolled, 2.5, "ok")};
+               entry(VariantId::Local, 2.0, "ok"), entry(VariantId::Unrolled, 2.5, "ok"),
+               entry(VariantId::MultiPixel, 2.5, "ok")};
   r.chosen = 2;
   const RaceFigure f = raceFigure(r);
-  ASSERT_EQ(f.bars.size(), 4u);
+  ASSERT_EQ(f.bars.size(), 5u);
   EXPECT_EQ(f.bars[0].label, "local 16x16");
   EXPECT_TRUE(f.bars[0].chosen);
   EXPECT_EQ(f.bars[1].label, "unrolled 16x16");
-  EXPECT_EQ(f.bars[2].label, "naive 16x16");
-  EXPECT_FLOAT_EQ(f.bars[2].length, 1.0f);
+  EXPECT_EQ(f.bars[2].label, "multi_pixel 16x16");
+  EXPECT_EQ(f.bars[3].label, "naive 16x16");
+  EXPECT_FLOAT_EQ(f.bars[3].length, 1.0f);
   EXPECT_FLOAT_EQ(f.bars[0].length, 0.5f);
-  EXPECT_EQ(f.bars[3].label, "image 16x16");
-  EXPECT_EQ(f.bars[3].ms, 0);
-  EXPECT_EQ(f.bars[3].reason, "unavailable: no images");
-  // 1e6 pixels in 2 ms: 500 Mpix/s, half the copy's 1000; 25 taps x 4 channels x 5e8 / 1e12 = 5 %.
-  EXPECT_EQ(f.bars[0].numbers, "2 ms  500 Mpix/s  50% of copy  5% of FMA");
-  EXPECT_EQ(f.title, "local 16x16 won: 2 ms, 1.25x faster than the next (3 of 4 ran)");
+  EXPECT_EQ(f.bars[4].label, "image 16x16");
+  EXPECT_EQ(f.bars[4].ms, 0);
+  EXPECT_EQ(f.bars[4].reason, "unavailable: no images");
+  // 1e6 pixels in 2 ms: 500 Mpix/s, half the copy's 1000; 25 taps x 4 channels x 5e8 / 1e12 = 5 %: the
+  // bandwidth is its roof.
+  EXPECT_EQ(f.bars[0].numbers, "2 ms  500 Mpix/s  50% of copy  5% of FMA  at 50% of its bandwidth roof");
+  // The packet kernel computes three channels where alpha is copied: 25 x 3 x 4e8 / 1e12 = 3 %.
+  EXPECT_EQ(f.bars[2].numbers, "2.5 ms  400 Mpix/s  40% of copy  3% of FMA  at 40% of its bandwidth roof");
+  EXPECT_EQ(f.title, "local 16x16 won: 2 ms, 1.25x faster than the next (4 of 5 ran)");
   EXPECT_NE(f.context.find("race 3 (compare) on the device: rgba 1000x1000, border clamp, 5x5"), std::string::npos)
       << f.context;
   // The race behind a choice auto took from its cache: an earlier run's, said with when it ran.
@@ -254,5 +259,5 @@ TEST(RaceFigure, ChartsEveryCandidateFastestFirstWithTheWinnerAndTheReasons) {
       << raceFigure(kept).context;
   r.chosen = -1;
   for (RaceEntry& e : r.entries) e.kernelMs = 0;
-  EXPECT_EQ(raceFigure(r).title, "No candidate ran (4 tried)");
+  EXPECT_EQ(raceFigure(r).title, "No candidate ran (5 tried)");
 }

@@ -32,6 +32,13 @@ std::string jsonQuote(const std::string& text) {
   return out + "\"";
 }
 
+namespace {
+// The limit a candidate of a race is nearest ("fma", "bw"), as bench --json names it; null where it did not run.
+std::string roofJson(const RaceReport& r, const RaceEntry& e) {
+  return e.kernelMs > 0 ? jsonQuote(roofOf(r.copyShare(e), r.fmaShare(e)).limit) : "null";
+}
+}  // namespace
+
 SessionLog::SessionLog() : start_(std::chrono::steady_clock::now()) {}
 
 double SessionLog::nowMs() const {
@@ -137,11 +144,12 @@ std::string SessionLog::raceJson(const RaceReport* r) {
   for (std::size_t i = 0; i < r->entries.size(); ++i) {
     const RaceEntry& e = r->entries[i];
     out << (i ? "," : "") << "\n    {\"variant\": " << jsonQuote(variantInfo(e.params.variant).name)
-        << ", \"workgroup\": \"" << e.params.workgroup.x << "x" << e.params.workgroup.y << "\", \"packet\": "
-        << e.params.packet << ", \"kernel_ms\": " << e.kernelMs << ", \"kernel_mpix_s\": " << r->megapixelsPerSecond(e)
-        << ", \"frac_bandwidth\": " << r->copyShare(e) << ", \"frac_fma\": " << r->fmaShare(e)
+        << ", \"workgroup\": \"" << e.params.workgroup.x << "x" << e.params.workgroup.y
+        << "\", \"packet\": " << e.params.packet << ", \"kernel_ms\": " << e.kernelMs
+        << ", \"kernel_mpix_s\": " << r->megapixelsPerSecond(e) << ", \"frac_bandwidth\": " << r->copyShare(e)
+        << ", \"frac_fma\": " << r->fmaShare(e)
         << ", \"chosen\": " << (static_cast<int>(i) == r->chosen ? "true" : "false")
-        << ", \"outcome\": " << jsonQuote(e.outcome) << "}";
+        << ", \"outcome\": " << jsonQuote(e.outcome) << ", \"roof\": " << roofJson(*r, e) << "}";
   }
   out << (r->entries.empty() ? "" : "\n  ") << "]}";
   return out.str();

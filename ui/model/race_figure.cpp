@@ -39,8 +39,12 @@ RaceFigure raceFigure(const RaceReport& r) {
       ++ran;
       bar.ms = e.kernelMs;
       bar.length = slowest > 0 ? static_cast<float>(e.kernelMs / slowest) : 0;
+      const Roof roof = roofOf(r.copyShare(e), r.fmaShare(e));
       bar.numbers = formatNumbers("%.3g ms  %.0f Mpix/s  %.0f%% of copy  %.0f%% of FMA", e.kernelMs,
-                                  r.megapixelsPerSecond(e), 100 * r.copyShare(e), 100 * r.fmaShare(e));
+                                  r.megapixelsPerSecond(e), 100 * r.copyShare(e), 100 * r.fmaShare(e)) +
+                    formatNumbers(std::string(roof.limit) == "fma" ? "  at %.0f%% of its FMA roof"
+                                                                   : "  at %.0f%% of its bandwidth roof",
+                                  100 * roof.share);
     } else {
       bar.reason = e.outcome.empty() ? "did not run" : e.outcome;
     }

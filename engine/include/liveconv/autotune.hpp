@@ -46,6 +46,7 @@ struct RaceReport {
   double copyBytesPerSecond = 0;          // the device's copy bandwidth (copyBandwidth())
   FmaLimit fma;                           // the device's peak FMA rate (fmaLimit())
   int maskWidth = 1, maskHeight = 1, channels = 4;  // the FMAs each output takes, per variant (channels: bytes per pixel, as bench)
+  bool filterAlpha = false;                         // alpha filtered, not copied: what channelsComputed() counts
   std::vector<RaceEntry> entries;
   int chosen = -1;  // the fastest correct entry; -1 when none ran
   int timedRuns = 0;  // the timed runs of all entries together
@@ -57,9 +58,22 @@ struct RaceReport {
   // (1 = as fast as copying the frame; bench's %bw).
   double megapixelsPerSecond(const RaceEntry& e) const;
   double copyShare(const RaceEntry& e) const;
-  // The FMAs it did per second over the device's peak (bench's %fma).
+  // The FMAs it did per second over the device's peak (bench's %fma): the
+  // taps times the channels its kernel computes (channelsComputed()).
   double fmaShare(const RaceEntry& e) const;
 };
+
+// The limit a rung is nearest, of the two a convolution meets: memory
+// bandwidth (its share of copying the frame) and arithmetic (its share of the
+// FMA limit). The larger share names it: bench's "roof" column, the race
+// chart's "at N% of its FMA roof".
+struct Roof {
+  const char* limit = "";  // "fma" or "bw"
+  double share = 0;        // 0..1 (above 1: faster than the limit as counted)
+};
+inline Roof roofOf(double copyShare, double fmaShare) {
+  return fmaShare >= copyShare ? Roof{"fma", fmaShare} : Roof{"bw", copyShare};
+}
 
 class AutoTuner {
  public:

@@ -164,6 +164,12 @@ bool servedByStopgap(VariantId variant);
 // The multiply-adds one output channel costs on `v`: the mask's taps, or W + H
 // for a variant that sums a rank-1 mask in two 1-D passes (bench's %fma).
 double fmasPerOutput(const VariantInfo& v, int maskW, int maskH);
+// The channels `v`'s kernel multiplies for a pixel of `bytesPerPixel`: 1 for
+// GRAY8; for RGBA8 the packet kernels (planar floats) leave the alpha plane
+// out where alpha is copied (3), the others sum float4s whatever alpha does
+// (4). With fmasPerOutput, the FMAs a pixel costs on it: the FMA limit that
+// applies to it (bench's %fma, the race chart's share of FMA).
+int channelsComputed(const VariantInfo& v, int bytesPerPixel, bool filterAlpha);
 bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits);
 // Whether `v` can be built now: every variant but `user`, which needs a
 // kernel file loaded (loadUserKernel). Lists a user picks from, sweeps and
