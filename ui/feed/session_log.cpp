@@ -33,9 +33,17 @@ std::string jsonQuote(const std::string& text) {
 }
 
 namespace {
-// The limit a candidate of a race is nearest ("fma", "bw"), as bench --json names it; null where it did not run.
-std::string roofJson(const RaceReport& r, const RaceEntry& e) {
-  return e.kernelMs > 0 ? jsonQuote(roofOf(r.copyShare(e), r.fmaShare(e)).limit) : "null";
+// One candidate of a race as the stats file writes it: bench --json's names,
+// and the limit it is nearest ("fma", "bw"; null where it did not run).
+std::string raceEntryJson(const RaceReport& r, const RaceEntry& e, bool chosen) {
+  std::ostringstream out;
+  out << "{\"variant\": " << jsonQuote(variantInfo(e.params.variant).name) << ", \"workgroup\": \""
+      << e.params.workgroup.x << "x" << e.params.workgroup.y << "\", \"packet\": " << e.params.packet
+      << ", \"kernel_ms\": " << e.kernelMs << ", \"kernel_mpix_s\": " << r.megapixelsPerSecond(e)
+      << ", \"frac_bandwidth\": " << r.copyShare(e) << ", \"frac_fma\": " << r.fmaShare(e)
+      << ", \"chosen\": " << (chosen ? "true" : "false") << ", \"outcome\": " << jsonQuote(e.outcome)
+      << ", \"roof\": " << (e.kernelMs > 0 ? jsonQuote(roofOf(r.copyShare(e), r.fmaShare(e)).limit) : "null") << "}";
+  return out.str();
 }
 }  // namespace
 
@@ -143,13 +151,7 @@ std::string SessionLog::raceJson(const RaceReport* r) {
       << ", \"entries\": [";
   for (std::size_t i = 0; i < r->entries.size(); ++i) {
     const RaceEntry& e = r->entries[i];
-    out << (i ? "," : "") << "\n    {\"variant\": " << jsonQuote(variantInfo(e.params.variant).name)
-        << ", \"workgroup\": \"" << e.params.workgroup.x << "x" << e.params.workgroup.y
-        << "\", \"packet\": " << e.params.packet << ", \"kernel_ms\": " << e.kernelMs
-        << ", \"kernel_mpix_s\": " << r->megapixelsPerSecond(e) << ", \"frac_bandwidth\": " << r->copyShare(e)
-        << ", \"frac_fma\": " << r->fmaShare(e)
-        << ", \"chosen\": " << (static_cast<int>(i) == r->chosen ? "true" : "false")
-        << ", \"outcome\": " << jsonQuote(e.outcome) << ", \"roof\": " << roofJson(*r, e) << "}";
+    out << (i ? "," : "") << "\n    " << raceEntryJson(*r, e, static_cast<int>(i) == r->chosen);
   }
   out << (r->entries.empty() ? "" : "\n  ") << "]}";
   return out.str();
