@@ -72,8 +72,11 @@ TEST(ViewerModel, ANewVersionOfTheUsersKernelThatFailsGivesWayToTheOneBefore) {
   ASSERT_EQ(watch.load(model, writeFile("good.cl", "__kernel void convolve() { /* good */ }\n")), "");
   ASSERT_TRUE(model.setVariant(VariantId::User));
   const std::string good = model.filter().userKernel;
+  const std::uint64_t before = model.notices();
   ASSERT_EQ(watch.load(model, writeFile("bad.cl", "__kernel void convolve() { typo }\n")), "");
   ASSERT_NE(model.filter().userKernel, good);
+  EXPECT_EQ(model.notices(), before + 1) << "a new version while user plays is not said";
+  EXPECT_NE(model.notice().find("its new version is built beside what plays"), std::string::npos) << model.notice();
   const std::uint64_t version = model.version(), notices = model.notices();
   model.noteVariantFailure(VariantId::User, "The kernel file bad.cl does not build; the compiler's log follows.");
   EXPECT_EQ(model.filter().userKernel, good) << "the last good version does not run on";

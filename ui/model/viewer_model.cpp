@@ -143,6 +143,9 @@ bool ViewerModel::setUserKernel(const std::string& digest) {
   if (digest == params_.userKernel) return false;
   previousUserKernel_ = params_.userKernel;
   params_.userKernel = digest;
+  // A save while it plays (not the first load): said, as its refusal would be.
+  if (!previousUserKernel_.empty() && params_.variant == VariantId::User)
+    say("The kernel file changed: its new version is built beside what plays and takes over when it is ready.");
   return changed(false);
 }
 
