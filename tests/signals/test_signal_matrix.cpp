@@ -9,7 +9,10 @@
 // "interrupted by ...", leave no part file, and keep the old output or write
 // a complete new one (ffprobe decodes it).
 //
-// A ctest entry per program and state runs its nine cases in turn; the
+// A tenth case sends SIGTERM twice at once at the last moment, as `timeout`
+// does: one request, the same ending.
+//
+// A ctest entry per program and state runs its ten cases in turn; the
 // windows' share one X server that the entry starts (the signal goes to the
 // window program itself, not to a wrapper that would start it later). The
 // time from each signal to the exit is printed; only a hang fails on time.
@@ -163,6 +166,10 @@ class SignalMatrix : public ::testing::TestWithParam<Cell> {};
 struct Case {
   int signal;
   milliseconds delay;
+  // Sent twice at once, as `timeout` does (to the process, then to its
+  // group): still one request, the same ending. (A library's handler that
+  // reset itself on the first let the second end the process.)
+  bool twice = false;
 };
 
 // The program of a cell in this build ("" where the build has none).
@@ -295,6 +302,7 @@ Ending signalAtItsMoment(pid_t child, const Case& c, const fs::path& marker, Clo
   e.endedFirst = poll();
   const auto signalled = Clock::now();
   if (!e.endedFirst) ::kill(child, c.signal);
+  if (!e.endedFirst && c.twice) ::kill(child, c.signal);
   while (!poll() && Clock::now() - signalled < kHangLimit) std::this_thread::sleep_for(milliseconds(2));
   e.seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
   return e;
@@ -323,9 +331,10 @@ void runCase(const Cell& cell, const std::string& program, const XServer* x, con
   const std::string label = std::string(c.signal == SIGINT    ? "INT"
                                         : c.signal == SIGTERM ? "TERM"
                                                               : "HUP") +
-                            " at " + std::to_string(c.delay.count()) + " ms";
+                            " at " + std::to_string(c.delay.count()) + " ms" + (c.twice ? ", twice" : "");
   SCOPED_TRACE(label);
-  const fs::path dir = root / (std::to_string(c.signal) + "_" + std::to_string(c.delay.count()));
+  const fs::path dir =
+      root / (std::to_string(c.signal) + "_" + std::to_string(c.delay.count()) + (c.twice ? "_twice" : ""));
   fs::remove_all(dir);
   fs::create_directories(dir / "home");
   const Invocation inv = invocationFor(cell, program, dir, stream);
@@ -385,6 +394,7 @@ TEST_P(SignalMatrix, EverySignalAtEveryMomentEndsWithItsSentenceAndNoFileLost) {
   for (const milliseconds delay : {milliseconds(10), milliseconds(100), milliseconds(1000)})
     for (const int signal : {SIGINT, SIGTERM, SIGHUP})
       runCase(cell, program, x.get(), stream, root, {signal, delay}, table);
+  runCase(cell, program, x.get(), stream, root, {SIGTERM, milliseconds(1000), true}, table);
   std::cout << name(cell.program) << " " << name(cell.state) << ":\n" << table.str();
   if (!::testing::Test::HasFailure()) fs::remove_all(root);
 }
