@@ -363,7 +363,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
         if (!cache_->contains(device_->info.device, key, fit.programOptions(pass))) return nullptr;
     p->kernels.clear();
     for (const KernelPass& pass : p->passes)
-      p->kernels.emplace_back(userProgram(key, text, fit.programOptions(pass), own), pass.entry);
+      p->kernels.emplace_back(passProgram(key, text, fit.programOptions(pass), own), pass.entry);
   } while (!fit.fitKernels(p->passes, p->kernels));
   fit.describe(*p);
   p->params = params;
@@ -386,7 +386,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   return p;
 }
 
-cl::Program Convolver::userProgram(const std::string& key, const std::string& text, const std::string& options,
+cl::Program Convolver::passProgram(const std::string& key, const std::string& text, const std::string& options,
                                    const UserKernel& own) const {
   if (own.path.empty()) return cache_->get(device_->context, device_->info.device, key, text, options);
   try {

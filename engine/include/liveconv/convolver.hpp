@@ -204,7 +204,7 @@ class Convolver {
   // `cachedOnly`: null instead of compiling a program the cache does not hold.
   std::unique_ptr<Prepared> build(const FilterParams& concrete, PixelFormat format, bool cachedOnly = false);
   // The program of one pass; for the user's kernel (`own`), a failed build says its file.
-  cl::Program userProgram(const std::string& key, const std::string& text, const std::string& options,
+  cl::Program passProgram(const std::string& key, const std::string& text, const std::string& options,
                           const UserKernel& own) const;
   void checkUserKernel(Prepared& p, const UserKernel& own);
   FilterParams concreteParams(PixelFormat format, int width, int height);
