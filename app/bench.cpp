@@ -88,7 +88,8 @@ void printBenchUsage() {
          "  --variants LIST     comma list of variants, or 'all' (default)\n"
          "  --masks LIST        mask sizes: N or WxH, e.g. 3,7,15,3x7 (default 3,5,7,9,13 on CPU; 3..31 on GPU)\n"
          "  --sizes LIST        image sizes WxH (default 1280x720 on CPU; 1920x1080,3840x2160 on GPU)\n"
-         "  --format F          rgba, gray or both (default rgba)\n"
+         "  --format F          rgba, gray, rgba16, gray16 or a list of them (rgba16,gray16);\n"
+         "                      both (rgba,gray) or all (default rgba)\n"
          "  --border MODE       clamp, mirror, wrap or zero (default clamp)\n"
          "  --mask SPEC|@FILE   bench this mask (a spec or a mask file) instead of the generated non-separable ones\n"
          "  --packets LIST      outputs per work-item to try for packet variants, e.g. 4,8,16,32 (default: theirs)\n"
@@ -146,10 +147,18 @@ void readBenchPlan(const Args& args, bool gpu, BenchPlan* plan) {
     }
   for (const auto& s : splitList(args.get("--sizes", gpu ? "1920x1080,3840x2160" : "1280x720")))
     plan->sizes.push_back(parseSize(s, "image size"));
+  // One format, a list (rgba16,gray16), `both` (rgba,gray: 8 bits) or `all`.
   const std::string fmt = args.get("--format", "rgba");
   if (fmt == "both") plan->formats = {PixelFormat::RGBA8, PixelFormat::GRAY8};
-  else if (PixelFormat f = parsePixelFormat(fmt); f != PixelFormat::Invalid) plan->formats = {f};
-  else throw UsageError("Unknown pixel format '" + fmt + "'; use rgba, gray or both.");
+  else if (fmt == "all")
+    plan->formats = allPixelFormats();
+  else
+    for (const auto& name : splitList(fmt)) {
+      const PixelFormat f = parsePixelFormat(name);
+      if (f == PixelFormat::Invalid)
+        throw UsageError("Unknown pixel format '" + name + "'; use rgba, gray, rgba16, gray16 (a list), both or all.");
+      plan->formats.push_back(f);
+    }
   plan->border = parseBorderMode(args.get("--border", "clamp"));
   if (plan->border == BorderMode::Invalid) throw UsageError("Unknown border mode; use clamp, mirror, wrap or zero.");
   for (const auto& s : splitList(args.get("--packets", "0"))) {
@@ -235,11 +244,11 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
     if (r >= plan.warmup) wallMs.push_back(t.wallMs);
   }
   const double pixels = double(src.width) * src.height;
-  const int channels = bytesPerPixel(src.format);
+  const int channels = channelCount(src.format);
   const Mask& mask = conv.params().mask;
   row->kernelMs = median(kernelMs);
   row->kernelMpix = pixels / (row->kernelMs * 1e-3) * 1e-6;
-  row->fracBandwidth = row->kernelMpix * 1e6 / (limits.copyBytesPerSec / (2.0 * channels));
+  row->fracBandwidth = row->kernelMpix * 1e6 / (limits.copyBytesPerSec / (2.0 * bytesPerPixel(src.format)));
   // The channels the kernel that ran computes (alpha is copied here): its FMA limit.
   const VariantInfo& ran = variantInfo(active.variant);
   const double fmas = fmasPerOutput(ran, mask.width, mask.height) * channelsComputed(ran, channels, false);
@@ -250,7 +259,7 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
   }
   if (!plan.verify) return;
   conv.process(src, frame.dst.view());
-  const int tol = mask.isIntegerValued() ? 0 : 1;
+  const int tol = mask.toleranceLsb(maxSampleValue(src.format));
   if (auto mm = compareImages(frame.dst.view(), want.view(), tol)) {
     row->verify = "FAIL " + mm->toString();
     ++*failures;
@@ -261,12 +270,12 @@ void measureRow(DeviceContext& ctx, Convolver& conv, BenchFrame& frame, const Be
 
 void printRow(const Row& row, bool transfers) {
   if (!row.error.empty()) {
-    std::printf("%-14s %-5s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(), row.image.c_str(),
+    std::printf("%-14s %-6s %-10s %-6s  skipped: %s\n", row.variant.c_str(), row.format.c_str(), row.image.c_str(),
                 row.mask.c_str(), row.error.c_str());
     if (!row.buildLog.empty()) std::printf("%s\n", row.buildLog.c_str());
   } else {
     const Roof roof = roofOf(row.fracBandwidth, row.fracFma);
-    std::printf("%-14s %-5s %-10s %-6s %-15s %10.4f %10.1f %5.1f%% %5.1f%% %3s %4.0f%% ", row.variant.c_str(),
+    std::printf("%-14s %-6s %-10s %-6s %-15s %10.4f %10.1f %5.1f%% %5.1f%% %3s %4.0f%% ", row.variant.c_str(),
                 row.format.c_str(), row.image.c_str(), row.mask.c_str(), row.workgroup.c_str(), row.kernelMs,
                 row.kernelMpix, 100 * row.fracBandwidth, 100 * row.fracFma, roof.limit, 100 * roof.share);
     if (transfers) std::printf("%10.3f %10.1f ", row.transferMs, row.transferMpix);
@@ -291,7 +300,7 @@ void printHeader(const DeviceInfo& info, const BenchPlan& plan, const DeviceLimi
                "of it; +xfer ms = a whole frame from host memory "
                "and back (upload, kernel, readback; a CPU device filters the host frames in place, which can "
                "take less than its own padded buffers), run by run interleaved with the kernel alone\n\n";
-  std::printf("%-14s %-5s %-10s %-6s %-15s %10s %10s %6s %6s  %-8s %10s %10s %s\n", "variant", "fmt", "image", "mask",
+  std::printf("%-14s %-6s %-10s %-6s %-15s %10s %10s %6s %6s  %-8s %10s %10s %s\n", "variant", "fmt", "image", "mask",
               "wg", "kernel ms", "Mpix/s", "%bw", "%fma", "roof", "+xfer ms", "Mpix/s", plan.verify ? "verify" : "");
 }
 

@@ -1,9 +1,9 @@
 // image.cl: the `image` variant (the texture path of the seeds). The input is
-// an image2d_t of unsigned 8-bit integers read through a sampler, so the
+// an image2d_t of unsigned 8- or 16-bit integers read through a sampler, so the
 // sampler's addressing mode does the border: CLAMP_TO_EDGE for clamp, CLAMP
 // (border colour 0) for zero, REPEAT for wrap and MIRRORED_REPEAT for mirror;
 // the last two need normalized coordinates, taken at pixel centres. Integer
-// reads (read_imageui) keep the values exact; UNORM reads would scale by 1/255.
+// reads (read_imageui) keep the values exact; UNORM reads would scale by 1/255 or 1/65535.
 // Mask in __constant memory with its size as arguments.
 
 #if BORDER == BORDER_CLAMP
@@ -30,7 +30,7 @@ inline uint4 fetch(__read_only image2d_t img, int x, int y, float2 inverseSize) 
 #endif
 }
 
-__kernel void convolve_image(__read_only image2d_t src, int unusedPitch, __global uchar* dst, int dstPitch,
+__kernel void convolve_image(__read_only image2d_t src, int unusedPitch, __global sample* dst, int dstPitch,
                              int width, int height, __constant float* mask, int maskW, int maskH, float scale,
                              float offset) {
   const int x = get_global_id(0);
@@ -50,6 +50,6 @@ __kernel void convolve_image(__read_only image2d_t src, int unusedPitch, __globa
 #endif
     }
   }
-  const uchar alpha = (uchar)fetch(src, x, y, inverseSize).w;
+  const sample alpha = (sample)fetch(src, x, y, inverseSize).w;
   store_pixel(dst, dstPitch, x, y, acc, scale, offset, alpha);
 }

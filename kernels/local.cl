@@ -19,7 +19,7 @@
 #endif
 
 // One pixel at a time, border rule on each (the seed's copy loop).
-inline void load_tile(__local pixf* tile, __global const uchar* src, int srcPitch, int width, int height,
+inline void load_tile(__local pixf* tile, __global const sample* src, int srcPitch, int width, int height,
                       int originX, int originY, int tileW, int tileH) {
   for (int ty = get_local_id(1); ty < tileH; ty += LY)
     for (int tx = get_local_id(0); tx < tileW; tx += LX)
@@ -44,7 +44,7 @@ inline void load_tile(__local pixf* tile, __global const uchar* src, int srcPitc
   if (x >= width || y >= height) return;
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_local(
-    __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
+    __global const sample* src, int srcPitch, __global sample* dst, int dstPitch, int width, int height,
     __constant float* mask, int maskW, int maskH, float scale, float offset, __local pixf* tile) {
   LOCAL_PROLOGUE
   LOAD_TILE_THEN_KEEP_INSIDE
@@ -65,7 +65,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_local(
 // The tutorial's Convolve_UnrollIf: the inner loop by 4, the remainder (1 to 3
 // taps) as straight-line code chosen by an if, not a second loop.
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_unroll4(
-    __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
+    __global const sample* src, int srcPitch, __global sample* dst, int dstPitch, int width, int height,
     __constant float* mask, int maskW, int maskH, float scale, float offset, __local pixf* tile) {
   LOCAL_PROLOGUE
   LOAD_TILE_THEN_KEEP_INSIDE
@@ -98,7 +98,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_unroll4(
 }
 
 // The seed's convolution_read4: the tile is copied four pixels at a time with
-// one vector load (uchar16 for RGBA, uchar4 for gray) wherever the four lie
+// one vector load (sample16 for RGBA, sample4 for gray) wherever the four lie
 // inside the image; chunks that touch the border fall back to per-pixel loads.
 #if CHANNELS == 4
 #define LOAD4(p, pixelIndex) vload16(0, (p) + 4 * (pixelIndex))
@@ -109,7 +109,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_unroll4(
 #endif
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_local_vec4(
-    __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
+    __global const sample* src, int srcPitch, __global sample* dst, int dstPitch, int width, int height,
     __constant float* mask, int maskW, int maskH, float scale, float offset, __local pixf* tile) {
   LOCAL_PROLOGUE
   const int originX = groupX - MW / 2;
@@ -123,9 +123,9 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_local_ve
       const int gx = originX + tx;
       if (rowInside && gx >= 0 && gx + 3 < width && tx + 3 < tileW) {
 #if CHANNELS == 4
-        const uchar16 v = LOAD4(src, gy * srcPitch + gx);
+        const sample16 v = LOAD4(src, gy * srcPitch + gx);
 #else
-        const uchar4 v = LOAD4(src, gy * srcPitch + gx);
+        const sample4 v = LOAD4(src, gy * srcPitch + gx);
 #endif
         tile[ty * tileW + tx] = UNPACK4(v, 0);
         tile[ty * tileW + tx + 1] = UNPACK4(v, 1);

@@ -3,7 +3,7 @@
 // its size as arguments (the tutorial's Convolve). The baseline every other
 // variant is measured against.
 
-__kernel void convolve_naive(__global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch,
+__kernel void convolve_naive(__global const sample* src, int srcPitch, __global sample* dst, int dstPitch,
                              int width, int height, __constant float* mask, int maskW, int maskH,
                              float scale, float offset) {
   const int x = get_global_id(0);

@@ -10,9 +10,11 @@
 // and, when alpha is filtered, A). A work-item reads the BX + MW - 1 values of
 // a row from each plane with float4 loads: neighbouring work-items read
 // neighbouring 16-byte words, so the reads are wide and free of bank
-// conflicts, and one read feeds up to BX * MW multiply-adds. The bytes are
+// conflicts, and one read feeds up to BX * MW multiply-adds. The samples are
 // turned into floats once, while staging, with an exact bit trick instead of
-// the (slow on GPUs) integer-to-float conversion.
+// the (slow on GPUs) integer-to-float conversion. 8- and 16-bit samples take
+// the same code: a pixel's samples are one integer (`packed`), four pixels one
+// vector word, and the sample's width (SAMPLE_BITS) the shift between them.
 //
 // Build options: LX, LY, PX (outputs per work-item: BX = min(PX, 4),
 // PY = PX / BX), MASK_W, MASK_H (always compiled in: the accumulators and the
@@ -25,9 +27,9 @@
 //
 // The same kernel runs the two passes of `separable` (rank-1 masks
 // m(i, j) = col[j] * row[i], the CUDA chapter's two 1-D passes):
-// SEPARABLE_PASS=1 filters the 8-bit frame with the W x 1 row taps into a
+// SEPARABLE_PASS=1 filters the frame with the W x 1 row taps into a
 // planar float intermediate (no rounding between passes), SEPARABLE_PASS=2
-// filters that with the 1 x H column taps into the 8-bit result. Pass 1
+// filters that with the 1 x H column taps into the frame's format. Pass 1
 // applies the border rule along x, pass 2 along y, which for a separable mask
 // equals applying it in 2-D. A float image is PLANES planes of `pitch` floats
 // per row, `pitch` a multiple of 4, one plane after the other.
@@ -81,15 +83,30 @@
 #define COEF(i, j) mask[(j) * MW + (i)]
 #endif
 
-// Byte b (0..255) as float, exactly: 2^23 + b has b in its low mantissa bits.
-inline float byte_to_float(uint b) { return as_float(0x4B000000u | b) - 8388608.0f; }
+// `packed`: the samples of one RGBA pixel, R in the low bits, or four gray
+// samples; `packed4`: four RGBA pixels. ALPHA_BITS: a pixel's alpha in it.
+#if SAMPLE_BITS == 16
+typedef ulong packed;
+typedef ulong4 packed4;
+#else
+typedef uint packed;
+typedef uint4 packed4;
+#endif
+#define ALPHA_BITS ((packed)SAMPLE_MASK << (3 * SAMPLE_BITS))
 
-// The affine result as a byte, as convert_uchar_sat_rte: clamp, then adding
+// Sample s (0..65535) as float, exactly: 2^23 + s has s in its low mantissa bits.
+inline float sample_to_float(uint s) { return as_float(0x4B000000u | s) - 8388608.0f; }
+inline float4 sample_to_float4(uint4 s) { return as_float4(0x4B000000u | s) - 8388608.0f; }
+// Sample c of a packed value, and of four.
+#define SAMPLE_AT(p, c) sample_to_float((uint)(((p) >> ((c) * SAMPLE_BITS)) & SAMPLE_MASK))
+#define SAMPLES_AT(p4, c) sample_to_float4(convert_uint4(((p4) >> ((c) * SAMPLE_BITS)) & SAMPLE_MASK))
+
+// The affine result as a sample, as convert_sample_sat_rte: clamp, then adding
 // 2^23 rounds to the nearest integer, ties to even, into the low bits.
-inline uint float_to_byte(float v) { return as_uint(clamp(v, 0.0f, 255.0f) + 8388608.0f) & 0xFFu; }
+inline uint float_to_sample(float v) { return as_uint(clamp(v, 0.0f, SAMPLE_MAX) + 8388608.0f) & SAMPLE_MASK; }
 
 // Stages pixel (x, y), mapped by the border rule, into tile position t.
-inline void stage_pixel(__local float* tile, int t, __global const uchar* src, int srcPitch, int x, int y,
+inline void stage_pixel(__local float* tile, int t, __global const sample* src, int srcPitch, int x, int y,
                         int width, int height) {
   const int bx = border_index(x, width);
   const int by = border_index(y, height);
@@ -102,38 +119,33 @@ inline void stage_pixel(__local float* tile, int t, __global const uchar* src, i
   const int planeStride = srcPitch * height;
   for (int c = 0; c < PLANES; ++c) tile[c * PLANE_SIZE + t] = ((__global const float*)src)[c * planeStride + index];
 #elif CHANNELS == 4
-  const uint p = ((__global const uint*)src)[index];
-  tile[t] = byte_to_float(p & 0xFFu);
-  tile[PLANE_SIZE + t] = byte_to_float((p >> 8) & 0xFFu);
-  tile[2 * PLANE_SIZE + t] = byte_to_float((p >> 16) & 0xFFu);
+  const packed p = ((__global const packed*)src)[index];
+  tile[t] = SAMPLE_AT(p, 0);
+  tile[PLANE_SIZE + t] = SAMPLE_AT(p, 1);
+  tile[2 * PLANE_SIZE + t] = SAMPLE_AT(p, 2);
 #if PLANES == 4
-  tile[3 * PLANE_SIZE + t] = byte_to_float(p >> 24);
+  tile[3 * PLANE_SIZE + t] = SAMPLE_AT(p, 3);
 #endif
 #else
-  tile[t] = byte_to_float(src[index]);
+  tile[t] = sample_to_float(src[index]);
 #endif
 }
 
 // Stages the 4 pixels of source word `word` (4-pixel aligned) into tile word t.
-inline void stage_word(__local float4* tile4, int t, __global const uchar* src, int word, int planeWords) {
+inline void stage_word(__local float4* tile4, int t, __global const sample* src, int word, int planeWords) {
 #if IN_FLOAT
   for (int c = 0; c < PLANES; ++c) tile4[c * (PLANE_SIZE / 4) + t] = ((__global const float4*)src)[c * planeWords + word];
 #elif CHANNELS == 4
-  const uint4 p = ((__global const uint4*)src)[word];
-  tile4[t] = (float4)(byte_to_float(p.x & 0xFFu), byte_to_float(p.y & 0xFFu), byte_to_float(p.z & 0xFFu),
-                      byte_to_float(p.w & 0xFFu));
-  tile4[PLANE_SIZE / 4 + t] = (float4)(byte_to_float((p.x >> 8) & 0xFFu), byte_to_float((p.y >> 8) & 0xFFu),
-                                       byte_to_float((p.z >> 8) & 0xFFu), byte_to_float((p.w >> 8) & 0xFFu));
-  tile4[PLANE_SIZE / 2 + t] = (float4)(byte_to_float((p.x >> 16) & 0xFFu), byte_to_float((p.y >> 16) & 0xFFu),
-                                       byte_to_float((p.z >> 16) & 0xFFu), byte_to_float((p.w >> 16) & 0xFFu));
+  const packed4 p = ((__global const packed4*)src)[word];
+  tile4[t] = SAMPLES_AT(p, 0);
+  tile4[PLANE_SIZE / 4 + t] = SAMPLES_AT(p, 1);
+  tile4[PLANE_SIZE / 2 + t] = SAMPLES_AT(p, 2);
 #if PLANES == 4
-  tile4[3 * PLANE_SIZE / 4 + t] = (float4)(byte_to_float(p.x >> 24), byte_to_float(p.y >> 24),
-                                           byte_to_float(p.z >> 24), byte_to_float(p.w >> 24));
+  tile4[3 * PLANE_SIZE / 4 + t] = SAMPLES_AT(p, 3);
 #endif
 #else
-  const uint p = ((__global const uint*)src)[word];
-  tile4[t] = (float4)(byte_to_float(p & 0xFFu), byte_to_float((p >> 8) & 0xFFu), byte_to_float((p >> 16) & 0xFFu),
-                      byte_to_float(p >> 24));
+  const packed p = ((__global const packed*)src)[word];
+  tile4[t] = (float4)(SAMPLE_AT(p, 0), SAMPLE_AT(p, 1), SAMPLE_AT(p, 2), SAMPLE_AT(p, 3));
 #endif
 }
 
@@ -185,7 +197,7 @@ inline void stage_word(__local float4* tile4, int t, __global const uchar* src, 
 // consecutive work-items read consecutive source words. Most workgroups lie
 // inside the image, and with rows of whole words (the usual case) copy 4
 // pixels per 16-byte load; the others map each pixel through the border rule.
-inline void stage_tile(__local float4* tileWords, __global const uchar* src, int srcPitch, int originX, int originY,
+inline void stage_tile(__local float4* tileWords, __global const sample* src, int srcPitch, int originX, int originY,
                        int width, int height) {
   __local float* tile = (__local float*)tileWords;
   const int lid = get_local_id(1) * LX + get_local_id(0);
@@ -221,52 +233,52 @@ inline void store_sums(__global float* out, int dstPitch, int x0, int y, int wid
     if (x0 + b < width) out[y * dstPitch + x0 + b] = sums[b];
 }
 
-// One result as its bytes: R, G, B (and A where alpha is filtered; where it
-// is copied, the centre's is merged in by store_pixels), or the gray byte.
+// One result as its packed samples: R, G, B (and A where alpha is filtered;
+// where it is copied, the centre's is merged in by store_pixels), or the gray sample.
+#define RESULT_AT(p, c) ((packed)float_to_sample(fma(p[c], scale, offset)) << ((c) * SAMPLE_BITS))
 #if CHANNELS == 4 && PLANES == 4
-#define PIXEL_BYTES(p)                                                                             \
-  (float_to_byte(fma(p[0], scale, offset)) | (float_to_byte(fma(p[1], scale, offset)) << 8) |       \
-   (float_to_byte(fma(p[2], scale, offset)) << 16) | (float_to_byte(fma(p[3], scale, offset)) << 24))
+#define PIXEL_PACKED(p) (RESULT_AT(p, 0) | RESULT_AT(p, 1) | RESULT_AT(p, 2) | RESULT_AT(p, 3))
 #elif CHANNELS == 4
-#define PIXEL_BYTES(p)                                                                        \
-  (float_to_byte(fma(p[0], scale, offset)) | (float_to_byte(fma(p[1], scale, offset)) << 8) | \
-   (float_to_byte(fma(p[2], scale, offset)) << 16))
+#define PIXEL_PACKED(p) (RESULT_AT(p, 0) | RESULT_AT(p, 1) | RESULT_AT(p, 2))
 #else
-#define PIXEL_BYTES(p) float_to_byte(fma(p[0], scale, offset))
+#define PIXEL_PACKED(p) RESULT_AT(p, 0)
 #endif
 
-// Row y's results from x0 (up to 4, as PIXEL_BYTES made them): one 16-byte
-// (RGBA) or 4-byte (GRAY) store where the rows are whole words, else pixel by
-// pixel; RGBA with alpha copied takes each pixel's alpha from alphaSrc.
-inline void store_pixels(__global uchar* dst, int dstPitch, __global const uchar* alphaSrc, int alphaPitch, int x0,
-                         int y, int width, bool wholeWords, uint p0, uint p1, uint p2, uint p3) {
+// Row y's results from x0 (up to 4, as PIXEL_PACKED made them): one vector
+// word (RGBA: 16 or 32 bytes) or one packed word of four (GRAY: 4 or 8 bytes)
+// where the rows are whole words, else pixel by pixel; RGBA with alpha
+// copied takes each pixel's alpha from alphaSrc.
+inline void store_pixels(__global sample* dst, int dstPitch, __global const sample* alphaSrc, int alphaPitch,
+                         int x0, int y, int width, bool wholeWords, packed p0, packed p1, packed p2, packed p3) {
 #if CHANNELS == 4
   if (wholeWords) {
 #if PLANES == 3
-    const uint4 centre = ((__global const uint4*)alphaSrc)[(y * alphaPitch + x0) / 4] & 0xFF000000u;
+    const packed4 centre = ((__global const packed4*)alphaSrc)[(y * alphaPitch + x0) / 4] & ALPHA_BITS;
 #else
-    const uint4 centre = (uint4)(0u);
+    const packed4 centre = (packed4)(0);
 #endif
-    ((__global uint4*)dst)[(y * dstPitch + x0) / 4] = (uint4)(p0, p1, p2, p3) | centre;
+    ((__global packed4*)dst)[(y * dstPitch + x0) / 4] = (packed4)(p0, p1, p2, p3) | centre;
     return;
   }
 #else
   if (wholeWords) {
-    ((__global uint*)dst)[(y * dstPitch + x0) / 4] = p0 | (p1 << 8) | (p2 << 16) | (p3 << 24);
+    ((__global packed*)dst)[(y * dstPitch + x0) / 4] =
+        p0 | (p1 << SAMPLE_BITS) | (p2 << (2 * SAMPLE_BITS)) | (p3 << (3 * SAMPLE_BITS));
     return;
   }
 #endif
-  const uint pixels[4] = {p0, p1, p2, p3};
+  const packed pixels[4] = {p0, p1, p2, p3};
 #pragma unroll
   for (int b = 0; b < BX; ++b) {
     const int x = x0 + b;
     if (x >= width) continue;
 #if CHANNELS == 4 && PLANES == 3
-    ((__global uint*)dst)[y * dstPitch + x] = pixels[b] | (((__global const uint*)alphaSrc)[y * alphaPitch + x] & 0xFF000000u);
+    ((__global packed*)dst)[y * dstPitch + x] =
+        pixels[b] | (((__global const packed*)alphaSrc)[y * alphaPitch + x] & ALPHA_BITS);
 #elif CHANNELS == 4
-    ((__global uint*)dst)[y * dstPitch + x] = pixels[b];
+    ((__global packed*)dst)[y * dstPitch + x] = pixels[b];
 #else
-    dst[y * dstPitch + x] = (uchar)pixels[b];
+    dst[y * dstPitch + x] = (sample)pixels[b];
 #endif
   }
 }
@@ -276,10 +288,10 @@ inline void store_pixels(__global uchar* dst, int dstPitch, __global const uchar
 #define LANE(b) (BX > (b) ? (b) : 0)
 
 __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
-    __global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width, int height,
+    __global const sample* src, int srcPitch, __global sample* dst, int dstPitch, int width, int height,
     __constant float* mask, int maskW, int maskH, float scale, float offset, __local float4* tileWords,
-    __global const uchar* alphaSrc, int alphaPitch) {
-  // alphaSrc: the 8-bit RGBA frame whose centre alpha is copied when alpha is
+    __global const sample* alphaSrc, int alphaPitch) {
+  // alphaSrc: the RGBA frame whose centre alpha is copied when alpha is
   // not filtered (src itself, except in the second separable pass).
   // Declared as float4 so that the allocation is 16-byte aligned for the word reads.
   __local float* tile = (__local float*)tileWords;
@@ -333,15 +345,15 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void convolve_packet(
                  acc[k][LANE(1)][c], acc[k][LANE(2)][c], acc[k][LANE(3)][c]);
   }
 #else
-  // Results as bytes; a full row of 4 goes out as one 16-byte (RGBA) or 4-byte
-  // (GRAY) store where the rows are whole words.
+  // Results as samples; a full row of 4 goes out as one word store where the
+  // rows are whole words.
   const bool wholeWords = BX == 4 && x0 + 3 < width && (dstPitch & 3) == 0 && (alphaPitch & 3) == 0;
 #pragma unroll
   for (int k = 0; k < PY; ++k) {
     const int y = y0 + k;
     if (y >= height) break;
-    store_pixels(dst, dstPitch, alphaSrc, alphaPitch, x0, y, width, wholeWords, PIXEL_BYTES(acc[k][0]),
-                 PIXEL_BYTES(acc[k][LANE(1)]), PIXEL_BYTES(acc[k][LANE(2)]), PIXEL_BYTES(acc[k][LANE(3)]));
+    store_pixels(dst, dstPitch, alphaSrc, alphaPitch, x0, y, width, wholeWords, PIXEL_PACKED(acc[k][0]),
+                 PIXEL_PACKED(acc[k][LANE(1)]), PIXEL_PACKED(acc[k][LANE(2)]), PIXEL_PACKED(acc[k][LANE(3)]));
   }
 #endif
 }

@@ -3,9 +3,9 @@
 // core's SIMD registers. No __local tile, no barrier: the caches do that job.
 //
 // A work-item filters whole rows, PY of them (the packet), left to right in
-// chunks of NV vectors of 16 values. A row of RGBA8 is treated as a row of
-// bytes: tap (i, j) of the value at byte e reads byte e + (i - RX) * CHANNELS
-// of source row y + j - RY, so the same 16-wide code serves both formats (the
+// chunks of NV vectors of 16 values. A row of RGBA is treated as a row of
+// samples: tap (i, j) of the value at e reads value e + (i - RX) * CHANNELS
+// of source row y + j - RY, so the same 16-wide code serves every format (the
 // alpha lanes are computed too and replaced by the centre alpha when alpha is
 // copied). Each source row is loaded and converted once per chunk and applied
 // to every one of the PY output rows it is a tap row of, which keeps the tap
@@ -20,7 +20,7 @@
 // vectors per chunk); BAKED: the coefficients are literals (baked_mask[]) and
 // zero taps are dropped at compile time; RANK1: `mask` holds the row taps and
 // `columnTaps` the column taps of a rank-1 mask (unused otherwise).
-// INT_ACC (with BAKED; 1: unsigned, 2: signed): the coefficients are integers
+// INT_ACC (with BAKED, 8-bit samples; 1: unsigned, 2: signed): the coefficients are integers
 // (baked_mask_int[]) whose sums over any input fit 16 bits, so the taps are
 // summed in 16-bit integer lanes, twice as many per SIMD register as floats
 // and without the byte-to-float conversions; an integer sum converted to float
@@ -144,9 +144,9 @@ typedef float acc1;
 // the alignment lowered to its element's is one unaligned load (clang's
 // typedef rule), and an aligned store is one store.
 #ifdef __clang__
-typedef uchar16 __attribute__((aligned(1))) uchar16_any;
+typedef sample16 __attribute__((aligned(sizeof(sample)))) sample16_any;
 typedef acc16 __attribute__((aligned(sizeof(acc1)))) acc16_any;
-#define LOAD_SOURCE(o) TO_ACC(*(__global const uchar16_any*)(base + (o)))
+#define LOAD_SOURCE(o) TO_ACC(*(__global const sample16_any*)(base + (o)))
 #define LOAD_WINDOW(o) (*(const acc16_any*)(window + (o)))
 #else
 #define LOAD_SOURCE(o) TO_ACC(vload16(0, base + (o)))
@@ -158,23 +158,23 @@ typedef acc16 __attribute__((aligned(sizeof(acc1)))) acc16_any;
 #endif
 #endif
 
-// Stores 16 result bytes. `stream`: the frame is larger than the caches hold,
-// so the bytes go to memory without first reading the lines they replace.
-inline void store16(uchar16 v, __global uchar* to, int stream) {
-  if ((((size_t)to) & 15) == 0) {
+// Stores 16 result samples. `stream`: the frame is larger than the caches hold,
+// so the samples go to memory without first reading the lines they replace.
+inline void store16(sample16 v, __global sample* to, int stream) {
+  if ((((size_t)to) & (sizeof(sample16) - 1)) == 0) {
 #ifdef HAVE_STREAMING_STORE
     if (stream) {
-      __builtin_nontemporal_store(v, (__global uchar16*)to);
+      __builtin_nontemporal_store(v, (__global sample16*)to);
       return;
     }
 #endif
-    *(__global uchar16*)to = v;
+    *(__global sample16*)to = v;
   } else {
     vstore16(v, 0, to);
   }
 }
 
-__kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width,
+__kernel void convolve_rows(__global const sample* src, int srcPitch, __global sample* dst, int dstPitch, int width,
                             int height, __constant float* mask, int maskW, int maskH, float scale, float offset,
                             __constant float* columnTaps, int streamStores) {
   const int y0 = get_global_id(1) * PY;
@@ -198,14 +198,14 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
     if (left >= 0 && left + WIN <= rowValues) {
       for (int r = 0; r < PY + MH - 1; ++r) {
         if (sourceRow[r] < 0) continue;
-        __global const uchar* base = src + sourceRow[r] * srcRow + left;
+        __global const sample* base = src + sourceRow[r] * srcRow + left;
         APPLY_SOURCE_ROW(LOAD_SOURCE)
       }
     } else {
       acc1 window[WIN_VECTORS_MAX * 16];
       for (int r = 0; r < PY + MH - 1; ++r) {
         if (sourceRow[r] < 0) continue;
-        __global const uchar* row = src + sourceRow[r] * srcRow;
+        __global const sample* row = src + sourceRow[r] * srcRow;
         for (int o = 0; o < WIN_VECTORS * 16; ++o) {
           const int value = left + o;  // may lie outside the row: mapped by pixel, channel kept
           const int pixel = (value >= 0 ? value : value - (CHANNELS - 1)) / CHANNELS;
@@ -218,26 +218,28 @@ __kernel void convolve_rows(__global const uchar* src, int srcPitch, __global uc
     }
 
     // Results: the affine map, rounded half to even and saturated (as
-    // convert_uchar_sat_rte, by the 2^23 trick), 16 bytes per store.
+    // convert_sample_sat_rte, by the 2^23 trick), 16 samples per store.
     for (int k = 0; k < PY && y0 + k < height; ++k) {
       const int y = y0 + k;
       for (int n = 0; n < NV && e0 + n * 16 < rowValues; ++n) {
         const int e = e0 + n * 16;
-        const float16 value = clamp(fma(convert_float16(acc[k][n]), (float16)(scale), (float16)(offset)), 0.0f, 255.0f);
-        uchar16 out = convert_uchar16(as_uint16(value + 8388608.0f) & 0xFFu);
+        const float16 value =
+            clamp(fma(convert_float16(acc[k][n]), (float16)(scale), (float16)(offset)), 0.0f, SAMPLE_MAX);
+        sample16 out = convert_sample16(as_uint16(value + 8388608.0f) & SAMPLE_MASK);
 #if CHANNELS == 4 && !FILTER_ALPHA
-        const uchar16 alphaLanes = (uchar16)(0, 0, 0, 0xFF, 0, 0, 0, 0xFF, 0, 0, 0, 0xFF, 0, 0, 0, 0xFF);
+        const sample m = (sample)SAMPLE_MASK;
+        const sample16 alphaLanes = (sample16)(0, 0, 0, m, 0, 0, 0, m, 0, 0, 0, m, 0, 0, 0, m);
         const int centre = y * srcRow + e;
         if (e + 16 <= rowValues) {
           out = bitselect(out, vload16(0, src + centre), alphaLanes);
         } else {
-          for (int q = 3; e + q < rowValues; q += 4) ((uchar*)&out)[q] = src[centre + q];
+          for (int q = 3; e + q < rowValues; q += 4) ((sample*)&out)[q] = src[centre + q];
         }
 #endif
         if (e + 16 <= rowValues) {
           store16(out, dst + y * dstRow + e, streamStores);
         } else {
-          for (int q = 0; e + q < rowValues; ++q) dst[y * dstRow + e + q] = ((uchar*)&out)[q];
+          for (int q = 0; e + q < rowValues; ++q) dst[y * dstRow + e + q] = ((sample*)&out)[q];
         }
       }
     }

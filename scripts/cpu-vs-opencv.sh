@@ -6,16 +6,19 @@
 # "+xfer" column, variant auto); OpenCV filters a numpy frame into a
 # preallocated one with all its threads. Medians after warm-up.
 # Needs python3 with cv2 (Debian: python3-opencv; elsewhere opencv-python).
-# Usage: scripts/cpu-vs-opencv.sh [BIN] [SIZES] [MASKS]
-#   BIN    the liveconv binary (default build/app/liveconv)
-#   SIZES  comma list (default 1280x720,3840x2160)
-#   MASKS  comma list of odd sides (default 3,7,15,31)
+# Usage: [FORMATS=...] scripts/cpu-vs-opencv.sh [BIN] [SIZES] [MASKS]
+#   BIN      the liveconv binary (default build/app/liveconv)
+#   SIZES    comma list (default 1280x720,3840x2160)
+#   MASKS    comma list of odd sides (default 3,7,15,31)
+#   FORMATS  comma list of rgba, gray, rgba16, gray16 (default rgba,gray); the
+#            16-bit ones are uint16 frames for OpenCV (CV_16U)
 set -euo pipefail
 bin="${1:-build/app/liveconv}"
 sizes="${2:-1280x720,3840x2160}"
 masks="${3:-3,7,15,31}"
 runs="${RUNS:-10}"
 warmup="${WARMUP:-3}"
+formats="${FORMATS:-rgba,gray}"
 py=""
 for candidate in /usr/bin/python3 python3; do
   if "$candidate" -c "import cv2" 2>/dev/null; then py="$candidate"; break; fi
@@ -30,8 +33,8 @@ echo "liveconv: $("$bin" --version | head -1); device: $("$bin" devices | grep -
 echo "OpenCV: $("$py" -c 'import cv2; print(cv2.__version__, "threads", cv2.getNumThreads())')"
 echo "medians of $runs runs after $warmup warm-up; liveconv: variant auto, transfers included"
 echo
-printf "%-5s %-10s %-6s %-14s %12s %12s %7s\n" format size mask "liveconv ran" "liveconv Mp/s" "OpenCV Mp/s" ratio
-for format in rgba gray; do
+printf "%-6s %-10s %-6s %-14s %12s %12s %7s\n" format size mask "liveconv ran" "liveconv Mp/s" "OpenCV Mp/s" ratio
+for format in ${formats//,/ }; do
   for size in ${sizes//,/ }; do
     for m in ${masks//,/ }; do
       "$bin" bench --device cpu --variants auto --masks "$m" --sizes "$size" --format "$format" \
@@ -43,7 +46,9 @@ import numpy as np, cv2
 fmt, size, side, runs, warmup = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 w, h = map(int, size.split('x'))
 rng = np.random.default_rng(11)
-src = rng.integers(0, 256, size=(h, w, 4) if fmt == 'rgba' else (h, w), dtype=np.uint8)
+wide = fmt.endswith('16')
+src = rng.integers(0, 65536 if wide else 256, size=(h, w, 4) if fmt.startswith('rgba') else (h, w),
+                   dtype=np.uint16 if wide else np.uint8)
 dst = np.empty_like(src)
 # The bench's non-separable integer mask: (i*7 + j*13 + i*j) % 9 + 1, normalised by its sum.
 k = np.array([[(i * 7 + j * 13 + i * j) % 9 + 1 for i in range(side)] for j in range(side)], dtype=np.float32)
@@ -58,7 +63,7 @@ print(w * h / statistics.median(times) / 1e6)
 PY
 )
       ratio=$("$py" -c "print(f'{float(\"$lmp\") / float(\"$omp\"):.2f}')")
-      printf "%-5s %-10s %-6s %-14s %12.1f %12.1f %7s\n" "$format" "$size" "${m}x${m}" "$chosen" "$lmp" "$omp" "$ratio"
+      printf "%-6s %-10s %-6s %-14s %12.1f %12.1f %7s\n" "$format" "$size" "${m}x${m}" "$chosen" "$lmp" "$omp" "$ratio"
     done
   done
 done

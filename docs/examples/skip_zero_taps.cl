@@ -7,12 +7,13 @@
 // result is the same to the bit: fma(0, x, acc) is acc.
 //
 // common.cl comes before this text, with the build options every variant
-// gets: CHANNELS (4 for rgba, 1 for gray), BORDER, FILTER_ALPHA, LX and LY
-// (the work-group shape). It gives `pixf` (float4 or float), load_bordered()
+// gets: CHANNELS (4 for rgba, 1 for gray), SAMPLE_BITS (8 or 16), BORDER,
+// FILTER_ALPHA, LX and LY (the work-group shape). It gives `sample` (uchar or
+// ushort, a value of the frame), `pixf` (float4 or float), load_bordered()
 // (a pixel with the border rule applied) and store_result() (scale, offset,
 // round half to even, saturate, and the centre's alpha where it is copied).
 
-__kernel void convolve(__global const uchar* src, int srcPitch, __global uchar* dst, int dstPitch, int width,
+__kernel void convolve(__global const sample* src, int srcPitch, __global sample* dst, int dstPitch, int width,
                        int height, __constant float* mask, int maskW, int maskH, float scale, float offset) {
   const int x = get_global_id(0);
   const int y = get_global_id(1);

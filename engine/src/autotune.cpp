@@ -307,7 +307,7 @@ RaceReport reportFor(const DeviceInfo& device, const FilterParams& params, Pixel
   report.fma = fmaLimit(device);
   report.maskWidth = params.mask.width;
   report.maskHeight = params.mask.height;
-  report.channels = bytesPerPixel(format);  // as bench counts them
+  report.channels = channelCount(format);
   report.filterAlpha = params.alpha == AlphaMode::Filter;
   report.width = width;
   report.height = height;
@@ -324,7 +324,7 @@ struct RaceFrames {
       : small(randomImage(53, 37, format, 7)),
         want(small.width(), small.height(), format),
         got(small.width(), small.height(), format),
-        tolerance(params.mask.isIntegerValued() ? 0 : 1),
+        tolerance(params.mask.toleranceLsb(maxSampleValue(format))),
         src(allocateDeviceImage(device.context, report.sampleWidth, report.sampleHeight, format, CL_MEM_READ_ONLY)),
         dst(allocateDeviceImage(device.context, report.sampleWidth, report.sampleHeight, format, CL_MEM_WRITE_ONLY)),
         tightPitch(static_cast<std::size_t>(report.width) * bytesPerPixel(format)) {
@@ -475,7 +475,7 @@ double RaceReport::megapixelsPerSecond(const RaceEntry& e) const {
 
 double RaceReport::copyShare(const RaceEntry& e) const {
   if (copyBytesPerSecond <= 0) return 0;
-  return megapixelsPerSecond(e) * 1e6 * 2.0 * channels / copyBytesPerSecond;
+  return megapixelsPerSecond(e) * 1e6 * 2.0 * bytesPerPixel(format) / copyBytesPerSecond;
 }
 
 double RaceReport::fmaShare(const RaceEntry& e) const {

@@ -32,9 +32,9 @@ int borderDefine(BorderMode mode) {
 }
 
 // The 16-bit integer lanes a whole-rows kernel can sum an integer mask in: 1
-// unsigned (no negative coefficient, every sum of 8-bit values below 2^16), 2
-// signed (below 2^15 either way), 0 none (float sums).
-int integerAccumulator(const Mask& m) {
+// unsigned (no negative coefficient, every sum of samples up to maxSample
+// below 2^16), 2 signed (below 2^15 either way), 0 none (float sums).
+int integerAccumulator(const Mask& m, int maxSample) {
   double sumAbs = 0;
   bool negative = false;
   for (float c : m.coefficients) {
@@ -42,14 +42,14 @@ int integerAccumulator(const Mask& m) {
     sumAbs += std::fabs(c);
     negative = negative || c < 0;
   }
-  if (!negative && sumAbs * 255 <= 65535) return 1;
-  if (sumAbs * 255 <= 32767) return 2;
+  if (!negative && sumAbs * maxSample <= 65535) return 1;
+  if (sumAbs * maxSample <= 32767) return 2;
   return 0;
 }
 
 // The coefficients as exact C99 hex-float literals, for baked programs; for the
 // whole-rows kernels also as integers where the sums fit 16 bits (rows.cl, INT_ACC).
-std::string bakedMaskSource(const Mask& m, const VariantInfo& v) {
+std::string bakedMaskSource(const Mask& m, const VariantInfo& v, PixelFormat format) {
   std::string text = "#define BAKED 1\n__constant float baked_mask[] = {";
   char literal[64];
   for (std::size_t k = 0; k < m.coefficients.size(); ++k) {
@@ -57,7 +57,7 @@ std::string bakedMaskSource(const Mask& m, const VariantInfo& v) {
     text += literal;
   }
   text += "};\n";
-  const int lanes = v.wholeRows ? integerAccumulator(m) : 0;
+  const int lanes = v.wholeRows ? integerAccumulator(m, maxSampleValue(format)) : 0;
   if (lanes == 0) return text;
   text += "#define INT_ACC " + std::to_string(lanes) + "\n__constant " + (lanes == 1 ? "ushort" : "short") +
           " baked_mask_int[] = {";
@@ -102,7 +102,7 @@ class WorkgroupFit {
         params_(params),
         dev_(dev),
         format_(format),
-        bpp_(bytesPerPixel(format)),
+        channels_(channelCount(format)),
         filterAlpha_(params.alpha == AlphaMode::Filter),
         userShape_(params.workgroup.x > 0),
         packet_(v.defaultPacket ? (params.packet ? params.packet : v.defaultPacket) : 1),
@@ -138,9 +138,10 @@ class WorkgroupFit {
   // The build options of one pass's program.
   std::string programOptions(const KernelPass& pass) const {
     std::ostringstream options;
-    options << "-D CHANNELS=" << bpp_ << " -D BORDER=" << borderDefine(params_.border)
-            << " -D FILTER_ALPHA=" << (filterAlpha_ ? 1 : 0) << " -D LX=" << (pass.ownShape ? cwx_ : wx_)
-            << " -D LY=" << (pass.ownShape ? cwy_ : wy_) << " -D PX=" << (pass.ownShape ? cpacket_ : packet_);
+    options << "-D CHANNELS=" << channels_ << " -D SAMPLE_BITS=" << sampleBits(format_)
+            << " -D BORDER=" << borderDefine(params_.border) << " -D FILTER_ALPHA=" << (filterAlpha_ ? 1 : 0)
+            << " -D LX=" << (pass.ownShape ? cwx_ : wx_) << " -D LY=" << (pass.ownShape ? cwy_ : wy_)
+            << " -D PX=" << (pass.ownShape ? cpacket_ : packet_);
     // Packet kernels unroll masks up to this many rows completely; a CPU compiler
     // (PoCL) takes long over the larger unrolled bodies, a GPU's wins from them.
     if (pass.unrollsRows) options << " -D UNROLL_ROWS=" << (dev_.kind == DeviceKind::GPU ? 15 : 7);
@@ -201,7 +202,7 @@ class WorkgroupFit {
       p.colLocalBytes = colBytes(cwx_, cwy_);
     }
     p.scale = m_.scale();
-    p.offset = m_.offset();
+    p.offset = m_.offsetFor(maxSampleValue(format_));
   }
 
  private:
@@ -223,10 +224,10 @@ class WorkgroupFit {
   }
 
   std::uint64_t localBytes(int x, int y) const {
-    return localMemoryBytes(v_, x, y, packet_, m_.width, m_.height, bpp_, filterAlpha_);
+    return localMemoryBytes(v_, x, y, packet_, m_.width, m_.height, channels_, filterAlpha_);
   }
   std::uint64_t colBytes(int x, int y) const {
-    return columnPassLocalBytes(x, y, cpacket_, m_.height, bpp_, filterAlpha_);
+    return columnPassLocalBytes(x, y, cpacket_, m_.height, channels_, filterAlpha_);
   }
   bool fits(int x, int y) const {
     return static_cast<std::size_t>(x) * y <= dev_.maxWorkGroupSize && localBytes(x, y) <= dev_.localMemBytes;
@@ -248,7 +249,7 @@ class WorkgroupFit {
   const FilterParams& params_;
   const DeviceInfo& dev_;
   const PixelFormat format_;
-  const int bpp_;
+  const int channels_;
   const bool filterAlpha_, userShape_;
   int packet_, wx_, wy_, cwx_, cwy_, cpacket_;
 };
@@ -352,7 +353,7 @@ std::unique_ptr<Convolver::Prepared> Convolver::build(const FilterParams& params
   if (user && own.path.empty())
     throw InvalidArgument("The variant user runs a kernel of your own: give its file with --kernel-file FILE.cl.");
   std::string text = kernelSource("common.cl") + "\n" + (user ? own.text : kernelSource(v.sourceFile));
-  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(params.mask, v) + text;
+  if (v.binding == MaskBinding::Baked) text = bakedMaskSource(params.mask, v, format) + text;
   const std::string key = user ? own.path + "#" + own.digest
                                : std::string(v.sourceFile) + "#" + std::to_string(std::hash<std::string>{}(text));
   // Compiled for the shapes, then checked against what the compiled kernels
@@ -415,7 +416,7 @@ void Convolver::checkUserKernel(Prepared& p, const UserKernel& own) {
   enqueuePrepared(p, q, src, dst, nullptr, &done, nullptr);
   done.wait();
   q.enqueueReadBuffer(dst.buffer, CL_TRUE, 0, got.sizeBytes(), got.data());
-  const int tolerance = p.params.mask.isIntegerValued() ? 0 : 1;
+  const int tolerance = p.params.mask.toleranceLsb(maxSampleValue(p.format));
   if (const auto mismatch = compareImages(got.view(), want.view(), tolerance))
     throw BuildError("The kernel file " + own.path + " computes wrong results: " + mismatch->toString() + ".",
                      "It built, and ran on a " + std::to_string(kWidth) + "x" + std::to_string(kHeight) + " " +
@@ -645,8 +646,7 @@ void Convolver::setPassArgs(Prepared& p, std::size_t i, const DeviceImage& src, 
 // Planar floats between two passes: one plane per filtered channel, rows of
 // whole float4 words (kernels/packet.cl); grown, never shrunk.
 void Convolver::ensureIntermediate(const Prepared& p, const DeviceImage& src, int pitchFloats) {
-  const int bpp = bytesPerPixel(src.format);
-  const int planes = bpp == 4 ? (p.params.alpha == AlphaMode::Filter ? 4 : 3) : 1;
+  const int planes = channelCount(src.format) == 4 ? (p.params.alpha == AlphaMode::Filter ? 4 : 3) : 1;
   const std::size_t bytes = static_cast<std::size_t>(planes) * pitchFloats * src.height * sizeof(float);
   if (intermediateBytes_ >= bytes) return;
   intermediate_ = cl::Buffer(device_->context, CL_MEM_READ_WRITE, bytes);
@@ -659,7 +659,8 @@ cl::Event Convolver::copyIntoImage(const cl::CommandQueue& q, const DeviceImage&
   if (src.pitchBytes != static_cast<std::size_t>(src.width) * bpp)
     throw UnsupportedError("Variant image needs tightly packed rows.");
   if (imageW_ != src.width || imageH_ != src.height || imageFormat_ != src.format) {
-    const cl::ImageFormat f(bpp == 4 ? CL_RGBA : CL_R, CL_UNSIGNED_INT8);
+    const cl::ImageFormat f(channelCount(src.format) == 4 ? CL_RGBA : CL_R,
+                            bytesPerSample(src.format) == 2 ? CL_UNSIGNED_INT16 : CL_UNSIGNED_INT8);
     image_ = cl::Image2D(device_->context, CL_MEM_READ_ONLY, f, src.width, src.height);
     imageW_ = src.width, imageH_ = src.height, imageFormat_ = src.format;
   }

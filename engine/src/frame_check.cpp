@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include "liveconv/errors.hpp"
 
@@ -11,7 +12,7 @@ namespace liveconv {
 
 Region checkRegionFor(int width, int height, const Mask& mask, PixelFormat format, double budget) {
   if (width <= 0 || height <= 0) return {};
-  const double perPixel = static_cast<double>(mask.width) * mask.height * std::max(1, bytesPerPixel(format));
+  const double perPixel = static_cast<double>(mask.width) * mask.height * std::max(1, channelCount(format));
   const double pixels = static_cast<double>(width) * height;
   if (pixels * perPixel <= budget) return {0, 0, width, height};
   // The frame's shape, scaled down to the pixels the budget pays for.
@@ -21,7 +22,9 @@ Region checkRegionFor(int width, int height, const Mask& mask, PixelFormat forma
   return {(width - w) / 2, (height - h) / 2, w, h};
 }
 
-int checkToleranceLsb(const Mask& mask) { return mask.isIntegerValued() ? 0 : 1; }
+int checkToleranceLsb(const Mask& mask, PixelFormat format) {
+  return mask.toleranceLsb(maxSampleValue(format));
+}
 
 FrameCheck checkFrame(const ImageView& source, const ImageView& filtered, const FilterParams& params,
                       const Region& region, int threadCount) {
@@ -33,7 +36,7 @@ FrameCheck checkFrame(const ImageView& source, const ImageView& filtered, const 
   check.frameHeight = source.height;
   check.format = source.format;
   check.wholeFrame = region == Region{0, 0, source.width, source.height};
-  check.toleranceLsb = checkToleranceLsb(params.mask);
+  check.toleranceLsb = checkToleranceLsb(params.mask, source.format);
   Image want(region.width, region.height, source.format);
   const auto t0 = std::chrono::steady_clock::now();
   convolveReferenceRegion(source, region, want.view(), params.mask, params.border, params.alpha, threadCount);
@@ -41,19 +44,28 @@ FrameCheck checkFrame(const ImageView& source, const ImageView& filtered, const 
 
   check.differences = Image(region.width, region.height, PixelFormat::GRAY8);
   const ImageView diff = check.differences.view();
-  const int channels = bytesPerPixel(source.format);
+  const int channels = channelCount(source.format);
+  const bool wide = bytesPerSample(source.format) == 2;
+  // Sample k of a row (8 or 16 bits).
+  auto sampleAt = [wide](const std::uint8_t* row, std::size_t k) -> int {
+    if (!wide) return row[k];
+    std::uint16_t v;
+    std::memcpy(&v, row + 2 * k, 2);
+    return v;
+  };
   check.pixelsCompared = region.pixels();
   for (int y = 0; y < region.height; ++y) {
-    const std::uint8_t* got = filtered.row(region.y + y) + static_cast<std::size_t>(region.x) * channels;
+    const std::uint8_t* got =
+        filtered.row(region.y + y) + static_cast<std::size_t>(region.x) * bytesPerPixel(source.format);
     const std::uint8_t* ref = want.view().row(y);
     std::uint8_t* out = diff.row(y);
     for (int x = 0; x < region.width; ++x) {
       int worst = 0;
       for (int c = 0; c < channels; ++c) {
         const std::size_t k = static_cast<std::size_t>(x) * channels + c;
-        worst = std::max(worst, std::abs(static_cast<int>(got[k]) - static_cast<int>(ref[k])));
+        worst = std::max(worst, std::abs(sampleAt(got, k) - sampleAt(ref, k)));
       }
-      out[x] = static_cast<std::uint8_t>(worst);
+      out[x] = static_cast<std::uint8_t>(std::min(worst, 255));  // the picture of differences saturates
       if (worst == 0) continue;
       ++check.pixelsDiffering;
       if (worst > check.toleranceLsb) ++check.pixelsBeyondTolerance;

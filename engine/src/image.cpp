@@ -15,19 +15,57 @@
 
 namespace liveconv {
 
-int bytesPerPixel(PixelFormat format) {
+int channelCount(PixelFormat format) {
   switch (format) {
-    case PixelFormat::RGBA8: return 4;
+    case PixelFormat::RGBA8:
+    case PixelFormat::RGBA16:
+      return 4;
+    case PixelFormat::GRAY8:
+    case PixelFormat::GRAY16:
+      return 1;
+    case PixelFormat::Invalid:
+      break;
+  }
+  return 0;
+}
+
+int bytesPerSample(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::RGBA8:
     case PixelFormat::GRAY8: return 1;
+    case PixelFormat::RGBA16:
+    case PixelFormat::GRAY16:
+      return 2;
     case PixelFormat::Invalid: break;
   }
   return 0;
+}
+
+int bytesPerPixel(PixelFormat format) {
+  return channelCount(format) * bytesPerSample(format);
+}
+int sampleBits(PixelFormat format) {
+  return 8 * bytesPerSample(format);
+}
+int maxSampleValue(PixelFormat format) {
+  return bytesPerSample(format) == 2 ? 65535 : bytesPerSample(format) ? 255 : 0;
+}
+
+PixelFormat withSampleBits(PixelFormat format, int bits) {
+  const int channels = channelCount(format);
+  if (channels == 0 || (bits != 8 && bits != 16)) return PixelFormat::Invalid;
+  if (channels == 4) return bits == 8 ? PixelFormat::RGBA8 : PixelFormat::RGBA16;
+  return bits == 8 ? PixelFormat::GRAY8 : PixelFormat::GRAY16;
 }
 
 const char* toString(PixelFormat format) {
   switch (format) {
     case PixelFormat::RGBA8: return "rgba";
     case PixelFormat::GRAY8: return "gray";
+    case PixelFormat::RGBA16:
+      return "rgba16";
+    case PixelFormat::GRAY16:
+      return "gray16";
     case PixelFormat::Invalid: break;
   }
   return "invalid";
@@ -37,7 +75,15 @@ PixelFormat parsePixelFormat(std::string_view text) {
   const std::string t = detail::asciiLower(text);
   if (t == "rgba" || t == "rgba8") return PixelFormat::RGBA8;
   if (t == "gray" || t == "gray8" || t == "grey") return PixelFormat::GRAY8;
+  if (t == "rgba16") return PixelFormat::RGBA16;
+  if (t == "gray16" || t == "grey16") return PixelFormat::GRAY16;
   return PixelFormat::Invalid;
+}
+
+const std::vector<PixelFormat>& allPixelFormats() {
+  static const std::vector<PixelFormat> formats{PixelFormat::RGBA8, PixelFormat::GRAY8, PixelFormat::RGBA16,
+                                                PixelFormat::GRAY16};
+  return formats;
 }
 
 const char* toString(BorderMode mode) {
@@ -283,6 +329,12 @@ void turnClockwise(const ImageView& source, int quarterTurns, Image* into) {
 Image randomImage(int w, int h, PixelFormat f, unsigned seed) {
   Image img(w, h, f);
   std::mt19937 rng(seed);
+  if (bytesPerSample(f) == 2) {
+    // Whole 16-bit values, so that both bytes of a sample vary.
+    auto* samples = reinterpret_cast<std::uint16_t*>(img.data());
+    for (std::size_t k = 0; k < img.sizeBytes() / 2; ++k) samples[k] = static_cast<std::uint16_t>(rng() >> 16);
+    return img;
+  }
   for (std::size_t k = 0; k < img.sizeBytes(); ++k) img.data()[k] = static_cast<std::uint8_t>(rng() >> 24);
   return img;
 }

@@ -312,7 +312,7 @@ bool KernelBuilder::stopgapServes(const Job& job) const {
   return job.stage == Stage::Set && (job.params.variant == VariantId::Auto || job.stopgap) &&
          !stopgapsFailed_.count(stopgapKey(job)) &&
          stopgapAffordable(job.width, job.height, job.params.mask.width, job.params.mask.height,
-                           bytesPerPixel(job.format), d.kind == DeviceKind::GPU, d.computeUnits);
+                           channelCount(job.format), d.kind == DeviceKind::GPU, d.computeUnits);
 }
 
 KernelBuilder::Outcome KernelBuilder::build(const Job& job) {

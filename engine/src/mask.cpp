@@ -64,11 +64,12 @@ std::string numberText(double v) {
 }
 
 // The float arithmetic every variant does, bounded: the accumulator reaches at
-// most sum(|c|) * 255, the result |acc * scale| + |offset|. Both must be finite
+// most sum(|c|) * 65535 (16-bit samples; 8-bit ones stay below that), the
+// result |acc * scale| + |offset at 16 bits|. Both must be finite
 // floats, so no accepted mask can produce inf or NaN (and the CPU reference's
 // float -> uchar conversion always gets a finite value).
 std::string rangeError(const Mask& m) {
-  const double scale = m.scale(), offset = m.offset();
+  const double scale = m.scale(), offset = m.offsetFor(kLargestSample);
   if (!std::isfinite(scale)) {
     if (m.normalize == Normalize::Auto)
       return "Mask normalize=auto divides by the coefficient sum " + numberText(m.sum()) +
@@ -76,15 +77,16 @@ std::string rangeError(const Mask& m) {
     return "Mask divisor " + numberText(m.divisor) + " gives a scale 1/divisor beyond float range; use a divisor of " +
            "at least 3e-38 in magnitude.";
   }
-  if (!std::isfinite(offset)) return "Mask bias " + numberText(m.bias) + " leaves no room for the offset; keep |bias| below 1e38.";
+  if (!std::isfinite(offset))
+    return "Mask bias " + numberText(m.bias) + " leaves no room for the offset; keep |bias| below 1e36.";
   double absSum = 0;
   for (float c : m.coefficients) absSum += std::fabs(c);
-  const double accumulator = absSum * 255.0;
+  const double accumulator = absSum * kLargestSample;
   const double result = accumulator * std::fabs(scale) + std::fabs(offset);
   constexpr double kFloatMax = std::numeric_limits<float>::max();
   if (!(accumulator <= kFloatMax))
-    return "Mask coefficients are too large: the sum of their magnitudes times 255 (" + numberText(accumulator) +
-           ") overflows the float accumulator; keep the sum of |coefficients| below 1e36.";
+    return "Mask coefficients are too large: the sum of their magnitudes times 65535, the largest 16-bit value (" +
+           numberText(accumulator) + "), overflows the float accumulator; keep the sum of |coefficients| below 5e33.";
   if (!(result <= kFloatMax))
     return "Mask scale and offset are too large: a result can reach " + numberText(result) +
            ", beyond float range; use a larger divisor or smaller coefficients.";
@@ -128,6 +130,10 @@ float Mask::scale() const {
   return 1.0f / divisor;
 }
 
+float Mask::offsetFor(int maxSample) const {
+  return maxSample == 255 ? offset() : static_cast<float>(static_cast<double>(offset()) * maxSample / 255.0);
+}
+
 float Mask::offset() const {
   if (normalize == Normalize::Auto) {
     switch (sumSign(*this)) {
@@ -144,6 +150,13 @@ bool Mask::isIntegerValued() const {
   if (!std::all_of(coefficients.begin(), coefficients.end(), isInt) || !isInt(bias)) return false;
   if (normalize == Normalize::Auto) return sumSign(*this) != SumSign::Positive || isInt(sum());
   return isInt(divisor);
+}
+
+int Mask::toleranceLsb(int maxSample) const {
+  if (!isIntegerValued()) return 1;
+  double absSum = 0;
+  for (float c : coefficients) absSum += std::fabs(c);
+  return absSum * maxSample < 16777216.0 ? 0 : 1;
 }
 
 int Mask::nonZeroTaps() const {

@@ -44,12 +44,23 @@ SyntheticSource::SyntheticSource(int width, int height, PixelFormat format, long
       b->view = b->owned.view();
     }
     // Diagonal bands moving with k, plus a fine checker so the filter has edges to work on.
+    // At 16 bits, the same picture with each level times 257 (255 -> 65535).
+    const int channels = channelCount(format);
+    const bool wide = bytesPerSample(format) == 2;
     for (int y = 0; y < height; ++y) {
       std::uint8_t* row = b->view.row(y);
       for (int x = 0; x < width; ++x)
-        for (int c = 0; c < bpp; ++c)
-          row[x * bpp + c] =
+        for (int c = 0; c < channels; ++c) {
+          const std::uint8_t level =
               c == 3 ? 255 : static_cast<std::uint8_t>((x + y + 40 * k + 60 * c) * 2 + (((x ^ y) & 4) ? 64 : 0));
+          const std::size_t at = static_cast<std::size_t>(x) * channels + c;
+          if (wide) {
+            const std::uint16_t v = static_cast<std::uint16_t>(level * 257);
+            std::memcpy(row + 2 * at, &v, 2);
+          } else {
+            row[at] = level;
+          }
+        }
     }
     frames_.push_back(std::move(b));
   }

@@ -259,8 +259,8 @@ double fmasPerOutput(const VariantInfo& v, int maskW, int maskH) {
   return v.needsSeparableMask ? double(maskW + maskH) : double(maskW) * maskH;
 }
 
-int channelsComputed(const VariantInfo& v, int bytesPerPixel, bool filterAlpha) {
-  if (bytesPerPixel != 4) return 1;
+int channelsComputed(const VariantInfo& v, int channels, bool filterAlpha) {
+  if (channels != 4) return 1;
   const bool planar = v.footprint == LocalFootprint::PacketTile || v.footprint == LocalFootprint::Separable;
   return planar && !filterAlpha ? 3 : 4;
 }
@@ -338,17 +338,17 @@ std::uint64_t packetTileBytes(std::uint64_t wx, std::uint64_t wy, PacketShape s,
 
 }  // namespace
 
-std::uint64_t columnPassLocalBytes(int wx, int wy, int packet, int maskH, int bpp, bool filterAlpha) {
-  const std::uint64_t planes = bpp == 4 ? (filterAlpha ? 4 : 3) : 1;
+std::uint64_t columnPassLocalBytes(int wx, int wy, int packet, int maskH, int channels, bool filterAlpha) {
+  const std::uint64_t planes = channels == 4 ? (filterAlpha ? 4 : 3) : 1;
   return packetTileBytes(static_cast<std::uint64_t>(wx), static_cast<std::uint64_t>(wy),
                          packetShape(variantInfo(VariantId::Separable), packet), 1, maskH, planes);
 }
 
-std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int bpp,
+std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int channels,
                                bool filterAlpha) {
-  const std::uint64_t elem = bpp == 4 ? 16 : 4;  // float4 or float per pixel
+  const std::uint64_t elem = channels == 4 ? 16 : 4;  // float4 or float per pixel
   const std::uint64_t w = static_cast<std::uint64_t>(wx), h = static_cast<std::uint64_t>(wy);
-  const std::uint64_t planes = bpp == 4 ? (filterAlpha ? 4 : 3) : 1;
+  const std::uint64_t planes = channels == 4 ? (filterAlpha ? 4 : 3) : 1;
   switch (v.footprint) {
     case LocalFootprint::Tile: return (w + maskW - 1) * (h + maskH - 1) * elem;
     case LocalFootprint::PacketTile: return packetTileBytes(w, h, packetShape(v, packet), maskW, maskH, planes);

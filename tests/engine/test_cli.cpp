@@ -200,6 +200,13 @@ TEST(Cli, UsageErrorsExitWith2) {
   r = run("bench --runs");
   EXPECT_EQ(r.exitCode, 2) << r.output;
   EXPECT_TRUE(has(r.output, "--runs needs a value")) << r.output;
+  r = run("bench --format rgba,rgb48");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Unknown pixel format 'rgb48'")) << r.output;
+  // 16-bit formats are the engine's (bench) until sources and outputs keep the depth.
+  r = run("run -i testpattern:64x48 --frames 1 -o null --format rgba16");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "Format rgba16 is one the engine filters in bench only")) << r.output;
 }
 
 TEST(Cli, UnknownDeviceExitsWith3) {
@@ -236,6 +243,25 @@ TEST(Cli, BenchVerifiesEveryVariant) {
   EXPECT_TRUE(has(text, "\"roof\": \"fma\"") || has(text, "\"roof\": \"bw\"")) << text.substr(0, 600);
   EXPECT_TRUE(has(r.output, "roof = the nearer of the two limits")) << r.output;
   EXPECT_TRUE(has(text, "\"verify\": \"ok(exact)\""));
+}
+
+// RGBA16 and GRAY16 in bench: each variant asked for runs and verifies
+// against the reference, and the rows and the JSON name the format.
+TEST(Cli, BenchVerifiesTheSixteenBitFormats) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  const std::string json = testing::TempDir() + "/bench16.json";
+  const Result r =
+      run("bench --masks 3x7 --sizes 67x45 --format rgba16,gray16 --variants naive,multi_pixel,rows "
+          "--runs 2 --warmup 1 --verify --json " +
+          json);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_FALSE(has(r.output, "FAIL")) << r.output;
+  for (const char* row : {"naive          rgba16", "multi_pixel    gray16", "rows           rgba16"})
+    EXPECT_TRUE(has(r.output, row)) << row << "\n" << r.output;
+  std::ifstream in(json);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(has(text, "\"format\": \"rgba16\"") && has(text, "\"format\": \"gray16\"")) << text.substr(0, 600);
+  EXPECT_TRUE(has(text, "\"verify\": \"ok(exact)\"")) << text.substr(0, 600);
 }
 
 // A kernel of one's own on the command line: one that does not build, or

@@ -67,8 +67,9 @@ TEST(MaskLimits, AccumulationsBeyondFloatAreRefused) {
                                                                                                       << why;
   }
   EXPECT_NE(jsonRefusal(R"({"width":3,"height":1,"coefficients":[3e38,0,-3e38]})"), "(accepted)");
-  // The largest accumulation that fits is accepted: sum(|c|) * 255 < FLT_MAX.
-  EXPECT_EQ(refusal("1x1:1e36;normalize=none;divisor=1e10"), "(accepted)");
+  // The largest accumulation that fits at 16 bits is accepted: sum(|c|) * 65535 < FLT_MAX.
+  EXPECT_EQ(refusal("1x1:5e33;normalize=none;divisor=1e10"), "(accepted)");
+  EXPECT_TRUE(contains(refusal("1x1:6e33;normalize=none;divisor=1e10"), "65535"));
 }
 
 TEST(MaskLimits, SidesParseExactlyAsOddNumbersUpTo63) {
@@ -176,19 +177,26 @@ TEST(MaskLimits, DescribeShowsTheEffectiveScaleAndSaturation) {
 }
 
 // Every accepted mask's worst case stays finite in float, so the reference
-// never converts inf or NaN (checked here on the extreme inputs 0 and 255).
+// never converts inf or NaN (checked here on the extreme inputs 0 and 255, and
+// 0 and 65535 at 16 bits).
 TEST(MaskLimits, AcceptedExtremesGiveFiniteResults) {
-  Image src(7, 5, PixelFormat::RGBA8), dst(7, 5, PixelFormat::RGBA8);
-  for (int y = 0; y < 5; ++y)
-    for (int x = 0; x < 28; ++x) src.view().row(y)[x] = (x + y) % 2 ? 255 : 0;
-  for (const char* spec : {"1x1:1e36;normalize=none;divisor=1e10", "3x1:1e35,-1e35,1e35;normalize=none;divisor=1e30",
-                           "1x1:1;divisor=3e-38;bias=-1e37", "unsharp:63:amount=1e20", "1x1:1e-38;normalize=auto"}) {
-    SCOPED_TRACE(spec);
-    if (refusal(spec) != "(accepted)") continue;  // refused is fine too; accepted must compute
-    const Mask m = parseMaskSpec(spec);
-    EXPECT_TRUE(std::isfinite(m.scale()) && std::isfinite(m.offset()));
-    EXPECT_NO_THROW(convolveReference(src.view(), dst.view(), m, BorderMode::Clamp, AlphaMode::Filter));
+  int accepted = 0;
+  for (const PixelFormat format : {PixelFormat::RGBA8, PixelFormat::RGBA16}) {
+    Image src(7, 5, format), dst(7, 5, format);
+    for (int y = 0; y < 5; ++y)
+      for (int x = 0; x < 28 * bytesPerSample(format); ++x)
+        src.view().row(y)[x] = (x / bytesPerSample(format) + y) % 2 ? 255 : 0;
+    for (const char* spec : {"1x1:5e33;normalize=none;divisor=1e10", "3x1:1e33,-1e33,1e33;normalize=none;divisor=1e30",
+                             "1x1:1;divisor=3e-38;bias=-1e35", "unsharp:63:amount=1e20", "1x1:1e-38;normalize=auto"}) {
+      SCOPED_TRACE(spec);
+      if (refusal(spec) != "(accepted)") continue;  // refused is fine too; accepted must compute
+      ++accepted;
+      const Mask m = parseMaskSpec(spec);
+      EXPECT_TRUE(std::isfinite(m.scale()) && std::isfinite(m.offsetFor(maxSampleValue(format))));
+      EXPECT_NO_THROW(convolveReference(src.view(), dst.view(), m, BorderMode::Clamp, AlphaMode::Filter));
+    }
   }
+  EXPECT_GE(accepted, 8);
 }
 
 // Mask files: only regular files of at most 1 MiB, or standard input with @-.

@@ -1,6 +1,8 @@
 // The CPU reference itself, against values worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "liveconv/compare.hpp"
 #include "liveconv/errors.hpp"
 #include "liveconv/reference.hpp"
@@ -109,6 +111,69 @@ TEST(Reference, RejectsMismatchedImages) {
   Image a(4, 4, PixelFormat::GRAY8), b(4, 5, PixelFormat::GRAY8);
   EXPECT_THROW(convolveReference(a.view(), b.view(), parseMaskSpec("box:3"), BorderMode::Clamp, AlphaMode::PassThrough),
                InvalidArgument);
+}
+
+Image grayRow16(std::vector<std::uint16_t> values) {
+  Image img(static_cast<int>(values.size()), 1, PixelFormat::GRAY16);
+  std::memcpy(img.data(), values.data(), values.size() * 2);
+  return img;
+}
+
+std::vector<std::uint16_t> samples16(const Image& img) {
+  std::vector<std::uint16_t> out(img.sizeBytes() / 2);
+  std::memcpy(out.data(), img.data(), img.sizeBytes());
+  return out;
+}
+
+// 16 bits: the same arithmetic, rounding and saturation at 65535; the bias and
+// the auto offsets are in 8-bit levels, times 257 (so a mask gives the same
+// picture at both depths).
+TEST(Reference, SixteenBitSamplesRoundSaturateAndScaleTheOffset) {
+  const Image src = grayRow16({10, 20, 30, 40000, 65535});
+  Image dst(5, 1, PixelFormat::GRAY16);
+  convolveReference(src.view(), dst.view(), parseMaskSpec("3x1:1,1,1;divisor=3"), BorderMode::Clamp,
+                    AlphaMode::PassThrough);
+  // 40/3=13.3, 60/3=20, 40050/3=13350, 105565/3=35188.3, 171070/3=57023.3
+  EXPECT_EQ(samples16(dst), (std::vector<std::uint16_t>{13, 20, 13350, 35188, 57023}));
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:1;divisor=2"), BorderMode::Clamp,
+                    AlphaMode::PassThrough);
+  EXPECT_EQ(samples16(dst), (std::vector<std::uint16_t>{5, 10, 15, 20000, 32768}));  // 32767.5 -> even
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:2;normalize=none"), BorderMode::Clamp,
+                    AlphaMode::PassThrough);
+  EXPECT_EQ(samples16(dst), (std::vector<std::uint16_t>{20, 40, 60, 65535, 65535}));
+  // bias=1 is one 8-bit level: 257 at 16 bits.
+  convolveReference(src.view(), dst.view(), parseMaskSpec("1x1:-1;bias=1;normalize=none"), BorderMode::Clamp,
+                    AlphaMode::PassThrough);
+  EXPECT_EQ(samples16(dst), (std::vector<std::uint16_t>{247, 237, 227, 0, 0}));
+
+  Image flat(5, 5, PixelFormat::GRAY16), out(5, 5, PixelFormat::GRAY16);
+  for (int k = 0; k < 25; ++k) reinterpret_cast<std::uint16_t*>(flat.data())[k] = 12345;
+  convolveReference(flat.view(), out.view(), parseMaskSpec("laplacian"), BorderMode::Mirror, AlphaMode::PassThrough);
+  EXPECT_EQ(samples16(out), std::vector<std::uint16_t>(25, 128 * 257));
+}
+
+TEST(Reference, SixteenBitAlphaPassesThroughAndMatchesEightBitScaled) {
+  // A picture at 8 bits and the same levels times 257: a mask with integer
+  // taps and bias gives the same levels times 257 (no rounding either way).
+  const Image src8 = randomImage(9, 7, PixelFormat::RGBA8, 3);
+  Image src16(9, 7, PixelFormat::RGBA16);
+  auto* wide = reinterpret_cast<std::uint16_t*>(src16.data());
+  for (std::size_t k = 0; k < src8.sizeBytes(); ++k) wide[k] = static_cast<std::uint16_t>(src8.data()[k] * 257);
+  Image dst8(9, 7, PixelFormat::RGBA8), dst16(9, 7, PixelFormat::RGBA16);
+  const Mask m = parseMaskSpec("3x3:0,-1,0,-1,5,-1,0,-1,0;bias=3");
+  convolveReference(src8.view(), dst8.view(), m, BorderMode::Clamp, AlphaMode::PassThrough);
+  convolveReference(src16.view(), dst16.view(), m, BorderMode::Clamp, AlphaMode::PassThrough);
+  const std::vector<std::uint16_t> got = samples16(dst16);
+  for (std::size_t k = 0; k < dst8.sizeBytes(); ++k) ASSERT_EQ(got[k], dst8.data()[k] * 257) << "value " << k;
+  for (std::size_t k = 3; k < got.size(); k += 4) ASSERT_EQ(got[k], wide[k]) << "alpha of pixel " << k / 4;
+}
+
+TEST(Compare, SixteenBitValuesAreComparedWhole) {
+  // 256 and 0 share their low byte: a byte compare would call them equal.
+  const Image a = grayRow16({1, 256, 3}), b = grayRow16({1, 0, 4});
+  auto mm = compareImages(a.view(), b.view(), 1);
+  ASSERT_TRUE(mm.has_value());
+  EXPECT_EQ(mm->toString(), "first mismatch at (1, 0) channel 0: got 256, want 0 (1 values differ)");
 }
 
 TEST(Compare, ReportsTheFirstMismatch) {

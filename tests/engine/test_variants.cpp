@@ -1,8 +1,9 @@
 // The reference sweep: every registered variant against the CPU reference,
-// RGBA8 and GRAY8, every border mode. Tolerance: exact (0 LSB) for integer
-// masks with an integer divisor, else 1 LSB. Integer masks come with negative
-// taps and with positive taps only (the row kernels sum these in signed and
-// unsigned 16-bit lanes where the sums fit).
+// RGBA8 and GRAY8 at every border mode, RGBA16 and GRAY16 at two (below).
+// Tolerance: Mask::toleranceLsb(), exact (0 LSB) for integer masks with an
+// integer divisor whose sums stay below 2^24, else 1 LSB. Integer masks come
+// with negative taps and with positive taps only (the row kernels sum these
+// in signed and unsigned 16-bit lanes where the sums fit).
 //
 // Most of a case's time is the OpenCL compiler (77-97 % on PoCL): the border,
 // the format, the mask's size (and, for the baked variants, its taps) are build
@@ -55,6 +56,16 @@
 //        the tile several times; larger than the 17x13 frame.
 //  3x7   taller than wide: the two radii differ, so a swapped x and y shows.
 //  7x1   one row: no vertical halo, a horizontal one of 3.
+// 16 bits: what differs from 8 is the element type, so only the loads, the
+// stores and the conversions (common.cl's `sample`): the whole-word and the
+// per-pixel staging of packet.cl, local_vec4's vector loads, the row
+// kernels' vectors and tails, the image's channel type, the alpha copy, the
+// saturation at 65535. The mask-size paths are the same code as at 8 bits,
+// so RGBA16 and GRAY16 run two sizes, 5x5 (packet.cl's window offset of 2)
+// and 3x7 (radii that differ), at the zero border, and 3x7 at clamp (the
+// border rules are index arithmetic, the same at every depth): every kernel
+// and every load and store path at a fifth of the 8-bit sweep's programs.
+//
 // Border masks: 3x7 (radii 1 and 3) and 15x15 (radius 7: on the 1x1 and 5x3
 // frames the border rule maps coordinates several periods away). Both are
 // sizes other tests build at clamp too (bench's --masks 3x7 and 15 in
@@ -106,6 +117,9 @@ const std::vector<Size2> kImageSizes = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333
 const std::vector<Size2> kSecondImplementationMaskSizes = {{1, 1}, {7, 7}, {9, 9}, {31, 31}, {3, 7}};
 const std::vector<Size2> kBorderMaskSizes = {{3, 7}, {15, 15}};
 const std::vector<Size2> kBorderImageSizes = {{1, 1}, {5, 3}, {17, 13}, {64, 64}, {333, 201}};
+const std::vector<Size2> kWideMaskSizes = {{5, 5}, {3, 7}};
+const std::vector<Size2> kWideBorderMaskSizes = {{3, 7}};
+const std::vector<BorderMode> kWideBorders = {BorderMode::Zero, BorderMode::Clamp};
 // The border at which every mask size and frame runs (see above).
 constexpr BorderMode kEveryPathBorder = BorderMode::Zero;
 
@@ -132,7 +146,7 @@ std::string runCase(Convolver& conv, const VariantInfo& v, const Mask& mask, con
   Image got(src.width(), src.height(), src.format()), want(src.width(), src.height(), src.format());
   conv.process(src.view(), got.view());
   convolveReference(src.view(), want.view(), mask, border, alpha);
-  const int tolerance = mask.isIntegerValued() ? 0 : 1;
+  const int tolerance = mask.toleranceLsb(maxSampleValue(src.format()));
   if (auto mm = compareImages(got.view(), want.view(), tolerance)) {
     std::ostringstream out;
     out << v.name << " " << toString(src.format()) << " border " << toString(border) << " mask " << mask.width
@@ -154,9 +168,12 @@ TEST_P(VariantSweep, MatchesReference) {
   int cases = 0;
   unsigned seed = 1;
   const bool everyPath = border == kEveryPathBorder;
+  const bool wide = bytesPerSample(format) == 2;
   const std::vector<Size2>& images = everyPath ? kImageSizes : kBorderImageSizes;
-  const std::vector<Size2>& maskSizes =
-      !everyPath ? kBorderMaskSizes : test::testImplementation().empty() ? kMaskSizes : kSecondImplementationMaskSizes;
+  const std::vector<Size2>& maskSizes = wide         ? (everyPath ? kWideMaskSizes : kWideBorderMaskSizes)
+                                        : !everyPath ? kBorderMaskSizes
+                                        : test::testImplementation().empty() ? kMaskSizes
+                                                                             : kSecondImplementationMaskSizes;
   for (const Size2& is : images) {
     const Image src = randomImage(is.w, is.h, format, seed++);
     for (const Size2& ms : maskSizes) {
@@ -171,7 +188,8 @@ TEST_P(VariantSweep, MatchesReference) {
         masks.push_back(rank1 ? test::separableFloatMask(ms.w, ms.h, ms.w * 100 + ms.h)
                               : test::floatMask(ms.w, ms.h, ms.w * 100 + ms.h));
       // Positive taps: rows_baked's unsigned 16-bit sums (the integer mask has negative taps: signed ones).
-      const bool positiveTaps = everyPath && baked && v->wholeRows && ms.w * ms.h > 1 && ms.w * ms.h <= 49 && small;
+      const bool positiveTaps =
+          !wide && everyPath && baked && v->wholeRows && ms.w * ms.h > 1 && ms.w * ms.h <= 49 && small;
       if (positiveTaps) masks.push_back(benchMask(ms.w, ms.h));
       for (const Mask& mask : masks) {
         // On a bright frame (240..255): the 5x5 blur's sums (its taps add up
@@ -197,8 +215,8 @@ std::vector<SweepParam> allSweepParams() {
   std::vector<SweepParam> params;
   for (const auto& v : variantRegistry())
     if (v.id != VariantId::Auto)  // auto picks among the others; tested in test_autotune.cpp
-    for (PixelFormat f : {PixelFormat::RGBA8, PixelFormat::GRAY8})
-      for (BorderMode b : allBorderModes()) params.emplace_back(v.name, f, b);
+      for (PixelFormat f : allPixelFormats())
+        for (BorderMode b : bytesPerSample(f) == 2 ? kWideBorders : allBorderModes()) params.emplace_back(v.name, f, b);
   return params;
 }
 

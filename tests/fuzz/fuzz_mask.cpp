@@ -43,9 +43,9 @@ void checkInvariants(const liveconv::Mask& m, const std::string& source) {
     absSum += std::fabs(c);
   }
   check(std::isfinite(m.divisor) && m.divisor != 0, "divisor not finite or zero", source);
-  const double scale = m.scale(), offset = m.offset();
+  const double scale = m.scale(), offset = m.offsetFor(liveconv::kLargestSample);
   check(std::isfinite(scale) && std::isfinite(offset), "scale or offset not finite", source);
-  check(absSum * 255.0 * std::fabs(scale) + std::fabs(offset) <= std::numeric_limits<float>::max(),
+  check(absSum * liveconv::kLargestSample * std::fabs(scale) + std::fabs(offset) <= std::numeric_limits<float>::max(),
         "worst-case result beyond float", source);
 
   const std::string json = liveconv::maskToJson(m);

@@ -45,7 +45,7 @@ struct RaceReport {
   int sampleWidth = 0, sampleHeight = 0;  // the frame the candidates were timed on
   double copyBytesPerSecond = 0;          // the device's copy bandwidth (copyBandwidth())
   FmaLimit fma;                           // the device's peak FMA rate (fmaLimit())
-  int maskWidth = 1, maskHeight = 1, channels = 4;  // the FMAs each output takes, per variant (channels: bytes per pixel, as bench)
+  int maskWidth = 1, maskHeight = 1, channels = 4;  // the FMAs each output takes, per variant (channels: 4 or 1)
   bool filterAlpha = false;                         // alpha filtered, not copied: what channelsComputed() counts
   std::vector<RaceEntry> entries;
   int chosen = -1;  // the fastest correct entry; -1 when none ran

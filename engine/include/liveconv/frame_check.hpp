@@ -21,10 +21,8 @@ constexpr double kCheckWorkBudget = 4e8;
 // a centred region of the frame's aspect ratio that fits it (at least 1x1).
 Region checkRegionFor(int width, int height, const Mask& mask, PixelFormat format, double budget = kCheckWorkBudget);
 
-// The differences the check allows: none where every coefficient, the
-// divisor and the bias are integers, else 1 LSB (the accumulation order of a
-// variant may differ from the reference's; docs/masks.md).
-int checkToleranceLsb(const Mask& mask);
+// The differences the check allows: Mask::toleranceLsb() at the format's depth.
+int checkToleranceLsb(const Mask& mask, PixelFormat format);
 
 struct FrameCheck {
   Region region;            // the pixels compared, in frame coordinates

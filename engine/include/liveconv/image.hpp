@@ -14,13 +14,25 @@ namespace liveconv {
 
 enum class PixelFormat {
   Invalid = 0,
-  RGBA8,  // interleaved R, G, B, A bytes
-  GRAY8,  // one byte per pixel
+  RGBA8,   // interleaved R, G, B, A bytes
+  GRAY8,   // one byte per pixel
+  RGBA16,  // interleaved R, G, B, A 16-bit values in the host's byte order, 0..65535
+  GRAY16,  // one 16-bit value per pixel, 0..65535
 };
 
 int bytesPerPixel(PixelFormat format);
+int channelCount(PixelFormat format);    // 4 for RGBA, 1 for gray, 0 for Invalid
+int bytesPerSample(PixelFormat format);  // 1 or 2 (0 for Invalid)
+int sampleBits(PixelFormat format);      // 8 or 16 (0 for Invalid)
+// The largest value a sample holds: 255 or 65535. Results are clamped to 0..it.
+int maxSampleValue(PixelFormat format);
+// The same channels at the other depth: RGBA8 <-> RGBA16, GRAY8 <-> GRAY16.
+PixelFormat withSampleBits(PixelFormat format, int bits);
 const char* toString(PixelFormat format);
-PixelFormat parsePixelFormat(std::string_view text);  // "rgba" / "gray"; Invalid if unknown
+// "rgba" / "gray" (8 bits), "rgba16" / "gray16"; Invalid if unknown
+PixelFormat parsePixelFormat(std::string_view text);
+// Every format the engine filters, in the order lists show them.
+const std::vector<PixelFormat>& allPixelFormats();
 
 // How pixels outside the image are read. Numbering matches BORDER_* in kernels/common.cl.
 enum class BorderMode {

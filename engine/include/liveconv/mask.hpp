@@ -25,6 +25,9 @@ enum class Normalize {
 const char* toString(Normalize mode);
 
 constexpr int kMaxMaskSide = 63;
+// The largest sample of any format the engine filters (16 bits): the bound the
+// mask validation checks the float arithmetic against.
+constexpr int kLargestSample = 65535;
 
 struct Mask {
   int width = 1;
@@ -42,8 +45,9 @@ struct Mask {
   // Empty when valid, else one sentence saying what is wrong. Valid means: odd
   // sides 1..63, width*height finite coefficients, a finite non-zero divisor
   // (in either normalize mode), a finite bias, and float arithmetic that stays
-  // finite for every input: sum(|c|) * 255 and sum(|c|) * 255 * |scale| + |offset|
-  // fit in a float. Every path (specs, mask files, UI edits) goes through it.
+  // finite for every input at every depth: sum(|c|) * 65535 and
+  // sum(|c|) * 65535 * |scale| + |offsetFor(65535)| fit in a float. Every path
+  // (specs, mask files, UI edits) goes through it.
   std::string validationError() const;
   // Throws InvalidArgument with validationError() when invalid.
   void validate() const;
@@ -53,10 +57,19 @@ struct Mask {
   // Both the CPU reference and the kernels use exactly these two floats.
   float scale() const;
   float offset() const;
+  // The offset for samples of `maxSample` levels (255 or 65535): the bias and
+  // the auto offsets (128, 255) are in 8-bit levels, scaled by maxSample / 255,
+  // so a mask gives the same picture at 16 bits as at 8 (bias 128 is 32896).
+  float offsetFor(int maxSample) const;
 
   // True when every coefficient, the divisor (after normalization) and the bias
   // are integers: results are then exact on every variant.
   bool isIntegerValued() const;
+  // The difference from the CPU reference every variant keeps to, for
+  // samples up to `maxSample`: 0 (exact) where the mask is integer-valued and
+  // every partial sum is an integer below 2^24, which float holds exactly in
+  // any order; else 1 LSB (a variant may sum in another order; docs/masks.md).
+  int toleranceLsb(int maxSample) const;
 
   // Number of coefficients that are not zero.
   int nonZeroTaps() const;

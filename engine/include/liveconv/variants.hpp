@@ -164,12 +164,12 @@ bool servedByStopgap(VariantId variant);
 // The multiply-adds one output channel costs on `v`: the mask's taps, or W + H
 // for a variant that sums a rank-1 mask in two 1-D passes (bench's %fma).
 double fmasPerOutput(const VariantInfo& v, int maskW, int maskH);
-// The channels `v`'s kernel multiplies for a pixel of `bytesPerPixel`: 1 for
-// GRAY8; for RGBA8 the packet kernels (planar floats) leave the alpha plane
+// The channels `v`'s kernel multiplies for a pixel of `channels` (4 or 1): 1
+// for gray; for RGBA the packet kernels (planar floats) leave the alpha plane
 // out where alpha is copied (3), the others sum float4s whatever alpha does
 // (4). With fmasPerOutput, the FMAs a pixel costs on it: the FMA limit that
 // applies to it (bench's %fma, the race chart's share of FMA).
-int channelsComputed(const VariantInfo& v, int bytesPerPixel, bool filterAlpha);
+int channelsComputed(const VariantInfo& v, int channels, bool filterAlpha);
 bool stopgapAffordable(int width, int height, int maskW, int maskH, int channels, bool gpu, unsigned computeUnits);
 // Whether `v` can be built now: every variant but `user`, which needs a
 // kernel file loaded (loadUserKernel). Lists a user picks from, sweeps and
@@ -191,10 +191,11 @@ struct PacketShape {
 };
 PacketShape packetShape(const VariantInfo& v, int packet);
 
-// Local memory a variant needs for a workgroup shape, mask size and pixel size.
+// Local memory a variant needs for a workgroup shape, mask size and channels
+// per pixel (4 or 1; the tiles hold floats, whatever the sample's width).
 // For `separable` that is its row pass; columnPassLocalBytes() is the other.
-std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH,
-                               int bytesPerPixelValue, bool filterAlpha = true);
+std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet, int maskW, int maskH, int channels,
+                               bool filterAlpha = true);
 
 // The column pass of `separable` runs in work-groups of its own: tall and
 // narrow, so fewer halo rows are staged per output (the row pass wants the
@@ -204,6 +205,6 @@ std::uint64_t localMemoryBytes(const VariantInfo& v, int wx, int wy, int packet,
 constexpr int kColumnPassWorkgroupX = 8;
 constexpr int kColumnPassWorkgroupY = 16;
 constexpr int kColumnPassPacket = 16;
-std::uint64_t columnPassLocalBytes(int wx, int wy, int packet, int maskH, int bytesPerPixelValue, bool filterAlpha);
+std::uint64_t columnPassLocalBytes(int wx, int wy, int packet, int maskH, int channels, bool filterAlpha);
 
 }  // namespace liveconv
