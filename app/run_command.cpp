@@ -41,7 +41,8 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 // Everything `run` was asked, checked before a device or a file is touched.
 struct RunRequest {
   FilterParams params;
-  PixelFormat format = PixelFormat::RGBA8;
+  PixelFormat format = PixelFormat::RGBA8;  // 8-bit until the source is open and --depth decides
+  int depth = 0;                            // --depth: 0 (auto: the source's), 8 or 16
   std::string input;   // as the user wrote it ("" = the bundled clip, "-" = standard input)
   std::string output;  // "-" = standard output
   StreamOptions stream;
@@ -59,17 +60,35 @@ struct RunRequest {
   bool pictureIfStill = false;
 };
 
-// A raw output's extension names its pixel format; --format may only agree with it.
-PixelFormat outputFormat(const Args& args, const std::string& output) {
+// --depth: the engine's sample depth, 0 for auto (the source's: 16 bits for
+// a source of more than 8).
+int depthOf(const Args& args) {
+  const std::string given = args.get("--depth", "auto");
+  if (given == "auto") return 0;
+  if (given == "8" || given == "16") return std::stoi(given);
+  throw UsageError("Unknown depth '" + given + "'; use auto (the source's), 8 or 16.");
+}
+
+// A raw output's extension names its pixel format and depth; --format and
+// --depth may only agree with it. The format is the 8-bit one of its kind
+// (the depth is applied once the source is open).
+PixelFormat outputFormat(const Args& args, const std::string& output, int* depth) {
   const std::string given = args.get("--format");
   PixelFormat format = paramValuesFromArgs(args).format;
   for (const auto& [ext, implied] : {std::pair<const char*, PixelFormat>{".gray", PixelFormat::GRAY8},
-                                     {".rgba", PixelFormat::RGBA8}}) {
+                                     {".rgba", PixelFormat::RGBA8},
+                                     {".gray16", PixelFormat::GRAY16},
+                                     {".rgba16", PixelFormat::RGBA16}}) {
     if (!endsWith(output, ext)) continue;
-    if (!given.empty() && format != implied)
-      throw UsageError(output + " holds " + std::string(ext + 1) + " frames, but --format is " + given +
+    const std::string name = ext + 1;
+    if (!given.empty() && format != withSampleBits(implied, 8))
+      throw UsageError(output + " holds " + name + " frames, but --format is " + given +
                        "; drop --format or give the file a ." + given + " name.");
-    format = implied;
+    if (*depth != 0 && *depth != sampleBits(implied))
+      throw UsageError(output + " holds " + name + " frames, but --depth is " + std::to_string(*depth) +
+                       "; drop --depth or name the file ." + toString(withSampleBits(implied, *depth)) + ".");
+    format = withSampleBits(implied, 8);
+    *depth = sampleBits(implied);
   }
   return format;
 }
@@ -101,7 +120,8 @@ RunRequest parseRunRequest(const Args& args) {
   r.params = values.filter;
   r.input = inputOf(args);
   r.output = args.get("--output", "null");
-  r.format = outputFormat(args, r.output);
+  r.depth = depthOf(args);
+  r.format = outputFormat(args, r.output, &r.depth);
   r.stream.maxFrames = args.has("--frames") ? args.getInt("--frames", 0, 1, 1 << 30) : -1;
   r.stream.jsonLogPath = args.get("--json-log");
   r.stream.realtime = args.has("--realtime");
@@ -159,6 +179,19 @@ media::OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<Dev
   request.hwaccel = r.hwaccel;
   auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
   return openSource(request, &r.reconnect, report);
+}
+
+// The engine's depth, from --depth and the open source: a source of more
+// than 8 bits (HEVC Main10, 16-bit PNG) runs at 16 unless --depth 8 says.
+void chooseDepth(RunRequest& r, const media::OpenedSource& in) {
+  const int sourceBits = in.decoder ? in.decoder->sampleBits() : 8;
+  const int depth = r.depth ? r.depth : sourceBits > 8 ? 16 : 8;
+  if (depth == 8) return;
+  const PixelFormat wide = withSampleBits(r.format, 16);
+  if (!in.source->setFormat(wide))
+    throw UsageError(in.source->describe() + " gives 8-bit frames; --depth 16 (or a ." + toString(wide) +
+                     " output) needs a source FFmpeg decodes.");
+  r.format = wide;
 }
 
 // Frames keep their source timestamps; the input's audio and subtitles and its
@@ -248,7 +281,7 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::Open
   options.deviceSlots = r.slots;
   options.queueCapacity = r.queue;
   options.deliverPixels = r.output != "null";
-  options.prepareYuvConversion = in.decoder && r.convert != media::ConvertMode::Cpu;
+  options.prepareYuvConversion = in.decoder && r.convert != media::ConvertMode::Cpu && bytesPerSample(r.format) == 1;
   in.source->frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the first frame
   options.expectedLayout = in.source->planesLayout();  // the conversion's first launch before the first frame
   const std::string how = policy == "live" ? "live: late frames are dropped" : "every frame";
@@ -275,8 +308,8 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::Open
     if (tuning && !r.quiet) std::cerr << userKernelRaceNote();
     line << variantInfo(r.params.variant).name;
     if (r.params.variant == VariantId::Auto && k.variant != VariantId::Invalid) line << " -> " << kernelText(k);
-    line << ", mask " << describe(r.params.mask) << ", border " << toString(r.params.border) << ", on "
-         << device->info.name;
+    line << ", mask " << describe(r.params.mask) << ", border " << toString(r.params.border) << ", "
+         << toString(r.format) << ", on " << device->info.name;
     if (k.variant != VariantId::Invalid)
       stream.jsonExtra = "\"variant\":\"" + std::string(variantInfo(k.variant).name) + "\"";
     channel = std::move(pipeline);
@@ -384,6 +417,7 @@ int runCommand(const Args& args) {
     }
     if (in.decoder && !in.decoder->decoderNote().empty() && !r.quiet)
       std::cerr << "liveconv: " << in.decoder->decoderNote() << "\n";
+    chooseDepth(r, in);
     const std::unique_ptr<FrameSink> sink = openRunSink(r, in);
     orientMask(r);
     channel = openChannel(r, in, *sink, device, r.stream);

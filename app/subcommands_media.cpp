@@ -22,13 +22,17 @@ void printRunUsage() {
             << media::sourceKindsHelp("            ")
             << "  OUTPUT  FILE.mkv/.nut/.avi (FFV1, lossless coding in the input's pixel format; --pix-fmt bgra\n"
                "          keeps the filtered RGB exactly), FILE.mp4/.mov (H.264), FILE.raw/.rgba/.gray or\n"
-               "          raw:FILE (frames back to back; .gray and .rgba name the format), - (standard output,\n"
+               "          raw:FILE (frames back to back; .gray, .rgba, .gray16, .rgba16 name the format, 16-bit\n"
+               "          ones in the machine's byte order), - (standard output,\n"
                "          with --container), raw:- ; FILE%03d.png (a picture a frame), FILE.png (a still's\n"
                "          one frame, or --frames 1); null (nothing; for measuring); default null\n"
                "Filter:\n"
             << paramHelp({ParamId::Mask, ParamId::Variant, ParamId::Border, ParamId::Alpha, ParamId::Workgroup,
                           ParamId::Format, ParamId::Device, ParamId::KernelFile})
-            << "Output:\n"
+            << "  --depth auto|8|16  the engine's samples: 16 bits (rgba16, gray16) for a source of more than\n"
+               "                8 (10-bit HEVC, 16-bit PNG), 8 otherwise (auto, the default); the output keeps the\n"
+               "                source's depth where its encoder takes it (FFV1, H.264 High 10)\n"
+               "Output:\n"
                "  --codec NAME  any FFmpeg video encoder (default: FFV1, or H.264 for .mp4/.mov)\n"
                "  --container NAME, -f NAME  FFmpeg's muxer (default: from the file name; needed for -o -)\n"
                "  --crf N, --preset NAME, -b:v RATE, --codec-opt KEY=VALUE (repeatable), --pix-fmt NAME\n"
@@ -70,7 +74,7 @@ int runSubcommand(const std::vector<std::string>& argv) {
                   {"--input",  "--output",  "--mask",      "--variant",  "--border",       "--alpha",   "--workgroup",
                    "--device", "--format",  "--frames",    "--json-log", "--codec",        "--policy",  "--slots",
                    "--queue",  "--convert", "--reconnect", "--crf",      "--open-timeout", "--hwaccel", "--kernel-file",
-                   "--preset", "-b:v",      "--codec-opt", "--pix-fmt",  "--container"},
+                   "--preset", "-b:v",      "--codec-opt", "--pix-fmt",  "--container",    "--depth"},
                   {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
                   {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
   if (args.has("--help")) {

@@ -273,14 +273,14 @@ void setParam(ParamValues& v, ParamId id, const std::string& text) {
       v.filter.workgroup = readSize(d, text);
       return;
     case ParamId::Format: {
-      // The engine filters 16-bit formats too (bench --format), but sources and
-      // outputs are 8-bit until they decode and write at their depth.
+      // --format names the channels; `run --depth` the depth (the windows play 8-bit).
       const PixelFormat format = parsePixelFormat(text);
       if (format == PixelFormat::Invalid)
         throw InvalidArgument("Unknown format '" + text + "'; use " + joinChoices(d.choices) + ".");
       if (bytesPerSample(format) != 1)
-        throw InvalidArgument("Format " + text + " is one the engine filters in bench only; sources and outputs take " +
-                              joinChoices(d.choices) + ".");
+        throw InvalidArgument("Format " + text + " names a depth: give --format " +
+                              toString(withSampleBits(format, 8)) +
+                              " and, to run, --depth 16 (the windows play 8-bit frames).");
       v.format = format;
       return;
     }

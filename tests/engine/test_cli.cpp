@@ -203,10 +203,10 @@ TEST(Cli, UsageErrorsExitWith2) {
   r = run("bench --format rgba,rgb48");
   EXPECT_EQ(r.exitCode, 2) << r.output;
   EXPECT_TRUE(has(r.output, "Unknown pixel format 'rgb48'")) << r.output;
-  // 16-bit formats are the engine's (bench) until sources and outputs keep the depth.
+  // The channels are --format, the depth --depth (run): a 16-bit name says so.
   r = run("run -i testpattern:64x48 --frames 1 -o null --format rgba16");
   EXPECT_EQ(r.exitCode, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "Format rgba16 is one the engine filters in bench only")) << r.output;
+  EXPECT_TRUE(has(r.output, "Format rgba16 names a depth: give --format rgba and, to run, --depth 16")) << r.output;
 }
 
 TEST(Cli, UnknownDeviceExitsWith3) {

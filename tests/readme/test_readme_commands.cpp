@@ -165,6 +165,13 @@ class ReadmeCommandTest : public ::testing::TestWithParam<ReadmeCommand> {
         "-c:v libx264 -pix_fmt yuv420p -c:a aac -shortest clip.mp4",
         dir_);
     ASSERT_EQ(clip.exitCode, 0) << "could not make clip.mp4 with ffmpeg:\n" << clip.output;
+    if (GetParam().text.find("phone10.mp4") != std::string::npos) {  // a 10-bit HEVC clip, as a phone records
+      const Outcome ten = runShell(
+          "ffmpeg -v error -f lavfi -i testsrc2=size=320x240:rate=25 -t 1 -c:v libx265 -preset ultrafast "
+          "-x265-params log-level=error -pix_fmt yuv420p10le phone10.mp4",
+          dir_);
+      ASSERT_EQ(ten.exitCode, 0) << "could not make phone10.mp4 with ffmpeg:\n" << ten.output;
+    }
     std::ofstream(dir_ / "script.txt") << "# script.txt\n10 mask box:5\n10 wait\n20 variant separable\n30 save-frame f.png\n40 quit\n";
     std::ofstream(dir_ / "edge.json")
         << R"({"width":3,"height":3,"coefficients":[-1,-1,-1,-1,8,-1,-1,-1,-1],"divisor":1,"bias":0,"normalize":"none"})";

@@ -213,7 +213,8 @@ bool ViewerModel::setAlpha(AlphaMode mode) {
 }
 
 bool ViewerModel::setFormat(PixelFormat format) {
-  if (format == format_ || format == PixelFormat::Invalid) return false;
+  // The windows show and record 8-bit frames; 16-bit ones are bench's and run's.
+  if (format == format_ || format == PixelFormat::Invalid || bytesPerSample(format) != 1) return false;
   format_ = format;
   return changed(true);
 }

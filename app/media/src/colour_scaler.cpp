@@ -6,6 +6,23 @@ extern "C" {
 }
 
 namespace liveconv::media {
+
+AVPixelFormat avPixelFormatOf(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::RGBA8:
+      return AV_PIX_FMT_RGBA;
+    case PixelFormat::GRAY8:
+      return AV_PIX_FMT_GRAY8;
+    case PixelFormat::RGBA16:
+      return AV_PIX_FMT_RGBA64;
+    case PixelFormat::GRAY16:
+      return AV_PIX_FMT_GRAY16;
+    case PixelFormat::Invalid:
+      break;
+  }
+  return AV_PIX_FMT_NONE;
+}
+
 namespace {
 
 SwsContext* makeContext(const ScalerShape& shape, int flags, int threads) {

@@ -88,10 +88,6 @@ bool muxerTakes(const AVOutputFormat* format, const AVCodecParameters* parameter
   return takes;
 }
 
-AVPixelFormat avFormatOf(PixelFormat f) {
-  return f == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
-}
-
 // The colour an output is encoded and tagged with: the input's matrix and
 // range, or for an untagged input what players assume (BT.709 for HD, else
 // BT.601, limited range); primaries and transfer from the input, or BT.709's
@@ -231,6 +227,30 @@ bool isYuv(AVPixelFormat f) {
   return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
+// The R samples of RGBA16 frames as a GRAY16 image.
+void redAsGray(const ImageView& rgba, Image* gray) {
+  if (gray->width() != rgba.width || gray->height() != rgba.height)
+    *gray = Image(rgba.width, rgba.height, PixelFormat::GRAY16);
+  const ImageView out = gray->view();
+  for (int y = 0; y < rgba.height; ++y) {
+    const auto* in = reinterpret_cast<const std::uint16_t*>(rgba.row(y));
+    auto* g = reinterpret_cast<std::uint16_t*>(out.row(y));
+    for (int x = 0; x < rgba.width; ++x) g[x] = in[4 * x];
+  }
+}
+
+bool isGray(AVPixelFormat f) {
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+  return d && d->nb_components == 1;
+}
+
+bool takesPixelFormat(const AVCodec* codec, AVPixelFormat f) {
+  const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
+  for (const AVPixelFormat* p = formats; p && *p != AV_PIX_FMT_NONE; ++p)
+    if (*p == f) return true;
+  return false;
+}
+
 // FFmpeg's picture muxer (image2) writing `path`: one picture, or a sequence
 // where the name holds a frame number (out%03d.png).
 bool picturesOf(const AVOutputFormat* format) {
@@ -277,7 +297,8 @@ AVFormatContext* allocOutput(const std::string& path, const SinkOptions& options
 }
 
 bool isRawName(const std::string& output, const std::string& codecName) {
-  return codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray");
+  return codecName == "raw" || endsWith(output, ".raw") || endsWith(output, ".rgba") || endsWith(output, ".gray") ||
+         endsWith(output, ".rgba16") || endsWith(output, ".gray16");
 }
 
 }  // namespace
@@ -323,6 +344,7 @@ struct EncoderSink::State {
   Orientation orientation;                      // the input's
   OrientationPlan orientationPlan;              // kept as metadata, or the pixels turned (turned: this frame's)
   Image turned;
+  Image gray;  // a gray input's RGBA16 frames as GRAY16 (redAsGray)
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
@@ -371,9 +393,10 @@ struct EncoderSink::State {
 
   // The input's pixel format, when an RGBA run goes to an encoder that takes
   // it (yuv420p in, yuv420p out: an .mkv of a typical clip is not 8 times its
-  // size); --pix-fmt bgra keeps the filtered pixels exactly. None otherwise.
+  // size; yuv420p10le in, yuv420p10le out); --pix-fmt bgra keeps the filtered
+  // pixels exactly. None otherwise.
   AVPixelFormat inputPixelFormat(PixelFormat frames) const {
-    if (!copy || copy->pixelFormat < 0 || frames != PixelFormat::RGBA8 || !ffmpeg_compat::pixelFormats(codec))
+    if (!copy || copy->pixelFormat < 0 || channelCount(frames) != 4 || !ffmpeg_compat::pixelFormats(codec))
       return AV_PIX_FMT_NONE;
     auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
     const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
@@ -384,7 +407,10 @@ struct EncoderSink::State {
     };
     // A gray input stays gray: the mask filters R, G and B alike, so its
     // filtered frames are gray too (FFV1 codes them as the input was).
-    if (in == AV_PIX_FMT_GRAY8) return takes(in) ? in : AV_PIX_FMT_NONE;
+    // A big-endian input (16-bit PNG) as the same samples in the encoder's order.
+    if (const AVPixelFormat swapped = av_pix_fmt_swap_endianness(in); !takes(in) && swapped != AV_PIX_FMT_NONE)
+      in = swapped;
+    if (isGray(in)) return takes(in) ? in : AV_PIX_FMT_NONE;
     if (!isYuv(in)) return AV_PIX_FMT_NONE;  // an RGB input keeps the encoder's RGB choice
     // FFmpeg's old full-range names: the same planes, the range is in the tags.
     static const std::pair<AVPixelFormat, AVPixelFormat> fullRange[] = {{AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P},
@@ -620,13 +646,18 @@ struct EncoderSink::State {
       encoder->time_base = tb;
       encoder->framerate = rate;
       encoder->sample_aspect_ratio = sampleAspect();  // in the bitstream too (H.264's VUI), not only the container
-      const AVPixelFormat src = avFormatOf(px.format);
+      const AVPixelFormat src = avPixelFormatOf(px.format);
+      // 16-bit frames (a 10-bit or deeper source): H.264 High 10 and VP9
+      // profile 2 where the encoder takes 10 bits, the 4:2:0 players play.
+      const AVPixelFormat yuv420 = bytesPerSample(px.format) == 2 && takesPixelFormat(codec, AV_PIX_FMT_YUV420P10LE)
+                                       ? AV_PIX_FMT_YUV420P10LE
+                                       : AV_PIX_FMT_YUV420P;
       if (std::string(codec->name).find("264") != std::string::npos) {
-        encoder->pix_fmt = AV_PIX_FMT_YUV420P;  // what players expect, also for gray input
+        encoder->pix_fmt = yuv420;  // what players expect, also for gray input
         av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
         av_opt_set(encoder->priv_data, "crf", "18", 0);  // near-transparent: a filter should not add visible loss
       } else if (std::strcmp(codec->name, "libvpx-vp9") == 0) {
-        encoder->pix_fmt = AV_PIX_FMT_YUV420P;
+        encoder->pix_fmt = yuv420;
         encoder->bit_rate = 0;  // constant quality (libvpx's default is 256 kbit/s, whatever the picture)
         av_opt_set(encoder->priv_data, "crf", "24", 0);
         av_opt_set(encoder->priv_data, "deadline", "good", 0);
@@ -640,7 +671,7 @@ struct EncoderSink::State {
       if (pixelFormat != AV_PIX_FMT_NONE)
         encoder->pix_fmt = pixelFormat;
       else if (const AVPixelFormat in = inputPixelFormat(px.format);
-               in != AV_PIX_FMT_NONE && (in != AV_PIX_FMT_GRAY8 || !isYuv(encoder->pix_fmt)))
+               in != AV_PIX_FMT_NONE && (!isGray(in) || !isYuv(encoder->pix_fmt)))
         encoder->pix_fmt = in;  // gray only in place of an RGB choice (FFV1, PNG): H.264 and VP9 stay 4:2:0 for players
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
       colour = outputColour(copy.get(), width, height);
@@ -809,6 +840,12 @@ void EncoderSink::writeFrame(const Frame& f) {
     px = s.turned.view();
   }
   if (!s.encoder) s.open(f, px);
+  // A gray input's RGBA16 frames (R, G and B alike) into a gray encoder: its
+  // samples as they are (swscale's RGB -> gray at 16 bits is up to 6 off).
+  if (px.format == PixelFormat::RGBA16 && isGray(s.encoder->pix_fmt)) {
+    redAsGray(px, &s.gray);
+    px = s.gray.view();
+  }
   if ((px.width != s.width || px.height != s.height) && !s.warnedResize) {
     s.notice() << "liveconv: the stream changed from " << s.width << "x" << s.height << " to " << px.width << "x"
                << px.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
@@ -817,8 +854,9 @@ void EncoderSink::writeFrame(const Frame& f) {
   // RGB -> the encoder's format; to YUV with the output's matrix and range.
   const ScalerColour toYuv{s.colour.swsTable, /*srcFullRange=*/true,
                            /*dstFullRange=*/s.colour.range == AVCOL_RANGE_JPEG};
-  SwsContext* sws = s.scaler.get({px.width, px.height, avFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt},
-                                 isYuv(s.encoder->pix_fmt) ? &toYuv : nullptr);
+  SwsContext* sws =
+      s.scaler.get({px.width, px.height, avPixelFormatOf(px.format), s.width, s.height, s.encoder->pix_fmt},
+                   isYuv(s.encoder->pix_fmt) ? &toYuv : nullptr);
   if (!sws)
     throw OutputError("Frames cannot be converted to " + std::string(av_get_pix_fmt_name(s.encoder->pix_fmt)) +
                       " for " + s.path + ".");
@@ -904,8 +942,8 @@ void RawSink::write(const Frame& f) {
                   << px.height << "; frames are scaled to " << width_ << "x" << height_ << " in " << path_.target()
                   << ".\n";
     }
-    SwsContext* sws =
-        scaler_->get({px.width, px.height, avFormatOf(px.format), width_, height_, avFormatOf(format_)}, nullptr);
+    SwsContext* sws = scaler_->get(
+        {px.width, px.height, avPixelFormatOf(px.format), width_, height_, avPixelFormatOf(format_)}, nullptr);
     if (!sws)
       throw OutputError("Frames of " + std::to_string(px.width) + "x" + std::to_string(px.height) +
                         " cannot be scaled for " + path_.target() + ".");
@@ -942,7 +980,7 @@ void RawSink::finish() {
 }
 
 std::string RawSink::layout() const {
-  const char* name = format_ == PixelFormat::GRAY8 ? "gray" : "rgba";
+  const char* name = av_get_pix_fmt_name(avPixelFormatOf(format_));
   const std::string size = std::to_string(width_) + "x" + std::to_string(height_);
   return std::string(name) + " " + size + ", " + std::to_string(frames_) +
          " frames (read back with: ffplay -f rawvideo " + "-pixel_format " + name + " -video_size " + size + " " +

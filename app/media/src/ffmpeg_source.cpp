@@ -738,7 +738,9 @@ void FfmpegSource::convert(Frame& out) {
   const YuvMatrix matrix = matrixOf(f);
   const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(planesFormat));
   const bool rgb = isRgbLayout(layout);
-  if (s.convert != ConvertMode::Cpu && layout != YuvLayout::Invalid && (rgb || matrix != YuvMatrix::Invalid)) {
+  // The device converts to 8-bit frames; 16-bit ones come from swscale.
+  if (s.convert != ConvertMode::Cpu && bytesPerSample(s.format) == 1 && layout != YuvLayout::Invalid &&
+      (rgb || matrix != YuvMatrix::Invalid)) {
     // The device converts: hand on the planes, packed.
     YuvImage& yuv = out.yuv;
     yuv.layout = layout;
@@ -779,7 +781,7 @@ void FfmpegSource::convert(Frame& out) {
     return;
   }
   f = s.hw.toHost(s.frame, s.spec.text);
-  const AVPixelFormat target = s.format == PixelFormat::GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGBA;
+  const AVPixelFormat target = avPixelFormatOf(s.format);
   // A new context only when the size or format changes mid-stream; the
   // frame's own matrix and range, as the device path reads them; output is full-range RGB.
   const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(f->format));
@@ -800,9 +802,18 @@ double FfmpegSource::startSeconds() const {
 }
 
 bool FfmpegSource::setFormat(PixelFormat format) {
-  if (format != PixelFormat::RGBA8 && format != PixelFormat::GRAY8) return false;
+  if (bytesPerPixel(format) == 0) return false;
   s_->format = format;
   return true;
+}
+
+int FfmpegSource::sampleBits() const {
+  const AVStream* st = s_->input->streams[s_->stream];
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(st->codecpar->format));
+  if (!d) return 8;
+  int bits = 0;
+  for (int c = 0; c < d->nb_components; ++c) bits = std::max(bits, d->comp[c].depth);
+  return bits > 0 ? bits : 8;
 }
 
 double FfmpegSource::durationSeconds() const {

@@ -23,7 +23,13 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include "liveconv/image.hpp"
+
 namespace liveconv::media {
+
+// FFmpeg's name for an engine format's memory: rgba, gray, and at 16 bits
+// rgba64 and gray16 in the host's byte order (as the engine keeps them).
+AVPixelFormat avPixelFormatOf(PixelFormat format);
 
 struct ScalerShape {
   int srcWidth = 0, srcHeight = 0;

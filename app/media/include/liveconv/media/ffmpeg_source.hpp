@@ -87,6 +87,10 @@ class FfmpegSource : public FrameSource {
   bool seek(double seconds) override;
   double durationSeconds() const override;
   bool setFormat(PixelFormat format) override;  // swscale (or the device) converts to it from the next frame
+  // The bits of the input's samples as its decoder gives them (8 for most
+  // video, 10 for HEVC Main10 and P010, 16 for rgb48 and gray16 PNG), 8 when
+  // the format does not say.
+  int sampleBits() const;
   double startSeconds() const override;
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;
