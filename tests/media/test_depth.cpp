@@ -156,6 +156,29 @@ TEST(DepthOutputs, WhatCannotBeSixteenBitsSaysWhy) {
   EXPECT_TRUE(has(r.output, "Unknown depth '12'")) << r.output;
 }
 
+// HDR10 from a phone: HEVC Main10, PQ, BT.2020, the mastering display and the
+// light levels in its SEI. The output keeps the tags and the metadata, at the
+// container level (Matroska's MasteringMetadata and MaxCLL/MaxFALL).
+TEST(DepthOutputs, HdrTenKeepsItsMasteringDisplayAndLightLevels) {
+  const Clip clip = sharedClip(
+      "hdr10.mp4",
+      "-f lavfi -i \"testsrc2=size=320x240:rate=25\" -t 0.4 -vf hue=s=0.6,scale=out_color_matrix=bt2020:out_range=tv "
+      "-c:v libx265 -preset ultrafast -x265-params \"log-level=error:hdr10=1:master-display=G(13250,34500)B(7500,3000)"
+      "R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400\" -pix_fmt yuv420p10le -colorspace bt2020nc "
+      "-color_primaries bt2020 -color_trc smpte2084");
+  REQUIRE_CLIP(in, clip);
+  const std::string out = tempDir() + "/hdr10.mkv";
+  const Result r = liveconv("run -i " + quoted(in) + " -o " + quoted(out) + " --mask identity -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const std::string tags = probe(out, "pix_fmt,color_space,color_transfer,color_primaries");
+  EXPECT_EQ(tags.rfind("yuv420p10le,bt2020nc,smpte2084,bt2020", 0), 0u) << tags;
+  const std::string streams = shell("ffprobe -v error -show_streams " + quoted(out)).output;
+  EXPECT_TRUE(has(streams, "Mastering display metadata")) << streams;
+  EXPECT_TRUE(has(streams, "max_luminance=1000/1") && has(streams, "min_luminance=1/10000")) << streams;
+  EXPECT_TRUE(has(streams, "Content light level metadata")) << streams;
+  EXPECT_TRUE(has(streams, "max_content=1000") && has(streams, "max_average=400")) << streams;
+}
+
 // A blur at 10 bits against FFmpeg's convolution filter on the same input: the
 // luma within 1 LSB away from the borders. (FFmpeg filters the Y plane; the
 // engine filters RGB at 16 bits, which for neutral chroma is the same linear

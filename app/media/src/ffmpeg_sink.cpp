@@ -429,6 +429,12 @@ struct EncoderSink::State {
     if (takes(in)) return in;
     for (const auto& [packed, plane] : planar)
       if (in == packed && takes(plane)) return plane;
+    // Else the encoder's format nearest the input's, the sampling kept where
+    // it can be (yuv444p12le into H.264: yuv444p10le).
+    const AVPixelFormat nearest = avcodec_find_best_pix_fmt_of_list(formats, in, 0, nullptr);
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(in), *n = av_pix_fmt_desc_get(nearest);
+    if (d && n && isYuv(nearest) && n->log2_chroma_w == d->log2_chroma_w && n->log2_chroma_h == d->log2_chroma_h)
+      return nearest;
     return AV_PIX_FMT_NONE;
   }
 
@@ -727,6 +733,15 @@ struct EncoderSink::State {
     if (orientationPlan.writeMatrix)
       if (uint8_t* m = ffmpeg_compat::newStreamSideData(stream, AV_PKT_DATA_DISPLAYMATRIX, 36))
         std::memcpy(m, orientation.matrix.data(), 36);
+    // HDR10's mastering display and light levels, as the input had them (the
+    // container writes them: Matroska's MasteringMetadata, MP4's mdcv and clli).
+    if (copy) {
+      for (const auto& [type, bytes] : {std::pair{AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &copy->masteringDisplay},
+                                        std::pair{AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &copy->contentLight}})
+        if (!bytes->empty())
+          if (uint8_t* d = ffmpeg_compat::newStreamSideData(stream, type, bytes->size()))
+            std::memcpy(d, bytes->data(), bytes->size());
+    }
     if (!orientationPlan.notice.empty()) notice() << "liveconv: " << orientationPlan.notice << "\n";
     if (rangeLimited)
       notice() << "liveconv: " << output->oformat->name << " with " << codec->name

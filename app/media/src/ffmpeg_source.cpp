@@ -391,6 +391,16 @@ struct FfmpegSource::State {
   bool flushed = false;                 // end of input reached, decoder told so
   int64_t seekTarget = AV_NOPTS_VALUE;  // after seek(): frames before it are decoded and dropped
   std::shared_ptr<StreamCopy> copy;     // the other streams' packets go here
+
+  // The first frame's HDR10 metadata, where the stream had none (HEVC's SEI).
+  void keepHdrMetadata() {
+    auto frameBytes = [this](AVFrameSideDataType type) {
+      const AVFrameSideData* sd = av_frame_get_side_data(frame, type);
+      return sd ? std::vector<std::uint8_t>(sd->data, sd->data + sd->size) : std::vector<std::uint8_t>{};
+    };
+    if (copy->masteringDisplay.empty()) copy->masteringDisplay = frameBytes(AV_FRAME_DATA_MASTERING_DISPLAY_METADATA);
+    if (copy->contentLight.empty()) copy->contentLight = frameBytes(AV_FRAME_DATA_CONTENT_LIGHT_LEVEL);
+  }
   long long delivered = 0;
   int consecutiveErrors = 0;
   std::unique_ptr<PolledInput> polled;  // pipes and FIFOs: read where a stop reaches (freed after `input`)
@@ -714,6 +724,13 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
   copy->colorRange = video->codecpar->color_range;
   copy->colorPrimaries = video->codecpar->color_primaries;
   copy->colorTransfer = video->codecpar->color_trc;
+  auto streamBytes = [video](AVPacketSideDataType type) {
+    std::size_t size = 0;
+    const std::uint8_t* data = ffmpeg_compat::streamSideData(video, type, &size);
+    return data ? std::vector<std::uint8_t>(data, data + size) : std::vector<std::uint8_t>{};
+  };
+  copy->masteringDisplay = streamBytes(AV_PKT_DATA_MASTERING_DISPLAY_METADATA);
+  copy->contentLight = streamBytes(AV_PKT_DATA_CONTENT_LIGHT_LEVEL);
   s_->copy = std::move(copy);
 }
 
@@ -884,6 +901,7 @@ bool FfmpegSource::next(Frame& out) {
       out.hasPts = pts != AV_NOPTS_VALUE;
       const int64_t shown = ffmpeg_compat::frameDuration(s.frame);
       out.durationSeconds = shown > 0 ? shown * av_q2d(tb) : 0;
+      if (s.delivered == 0 && s.copy) s.keepHdrMetadata();
       out.index = s.delivered++;
       out.decodeMs = decodeMs;
       out.convertMs = msSince(convertStart);

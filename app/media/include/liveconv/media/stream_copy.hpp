@@ -56,6 +56,12 @@ class StreamCopy {
   // AVColorTransferCharacteristic values; 0 / 2 = unspecified).
   int colorSpace = 2, colorRange = 0, colorPrimaries = 2, colorTransfer = 2;
   int pixelFormat = -1;  // the decoded video's AVPixelFormat (-1: unknown)
+  // HDR10's static metadata, FFmpeg's AVMasteringDisplayMetadata and
+  // AVContentLightMetadata as bytes (empty: none): from the input stream, or
+  // from the first decoded frame (HEVC carries them in SEI). The decode thread
+  // writes them before it hands on that frame; the sink reads them when it
+  // opens, at that frame.
+  std::vector<std::uint8_t> masteringDisplay, contentLight;
 
   bool copies(int inputIndex) const;
   // Decode thread: a packet of a copied stream (referenced, not taken). Bounded:
