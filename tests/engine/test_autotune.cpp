@@ -201,7 +201,10 @@ TEST(AutoTune, TheRowKernelsRaceOnCpuDevicesOnly) {
     conv.prepare(PixelFormat::RGBA8, 70, 50);
     std::set<std::pair<VariantId, int>> ran;
     for (const RaceEntry& e : tuner->lastRace()) {
-      EXPECT_EQ(variantInfo(e.params.variant).cpuOnly, !gpu) << variantInfo(e.params.variant).name << " raced here";
+      // A kernel of one's own races on every device (loaded by another test of this program, if any).
+      if (e.params.variant != VariantId::User) {
+        EXPECT_EQ(variantInfo(e.params.variant).cpuOnly, !gpu) << variantInfo(e.params.variant).name << " raced here";
+      }
       EXPECT_EQ(e.outcome.find("wrong result"), std::string::npos) << variantInfo(e.params.variant).name << ": " << e.outcome;
       if (e.outcome == "ok") ran.insert({e.params.variant, e.params.packet});
     }
