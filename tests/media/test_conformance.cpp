@@ -318,7 +318,8 @@ std::vector<Input> inputs() {
   in.push_back({"hevc_main10",
                 "hevc_main10.mp4",
                 {kPicture + kTone +
-                 " -t 1 -vf hue=s=0.6,scale=out_color_matrix=bt2020:out_range=tv -c:v libx265 -preset ultrafast "
+                 " -t 1 -vf hue=s=0.6,scale=out_color_matrix=bt2020:out_range=tv,setparams=color_primaries=bt2020:"
+                 "color_trc=smpte2084:colorspace=bt2020nc -c:v libx265 -preset ultrafast "
                  "-x265-params log-level=error -pix_fmt yuv420p10le -colorspace bt2020nc -color_primaries "
                  "bt2020 -color_trc smpte2084 -c:a aac"},
                 "tv,bt2020nc"});

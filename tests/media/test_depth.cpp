@@ -162,8 +162,10 @@ TEST(DepthOutputs, WhatCannotBeSixteenBitsSaysWhy) {
 TEST(DepthOutputs, HdrTenKeepsItsMasteringDisplayAndLightLevels) {
   const Clip clip = sharedClip(
       "hdr10.mp4",
-      "-f lavfi -i \"testsrc2=size=320x240:rate=25\" -t 0.4 -vf hue=s=0.6,scale=out_color_matrix=bt2020:out_range=tv "
-      "-c:v libx265 -preset ultrafast -x265-params \"log-level=error:hdr10=1:master-display=G(13250,34500)B(7500,3000)"
+      // The tags on the frames too (setparams): FFmpeg 7 tags the stream by the frames.
+      "-f lavfi -i \"testsrc2=size=320x240:rate=25\" -t 0.4 -vf hue=s=0.6,scale=out_color_matrix=bt2020:out_range=tv,"
+      "setparams=color_primaries=bt2020:color_trc=smpte2084:colorspace=bt2020nc -c:v libx265 -preset ultrafast "
+      "-x265-params \"log-level=error:hdr10=1:master-display=G(13250,34500)B(7500,3000)"
       "R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400\" -pix_fmt yuv420p10le -colorspace bt2020nc "
       "-color_primaries bt2020 -color_trc smpte2084");
   REQUIRE_CLIP(in, clip);

@@ -392,12 +392,8 @@ struct FfmpegSource::State {
   int64_t seekTarget = AV_NOPTS_VALUE;  // after seek(): frames before it are decoded and dropped
   std::shared_ptr<StreamCopy> copy;     // the other streams' packets go here
 
-  // The first frame's transfer and primaries, and its HDR10 metadata, where
-  // the stream said none (HEVC's VUI and SEI: FFmpeg 7 leaves an MP4's
-  // stream untagged where its colr box is missing).
-  void keepFirstFrameColour() {
-    if (copy->colorTransfer == AVCOL_TRC_UNSPECIFIED) copy->colorTransfer = frame->color_trc;
-    if (copy->colorPrimaries == AVCOL_PRI_UNSPECIFIED) copy->colorPrimaries = frame->color_primaries;
+  // The first frame's HDR10 metadata, where the stream had none (HEVC's SEI).
+  void keepHdrMetadata() {
     auto frameBytes = [this](AVFrameSideDataType type) {
       const AVFrameSideData* sd = av_frame_get_side_data(frame, type);
       return sd ? std::vector<std::uint8_t>(sd->data, sd->data + sd->size) : std::vector<std::uint8_t>{};
@@ -905,7 +901,7 @@ bool FfmpegSource::next(Frame& out) {
       out.hasPts = pts != AV_NOPTS_VALUE;
       const int64_t shown = ffmpeg_compat::frameDuration(s.frame);
       out.durationSeconds = shown > 0 ? shown * av_q2d(tb) : 0;
-      if (s.delivered == 0 && s.copy) s.keepFirstFrameColour();
+      if (s.delivered == 0 && s.copy) s.keepHdrMetadata();
       out.index = s.delivered++;
       out.decodeMs = decodeMs;
       out.convertMs = msSince(convertStart);

@@ -53,8 +53,7 @@ class StreamCopy {
   AVDictionary* videoMetadata = nullptr;      // owned
   int sampleAspectNum = 0, sampleAspectDen = 1;
   // The video's colour tags (FFmpeg's AVColorSpace, AVColorRange, AVColorPrimaries,
-  // AVColorTransferCharacteristic values; 0 / 2 = unspecified); the transfer
-  // and primaries from the first frame where the stream says none (as below).
+  // AVColorTransferCharacteristic values; 0 / 2 = unspecified).
   int colorSpace = 2, colorRange = 0, colorPrimaries = 2, colorTransfer = 2;
   int pixelFormat = -1;  // the decoded video's AVPixelFormat (-1: unknown)
   // HDR10's static metadata, FFmpeg's AVMasteringDisplayMetadata and
