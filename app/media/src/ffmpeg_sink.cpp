@@ -400,11 +400,7 @@ struct EncoderSink::State {
       return AV_PIX_FMT_NONE;
     auto in = static_cast<AVPixelFormat>(copy->pixelFormat);
     const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
-    auto takes = [formats](AVPixelFormat f) {
-      for (const AVPixelFormat* p = formats; *p != AV_PIX_FMT_NONE; ++p)
-        if (*p == f) return true;
-      return false;
-    };
+    auto takes = [this](AVPixelFormat f) { return takesPixelFormat(codec, f); };
     // A gray input stays gray: the mask filters R, G and B alike, so its
     // filtered frames are gray too (FFV1 codes them as the input was).
     // A big-endian input (16-bit PNG) as the same samples in the encoder's order.
