@@ -4,12 +4,19 @@
 // a defined exit code for everything that goes wrong.
 #include "run_command.hpp"
 
+extern "C" {
+#include <libavutil/pixdesc.h>
+}
+
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "cli.hpp"
 #include "liveconv/autotune.hpp"
@@ -22,8 +29,10 @@
 #include "liveconv/media/hw_decode.hpp"
 #include "liveconv/media/media_errors.hpp"
 #include "liveconv/media/open_source.hpp"
+#include "liveconv/media/planes.hpp"
 #include "liveconv/media/reconnecting_source.hpp"
 #include "liveconv/pipeline.hpp"
+#include "liveconv/planes_channel.hpp"
 #include "stream.hpp"
 
 namespace liveconv::app {
@@ -55,6 +64,9 @@ struct RunRequest {
   media::SinkOptions sink;  // encoder settings; the timing is filled in once the source is open
   std::string codec, device;
   int slots = 2, queue = 3;
+  // Planes mode (--planes, --plane-mask): plane i's mask, or none (handed on
+  // as it is); empty in RGBA mode.
+  std::vector<std::optional<Mask>> planeMasks;
   // A single picture named without --frames: the input decides (a still
   // image gives its one frame; anything longer is refused, nothing written).
   bool pictureIfStill = false;
@@ -93,6 +105,42 @@ PixelFormat outputFormat(const Args& args, const std::string& output, int* depth
   return format;
 }
 
+// --planes LIST (all, or plane numbers as 0,1,2) and --plane-mask N=MASK:
+// planes mode, each listed plane filtered with --mask and each --plane-mask
+// plane with its own; the other planes are handed on as they are.
+void readPlanes(const Args& args, const ParamValues& values, RunRequest& r) {
+  if (!args.has("--planes") && !args.has("--plane-mask")) return;
+  constexpr int kPlanes = 4;
+  r.planeMasks.assign(kPlanes, std::nullopt);
+  auto planeNumber = [](const std::string& text, const char* option) {
+    if (text.size() == 1 && text[0] >= '0' && text[0] < '0' + kPlanes) return text[0] - '0';
+    throw UsageError(std::string(option) + " takes plane numbers 0 to 3 (0: Y, or G of RGB; 1, 2: U, V, or B, R; " +
+                     "3: alpha), not '" + text + "'.");
+  };
+  const std::string list = args.get("--planes", args.has("--plane-mask") ? "" : "all");
+  if (list == "all") {
+    r.planeMasks.assign(kPlanes, r.params.mask);
+  } else if (!list.empty()) {
+    std::istringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) r.planeMasks[planeNumber(item, "--planes")] = r.params.mask;
+  }
+  for (const std::string& kv : args.getAll("--plane-mask")) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos)
+      throw UsageError("--plane-mask takes PLANE=MASK (for example --plane-mask 0=gaussian:7), not '" + kv + "'.");
+    ParamValues own = values;
+    setParam(own, ParamId::Mask, kv.substr(eq + 1));
+    r.planeMasks[planeNumber(kv.substr(0, eq), "--plane-mask")] = own.filter.mask;
+  }
+  const char* why = args.has("--depth")    ? "--depth (the planes keep the source's depth)"
+                    : args.has("--format") ? "--format (the planes are the source's, not RGBA or gray frames)"
+                                           : nullptr;
+  if (why) throw UsageError(std::string("--planes filters the source's own planes; leave out ") + why + ".");
+  if (media::sourceKindOf(r.input).generated)
+    throw UsageError("--planes filters the planes FFmpeg decodes; " + r.input +
+                     " makes RGBA frames. Give a file, stream or camera.");
+}
+
 void readEncoderSettings(const Args& args, media::SinkOptions& sink) {
   if (args.has("--crf")) sink.encoderOptions.emplace_back("crf", args.get("--crf"));
   if (args.has("--preset")) sink.encoderOptions.emplace_back("preset", args.get("--preset"));
@@ -122,6 +170,10 @@ RunRequest parseRunRequest(const Args& args) {
   r.output = args.get("--output", "null");
   r.depth = depthOf(args);
   r.format = outputFormat(args, r.output, &r.depth);
+  readPlanes(args, values, r);
+  if (!r.planeMasks.empty() && media::isRawOutput(r.output, args.get("--codec")))
+    throw UsageError("--planes writes the planes back into a container (.mkv, .mp4, .mov); " + r.output +
+                     " would hold rgba or gray frames.");
   r.stream.maxFrames = args.has("--frames") ? args.getInt("--frames", 0, 1, 1 << 30) : -1;
   r.stream.jsonLogPath = args.get("--json-log");
   r.stream.realtime = args.has("--realtime");
@@ -177,6 +229,7 @@ media::OpenedSource openRunSource(const RunRequest& r, const std::shared_ptr<Dev
   request.stop = media::interruptRequested;  // Ctrl-C ends a wait on a stream that sends nothing
   request.openTimeoutSeconds = r.openTimeoutS;
   request.hwaccel = r.hwaccel;
+  request.planes = !r.planeMasks.empty();
   auto report = [](const std::string& line) { std::cerr << "liveconv: " << line << std::endl; };
   return openSource(request, &r.reconnect, report);
 }
@@ -230,6 +283,8 @@ void orientMask(RunRequest& r) {
   }
   const Mask before = r.params.mask;
   r.params.mask = turnedClockwise(before, 4 - o.quarterTurns);
+  for (std::optional<Mask>& m : r.planeMasks)
+    if (m) m = turnedClockwise(*m, 4 - o.quarterTurns);
   if (!r.quiet)
     std::cerr << "liveconv: the input is shown " << o.describe() << " (its display matrix); the mask turns with it, "
               << "so the picture is filtered as it is shown"
@@ -271,6 +326,58 @@ std::string userKernelRaceNote() {
   return "";
 }
 
+// Planes mode: a pipeline per filtered plane (PlanesChannel); says which
+// mask filters which plane, and what each plane's `auto` chose.
+std::unique_ptr<FrameChannel> openPlanesChannel(const RunRequest& r, const media::OpenedSource& in,
+                                                const std::shared_ptr<DeviceContext>& device, QueuePolicy policy,
+                                                std::ostringstream& line) {
+  const auto format = static_cast<AVPixelFormat>(in.decoder->planesFormat());
+  int width = 0, height = 0;
+  in.source->frameSize(&width, &height);
+  PlanesOptions options;
+  options.policy = policy;
+  options.deviceSlots = r.slots;
+  options.queueCapacity = r.queue;
+  options.deliverPixels = r.output != "null";
+  options.planes = media::planesOf(format, width, height);
+  std::vector<std::optional<FilterParams>> filters;
+  for (const std::optional<Mask>& m : r.planeMasks) {
+    filters.emplace_back(std::nullopt);
+    if (!m) continue;
+    filters.back() = r.params;
+    filters.back()->mask = *m;
+  }
+  auto channel = std::make_unique<PlanesChannel>(device, filters, options);
+  // "planes of yuv420p: Y mask ... (auto -> rows_baked ...); U, V mask ...; A as it is"
+  std::vector<std::string> names;
+  std::istringstream list(media::planeNames(format));
+  for (std::string name; std::getline(list >> std::ws, name, ',');) names.push_back(name);
+  line << "planes of " << av_get_pix_fmt_name(format) << ": ";
+  std::vector<bool> said(options.planes.size(), false);
+  for (std::size_t i = 0; i < options.planes.size() && i < names.size(); ++i) {
+    if (said[i]) continue;
+    const std::optional<Mask> mask = i < r.planeMasks.size() ? r.planeMasks[i] : std::nullopt;
+    std::string who, kernels;
+    for (std::size_t j = i; j < options.planes.size() && j < names.size(); ++j) {
+      if (said[j] || (j < r.planeMasks.size() ? r.planeMasks[j] : std::nullopt) != mask) continue;
+      said[j] = true;
+      who += (who.empty() ? "" : ", ") + names[j];
+      const Pipeline* p = channel->plane(static_cast<int>(j));
+      if (p && r.params.variant == VariantId::Auto && p->prepared().variant != VariantId::Invalid)
+        kernels += (kernels.empty() ? "" : ", ") + names[j] + " " + kernelText(p->prepared());
+    }
+    line << (i ? "; " : "") << who;
+    if (!mask) {
+      line << (who.find(',') == std::string::npos ? " as it is" : " as they are");
+      continue;
+    }
+    line << " mask " << describe(*mask) << ", " << variantInfo(r.params.variant).name;
+    if (!kernels.empty()) line << " (" << kernels << ")";
+  }
+  line << ", border " << toString(r.params.border) << ", on " << device->info.name;
+  return channel;
+}
+
 // The pipeline, or for --decode-only a pass-through; says what filters what.
 std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::OpenedSource& in, const FrameSink& sink,
                                           const std::shared_ptr<DeviceContext>& device, StreamOptions& stream) {
@@ -291,6 +398,8 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::Open
   if (r.decodeOnly) {
     channel = std::make_unique<PassThrough>(options.policy, options.queueCapacity);
     line << "decode only (no OpenCL)";
+  } else if (!r.planeMasks.empty()) {
+    channel = openPlanesChannel(r, in, device, options.policy, line);
   } else {
     const bool tuning = r.params.variant == VariantId::Auto && options.expectedWidth > 0;
     if (tuning && !r.quiet) {
@@ -314,10 +423,16 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::Open
       stream.jsonExtra = "\"variant\":\"" + std::string(variantInfo(k.variant).name) + "\"";
     channel = std::move(pipeline);
   }
-  line << " -> " << sink.describe() << " (" << how << ", convert " << toString(r.convert) << ")\n";
+  line << " -> " << sink.describe() << " (" << how
+       << (r.planeMasks.empty() ? std::string(", convert ") + toString(r.convert) : std::string()) << ")\n";
   if (!r.quiet) std::cerr << line.str();
-  if (const std::string note = saturationNote(r.params.mask); !note.empty() && !r.decodeOnly && !r.quiet)
-    std::cerr << "liveconv: note: " << note << "\n";
+  std::vector<Mask> masks;  // each mask that filters, once
+  for (const std::optional<Mask>& m : r.planeMasks)
+    if (m && std::find(masks.begin(), masks.end(), *m) == masks.end()) masks.push_back(*m);
+  if (r.planeMasks.empty()) masks.push_back(r.params.mask);
+  for (const Mask& m : masks)
+    if (const std::string note = saturationNote(m); !note.empty() && !r.decodeOnly && !r.quiet)
+      std::cerr << "liveconv: note: " << note << "\n";
   return channel;
 }
 
@@ -417,7 +532,7 @@ int runCommand(const Args& args) {
     }
     if (in.decoder && !in.decoder->decoderNote().empty() && !r.quiet)
       std::cerr << "liveconv: " << in.decoder->decoderNote() << "\n";
-    chooseDepth(r, in);
+    if (r.planeMasks.empty()) chooseDepth(r, in);
     const std::unique_ptr<FrameSink> sink = openRunSink(r, in);
     orientMask(r);
     channel = openChannel(r, in, *sink, device, r.stream);

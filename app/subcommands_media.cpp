@@ -32,6 +32,10 @@ void printRunUsage() {
             << "  --depth auto|8|16  the engine's samples: 16 bits (rgba16, gray16) for a source of more than\n"
                "                8 (10-bit HEVC, 16-bit PNG), 8 otherwise (auto, the default); the output keeps the\n"
                "                source's depth where its encoder takes it (FFV1, H.264 High 10)\n"
+               "  --planes all|LIST  filter the source's own planes, as FFmpeg's convolution filter does: Y, U and\n"
+               "                V (or G, B, R; and alpha) at their own sizes and depth, no colour conversion; LIST\n"
+               "                names the planes --mask filters (0,1,2; 0 is Y or G), the others are kept as they are\n"
+               "  --plane-mask N=MASK  plane N's own mask (repeatable; implies --planes)\n"
                "Output:\n"
                "  --codec NAME  any FFmpeg video encoder (default: FFV1, or H.264 for .mp4/.mov)\n"
                "  --container NAME, -f NAME  FFmpeg's muxer (default: from the file name; needed for -o -)\n"
@@ -70,13 +74,14 @@ void printRunUsage() {
 }
 
 int runSubcommand(const std::vector<std::string>& argv) {
-  const Args args(argv,
-                  {"--input",  "--output",  "--mask",      "--variant",  "--border",       "--alpha",   "--workgroup",
-                   "--device", "--format",  "--frames",    "--json-log", "--codec",        "--policy",  "--slots",
-                   "--queue",  "--convert", "--reconnect", "--crf",      "--open-timeout", "--hwaccel", "--kernel-file",
-                   "--preset", "-b:v",      "--codec-opt", "--pix-fmt",  "--container",    "--depth"},
+  const Args args(argv, {"--input",        "--output",    "--mask",        "--variant", "--border",    "--alpha",
+                         "--workgroup",    "--device",    "--format",      "--frames",  "--json-log",  "--codec",
+                         "--policy",       "--slots",     "--queue",       "--convert", "--reconnect", "--crf",
+                         "--open-timeout", "--hwaccel",   "--kernel-file", "--preset",  "-b:v",        "--codec-opt",
+                         "--pix-fmt",      "--container", "--depth",       "--planes",  "--plane-mask"},
                   {"--help", "--quiet", "--realtime", "--decode-only", "-y", "-n", "-an", "-sn", "--no-autorotate"},
-                  {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}}, {"--codec-opt"});
+                  {{"-i", "--input"}, {"-o", "--output"}, {"-h", "--help"}, {"-f", "--container"}},
+                  {"--codec-opt", "--plane-mask"});
   if (args.has("--help")) {
     printRunUsage();
     return media::kExitOk;

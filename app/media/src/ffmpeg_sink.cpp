@@ -19,6 +19,7 @@
 #include "liveconv/media/ffmpeg_compat.hpp"
 #include "liveconv/media/ffmpeg_source.hpp"
 #include "liveconv/media/media_errors.hpp"
+#include "liveconv/media/planes.hpp"
 #include "subtitle_transcoder.hpp"
 
 extern "C" {
@@ -303,6 +304,10 @@ bool isRawName(const std::string& output, const std::string& codecName) {
 
 }  // namespace
 
+bool isRawOutput(const std::string& output, const std::string& codecName) {
+  return output.rfind("raw:", 0) == 0 || isRawName(output, codecName);
+}
+
 struct EncoderSink::State {
   std::string path;  // the target, as the user wrote it
   std::unique_ptr<StagedOutput> staged;
@@ -345,9 +350,15 @@ struct EncoderSink::State {
   OrientationPlan orientationPlan;              // kept as metadata, or the pixels turned (turned: this frame's)
   Image turned;
   Image gray;  // a gray input's RGBA16 frames as GRAY16 (redAsGray)
+  // Planes mode: the planes' format (liveconv/media/planes.hpp), and a frame
+  // of it they are written into before they go to the encoder (or, where it
+  // takes another format or range, through swscale into `frame`).
+  AVPixelFormat planes = AV_PIX_FMT_NONE;
+  AVFrame* planesFrame = nullptr;
   bool headerWritten = false, finished = false, warnedResize = false;
 
   ~State() {
+    av_frame_free(&planesFrame);
     av_frame_free(&frame);
     av_packet_free(&packet);
     avcodec_free_context(&encoder);
@@ -389,6 +400,17 @@ struct EncoderSink::State {
     durations[pts] = own > 0 ? own : lastPts >= 0 ? std::max<int64_t>(1, pts - lastPts) : nominalDuration();
     lastPts = pts;
     return pts;
+  }
+
+  // Encodes `out` as frame `f` (its time) and writes what is ready.
+  void send(const Frame& f, AVFrame* out) {
+    const int64_t pts = nextPts(f);
+    const int64_t duration = durations[pts];  // read now: encode() may hand the packet out at once
+    out->pts = pts;
+    ++frames;
+    encode(out);
+    videoEndSeconds = (haveFirst ? firstSeconds : 0) + (pts + duration) * av_q2d(encoder->time_base);
+    writeCopied(false);
   }
 
   // The input's pixel format, when an RGBA run goes to an encoder that takes
@@ -672,6 +694,8 @@ struct EncoderSink::State {
       }
       if (pixelFormat != AV_PIX_FMT_NONE)
         encoder->pix_fmt = pixelFormat;
+      else if (planes != AV_PIX_FMT_NONE && takesPixelFormat(codec, planes))
+        encoder->pix_fmt = planes;  // planes mode: the planes as they are, where the encoder takes them
       else if (const AVPixelFormat in = inputPixelFormat(px.format);
                in != AV_PIX_FMT_NONE && (!isGray(in) || !isYuv(encoder->pix_fmt)))
         encoder->pix_fmt = in;  // gray only in place of an RGB choice (FFV1, PNG): H.264 and VP9 stay 4:2:0 for players
@@ -844,6 +868,7 @@ void EncoderSink::write(const Frame& f) {
 }
 
 void EncoderSink::writeFrame(const Frame& f) {
+  if (!f.planes.empty()) return writePlanes(f);
   State& s = *s_;
   ImageView px = f.pixels();
   if (s.orientationPlan.turnPixels) {
@@ -875,13 +900,51 @@ void EncoderSink::writeFrame(const Frame& f) {
   if (av_frame_make_writable(s.frame) < 0 || !s.scaler.convert(px.data, static_cast<int>(px.strideBytes), s.frame))
     throw OutputError("Converting a frame to " + std::string(av_get_pix_fmt_name(s.encoder->pix_fmt)) + " for " +
                       s.path + " failed.");
-  const int64_t pts = s.nextPts(f);
-  const int64_t duration = s.durations[pts];  // read now: encode() may hand the packet out at once
-  s.frame->pts = pts;
-  ++s.frames;
-  s.encode(s.frame);
-  s.videoEndSeconds = (s.haveFirst ? s.firstSeconds : 0) + (pts + duration) * av_q2d(s.encoder->time_base);
-  s.writeCopied(false);
+  s.send(f, s.frame);
+}
+
+// Planes mode: the filtered planes into a frame of their format, which the
+// encoder takes as it is where it takes that format at that size and range;
+// else swscale converts it (gbrp into H.264's yuv420p, a full-range input
+// into a container that keeps no range).
+void EncoderSink::writePlanes(const Frame& f) {
+  State& s = *s_;
+  const ImageView first = f.planes[0].view();
+  if (!s.encoder) {
+    if (s.orientationPlan.turnPixels)
+      throw OutputError("Planes mode keeps the picture as stored, and " + s.path +
+                        " keeps no rotation to show it turned; write an .mkv or .mp4, or leave out --planes.");
+    s.planes = static_cast<AVPixelFormat>(f.planesFormat);
+    s.open(f, first);
+  }
+  AVFrame*& pf = s.planesFrame;
+  if (!pf || pf->width != first.width || pf->height != first.height || pf->format != f.planesFormat) {
+    av_frame_free(&pf);
+    if (!(pf = av_frame_alloc())) throw std::bad_alloc();
+    pf->format = f.planesFormat;
+    pf->width = first.width;
+    pf->height = first.height;
+    if (av_frame_get_buffer(pf, 0) < 0) throw std::bad_alloc();
+  }
+  if (av_frame_make_writable(pf) < 0) throw std::bad_alloc();  // the encoder may still hold the last one
+  copyFromPlanes(f.planes, pf);
+  if (pf->format == s.encoder->pix_fmt && first.width == s.width && first.height == s.height && !s.rangeLimited) {
+    s.send(f, pf);
+    return;
+  }
+  if ((first.width != s.width || first.height != s.height) && !s.warnedResize) {
+    s.notice() << "liveconv: the stream changed from " << s.width << "x" << s.height << " to " << first.width << "x"
+               << first.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
+    s.warnedResize = true;
+  }
+  const bool full = s.rangeLimited || s.colour.range == AVCOL_RANGE_JPEG;
+  const ScalerColour colour{s.colour.swsTable, full, s.colour.range == AVCOL_RANGE_JPEG};
+  const auto from = static_cast<AVPixelFormat>(pf->format);
+  if (!s.scaler.get({first.width, first.height, from, s.width, s.height, s.encoder->pix_fmt}, &colour) ||
+      av_frame_make_writable(s.frame) < 0 || !s.scaler.convert(pf, s.frame))
+    throw OutputError("Converting a frame from " + std::string(av_get_pix_fmt_name(from)) + " to " +
+                      av_get_pix_fmt_name(s.encoder->pix_fmt) + " for " + s.path + " failed.");
+  s.send(f, s.frame);
 }
 
 void EncoderSink::finish() {

@@ -25,6 +25,7 @@
 #include "liveconv/media/generated_sources.hpp"
 #include "liveconv/media/hw_decode.hpp"
 #include "liveconv/media/media_errors.hpp"
+#include "liveconv/media/planes.hpp"
 #include "liveconv/media/source_kinds.hpp"
 #include "liveconv/parallel_copy.hpp"
 
@@ -391,6 +392,11 @@ struct FfmpegSource::State {
   bool flushed = false;                 // end of input reached, decoder told so
   int64_t seekTarget = AV_NOPTS_VALUE;  // after seek(): frames before it are decoded and dropped
   std::shared_ptr<StreamCopy> copy;     // the other streams' packets go here
+  // Planes mode (setPlanes): the planes' format, and a frame of it for decoded
+  // frames of another format to be rearranged into.
+  AVPixelFormat planar = AV_PIX_FMT_NONE;
+  AVFrame* planarFrame = nullptr;
+  ColourScaler rearrange{1};
 
   // The first frame's HDR10 metadata, where the stream had none (HEVC's SEI).
   void keepHdrMetadata() {
@@ -410,6 +416,7 @@ struct FfmpegSource::State {
   std::string decoderNote;
 
   ~State() {
+    av_frame_free(&planarFrame);
     av_frame_free(&frame);
     av_packet_free(&packet);
     avcodec_free_context(&decoder);
@@ -745,8 +752,52 @@ std::string FfmpegSource::conversionUsed() const {
   return s_->conversion;
 }
 
+// Planes mode: the decoded frame's planes as they are (or rearranged
+// without loss into the planar format chosen at setPlanes()).
+void FfmpegSource::convertToPlanes(Frame& out) {
+  State& s = *s_;
+  const AVFrame* f = s.hw.toHost(s.frame, s.spec.text);
+  const auto format = static_cast<AVPixelFormat>(f->format);
+  if (planarFormatFor(format) != s.planar || !isFilterablePlanar(format)) {
+    AVFrame*& to = s.planarFrame;
+    if (!to || to->width != f->width || to->height != f->height) {
+      av_frame_free(&to);
+      if (!(to = av_frame_alloc())) throw std::bad_alloc();
+      to->format = s.planar;
+      to->width = f->width;
+      to->height = f->height;
+      if (av_frame_get_buffer(to, 0) < 0) throw std::bad_alloc();
+    }
+    if (!s.rearrange.get({f->width, f->height, format, f->width, f->height, s.planar}, nullptr) ||
+        !s.rearrange.convert(f, to))
+      throw InputError("Frames of " + s.spec.text + " cannot be rearranged into " + av_get_pix_fmt_name(s.planar) +
+                       " planes.");
+    f = to;
+  }
+  copyIntoPlanes(f, &out.planes);
+  out.planesFormat = s.planar;
+  const char* name = av_get_pix_fmt_name(format);
+  s.conversion = format == s.planar || planarFormatFor(format) == s.planar
+                     ? std::string("not at all (planes of ") + (name ? name : "?") + ")"
+                     : std::string("not at all (") + (name ? name : "?") + " rearranged into " +
+                           av_get_pix_fmt_name(s.planar) + " planes)";
+}
+
+bool FfmpegSource::setPlanes() {
+  const AVStream* st = s_->input->streams[s_->stream];
+  const AVPixelFormat planar = planarFormatFor(static_cast<AVPixelFormat>(st->codecpar->format));
+  if (planar == AV_PIX_FMT_NONE) return false;
+  s_->planar = planar;
+  return true;
+}
+
+int FfmpegSource::planesFormat() const {
+  return s_->planar;
+}
+
 void FfmpegSource::convert(Frame& out) {
   State& s = *s_;
+  if (s.planar != AV_PIX_FMT_NONE) return convertToPlanes(out);
   // A frame in a device's memory (--hwaccel) comes back in its planes (NV12, P010, ...).
   const AVFrame* f = s.frame;
   const int planesFormat = HwDecode::planesFormat(f);

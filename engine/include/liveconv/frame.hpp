@@ -40,6 +40,15 @@ struct Frame {
   // Decoded planes still to be converted (on the device) to yuv.convertTo:
   // set instead of `image` when the source leaves the conversion to the engine.
   YuvImage yuv;
+  // Planes mode (PlanesChannel): the source's own planes, each a GRAY8 or
+  // GRAY16 image at its own size (chroma planes smaller), set instead of
+  // `image`. Samples of 9 to 15 bits sit at the top of their 16 (shifted left
+  // by 16 - bits), so the engine's 0..65535 range is theirs. `planesFormat`
+  // names the planes' pixel format for the two ends that know pixel formats
+  // (an AVPixelFormat: the source sets it, the sink reads it); the engine only
+  // carries it.
+  std::vector<Image> planes;
+  int planesFormat = -1;
   std::int64_t index = -1;  // position in the source, from 0
   double ptsSeconds = 0;    // presentation time, when the source has one (hasPts)
   bool hasPts = false;
@@ -67,9 +76,12 @@ struct Frame {
 
   ImageView pixels() const { return external.data ? external : image.view(); }
   // What the engine filters: the pixels' size and format, or those the planes convert to.
-  int width() const { return yuv.empty() ? pixels().width : yuv.width; }
-  int height() const { return yuv.empty() ? pixels().height : yuv.height; }
-  PixelFormat engineFormat() const { return yuv.empty() ? pixels().format : yuv.convertTo; }
+  // (A frame of planes: its first plane's, the picture's full size.)
+  int width() const { return !planes.empty() ? planes[0].width() : yuv.empty() ? pixels().width : yuv.width; }
+  int height() const { return !planes.empty() ? planes[0].height() : yuv.empty() ? pixels().height : yuv.height; }
+  PixelFormat engineFormat() const {
+    return !planes.empty() ? planes[0].format() : yuv.empty() ? pixels().format : yuv.convertTo;
+  }
 };
 
 class FrameSource {

@@ -69,6 +69,7 @@ class EncoderSink : public FrameSink {
 
  private:
   void writeFrame(const Frame& frame);
+  void writePlanes(const Frame& frame);  // planes mode (Frame::planes)
   struct State;
   std::unique_ptr<State> s_;
 };
@@ -111,6 +112,8 @@ class RawSink : public FrameSink {
 // picture name with a frame number (out%03d.png) is a sequence: one picture a frame.
 void checkOutput(const std::string& output, const std::string& codecName, const SinkOptions& options);
 
+// Whether `output` (with --codec) names raw frames (RawSink).
+bool isRawOutput(const std::string& output, const std::string& codecName);
 // Whether `output` names one picture (.png, .jpg ...; not a %d sequence).
 bool isSinglePicture(const std::string& output, const SinkOptions& options);
 // The first picture's name of a sequence (out%03d.png: out001.png), or "" for

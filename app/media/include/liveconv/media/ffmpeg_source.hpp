@@ -91,6 +91,13 @@ class FfmpegSource : public FrameSource {
   // video, 10 for HEVC Main10 and P010, 16 for rgb48 and gray16 PNG), 8 when
   // the format does not say.
   int sampleBits() const;
+  // Planes mode (`run --planes`, liveconv/media/planes.hpp): from the next
+  // frame on, frames come as their own planes (Frame::planes) in
+  // planesFormat(), the decoder's format or its planar twin. False, and
+  // nothing changes, where the decoder's format has no planar twin that keeps
+  // every sample (floats, bayer).
+  bool setPlanes();
+  int planesFormat() const;  // an AVPixelFormat; AV_PIX_FMT_NONE (-1) outside planes mode
   double startSeconds() const override;
   // Frames per second as FFmpeg guesses it (for the encoder's time base).
   void frameRate(int* numerator, int* denominator) const;
@@ -117,6 +124,7 @@ class FfmpegSource : public FrameSource {
 
  private:
   void convert(Frame& out);  // the decoded frame into `out`: planes for the device, or pixels by swscale
+  void convertToPlanes(Frame& out);                       // planes mode
   void setUpHardware(const AVCodec* codec);               // --hwaccel, before the decoder opens
   std::string chooseAutomatically(const AVCodec* codec);  // --hwaccel auto: the decoder's type name, or "none"
 

@@ -25,6 +25,10 @@ struct OpenRequest {
   std::function<bool()> stop;             // ends a wait on the input at once (SourceSpec::stop)
   double openTimeoutSeconds = 0;          // an input that sends nothing to open for this long fails (0: waits)
   std::string hwaccel = "none";           // --hwaccel (SourceSpec::hwaccel)
+  // Planes mode (FfmpegSource::setPlanes), on every open of a live source
+  // too; a decoder whose format keeps no planes is an InputError. Generated
+  // kinds have no planes: the caller refuses them first.
+  bool planes = false;
 };
 
 struct OpenedSource {
