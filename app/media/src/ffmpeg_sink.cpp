@@ -670,7 +670,7 @@ struct EncoderSink::State {
       encoder->time_base = tb;
       encoder->framerate = rate;
       encoder->sample_aspect_ratio = sampleAspect();  // in the bitstream too (H.264's VUI), not only the container
-      const AVPixelFormat src = avPixelFormatOf(px.format);
+      const AVPixelFormat src = planes != AV_PIX_FMT_NONE ? planes : avPixelFormatOf(px.format);
       // 16-bit frames (a 10-bit or deeper source): H.264 High 10 and VP9
       // profile 2 where the encoder takes 10 bits, the 4:2:0 players play.
       const AVPixelFormat yuv420 = bytesPerSample(px.format) == 2 && takesPixelFormat(codec, AV_PIX_FMT_YUV420P10LE)

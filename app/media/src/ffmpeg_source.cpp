@@ -777,10 +777,9 @@ void FfmpegSource::convertToPlanes(Frame& out) {
   copyIntoPlanes(f, &out.planes);
   out.planesFormat = s.planar;
   const char* name = av_get_pix_fmt_name(format);
-  s.conversion = format == s.planar || planarFormatFor(format) == s.planar
-                     ? std::string("not at all (planes of ") + (name ? name : "?") + ")"
-                     : std::string("not at all (") + (name ? name : "?") + " rearranged into " +
-                           av_get_pix_fmt_name(s.planar) + " planes)";
+  s.conversion = f != s.planarFrame ? std::string("not at all (planes of ") + (name ? name : "?") + ")"
+                                    : std::string("not at all (") + (name ? name : "?") + " rearranged into " +
+                                          av_get_pix_fmt_name(s.planar) + " planes without loss)";
 }
 
 bool FfmpegSource::setPlanes() {
