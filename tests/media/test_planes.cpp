@@ -15,8 +15,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -240,6 +242,50 @@ TEST(PlanesOutputs, AMaskOnLumaAloneTouchesNothingElse) {
   EXPECT_GT(worstInside(a, i, 0, 0), 0);
   EXPECT_EQ(a.planes[1], i.planes[1]);
   EXPECT_EQ(a.planes[2], i.planes[2]);
+}
+
+// The promise every run keeps holds in planes mode too (the same staged
+// encoder output): a file size limit mid-run (`ulimit -f`) is exit 8 with the
+// old file under the name untouched and no part file; Ctrl-C mid-run is exit
+// 130 with a complete, playable file of the frames so far.
+const Clip kLong10 = sharedClip("planeslong10.mkv",
+                                "-f lavfi -i \"testsrc2=s=320x240:r=25,format=yuv420p10le\" -c:v ffv1 -frames:v 250");
+
+TEST(PlanesOutputs, AFullDiskOrASignalKeepsThePromise) {
+  REQUIRE_CLIP(in, kLong10);
+  const std::string folder = tempDir() + "/planes-promise";
+  std::filesystem::create_directories(folder);
+  const std::string out = folder + "/kept.mkv", old = "an earlier output the run must keep\n";
+  { std::ofstream(out) << old; }
+  // 2 MiB (512-byte blocks): over the kernel source PoCL writes to hash it, under the output.
+  Result r = shell("ulimit -f 4096 && exec " + std::string(LIVECONV_BIN) + " run -i " + quoted(in) + " -o " +
+                   quoted(out) + " --planes all --mask gaussian:5 -y");
+  EXPECT_EQ(r.exitCode, 8) << r.output;
+  EXPECT_TRUE(has(r.output, "File too large")) << r.output;
+  EXPECT_EQ(liveconv::test::readFile(out), old) << "the old file was touched";
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(folder)) left.push_back(e.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"kept.mkv"}) << "a part file was left";
+
+  const std::string cut = folder + "/cut.mkv";
+  // The signal once frames are being written (the part file has grown), whatever the machine's load.
+  r = shell("exec 2>&1; " + std::string(LIVECONV_BIN) + " run -i " + quoted(in) + " -o " + quoted(cut) +
+            " --planes all --mask gaussian:5 --realtime & pid=$!; for i in $(seq 600); do "
+            "[ -n \"$(find " +
+            quoted(folder) +
+            " -name '.cut.mkv.liveconv-part-*' -size +40k)\" ] && break; "
+            "sleep 0.1; done; sleep 0.5; kill -INT $pid; wait $pid");
+  EXPECT_EQ(r.exitCode, 130) << r.output;
+  EXPECT_TRUE(has(r.output, "interrupted by")) << r.output;
+  const Result frames = shell(
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+      "stream=nb_read_frames,pix_fmt -of csv=p=0 " +
+      quoted(cut));
+  ASSERT_EQ(frames.exitCode, 0) << frames.output;
+  EXPECT_TRUE(has(frames.output, "yuv420p10le,")) << frames.output;
+  const int count = std::atoi(frames.output.substr(frames.output.find(',') + 1).c_str());
+  EXPECT_GT(count, 0) << frames.output;
+  EXPECT_LT(count, 250) << frames.output;
 }
 
 // What planes mode cannot do: one sentence, a bad command line (exit 2), nothing written.
