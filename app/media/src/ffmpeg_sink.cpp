@@ -694,8 +694,13 @@ struct EncoderSink::State {
       }
       if (pixelFormat != AV_PIX_FMT_NONE)
         encoder->pix_fmt = pixelFormat;
-      else if (planes != AV_PIX_FMT_NONE && takesPixelFormat(codec, planes))
-        encoder->pix_fmt = planes;  // planes mode: the planes as they are, where the encoder takes them
+      else if (planes != AV_PIX_FMT_NONE && ffmpeg_compat::pixelFormats(codec))
+        // Planes mode: the planes as they are where the encoder takes them, else
+        // the nearest format it takes, as FFmpeg's own transcode picks it
+        // (yuv444p12le into H.264: yuv444p10le).
+        encoder->pix_fmt = avcodec_find_best_pix_fmt_of_list(ffmpeg_compat::pixelFormats(codec), planes, 0, nullptr);
+      else if (planes != AV_PIX_FMT_NONE)
+        encoder->pix_fmt = planes;
       else if (const AVPixelFormat in = inputPixelFormat(px.format);
                in != AV_PIX_FMT_NONE && (!isGray(in) || !isYuv(encoder->pix_fmt)))
         encoder->pix_fmt = in;  // gray only in place of an RGB choice (FFV1, PNG): H.264 and VP9 stay 4:2:0 for players
