@@ -376,7 +376,10 @@ void KernelBuilder::buildOtherFormats(const Job& job) {
   // A variant that compiles each mask: the stopgap that serves it, as `auto`'s.
   const bool byStopgap = !isAuto && servedByStopgap(job.params.variant);
   std::vector<std::unique_ptr<Convolver>> built;
-  for (const PixelFormat format : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+  // The channels the window switches between, at the depth that streams (16 bits for a deep source).
+  const int bits = sampleBits(job.format) ? sampleBits(job.format) : 8;
+  for (const PixelFormat format :
+       {withSampleBits(PixelFormat::RGBA8, bits), withSampleBits(PixelFormat::GRAY8, bits)}) {
     if (format == job.format && !isAuto && !byStopgap) continue;  // `auto`: its stopgap in this format too
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -32,6 +32,7 @@ struct FeedSource {
   std::unique_ptr<FrameSource> source;
   int rateNum = 30, rateDen = 1;  // frames per second, nominal
   std::string note;               // the decoder's line (--hwaccel other than none), or ""
+  int sampleBits = 8;             // of the decoder's samples (10 for HEVC Main10); 8 for generated sources
 };
 
 // "" where `name` is a --hwaccel value this build takes, else the sentence.

@@ -21,6 +21,7 @@ FeedSource openFeedSource(const FeedSourceRequest& request) {
   media::OpenedSource opened = media::openSource(r);
   FeedSource out;
   if (opened.decoder) out.note = opened.decoder->decoderNote();
+  if (opened.decoder) out.sampleBits = opened.decoder->sampleBits();
   out.source = std::move(opened.source);
   out.rateNum = opened.rateNum;
   out.rateDen = opened.rateDen;

@@ -89,7 +89,8 @@ class PipelineFeed final : public FrameFeed {
     open_ = {};  // the open is over: from here on only stop() ends the source's waits
     // A decoder that converts to either format switches in place (setFormat),
     // without opening the source, the device or the pipeline again.
-    formatInPlace_ = firstSource_ && firstSource_->setFormat(initial->format);
+    // A source of more than 8 bits plays at 16 (engineFormat), from its first frame.
+    formatInPlace_ = firstSource_ && firstSource_->setFormat(engineFormat(initial->format));
     // The test pattern has no clock of its own worth keeping: the window pulls
     // it, one frame per frame shown, as fast as the window shows them (steer()).
     pulled_ = !opener_ && media::sourceKindOf(sourceText_).id == media::SourceKindId::TestPattern;
@@ -116,8 +117,9 @@ class PipelineFeed final : public FrameFeed {
         // Built for the format the decoder switches to; frames of the old one still in flight keep their kernel.
         // Asked for before the decoder switches: its first frame in the new format waits for this set (and
         // carries its version), not for the old set built again for the new format.
-        pipeline_->setParams(next->filter, next->version, next->format);  // the model's version is its tag
-        if (newFormat) switchFormat(next->format);
+        pipeline_->setParams(next->filter, next->version,
+                             engineFormat(next->format));  // the model's version is its tag
+        if (newFormat) switchFormat(engineFormat(next->format));
         sets_.building(next);
       }
     } catch (const BuildError& e) {
@@ -175,8 +177,10 @@ class PipelineFeed final : public FrameFeed {
     out.frameWidth = s.width;
     out.frameHeight = s.height;
     out.megapixelsPerSecond = megapixelsPerSecond(s.width, s.height, out.stages.kernelMs);
+    out.engineFormat = engineFormat(sets_.applied()->format);
+    out.sourceBits = sourceBits_.load();
     out.gigabytesPerSecond =
-        gigabytesPerSecond(s.width, s.height, bytesPerPixel(sets_.applied()->format), out.stages.kernelMs);
+        gigabytesPerSecond(s.width, s.height, bytesPerPixel(out.engineFormat), out.stages.kernelMs);
     auto dropped = [&](liveconv::DropCause c) { return static_cast<std::uint64_t>(s.dropped[static_cast<int>(c)]); };
     const FeedRecording::Status recording = recording_.status();
     out.recordingPath = recording.path;
@@ -293,13 +297,13 @@ class PipelineFeed final : public FrameFeed {
       firstSource_->frameSize(&options.expectedWidth, &options.expectedHeight);
       options.expectedLayout = firstSource_->planesLayout();  // its conversion's first launch: here
     }
-    options.format = params->format;
+    options.format = engineFormat(params->format);
     options.paramsTag = params->version;  // frames say which of the model's versions filtered them
     // A decoded source hands out its planes, converted on the device (4-5 ms
     // of a core less per 720p frame than swscale on the 2-core machine); the
     // picture they became comes back with each result, for the compare split
     // and the check. The conversion's kernel is built here, not on the frame path.
-    options.prepareYuvConversion = decodesPlanes();
+    options.prepareYuvConversion = decodesPlanes() && bytesPerSample(options.format) == 1;  // 16 bits: swscale
     options.returnSource = true;
     if (opened.target) {
       options.keepOnDevice = true;
@@ -318,7 +322,8 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       sourceMessage_ = decoderNote_;  // what the open said stays; older messages go
     }
-    decoder_ = std::make_unique<media::DecodeLoop>(std::move(firstSource_), *pipeline_, decodeOptions(params->format));
+    decoder_ = std::make_unique<media::DecodeLoop>(std::move(firstSource_), *pipeline_,
+                                                   decodeOptions(engineFormat(params->format)));
     if (held_) decoder_->post(DecoderCommand::hold());  // a restart (another device) while paused stays paused
     stepsInFlight_ = 0;
     decoder_->start();
@@ -418,6 +423,11 @@ class PipelineFeed final : public FrameFeed {
     return media::openReconnecting([this, format] { return openOnce(format); }, false, media::ReconnectPolicy(), report,
                                    stop);
   }
+  // The format the engine filters for the model's `format` (rgba, gray): at
+  // 16 bits for a source of more than 8 (a 10-bit clip), as `run --depth auto`;
+  // the display shows it on its 8-bit path, a recording keeps the depth.
+  PixelFormat engineFormat(PixelFormat format) const { return withSampleBits(format, sourceBits_ > 8 ? 16 : 8); }
+
   // FFmpeg's sources; the generated ones (the test pattern, synthetic frames)
   // and a caller's own opener hand out pixels.
   bool decodesPlanes() const {
@@ -444,6 +454,7 @@ class PipelineFeed final : public FrameFeed {
     }
     rateNum_ = opened.rateNum;
     rateDen_ = opened.rateDen;
+    sourceBits_ = opened.sampleBits;
     return std::move(opened.source);
   }
 
@@ -493,6 +504,9 @@ class PipelineFeed final : public FrameFeed {
   std::shared_ptr<DeviceContext> device_;
   std::unique_ptr<Pipeline> pipeline_;
   ParamSets sets_;                                   // UI thread
+  // The source's sample bits (FeedSource::sampleBits), known once it is open:
+  // more than 8 plays at 16 (engineFormat).
+  std::atomic<int> sourceBits_{8};
   bool formatInPlace_ = false;                       // the decoder switches formats (setFormat); fixed at open
   bool held_ = false;                                // UI thread: the decoder was told to hold
   bool pulled_ = false;                              // the source is stepped, one frame per frame shown

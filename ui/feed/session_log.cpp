@@ -201,7 +201,9 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
   for (std::size_t i = 0; i < parameters.size(); ++i)
     out << (i ? ", " : "") << jsonQuote(parameters[i].first) << ": " << jsonQuote(parameters[i].second);
   out << "}"
-      << ",\n  \"display_path\": " << jsonQuote(s.displayPathText) << ",\n  \"width\": " << s.frameWidth
+      << ",\n  \"display_path\": " << jsonQuote(s.displayPathText)
+      << ",\n  \"format\": " << jsonQuote(s.engineFormat == PixelFormat::Invalid ? "" : toString(s.engineFormat))
+      << ",\n  \"source_bits\": " << s.sourceBits << ",\n  \"width\": " << s.frameWidth
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
       << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal

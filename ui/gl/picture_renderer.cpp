@@ -124,16 +124,34 @@ PictureRenderer::~PictureRenderer() {
   glDeleteProgram(program_);
 }
 
+namespace {
+
+// How GL reads a frame's pixels: one channel (gray, in red) or four, bytes or
+// 16-bit values (normalised to 0..1 either way: the 8-bit display shows a
+// 16-bit frame rounded, and the frame itself keeps its bits).
+GLenum glLayoutOf(PixelFormat f) {
+  return channelCount(f) == 1 ? GL_RED : GL_RGBA;
+}
+GLenum glTypeOf(PixelFormat f) {
+  return bytesPerSample(f) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE;
+}
+GLint glInternalFormatOf(PixelFormat f) {
+  const bool gray = channelCount(f) == 1, wide = bytesPerSample(f) == 2;
+  return gray ? (wide ? GL_R16 : GL_R8) : (wide ? GL_RGBA16 : GL_RGBA8);
+}
+
+}  // namespace
+
 void PictureRenderer::prepareTexture(int slot, const ImageView& image) {
   TextureShape& shape = shapes_[slot];
-  const bool gray = image.format == PixelFormat::GRAY8;
+  const bool gray = channelCount(image.format) == 1;
   glBindTexture(GL_TEXTURE_2D, textures_[slot]);
   // Each texture keeps its own shape: the source texture may be filled for the
   // first time long after the filtered one (compare switched on later).
   if (image.width == shape.width && image.height == shape.height && image.format == shape.format) return;
   shape = TextureShape{image.width, image.height, image.format};
-  glTexImage2D(GL_TEXTURE_2D, 0, gray ? GL_R8 : GL_RGBA8, image.width, image.height, 0, gray ? GL_RED : GL_RGBA,
-               GL_UNSIGNED_BYTE, nullptr);
+  glTexImage2D(GL_TEXTURE_2D, 0, glInternalFormatOf(image.format), image.width, image.height, 0,
+               glLayoutOf(image.format), glTypeOf(image.format), nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -148,8 +166,8 @@ void PictureRenderer::prepareTexture(int slot, const ImageView& image) {
 void PictureRenderer::fillFromBoundBuffer(const ImageView& image) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height,
-                  image.format == PixelFormat::GRAY8 ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, glLayoutOf(image.format), glTypeOf(image.format),
+                  nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 

@@ -87,6 +87,14 @@ void drawDetails(const FrameStats& stats) {
   ImGui::PushTextWrapPos(0);
   if (!stats.source.empty()) secondaryText("source  %s", stats.source.c_str());
   secondaryText("device  %s", stats.device.c_str());
+  if (stats.engineFormat != PixelFormat::Invalid) {
+    // The depth the engine filters at: 16 bits a sample for a source of more than 8.
+    if (bytesPerSample(stats.engineFormat) == 2)
+      secondaryText("frames  %s, 16 bits a sample (a %d-bit source; shown at 8)", toString(stats.engineFormat),
+                    stats.sourceBits);
+    else
+      secondaryText("frames  %s, 8 bits a sample", toString(stats.engineFormat));
+  }
   secondaryText("variant %s", stats.variantText().c_str());
   // "interop: zero-copy (...)" or "interop: readback + PBO (why)"
   secondaryText("%s", stats.displayPathText.c_str());

@@ -52,6 +52,10 @@ struct FrameStats {
   std::vector<DropCause> drops;
   int frameWidth = 0;
   int frameHeight = 0;
+  // The frames' format as the engine filters them: rgba16 or gray16 for a
+  // source of more than 8 bits (sourceBits), as `liveconv run --depth auto`.
+  PixelFormat engineFormat = PixelFormat::Invalid;
+  int sourceBits = 0;  // 0: unknown (a generated source: 8)
   std::string device;
   VariantId variantAsked = VariantId::Invalid;  // the parameters' variant (may be Auto)
   VariantId variantRan = VariantId::Invalid;    // the concrete one that filtered the last frame

@@ -2,6 +2,8 @@
 
 #include <png.h>
 
+#include <cerrno>
+#include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -10,9 +12,46 @@
 
 namespace liveconv::ui {
 
+namespace {
+
+// A 16-bit frame (RGBA16, GRAY16) as a 16-bit PNG through libpng's full API
+// (the simplified one takes 16 bits as linear light only, and would tag a
+// video frame's gamma-coded samples so): big-endian samples, as PNG stores them.
+std::string writePng16(const std::string& path, const ImageView& image) {
+  return media::writeStaged(path, [&](const std::string& to) -> std::string {
+    std::FILE* file = std::fopen(to.c_str(), "wb");
+    if (!file) return "Cannot write " + path + ": " + std::strerror(errno) + ".";
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    std::string error;
+    if (!info) {
+      error = "Cannot write " + path + ": libpng could not start.";
+    } else if (setjmp(png_jmpbuf(png))) {
+      error = "Cannot write " + path + ": libpng failed (a full disk?).";
+    } else {
+      png_init_io(png, file);
+      png_set_compression_level(png, 1);  // fast, as the 8-bit screenshots
+      const int type = channelCount(image.format) == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGBA;
+      png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), 16, type,
+                   PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+      png_write_info(png, info);
+      const std::uint16_t probe = 1;
+      if (*reinterpret_cast<const std::uint8_t*>(&probe) == 1) png_set_swap(png);  // the host's order is little-endian
+      for (int y = 0; y < image.height; ++y) png_write_row(png, image.row(y));
+      png_write_end(png, nullptr);
+    }
+    png_destroy_write_struct(&png, &info);
+    if (std::fclose(file) != 0 && error.empty()) error = "Cannot write " + path + ": " + std::strerror(errno) + ".";
+    return error;
+  });
+}
+
+}  // namespace
+
 std::string writePng(const std::string& path, const ImageView& rgba) {
+  if (bytesPerSample(rgba.format) == 2) return writePng16(path, rgba);
   if (rgba.format != PixelFormat::RGBA8 && rgba.format != PixelFormat::GRAY8)
-    return "Screenshots are written from RGBA8 or GRAY8 pixels.";
+    return "Screenshots are written from RGBA or gray pixels.";
   png_image png;
   std::memset(&png, 0, sizeof png);
   png.version = PNG_IMAGE_VERSION;

@@ -8,7 +8,8 @@
 
 namespace liveconv::ui {
 
-// Writes an RGBA8 or GRAY8 image (rows top first). Returns an empty string, or why it failed.
+// Writes an RGBA or gray image, 8 or 16 bits a sample (a 16-bit PNG; rows top
+// first). Returns an empty string, or why it failed.
 std::string writePng(const std::string& path, const ImageView& rgba);
 
 // Reads any 8-bit PNG as RGBA8. Returns an empty string, or why it failed.
