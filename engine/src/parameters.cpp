@@ -273,14 +273,14 @@ void setParam(ParamValues& v, ParamId id, const std::string& text) {
       v.filter.workgroup = readSize(d, text);
       return;
     case ParamId::Format: {
-      // --format names the channels; `run --depth` the depth (the windows play 8-bit).
+      // --format names the channels; the source (and `run --depth`) the depth.
       const PixelFormat format = parsePixelFormat(text);
       if (format == PixelFormat::Invalid)
         throw InvalidArgument("Unknown format '" + text + "'; use " + joinChoices(d.choices) + ".");
       if (bytesPerSample(format) != 1)
         throw InvalidArgument("Format " + text + " names a depth: give --format " +
                               toString(withSampleBits(format, 8)) +
-                              " and, to run, --depth 16 (the windows play 8-bit frames).");
+                              ": a source of more than 8 bits is filtered at 16 (in `run`, --depth 16 asks for it).");
       v.format = format;
       return;
     }

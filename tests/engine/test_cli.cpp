@@ -206,7 +206,8 @@ TEST(Cli, UsageErrorsExitWith2) {
   // The channels are --format, the depth --depth (run): a 16-bit name says so.
   r = run("run -i testpattern:64x48 --frames 1 -o null --format rgba16");
   EXPECT_EQ(r.exitCode, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "Format rgba16 names a depth: give --format rgba and, to run, --depth 16")) << r.output;
+  EXPECT_TRUE(has(r.output, "Format rgba16 names a depth: give --format rgba: a source of more than 8 bits"))
+      << r.output;
 }
 
 TEST(Cli, UnknownDeviceExitsWith3) {

@@ -607,6 +607,46 @@ TEST_P(WindowScript, ARecordingKeepsTheSourcesTimesAndAMissedFrameIsAGap) {
 #endif
 }
 
+// A 10-bit source plays at 16 bits, as `liveconv run --depth auto` filters
+// it: the engine's frames are rgba16 (gray16 after a switch, which the
+// builder prepared at that depth), the check compares at 16 bits, recordings
+// keep the depth (.mkv: a 16-bit FFV1 format; .mp4: H.264 High 10), and
+// save-frame writes a 16-bit PNG; the stats file says the depth.
+TEST_P(WindowScript, ATenBitSourcePlaysAtSixteenBitsAndItsFilesKeepThem) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no files";
+#else
+  if (!onPath("ffmpeg") || !onPath("ffprobe")) GTEST_SKIP() << "SKIP: no ffmpeg command to make the clip";
+  ASSERT_EQ(std::system(("ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -pix_fmt yuv420p10le "
+                         "-c:v ffv1 " +
+                         dir_ + "ten.mkv")
+                            .c_str()),
+            0)
+      << "ffmpeg could not make the clip";
+  std::string output;
+  const std::string script =
+      "2 mask gaussian:5\n2 wait\n4 check on\n4 wait\n6 check off\n"
+      "8 record deep.mkv\n8 wait\n30 stop-record\n32 record deep.mp4\n32 wait\n54 stop-record\n"
+      "56 save-frame deep.png\n58 format gray\n58 wait\n60 save-frame deepgray.png\n62 quit\n";
+  ASSERT_EQ(run(script, &output, dir_ + "ten.mkv"), 0) << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  std::printf("%s", json.c_str());
+  EXPECT_NE(json.find("\"engine_format\": \"gray16\""), std::string::npos) << json;
+  EXPECT_EQ(numberAfter(json, "source_bits"), 10) << json;
+  EXPECT_NE(json.find("\"format\": \"rgba16\""), std::string::npos) << "the check ran at 16 bits: " << json;
+  EXPECT_NE(json.find("\"passed\": true"), std::string::npos) << json;
+  auto probe = [&](const std::string& file) {
+    return outputOf(
+        "ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,profile,pix_fmt -of csv=p=0 " + dir_ +
+        file + " 2>&1");
+  };
+  EXPECT_NE(probe("deep.mkv").find("16le"), std::string::npos) << probe("deep.mkv");
+  EXPECT_EQ(probe("deep.mp4"), "h264,High 10,yuv420p10le\n");
+  EXPECT_EQ(probe("deep.png"), "png,unknown,rgba64be\n");
+  EXPECT_EQ(probe("deepgray.png"), "png,unknown,gray16be\n");
+#endif
+}
+
 // A file seeks (the script's seek, then the Left key: 5 s back) to the exact
 // frame, paused; a generated source says it cannot. The key comes in the same
 // frame as the seek, before the decoder can have shown it: a relative seek

@@ -202,7 +202,7 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
     out << (i ? ", " : "") << jsonQuote(parameters[i].first) << ": " << jsonQuote(parameters[i].second);
   out << "}"
       << ",\n  \"display_path\": " << jsonQuote(s.displayPathText)
-      << ",\n  \"format\": " << jsonQuote(s.engineFormat == PixelFormat::Invalid ? "" : toString(s.engineFormat))
+      << ",\n  \"engine_format\": " << jsonQuote(s.engineFormat == PixelFormat::Invalid ? "" : toString(s.engineFormat))
       << ",\n  \"source_bits\": " << s.sourceBits << ",\n  \"width\": " << s.frameWidth
       << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
       << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
