@@ -67,6 +67,7 @@ struct RunRequest {
   // Planes mode (--planes, --plane-mask): plane i's mask, or none (handed on
   // as it is); empty in RGBA mode.
   std::vector<std::optional<Mask>> planeMasks;
+  std::vector<bool> planesNamed;  // the planes named by number (--planes LIST, --plane-mask): the source must have them
   // A single picture named without --frames: the input decides (a still
   // image gives its one frame; anything longer is refused, nothing written).
   bool pictureIfStill = false;
@@ -108,37 +109,77 @@ PixelFormat outputFormat(const Args& args, const std::string& output, int* depth
 // --planes LIST (all, or plane numbers as 0,1,2) and --plane-mask N=MASK:
 // planes mode, each listed plane filtered with --mask and each --plane-mask
 // plane with its own; the other planes are handed on as they are.
+// What planes mode cannot take with it: one sentence (exit 2).
+void refuseWithPlanes(const Args& args, const RunRequest& r) {
+  const char* why = args.has("--depth") && args.get("--depth") != "auto"
+                        ? "--depth (the planes keep the source's depth)"
+                    : args.has("--format")  ? "--format (the planes are the source's, not RGBA or gray frames)"
+                    : args.has("--alpha")   ? "--alpha (an alpha plane is a plane: name it, 3, or leave it out)"
+                    : args.has("--convert") ? "--convert (planes mode converts no colour)"
+                                            : nullptr;
+  if (why) throw UsageError(std::string("--planes filters the source's own planes; leave out ") + why + ".");
+  if (media::sourceKindOf(r.input).generated)
+    throw UsageError("--planes filters the planes FFmpeg decodes, and " + r.input +
+                     " makes RGBA frames; give a file, stream or camera.");
+}
+
+// --planes LIST (all, or plane numbers as 0,1,2) and --plane-mask N=MASK:
+// planes mode, each listed plane filtered with --mask and each --plane-mask
+// plane with its own (with `all`: the planes it names, the others --mask);
+// the other planes are handed on as they are. A plane named twice, or a
+// --mask no plane takes, is refused.
 void readPlanes(const Args& args, const ParamValues& values, RunRequest& r) {
   if (!args.has("--planes") && !args.has("--plane-mask")) return;
   constexpr int kPlanes = 4;
   r.planeMasks.assign(kPlanes, std::nullopt);
-  auto planeNumber = [](const std::string& text, const char* option) {
-    if (text.size() == 1 && text[0] >= '0' && text[0] < '0' + kPlanes) return text[0] - '0';
-    throw UsageError(std::string(option) + " takes plane numbers 0 to 3 (0: Y, or G of RGB; 1, 2: U, V, or B, R; " +
-                     "3: alpha), not '" + text + "'.");
+  std::vector<bool>& named = r.planesNamed;
+  named.assign(kPlanes, false);
+  auto planeNumber = [&named](const std::string& text, const char* option) {
+    if (text.size() != 1 || text[0] < '0' || text[0] >= '0' + kPlanes)
+      throw UsageError(std::string(option) + " takes plane numbers 0 to 3 (0: Y, or G of RGB; 1, 2: U, V, or B, R; " +
+                       "3: alpha), not '" + text + "'.");
+    const int n = text[0] - '0';
+    if (named[n]) throw UsageError("Plane " + text + " is named twice (--planes, --plane-mask); name it once.");
+    named[n] = true;
+    return n;
   };
   const std::string list = args.get("--planes", args.has("--plane-mask") ? "" : "all");
   if (list == "all") {
-    r.planeMasks.assign(kPlanes, r.params.mask);
-  } else if (!list.empty()) {
-    std::istringstream in(list);
-    for (std::string item; std::getline(in, item, ',');) r.planeMasks[planeNumber(item, "--planes")] = r.params.mask;
+    r.planeMasks.assign(kPlanes, r.params.mask);  // with --plane-mask: the others
+  } else if (args.has("--planes")) {
+    // Every item between commas, the empty ones too ("", "0,"): each is refused.
+    for (std::size_t at = 0, comma = 0; comma != std::string::npos; at = comma + 1) {
+      comma = list.find(',', at);
+      r.planeMasks[planeNumber(list.substr(at, comma == std::string::npos ? comma : comma - at), "--planes")] =
+          r.params.mask;
+    }
+  } else if (args.has("--mask")) {
+    throw UsageError(
+        "--mask filters no plane here: --plane-mask gives each plane its own; add --planes LIST for "
+        "the planes --mask should filter.");
   }
   for (const std::string& kv : args.getAll("--plane-mask")) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos)
       throw UsageError("--plane-mask takes PLANE=MASK (for example --plane-mask 0=gaussian:7), not '" + kv + "'.");
+    const int n = planeNumber(kv.substr(0, eq), "--plane-mask");
     ParamValues own = values;
     setParam(own, ParamId::Mask, kv.substr(eq + 1));
-    r.planeMasks[planeNumber(kv.substr(0, eq), "--plane-mask")] = own.filter.mask;
+    r.planeMasks[n] = own.filter.mask;
   }
-  const char* why = args.has("--depth")    ? "--depth (the planes keep the source's depth)"
-                    : args.has("--format") ? "--format (the planes are the source's, not RGBA or gray frames)"
-                                           : nullptr;
-  if (why) throw UsageError(std::string("--planes filters the source's own planes; leave out ") + why + ".");
-  if (media::sourceKindOf(r.input).generated)
-    throw UsageError("--planes filters the planes FFmpeg decodes; " + r.input +
-                     " makes RGBA frames. Give a file, stream or camera.");
+  refuseWithPlanes(args, r);
+}
+
+// Planes mode, once the source is open: a plane asked for that the source
+// does not have is a bad command line, said before an output is opened.
+void checkPlanesOfSource(const RunRequest& r, const media::OpenedSource& in) {
+  const auto format = static_cast<AVPixelFormat>(in.decoder->planesFormat());
+  const std::size_t planes = media::planesOf(format, 1, 1).size();
+  for (std::size_t i = planes; i < r.planeMasks.size(); ++i)
+    if (r.planesNamed[i])
+      throw UsageError(in.source->describe() + " has no plane " + std::to_string(i) + ": its " +
+                       av_get_pix_fmt_name(format) + " has " + std::to_string(planes) + " (" +
+                       media::planeNames(format) + ").");
 }
 
 void readEncoderSettings(const Args& args, media::SinkOptions& sink) {
@@ -172,8 +213,10 @@ RunRequest parseRunRequest(const Args& args) {
   r.format = outputFormat(args, r.output, &r.depth);
   readPlanes(args, values, r);
   if (!r.planeMasks.empty() && media::isRawOutput(r.output, args.get("--codec")))
-    throw UsageError("--planes writes the planes back into a container (.mkv, .mp4, .mov); " + r.output +
-                     " would hold rgba or gray frames.");
+    throw UsageError(
+        "--planes writes the planes back into a video or picture file (.mkv, .mp4, .webm, .png ...), "
+        "and " +
+        r.output + " would hold rgba or gray frames.");
   r.stream.maxFrames = args.has("--frames") ? args.getInt("--frames", 0, 1, 1 << 30) : -1;
   r.stream.jsonLogPath = args.get("--json-log");
   r.stream.realtime = args.has("--realtime");
@@ -348,31 +391,43 @@ std::unique_ptr<FrameChannel> openPlanesChannel(const RunRequest& r, const media
     filters.back()->mask = *m;
   }
   auto channel = std::make_unique<PlanesChannel>(device, filters, options);
-  // "planes of yuv420p: Y mask ... (auto -> rows_baked ...); U, V mask ...; A as it is"
+  // "planes of yuv420p: Y, U, V mask 5x5 (...), auto: rows_baked for Y, rows for U, V; A as it is"
   std::vector<std::string> names;
   std::istringstream list(media::planeNames(format));
   for (std::string name; std::getline(list >> std::ws, name, ',');) names.push_back(name);
-  line << "planes of " << av_get_pix_fmt_name(format) << ": ";
-  std::vector<bool> said(options.planes.size(), false);
-  for (std::size_t i = 0; i < options.planes.size() && i < names.size(); ++i) {
-    if (said[i]) continue;
-    const std::optional<Mask> mask = i < r.planeMasks.size() ? r.planeMasks[i] : std::nullopt;
-    std::string who, kernels;
-    for (std::size_t j = i; j < options.planes.size() && j < names.size(); ++j) {
-      if (said[j] || (j < r.planeMasks.size() ? r.planeMasks[j] : std::nullopt) != mask) continue;
-      said[j] = true;
-      who += (who.empty() ? "" : ", ") + names[j];
-      const Pipeline* p = channel->plane(static_cast<int>(j));
-      if (p && r.params.variant == VariantId::Auto && p->prepared().variant != VariantId::Invalid)
-        kernels += (kernels.empty() ? "" : ", ") + names[j] + " " + kernelText(p->prepared());
+  const std::size_t count = std::min(options.planes.size(), names.size());
+  auto maskOf = [&r](std::size_t i) { return i < r.planeMasks.size() ? r.planeMasks[i] : std::nullopt; };
+  // Planes grouped by what they share, in plane order: "U, V".
+  auto grouped = [&](auto key) {
+    std::vector<std::pair<std::string, decltype(key(0))>> groups;
+    for (std::size_t i = 0; i < count; ++i) {
+      auto k = key(i);
+      auto g = std::find_if(groups.begin(), groups.end(), [&k](const auto& e) { return e.second == k; });
+      if (g == groups.end())
+        groups.emplace_back(names[i], k);
+      else
+        g->first += ", " + names[i];
     }
-    line << (i ? "; " : "") << who;
+    return groups;
+  };
+  line << "planes of " << av_get_pix_fmt_name(format) << ": ";
+  bool first = true;
+  for (const auto& [who, mask] : grouped(maskOf)) {
+    line << (first ? "" : "; ") << who;
+    first = false;
     if (!mask) {
       line << (who.find(',') == std::string::npos ? " as it is" : " as they are");
       continue;
     }
     line << " mask " << describe(*mask) << ", " << variantInfo(r.params.variant).name;
-    if (!kernels.empty()) line << " (" << kernels << ")";
+    if (r.params.variant != VariantId::Auto) continue;
+    std::string chose;  // "rows_baked for Y, rows for U, V"
+    for (const auto& [planes, variant] : grouped([&](std::size_t i) {
+           const Pipeline* p = channel->plane(static_cast<int>(i));
+           return maskOf(i) == mask && p ? std::string(variantInfo(p->prepared().variant).name) : std::string();
+         }))
+      if (!variant.empty()) chose += (chose.empty() ? "" : ", ") + variant + " for " + planes;
+    if (!chose.empty()) line << ": " << chose;
   }
   line << ", border " << toString(r.params.border) << ", on " << device->info.name;
   return channel;
@@ -533,7 +588,13 @@ int runCommand(const Args& args) {
     if (in.decoder && !in.decoder->decoderNote().empty() && !r.quiet)
       std::cerr << "liveconv: " << in.decoder->decoderNote() << "\n";
     if (r.planeMasks.empty()) chooseDepth(r, in);
+    if (!r.planeMasks.empty()) checkPlanesOfSource(r, in);
     const std::unique_ptr<FrameSink> sink = openRunSink(r, in);
+    if (const auto* encoder = dynamic_cast<const media::EncoderSink*>(sink.get());
+        encoder && !r.planeMasks.empty() && encoder->turnsPixels())
+      throw UsageError("The input is shown turned, and planes mode keeps the picture as stored, but " + r.output +
+                       " keeps no rotation to show it turned (this FFmpeg's " + encoder->containerName() +
+                       "); write an .mp4 or .mov, add --no-autorotate, or leave out --planes.");
     orientMask(r);
     channel = openChannel(r, in, *sink, device, r.stream);
     const StreamResult result = runStream(*in.source, *sink, *channel, r.stream);

@@ -39,14 +39,15 @@ struct PlanesRow {
   const char* codec;      // how the clip is coded
   const char* planesFmt;  // the planes' pixel format: the input's, or its planar twin
   const char* outFmt;     // the output's: the planes', or FFV1's lossless choice (8-bit RGB: bgr0)
+  const char* hashFmt;    // what both are decoded at to be compared (nullptr: planesFmt)
 };
 
 // testsrc2's saturated colour bars and moving shapes: the pictures an RGB
 // round trip does not give back. Odd sizes, so chroma planes are ceil(w/2).
 const PlanesRow kRows[] = {
-    {"yuv420p", "planes420.mkv", "testsrc2=s=161x97:r=25,format=yuv420p", "-c:v ffv1", "yuv420p", "yuv420p"},
-    {"yuv422p", "planes422.mkv", "testsrc2=s=161x97:r=25,format=yuv422p", "-c:v ffv1", "yuv422p", "yuv422p"},
-    {"yuv444p", "planes444.mkv", "testsrc2=s=161x97:r=25,format=yuv444p", "-c:v ffv1", "yuv444p", "yuv444p"},
+    {"yuv420p", "planes420.mkv", "testsrc2=s=161x97:r=25,format=yuv420p", "-c:v ffv1", "yuv420p", "yuv420p", nullptr},
+    {"yuv422p", "planes422.mkv", "testsrc2=s=161x97:r=25,format=yuv422p", "-c:v ffv1", "yuv422p", "yuv422p", nullptr},
+    {"yuv444p", "planes444.mkv", "testsrc2=s=161x97:r=25,format=yuv444p", "-c:v ffv1", "yuv444p", "yuv444p", nullptr},
     {"yuv420p10", "planes420p10.mkv", "testsrc2=s=161x97:r=25,format=yuv420p10le", "-c:v ffv1", "yuv420p10le",
      "yuv420p10le"},
     {"yuv422p10", "planes422p10.mkv", "testsrc2=s=161x97:r=25,format=yuv422p10le", "-c:v ffv1", "yuv422p10le",
@@ -55,9 +56,14 @@ const PlanesRow kRows[] = {
      "yuv444p10le"},
     {"yuv444p12", "planes444p12.mkv", "testsrc2=s=161x97:r=25,format=yuv444p12le", "-c:v ffv1", "yuv444p12le",
      "yuv444p12le"},
-    {"yuva420p", "planes420a.mkv", "testsrc2=s=161x97:r=25,format=yuva420p", "-c:v ffv1", "yuva420p", "yuva420p"},
-    {"nv12", "planesnv12.nut", "testsrc2=s=160x96:r=25,format=nv12", "-c:v rawvideo", "yuv420p", "yuv420p"},
-    {"rgb24", "planesrgb.nut", "testsrc2=s=161x97:r=25,format=rgb24", "-c:v rawvideo", "gbrp", "bgr0"},
+    {"yuva420p", "planes420a.mkv", "testsrc2=s=161x97:r=25,format=yuva420p", "-c:v ffv1", "yuva420p", "yuva420p",
+     nullptr},
+    {"nv12", "planesnv12.nut", "testsrc2=s=160x96:r=25,format=nv12", "-c:v rawvideo", "yuv420p", "yuv420p", nullptr},
+    {"rgb24", "planesrgb.nut", "testsrc2=s=161x97:r=25,format=rgb24", "-c:v rawvideo", "gbrp", "bgr0", nullptr},
+    // Rearranged without swscale, whose conversions of these were 1 off (alpha) or changed the depth (p010le).
+    {"rgba", "planesrgba.mov", "testsrc2=s=161x97:r=25,format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='X+Y'",
+     "-c:v png", "gbrap", "bgra", "rgba"},
+    {"pal8", "planespal8.nut", "testsrc2=s=161x97:r=25,format=pal8", "-c:v rawvideo", "gbrap", "bgra", "rgba"},
 };
 
 // A failing row by its name, not its bytes.
@@ -74,8 +80,11 @@ const bool kRowClipsDeclared = [] {
 }();
 
 // Each frame's MD5 as ffmpeg decodes the file at `pixFmt` (framemd5's last column).
-std::vector<std::string> frameHashes(const std::string& path, const std::string& pixFmt) {
-  const Result r = shell("ffmpeg -v error -i " + quoted(path) + " -pix_fmt " + pixFmt + " -f framemd5 -");
+// (`inputOptions`: before -i, e.g. -noautorotate for the pictures as stored.)
+std::vector<std::string> frameHashes(const std::string& path, const std::string& pixFmt,
+                                     const std::string& inputOptions = "") {
+  const Result r =
+      shell("ffmpeg -v error " + inputOptions + " -i " + quoted(path) + " -pix_fmt " + pixFmt + " -f framemd5 -");
   EXPECT_EQ(r.exitCode, 0) << r.output;
   std::vector<std::string> hashes;
   std::istringstream in(r.output);
@@ -101,9 +110,30 @@ TEST_P(Planes, IdentityGivesBackEveryPlaneBitForBit) {
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(has(r.output, std::string("planes of ") + row.planesFmt + ": ")) << r.output;
   EXPECT_EQ(probe(out, "pix_fmt"), row.outFmt);
-  const std::vector<std::string> want = frameHashes(in, row.planesFmt), got = frameHashes(out, row.planesFmt);
+  const char* compared = row.hashFmt ? row.hashFmt : row.planesFmt;
+  const std::vector<std::string> want = frameHashes(in, compared), got = frameHashes(out, compared);
   ASSERT_EQ(want.size(), 3u);
   EXPECT_EQ(got, want);
+}
+
+// P010 (a hardware decoder's 10 bits at the top of 16): its planes at 10
+// bits, rearranged without loss (no container holds raw p010le, so FFmpeg's
+// lavfi makes the frames, for both sides).
+TEST(PlanesOutputs, PTenIsRearrangedIntoTenBitPlanes) {
+  const std::string graph = "testsrc2=s=160x96:r=25,format=p010le";
+  const std::string out = tempDir() + "/planes-p010.mkv";
+  const Result r = liveconv("run -i " + quoted("lavfi:" + graph) + " -o " + quoted(out) +
+                            " --planes all --mask identity --frames 3 -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "p010le rearranged into yuv420p10le planes without loss")) << r.output;
+  EXPECT_EQ(probe(out, "pix_fmt"), "yuv420p10le");
+  const Result want = shell("ffmpeg -v error -f lavfi -i " + quoted(graph) +
+                            " -frames:v 3 -pix_fmt yuv420p10le -f framemd5 - | grep -v '^#'");
+  std::vector<std::string> wanted;
+  std::istringstream in(want.output);
+  for (std::string line; std::getline(in, line);) wanted.push_back(line.substr(line.find_last_of(", ") + 1));
+  ASSERT_EQ(wanted.size(), 3u) << want.output;
+  EXPECT_EQ(frameHashes(out, "yuv420p10le"), wanted);
 }
 
 INSTANTIATE_TEST_SUITE_P(Rows, Planes, ::testing::ValuesIn(kRows),
@@ -333,6 +363,29 @@ TEST(PlanesOutputs, AFullDiskOrASignalKeepsThePromise) {
   EXPECT_LT(count, 250) << frames.output;
 }
 
+// A clip a player shows turned: planes mode keeps the picture as stored, so
+// it writes only where the output keeps the rotation (.mov here); into .avi,
+// which keeps none, it says so before anything is written (exit 2), and with
+// --no-autorotate writes the picture as stored.
+TEST(PlanesOutputs, ATurnedClipGoesWhereTheRotationIsKept) {
+  REQUIRE_CLIP(clip, clipOf(kRows[0]));
+  const std::string turned = tempDir() + "/planes-turned.mov";
+  ASSERT_TRUE(remuxRotated(clip, turned, 90));
+  const std::string mov = tempDir() + "/planes-turned-out.mov", avi = tempDir() + "/planes-turned-out.avi";
+  Result r =
+      liveconv("run -i " + quoted(turned) + " -o " + quoted(mov) + " --codec ffv1 --planes all --mask identity -y");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(probeRotation(mov), "") << "the rotation was lost";
+  EXPECT_EQ(frameHashes(mov, "yuv420p", "-noautorotate"), frameHashes(clip, "yuv420p"));
+  r = liveconv("run -i " + quoted(turned) + " -o " + quoted(avi) + " --planes all --mask identity -y");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "keeps no rotation to show it turned")) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(avi));
+  r = liveconv("run -i " + quoted(turned) + " -o " + quoted(avi) + " --planes all --mask identity --no-autorotate -y");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(frameHashes(avi, "yuv420p"), frameHashes(clip, "yuv420p"));
+}
+
 // What planes mode cannot do: one sentence, a bad command line (exit 2), nothing written.
 TEST(PlanesOutputs, WhatPlanesModeCannotDoSaysWhy) {
   REQUIRE_CLIP(in, clipOf(kRows[0]));
@@ -347,6 +400,14 @@ TEST(PlanesOutputs, WhatPlanesModeCannotDoSaysWhy) {
       {"-i " + quoted(in) + " -o " + quoted(out) + " --planes 4", "plane numbers 0 to 3"},
       {"-i " + quoted(in) + " -o " + quoted(out) + " --plane-mask 0", "takes PLANE=MASK"},
       {"-i " + quoted(in) + " -o " + quoted(out) + " --plane-mask 1=nonsense", "nonsense"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes ''", "not ''"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes 0,", "not ''"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes 0,0", "Plane 0 is named twice"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes 0 --plane-mask 0=box:3", "Plane 0 is named twice"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --plane-mask 1=box:3 --mask sharpen", "--mask filters no plane"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes 3 --mask box:3", "has no plane 3: its yuv420p has 3"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes all --alpha filter", "leave out --alpha"},
+      {"-i " + quoted(in) + " -o " + quoted(out) + " --planes all --convert gpu", "leave out --convert"},
   };
   for (const auto& refusal : refusals) {
     const Result r = liveconv("run " + refusal.args);

@@ -344,6 +344,7 @@ struct EncoderSink::State {
   double videoEndSeconds = 0;  // source time just after the last frame written
   OutputColour colour;
   bool rangeLimited = false;  // a full-range input written in limited range (the output cannot say full)
+  bool planesRangeUnsaid = false;  // planes mode: full-range samples kept in an output that cannot say so
   std::vector<std::pair<std::string, std::string>> encoderOptions;
   AVPixelFormat pixelFormat = AV_PIX_FMT_NONE;  // --pix-fmt
   Orientation orientation;                      // the input's
@@ -653,6 +654,73 @@ struct EncoderSink::State {
       throw OutputError("Encoding " + path + " failed: " + avError(err) + ".");
   }
 
+  // The encoder's pixel format (--pix-fmt, else the one that loses least of
+  // the frames: their own, the input's, what players expect) and our defaults
+  // for H.264 and VP9.
+  void chooseFormatAndDefaults(const ImageView& px) {
+    const AVPixelFormat src = planes != AV_PIX_FMT_NONE ? planes : avPixelFormatOf(px.format);
+    // 16-bit frames (a 10-bit or deeper source): H.264 High 10 and VP9
+    // profile 2 where the encoder takes 10 bits, the 4:2:0 players play.
+    const AVPixelFormat yuv420 = bytesPerSample(px.format) == 2 && takesPixelFormat(codec, AV_PIX_FMT_YUV420P10LE)
+                                     ? AV_PIX_FMT_YUV420P10LE
+                                     : AV_PIX_FMT_YUV420P;
+    if (std::string(codec->name).find("264") != std::string::npos) {
+      encoder->pix_fmt = yuv420;  // what players expect, also for gray input
+      av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
+      av_opt_set(encoder->priv_data, "crf", "18", 0);  // near-transparent: a filter should not add visible loss
+    } else if (std::strcmp(codec->name, "libvpx-vp9") == 0) {
+      encoder->pix_fmt = yuv420;
+      encoder->bit_rate = 0;  // constant quality (libvpx's default is 256 kbit/s, whatever the picture)
+      av_opt_set(encoder->priv_data, "crf", "24", 0);
+      av_opt_set(encoder->priv_data, "deadline", "good", 0);
+      av_opt_set(encoder->priv_data, "cpu-used", "4", 0);  // about as fast as x264's veryfast here
+      av_opt_set(encoder->priv_data, "row-mt", "1", 0);
+    } else {
+      // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
+      const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
+      encoder->pix_fmt = formats ? avcodec_find_best_pix_fmt_of_list(formats, src, 1, nullptr) : src;
+    }
+    if (pixelFormat != AV_PIX_FMT_NONE)
+      encoder->pix_fmt = pixelFormat;
+    else if (planes != AV_PIX_FMT_NONE)
+      encoder->pix_fmt = nearestTaken(planes);
+    else if (const AVPixelFormat in = inputPixelFormat(px.format);
+             in != AV_PIX_FMT_NONE && (!isGray(in) || !isYuv(encoder->pix_fmt)))
+      encoder->pix_fmt = in;  // gray only in place of an RGB choice (FFV1, PNG): H.264 and VP9 stay 4:2:0 for players
+  }
+
+  // Planes mode: the planes' format where the encoder takes it, else the
+  // nearest it takes, as FFmpeg's own transcode picks it (yuv444p12le into
+  // H.264: yuv444p10le; gbrap into FFV1: bgra), never an old full-range
+  // yuvj name (the range is in the tags).
+  AVPixelFormat nearestTaken(AVPixelFormat from) const {
+    const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
+    if (!formats) return from;
+    std::vector<AVPixelFormat> list;
+    for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f)
+      if (std::string(av_get_pix_fmt_name(*f)).rfind("yuvj", 0) != 0) list.push_back(*f);
+    list.push_back(AV_PIX_FMT_NONE);
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(from);
+    const int alpha = d && (d->flags & AV_PIX_FMT_FLAG_ALPHA) ? 1 : 0;
+    return avcodec_find_best_pix_fmt_of_list(list.data(), from, alpha, nullptr);
+  }
+
+  // Planes mode's colour: RGB planes that the encoder takes as YUV (an RGB
+  // source into H.264) become limited-range YUV, as FFmpeg's own transcode
+  // makes them; YUV planes keep their samples and range as they are, also
+  // where the container cannot say the range (said in a line at the open).
+  void planesColour() {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(planes);
+    if (d && (d->flags & AV_PIX_FMT_FLAG_RGB) && isYuv(encoder->pix_fmt)) {
+      colour.range = AVCOL_RANGE_MPEG;
+      rangeLimited = false;
+    } else if (rangeLimited) {
+      planesRangeUnsaid = true;
+      rangeLimited = false;
+      colour.range = AVCOL_RANGE_JPEG;
+    }
+  }
+
   // Opens the encoder in the source's time base where the container takes
   // variable frame rates (MP4 and MOV do, though they do not say so: a frame
   // after a gap stays at its time, not on a grid of a guessed rate), else (or
@@ -670,51 +738,19 @@ struct EncoderSink::State {
       encoder->time_base = tb;
       encoder->framerate = rate;
       encoder->sample_aspect_ratio = sampleAspect();  // in the bitstream too (H.264's VUI), not only the container
-      const AVPixelFormat src = planes != AV_PIX_FMT_NONE ? planes : avPixelFormatOf(px.format);
-      // 16-bit frames (a 10-bit or deeper source): H.264 High 10 and VP9
-      // profile 2 where the encoder takes 10 bits, the 4:2:0 players play.
-      const AVPixelFormat yuv420 = bytesPerSample(px.format) == 2 && takesPixelFormat(codec, AV_PIX_FMT_YUV420P10LE)
-                                       ? AV_PIX_FMT_YUV420P10LE
-                                       : AV_PIX_FMT_YUV420P;
-      if (std::string(codec->name).find("264") != std::string::npos) {
-        encoder->pix_fmt = yuv420;  // what players expect, also for gray input
-        av_opt_set(encoder->priv_data, "preset", "veryfast", 0);
-        av_opt_set(encoder->priv_data, "crf", "18", 0);  // near-transparent: a filter should not add visible loss
-      } else if (std::strcmp(codec->name, "libvpx-vp9") == 0) {
-        encoder->pix_fmt = yuv420;
-        encoder->bit_rate = 0;  // constant quality (libvpx's default is 256 kbit/s, whatever the picture)
-        av_opt_set(encoder->priv_data, "crf", "24", 0);
-        av_opt_set(encoder->priv_data, "deadline", "good", 0);
-        av_opt_set(encoder->priv_data, "cpu-used", "4", 0);  // about as fast as x264's veryfast here
-        av_opt_set(encoder->priv_data, "row-mt", "1", 0);
-      } else {
-        // The least lossy format the encoder takes: for FFV1, bgra or gray, both exact.
-        const AVPixelFormat* formats = ffmpeg_compat::pixelFormats(codec);
-        encoder->pix_fmt = formats ? avcodec_find_best_pix_fmt_of_list(formats, src, 1, nullptr) : src;
-      }
-      if (pixelFormat != AV_PIX_FMT_NONE)
-        encoder->pix_fmt = pixelFormat;
-      else if (planes != AV_PIX_FMT_NONE && ffmpeg_compat::pixelFormats(codec))
-        // Planes mode: the planes as they are where the encoder takes them, else
-        // the nearest format it takes, as FFmpeg's own transcode picks it
-        // (yuv444p12le into H.264: yuv444p10le).
-        encoder->pix_fmt = avcodec_find_best_pix_fmt_of_list(ffmpeg_compat::pixelFormats(codec), planes, 0, nullptr);
-      else if (planes != AV_PIX_FMT_NONE)
-        encoder->pix_fmt = planes;
-      else if (const AVPixelFormat in = inputPixelFormat(px.format);
-               in != AV_PIX_FMT_NONE && (!isGray(in) || !isYuv(encoder->pix_fmt)))
-        encoder->pix_fmt = in;  // gray only in place of an RGB choice (FFV1, PNG): H.264 and VP9 stay 4:2:0 for players
+      chooseFormatAndDefaults(px);
       if (output->oformat->flags & AVFMT_GLOBALHEADER) encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
       colour = outputColour(copy.get(), width, height);
       if (codec->id == AV_CODEC_ID_MJPEG) colour.range = AVCOL_RANGE_JPEG;  // JPEG is full range (JFIF)
       rangeLimited =
           colour.range == AVCOL_RANGE_JPEG && isYuv(encoder->pix_fmt) && !holdsFullRange(output->oformat, codec->id);
       if (rangeLimited) colour.range = AVCOL_RANGE_MPEG;
+      if (planes != AV_PIX_FMT_NONE) planesColour();
       encoder->color_primaries = colour.primaries;
       encoder->color_trc = colour.transfer;
       encoder->colorspace = isYuv(encoder->pix_fmt) ? colour.space : AVCOL_SPC_RGB;
       encoder->color_range = isYuv(encoder->pix_fmt) ? colour.range : AVCOL_RANGE_JPEG;
-      if (encoder->pix_fmt == AV_PIX_FMT_GRAY8) encoder->colorspace = AVCOL_SPC_UNSPECIFIED;
+      if (isGray(encoder->pix_fmt)) encoder->colorspace = AVCOL_SPC_UNSPECIFIED;
       for (const auto& [key, value] : encoderOptions)
         av_opt_set(encoder, key.c_str(), value.c_str(), AV_OPT_SEARCH_CHILDREN);
       clearLastFfmpegError();
@@ -768,6 +804,13 @@ struct EncoderSink::State {
             std::memcpy(d, bytes->data(), bytes->size());
     }
     if (!orientationPlan.notice.empty()) notice() << "liveconv: " << orientationPlan.notice << "\n";
+    if (planesRangeUnsaid)
+      notice() << "liveconv: " << output->oformat->name << " with " << codec->name
+               << " keeps no colour range: the input's full-range samples are written as they are, and players "
+                  "will read them as limited range (.mkv and .mp4 keep the range).\n";
+    if (planes != AV_PIX_FMT_NONE && encoder->pix_fmt != planes)
+      notice() << "liveconv: " << codec->name << " takes no " << av_get_pix_fmt_name(planes)
+               << ": the planes are written as " << av_get_pix_fmt_name(encoder->pix_fmt) << ".\n";
     if (rangeLimited)
       notice() << "liveconv: " << output->oformat->name << " with " << codec->name
                << " keeps no colour range, so the full-range frames of the input are written in limited range, "
@@ -863,6 +906,14 @@ EncoderSink::~EncoderSink() {
   }
 }
 
+bool EncoderSink::turnsPixels() const {
+  return s_->orientationPlan.turnPixels != 0;
+}
+
+std::string EncoderSink::containerName() const {
+  return s_->output->oformat->name;
+}
+
 void EncoderSink::write(const Frame& f) {
   try {
     writeFrame(f);
@@ -933,8 +984,13 @@ void EncoderSink::writePlanes(const Frame& f) {
   }
   if (av_frame_make_writable(pf) < 0) throw std::bad_alloc();  // the encoder may still hold the last one
   copyFromPlanes(f.planes, pf);
-  if (pf->format == s.encoder->pix_fmt && first.width == s.width && first.height == s.height && !s.rangeLimited) {
+  if (pf->format == s.encoder->pix_fmt && first.width == s.width && first.height == s.height) {
     s.send(f, pf);
+    return;
+  }
+  if (av_frame_make_writable(s.frame) < 0) throw std::bad_alloc();
+  if (first.width == s.width && first.height == s.height && repackExactly(pf, s.frame)) {
+    s.send(f, s.frame);
     return;
   }
   if ((first.width != s.width || first.height != s.height) && !s.warnedResize) {
@@ -942,11 +998,12 @@ void EncoderSink::writePlanes(const Frame& f) {
                << first.height << "; frames are scaled to " << s.width << "x" << s.height << " in " << s.path << ".\n";
     s.warnedResize = true;
   }
-  const bool full = s.rangeLimited || s.colour.range == AVCOL_RANGE_JPEG;
-  const ScalerColour colour{s.colour.swsTable, full, s.colour.range == AVCOL_RANGE_JPEG};
+  // YUV planes into another YUV format keep their range; RGB planes into YUV take the output's.
+  const bool full = s.colour.range == AVCOL_RANGE_JPEG;
+  const ScalerColour colour{s.colour.swsTable, full, full};
   const auto from = static_cast<AVPixelFormat>(pf->format);
   if (!s.scaler.get({first.width, first.height, from, s.width, s.height, s.encoder->pix_fmt}, &colour) ||
-      av_frame_make_writable(s.frame) < 0 || !s.scaler.convert(pf, s.frame))
+      !s.scaler.convert(pf, s.frame))
     throw OutputError("Converting a frame from " + std::string(av_get_pix_fmt_name(from)) + " to " +
                       av_get_pix_fmt_name(s.encoder->pix_fmt) + " for " + s.path + " failed.");
   s.send(f, s.frame);

@@ -768,8 +768,10 @@ void FfmpegSource::convertToPlanes(Frame& out) {
       to->height = f->height;
       if (av_frame_get_buffer(to, 0) < 0) throw std::bad_alloc();
     }
-    if (!s.rearrange.get({f->width, f->height, format, f->width, f->height, s.planar}, nullptr) ||
-        !s.rearrange.convert(f, to))
+    if (av_frame_make_writable(to) < 0) throw std::bad_alloc();
+    if (!repackExactly(f, to) &&
+        (!s.rearrange.get({f->width, f->height, format, f->width, f->height, s.planar}, nullptr) ||
+         !s.rearrange.convert(f, to)))
       throw InputError("Frames of " + s.spec.text + " cannot be rearranged into " + av_get_pix_fmt_name(s.planar) +
                        " planes.");
     f = to;
@@ -782,12 +784,17 @@ void FfmpegSource::convertToPlanes(Frame& out) {
                                           av_get_pix_fmt_name(s.planar) + " planes without loss)";
 }
 
-bool FfmpegSource::setPlanes() {
+std::string FfmpegSource::setPlanes() {
   const AVStream* st = s_->input->streams[s_->stream];
-  const AVPixelFormat planar = planarFormatFor(static_cast<AVPixelFormat>(st->codecpar->format));
-  if (planar == AV_PIX_FMT_NONE) return false;
+  const auto format = static_cast<AVPixelFormat>(st->codecpar->format);
+  const AVPixelFormat planar = planarFormatFor(format);
+  if (planar == AV_PIX_FMT_NONE) {
+    const char* name = av_get_pix_fmt_name(format);
+    return s_->spec.text + " decodes to " + (name ? name : "an unknown pixel format") +
+           ", which planes mode cannot take apart into planes without loss; leave out --planes.";
+  }
   s_->planar = planar;
-  return true;
+  return {};
 }
 
 int FfmpegSource::planesFormat() const {

@@ -18,10 +18,8 @@ OpenedSource openDecoded(const OpenRequest& r) {
   OpenedSource o;
   auto ff = std::make_unique<FfmpegSource>(spec, r.format, r.convert);
   o.decoder = ff.get();
-  if (r.planes && !ff->setPlanes())
-    throw InputError(spec.text +
-                     " decodes to pixels that have no planes filtered without loss (floats, bayer); "
-                     "leave out --planes.");
+  if (r.planes)
+    if (const std::string why = ff->setPlanes(); !why.empty()) throw InputError(why);
   ff->frameRate(&o.rateNum, &o.rateDen);
   o.source = std::move(ff);
   return o;

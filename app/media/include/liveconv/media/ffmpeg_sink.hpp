@@ -66,6 +66,10 @@ class EncoderSink : public FrameSink {
   void write(const Frame& frame) override;
   void finish() override;
   std::string describe() const override;
+  // True where the output keeps no display rotation and the input's is turned
+  // into the pixels (SinkOptions::orientation, autorotate).
+  bool turnsPixels() const;
+  std::string containerName() const;  // FFmpeg's muxer name, e.g. "matroska"
 
  private:
   void writeFrame(const Frame& frame);

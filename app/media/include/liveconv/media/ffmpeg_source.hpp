@@ -93,10 +93,10 @@ class FfmpegSource : public FrameSource {
   int sampleBits() const;
   // Planes mode (`run --planes`, liveconv/media/planes.hpp): from the next
   // frame on, frames come as their own planes (Frame::planes) in
-  // planesFormat(), the decoder's format or its planar twin. False, and
-  // nothing changes, where the decoder's format has no planar twin that keeps
-  // every sample (floats, bayer).
-  bool setPlanes();
+  // planesFormat(), the decoder's format or its planar twin. Returns "", or
+  // (and nothing changes) the sentence why not: a decoder format with no
+  // planar twin that keeps every sample (floats, bayer, gray with alpha).
+  std::string setPlanes();
   int planesFormat() const;  // an AVPixelFormat; AV_PIX_FMT_NONE (-1) outside planes mode
   double startSeconds() const override;
   // Frames per second as FFmpeg guesses it (for the encoder's time base).

@@ -43,5 +43,12 @@ std::string planeNames(AVPixelFormat format);
 void copyIntoPlanes(const AVFrame* frame, std::vector<Image>* planes);
 // The filtered images back into `frame` (allocated, of their format and size).
 void copyFromPlanes(const std::vector<Image>& planes, AVFrame* frame);
+// A frame into `to`, a frame of another layout of the same components,
+// sampling and depth (rgba -> gbrap, p010le -> yuv420p10le, gbrap -> bgra,
+// gbrp16le -> rgb48be; pal8 -> gbrap through its palette): the samples
+// moved, none changed, where swscale's conversion between such formats is not
+// always exact (an alpha plane into bgra came out 1 off). False, and nothing
+// written, where the two differ otherwise.
+bool repackExactly(const AVFrame* from, AVFrame* to);
 
 }  // namespace liveconv::media
