@@ -443,7 +443,7 @@ std::unique_ptr<FrameChannel> openChannel(const RunRequest& r, const media::Open
   options.deviceSlots = r.slots;
   options.queueCapacity = r.queue;
   options.deliverPixels = r.output != "null";
-  options.prepareYuvConversion = in.decoder && r.convert != media::ConvertMode::Cpu && bytesPerSample(r.format) == 1;
+  options.prepareYuvConversion = in.decoder && media::deviceConverts(r.convert, r.format);
   in.source->frameSize(&options.expectedWidth, &options.expectedHeight);  // `auto` races before the first frame
   options.expectedLayout = in.source->planesLayout();  // the conversion's first launch before the first frame
   const std::string how = policy == "live" ? "live: late frames are dropped" : "every frame";

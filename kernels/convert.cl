@@ -1,14 +1,16 @@
 // convert.cl: decoded frames (planes packed back to back without padding)
-// into the engine's RGBA8 or GRAY8, before the convolution. A program of its
-// own (common.cl is not prepended).
+// into the engine's RGBA8 or GRAY8 (and, every bit of a 10-bit source kept,
+// RGBA16 or GRAY16), before the convolution. A program of its own (common.cl
+// is not prepended).
 //
 // Integer fixed point with 16 fractional bits, so the result is exactly that
 // of the CPU reference convertYuvReference() in engine/src/pipeline_convert.cpp,
 // which also computes the coefficients passed here (BT.601 or BT.709, limited
 // or full range) and defines every layout (the numbers below are YuvLayout's).
 // Chroma comes from the block the pixel lies in (2x2 for 4:2:0, 2x1 for 4:2:2).
-// 10-bit samples are rounded to 8 bits first. Packed RGB is copied; its gray is
-// the BT.601 luma.
+// Into 8-bit formats 10-bit samples are rounded to 8 bits first; into 16-bit
+// ones they keep their depth (the formula in liveconv/pipeline_convert.hpp).
+// Packed RGB is copied; its gray is the BT.601 luma.
 //
 // One work-item converts PIXELS_PER_ITEM pixels of a row (x =
 // PIXELS_PER_ITEM * global id 0, y = global id 1; any global size covering
@@ -17,9 +19,11 @@
 // SIMD lanes (a 1080p yuv420p frame in about 1 ms on two cores against 15-17 with
 // one pixel per work-item); and with 1 for a GPU, where neighbouring
 // work-items then read and write neighbouring bytes (eight pixels a work-item
-// took 6-7 times as long on an H200). Each layout has its own entry point,
-// convert_<layout>_to_rgba and _to_gray, so that the compiler sees the layout
-// as a constant. A row's last, partial group and packed RGB go pixel by pixel.
+// took 6-7 times as long on an H200). Each layout has its own entry points,
+// convert_<layout>_to_rgba, _to_gray, _to_rgba16 and _to_gray16, so that the
+// compiler sees the layout as a constant. A row's last, partial group, packed
+// RGB, the 10-bit 4:2:2 and 4:4:4 layouts and the 16-bit outputs go pixel by
+// pixel.
 
 #ifndef PIXELS_PER_ITEM
 #define PIXELS_PER_ITEM 1
@@ -35,6 +39,8 @@
 #define LAYOUT_P010 8
 #define LAYOUT_RGB24 9
 #define LAYOUT_BGR24 10
+#define LAYOUT_I422P10 11
+#define LAYOUT_I444P10 12
 
 inline uchar fixed_to_u8(int acc) {
   return (uchar)min(max(acc + 32768, 0) >> 16, 255);
@@ -56,13 +62,24 @@ inline int subsampled_rows(int layout) {
   return layout == LAYOUT_I420 || layout == LAYOUT_NV12 || layout == LAYOUT_I420P10 || layout == LAYOUT_P010;
 }
 
-// The Y, U, V (or R, G, B) of pixel (x, y).
-inline int3 load_pixel(__global const uchar* p, int layout, int x, int y, int width, int height) {
+inline int full_chroma(int layout) {
+  return layout == LAYOUT_I444 || layout == LAYOUT_I444P10;
+}
+
+// The bits of a sample: 10 for the 10-bit layouts, else 8.
+inline int layout_bits(int layout) {
+  return layout == LAYOUT_I420P10 || layout == LAYOUT_P010 || layout == LAYOUT_I422P10 || layout == LAYOUT_I444P10
+             ? 10
+             : 8;
+}
+
+// The Y, U, V (or R, G, B) of pixel (x, y) at the layout's depth.
+inline int3 load_raw(__global const uchar* p, int layout, int x, int y, int width, int height) {
   const size_t w = (size_t)width, h = (size_t)height;
-  const size_t cw = layout == LAYOUT_I444 ? w : (w + 1) / 2;
+  const size_t cw = full_chroma(layout) ? w : (w + 1) / 2;
   const size_t ch = subsampled_rows(layout) ? (h + 1) / 2 : h;
   const size_t luma = (size_t)y * w + x;
-  const size_t k = (size_t)(subsampled_rows(layout) ? y / 2 : y) * cw + (layout == LAYOUT_I444 ? x : x / 2);
+  const size_t k = (size_t)(subsampled_rows(layout) ? y / 2 : y) * cw + (full_chroma(layout) ? x : x / 2);
   switch (layout) {
     case LAYOUT_I420:
     case LAYOUT_I422:
@@ -79,17 +96,46 @@ inline int3 load_pixel(__global const uchar* p, int layout, int x, int y, int wi
       return (int3)(m[1 + 2 * (x & 1)], m[0], m[2]);
     }
     case LAYOUT_I420P10:
-      return (int3)(to8(sample16(p, luma) & 0x3ff), to8(sample16(p, w * h + k) & 0x3ff),
-                    to8(sample16(p, w * h + cw * ch + k) & 0x3ff));
+    case LAYOUT_I422P10:
+    case LAYOUT_I444P10:
+      return (int3)(sample16(p, luma) & 0x3ff, sample16(p, w * h + k) & 0x3ff, sample16(p, w * h + cw * ch + k) & 0x3ff);
     case LAYOUT_P010:
-      return (int3)(to8(sample16(p, luma) >> 6), to8(sample16(p, w * h + 2 * k) >> 6),
-                    to8(sample16(p, w * h + 2 * k + 1) >> 6));
+      return (int3)(sample16(p, luma) >> 6, sample16(p, w * h + 2 * k) >> 6, sample16(p, w * h + 2 * k + 1) >> 6);
     case LAYOUT_RGB24:
       return (int3)(p[3 * luma], p[3 * luma + 1], p[3 * luma + 2]);
     case LAYOUT_BGR24:
       return (int3)(p[3 * luma + 2], p[3 * luma + 1], p[3 * luma]);
   }
   return (int3)(0);
+}
+
+// ... rounded to 8 bits.
+inline int3 load_pixel(__global const uchar* p, int layout, int x, int y, int width, int height) {
+  const int3 s = load_raw(p, layout, x, y, width, height);
+  return layout_bits(layout) > 8 ? min((s + 2) >> 2, 255) : s;
+}
+
+// The Y of pixel (x, y) at the layout's depth (a YUV layout; a planar one may carry its Y plane alone).
+inline int load_luma_raw(__global const uchar* p, int layout, int x, int y, int width) {
+  const size_t luma = (size_t)y * width + x;
+  switch (layout) {
+    case LAYOUT_YUYV422:
+      return p[(size_t)y * 4 * ((width + 1) / 2) + 2 * (size_t)x];
+    case LAYOUT_UYVY422:
+      return p[(size_t)y * 4 * ((width + 1) / 2) + 2 * (size_t)x + 1];
+    case LAYOUT_I420P10:
+    case LAYOUT_I422P10:
+    case LAYOUT_I444P10:
+      return sample16(p, luma) & 0x3ff;
+    case LAYOUT_P010:
+      return sample16(p, luma) >> 6;
+  }
+  return p[luma];
+}
+
+// The layouts the eight-pixel path reads (the others go pixel by pixel).
+inline int in_vectors(int layout) {
+  return !is_rgb(layout) && layout != LAYOUT_I422P10 && layout != LAYOUT_I444P10;
 }
 
 // Eight (four) 16-bit little-endian samples from p: loaded as they are on a
@@ -142,9 +188,9 @@ inline int8 load_luma8(__global const uchar* p, int layout, int x0, int y, int w
 inline void load_chroma8(__global const uchar* p, int layout, int x0, int y, int width, int height, int8* u,
                          int8* v) {
   const size_t w = (size_t)width, h = (size_t)height;
-  const size_t cw = layout == LAYOUT_I444 ? w : (w + 1) / 2;
+  const size_t cw = full_chroma(layout) ? w : (w + 1) / 2;
   const size_t ch = subsampled_rows(layout) ? (h + 1) / 2 : h;
-  const size_t k = (size_t)(subsampled_rows(layout) ? y / 2 : y) * cw + (layout == LAYOUT_I444 ? x0 : x0 / 2);
+  const size_t k = (size_t)(subsampled_rows(layout) ? y / 2 : y) * cw + (full_chroma(layout) ? x0 : x0 / 2);
   switch (layout) {
     case LAYOUT_I444:
       *u = convert_int8(vload8(0, p + w * h + k));
@@ -189,7 +235,7 @@ inline void convert_rgba(__global const uchar* src, int width, int height, int l
   if (x0 >= width || y >= height) return;
   __global uchar* out = dst + (size_t)y * dstPitchBytes + 4 * (size_t)x0;
 #if PIXELS_PER_ITEM == 8
-  if (x0 + 8 <= width && !is_rgb(layout)) {
+  if (x0 + 8 <= width && in_vectors(layout)) {
     int8 u, v;
     load_chroma8(src, layout, x0, y, width, height, &u, &v);
     const int8 yy = (load_luma8(src, layout, x0, y, width) - yOffset) * yScale;
@@ -231,7 +277,7 @@ inline void convert_gray(__global const uchar* src, int width, int height, int l
   if (x0 >= width || y >= height) return;
   __global uchar* out = dst + (size_t)y * dstPitchBytes + x0;
 #if PIXELS_PER_ITEM == 8
-  if (x0 + 8 <= width && !is_rgb(layout)) {
+  if (x0 + 8 <= width && in_vectors(layout)) {
     vstore8(fixed_to_u8_8((load_luma8(src, layout, x0, y, width) - yOffset) * yScale), 0, out);
     return;
   }
@@ -242,15 +288,55 @@ inline void convert_gray(__global const uchar* src, int width, int height, int l
       const int3 s = load_pixel(src, layout, x, y, width, height);
       g = (uchar)((19595 * s.x + 38470 * s.y + 7471 * s.z + 32768) >> 16);
     } else {
-      const size_t luma = (size_t)y * width + x;
-      const int yv = layout == LAYOUT_YUYV422   ? src[(size_t)y * 4 * ((width + 1) / 2) + 2 * (size_t)x]
-                     : layout == LAYOUT_UYVY422 ? src[(size_t)y * 4 * ((width + 1) / 2) + 2 * (size_t)x + 1]
-                     : layout == LAYOUT_I420P10 ? to8(sample16(src, luma) & 0x3ff)
-                     : layout == LAYOUT_P010    ? to8(sample16(src, luma) >> 6)
-                                                : src[luma];
-      g = fixed_to_u8((yv - yOffset) * yScale);
+      const int raw = load_luma_raw(src, layout, x, y, width);
+      g = fixed_to_u8(((layout_bits(layout) > 8 ? to8(raw) : raw) - yOffset) * yScale);
     }
     out[x - x0] = g;
+  }
+}
+
+// The sum at depth `bits` (16 fractional bits) as a 16-bit sample.
+inline ushort fixed_to_u16(long acc, int bits) {
+  return (ushort)clamp((acc * 257 + ((long)1 << (bits + 7))) >> (bits + 8), (long)0, (long)65535);
+}
+
+// RGBA16 and GRAY16: every bit of the samples (pixel by pixel; the engine's
+// 16-bit frames are the host's byte order, as a little-endian device writes them).
+inline void convert_rgba16(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale,
+                           int rv, int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes) {
+  const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
+  if (x0 >= width || y >= height) return;
+  __global ushort* out = (__global ushort*)(dst + (size_t)y * dstPitchBytes) + 4 * (size_t)x0;
+  const int bits = layout_bits(layout), centre = 128 << (bits - 8);
+  for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
+    const int3 s = load_raw(src, layout, x, y, width, height);
+    ushort4 rgba;
+    if (is_rgb(layout)) {
+      rgba = (ushort4)((ushort)(s.x * 257), (ushort)(s.y * 257), (ushort)(s.z * 257), (ushort)65535);
+    } else {
+      const long yy = (long)((s.x - (yOffset << (bits - 8))) * yScale);
+      const long u = s.y - centre, v = s.z - centre;
+      rgba = (ushort4)(fixed_to_u16(yy + rv * v, bits), fixed_to_u16(yy - gu * u - gv * v, bits),
+                       fixed_to_u16(yy + bu * u, bits), (ushort)65535);
+    }
+    vstore4(rgba, x - x0, out);
+  }
+}
+
+inline void convert_gray16(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale,
+                           __global uchar* dst, int dstPitchBytes) {
+  const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
+  if (x0 >= width || y >= height) return;
+  __global ushort* out = (__global ushort*)(dst + (size_t)y * dstPitchBytes) + x0;
+  const int bits = layout_bits(layout);
+  for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
+    if (is_rgb(layout)) {
+      const int3 s = load_raw(src, layout, x, y, width, height);
+      out[x - x0] = (ushort)((((long)19595 * s.x + (long)38470 * s.y + (long)7471 * s.z) * 257 + 32768) >> 16);
+    } else {
+      const int raw = load_luma_raw(src, layout, x, y, width);
+      out[x - x0] = fixed_to_u16((long)((raw - (yOffset << (bits - 8))) * yScale), bits);
+    }
   }
 }
 
@@ -262,6 +348,15 @@ inline void convert_gray(__global const uchar* src, int width, int height, int l
   __kernel void convert_##name##_to_gray(__global const uchar* src, int width, int height, int yOffset, int yScale, \
                                          __global uchar* dst, int dstPitchBytes) {                                  \
     convert_gray(src, width, height, layout, yOffset, yScale, dst, dstPitchBytes);                                 \
+  }                                                                                                                \
+  __kernel void convert_##name##_to_rgba16(__global const uchar* src, int width, int height, int yOffset,           \
+                                           int yScale, int rv, int gu, int gv, int bu, __global uchar* dst,         \
+                                           int dstPitchBytes) {                                                     \
+    convert_rgba16(src, width, height, layout, yOffset, yScale, rv, gu, gv, bu, dst, dstPitchBytes);              \
+  }                                                                                                                \
+  __kernel void convert_##name##_to_gray16(__global const uchar* src, int width, int height, int yOffset,           \
+                                           int yScale, __global uchar* dst, int dstPitchBytes) {                    \
+    convert_gray16(src, width, height, layout, yOffset, yScale, dst, dstPitchBytes);                               \
   }
 
 // Named as toString(YuvLayout) names the layouts (FFmpeg's pixel format names).
@@ -275,3 +370,5 @@ CONVERT_ENTRY_POINTS(yuv420p10le, LAYOUT_I420P10)
 CONVERT_ENTRY_POINTS(p010le, LAYOUT_P010)
 CONVERT_ENTRY_POINTS(rgb24, LAYOUT_RGB24)
 CONVERT_ENTRY_POINTS(bgr24, LAYOUT_BGR24)
+CONVERT_ENTRY_POINTS(yuv422p10le, LAYOUT_I422P10)
+CONVERT_ENTRY_POINTS(yuv444p10le, LAYOUT_I444P10)

@@ -21,25 +21,30 @@ void checkGeometry(const YuvImage& in, PixelFormat out) {
   if (in.empty() || in.layout == YuvLayout::Invalid ||
       (!isRgbLayout(in.layout) && (in.matrix == YuvMatrix::Invalid || in.range == YuvRange::Invalid)))
     throw InvalidArgument("A YUV frame needs a size, a plane layout, a matrix and a range.");
-  if (out != PixelFormat::RGBA8 && out != PixelFormat::GRAY8)
-    throw InvalidArgument("YUV frames convert to rgba or gray only.");
+  if (channelCount(out) == 0) throw InvalidArgument("YUV frames convert to rgba or gray (8 or 16 bits) only.");
 }
 
 // A 10-bit sample rounded to 8 bits.
 int to8(int v10) { return std::min((v10 + 2) >> 2, 255); }
 
+// The sum at depth `bits` (16 fractional bits) as a 16-bit sample: the header's formula.
+std::uint16_t fixedToU16(std::int64_t acc, int bits) {
+  const std::int64_t v = (acc * 257 + (std::int64_t{1} << (bits + 7))) >> (bits + 8);
+  return static_cast<std::uint16_t>(std::min<std::int64_t>(std::max<std::int64_t>(v, 0), 65535));
+}
+
 int sample16(const std::uint8_t* p, std::size_t index) { return p[2 * index] | (p[2 * index + 1] << 8); }
 
-// The Y, U and V (or R, G and B) of pixel (x, y): the definition the kernel's
-// load_pixel() follows. `lumaOnly`: Y alone (b and c untouched), for a frame
-// that carries its Y plane and nothing after it (payloadBytes() of GRAY8).
+// The Y, U and V (or R, G and B) of pixel (x, y) at the layout's depth
+// (YuvImage::sampleBits): the definition the kernel's load_raw() follows. `lumaOnly`: Y alone (b and c untouched), for
+// a frame that carries its Y plane and nothing after it (payloadBytes() of GRAY8).
 void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, int* c) {
   const std::uint8_t* p = in.bytes.data();
   const std::size_t w = std::size_t(in.width), h = std::size_t(in.height);
   const std::size_t cw = std::size_t(in.chromaWidth()), ch = std::size_t(in.chromaHeight());
   const std::size_t luma = std::size_t(y) * w + x;
-  const std::size_t k = std::size_t(YuvImage::subsampledRows(in.layout) ? y / 2 : y) * cw +
-                        (in.layout == YuvLayout::I444 ? x : x / 2);
+  const std::size_t k =
+      std::size_t(YuvImage::subsampledRows(in.layout) ? y / 2 : y) * cw + (YuvImage::fullChroma(in.layout) ? x : x / 2);
   switch (in.layout) {
     case YuvLayout::I420:
     case YuvLayout::I422:
@@ -65,16 +70,18 @@ void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, 
       return;
     }
     case YuvLayout::I420P10:
-      *a = to8(sample16(p, luma) & 0x3ff);
+    case YuvLayout::I422P10:
+    case YuvLayout::I444P10:
+      *a = sample16(p, luma) & 0x3ff;
       if (lumaOnly) return;
-      *b = to8(sample16(p, w * h + k) & 0x3ff);
-      *c = to8(sample16(p, w * h + cw * ch + k) & 0x3ff);
+      *b = sample16(p, w * h + k) & 0x3ff;
+      *c = sample16(p, w * h + cw * ch + k) & 0x3ff;
       return;
     case YuvLayout::P010:
-      *a = to8(sample16(p, luma) >> 6);
+      *a = sample16(p, luma) >> 6;
       if (lumaOnly) return;
-      *b = to8(sample16(p, w * h + 2 * k) >> 6);
-      *c = to8(sample16(p, w * h + 2 * k + 1) >> 6);
+      *b = sample16(p, w * h + 2 * k) >> 6;
+      *c = sample16(p, w * h + 2 * k + 1) >> 6;
       return;
     case YuvLayout::Rgb24:
     case YuvLayout::Bgr24: {
@@ -95,7 +102,8 @@ static_assert(static_cast<int>(YuvLayout::I420) == 1 && static_cast<int>(YuvLayo
               static_cast<int>(YuvLayout::I422) == 3 && static_cast<int>(YuvLayout::I444) == 4 &&
               static_cast<int>(YuvLayout::Yuyv422) == 5 && static_cast<int>(YuvLayout::Uyvy422) == 6 &&
               static_cast<int>(YuvLayout::I420P10) == 7 && static_cast<int>(YuvLayout::P010) == 8 &&
-              static_cast<int>(YuvLayout::Rgb24) == 9 && static_cast<int>(YuvLayout::Bgr24) == 10);
+              static_cast<int>(YuvLayout::Rgb24) == 9 && static_cast<int>(YuvLayout::Bgr24) == 10 &&
+              static_cast<int>(YuvLayout::I422P10) == 11 && static_cast<int>(YuvLayout::I444P10) == 12);
 
 }  // namespace
 
@@ -113,6 +121,10 @@ const char* toString(YuvLayout layout) {
     case YuvLayout::P010: return "p010le";
     case YuvLayout::Rgb24: return "rgb24";
     case YuvLayout::Bgr24: return "bgr24";
+    case YuvLayout::I422P10:
+      return "yuv422p10le";
+    case YuvLayout::I444P10:
+      return "yuv444p10le";
     case YuvLayout::Invalid: break;
   }
   return "?";
@@ -132,6 +144,10 @@ std::size_t YuvImage::sizeBytes(YuvLayout layout, int width, int height) {
     case YuvLayout::Uyvy422: return 4 * cw * h;
     case YuvLayout::I420P10:
     case YuvLayout::P010: return 2 * (w * h + 2 * cw * ch);
+    case YuvLayout::I422P10:
+      return 2 * (w * h + 2 * cw * h);
+    case YuvLayout::I444P10:
+      return 6 * w * h;
     case YuvLayout::Invalid: break;
   }
   return 0;
@@ -140,7 +156,8 @@ std::size_t YuvImage::sizeBytes(YuvLayout layout, int width, int height) {
 std::size_t YuvImage::largestBytes(int width, int height) {
   std::size_t most = 0;
   for (YuvLayout l : {YuvLayout::I420, YuvLayout::Nv12, YuvLayout::I422, YuvLayout::I444, YuvLayout::Yuyv422,
-                      YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010, YuvLayout::Rgb24, YuvLayout::Bgr24})
+                      YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010, YuvLayout::Rgb24, YuvLayout::Bgr24,
+                      YuvLayout::I422P10, YuvLayout::I444P10})
     most = std::max(most, sizeBytes(l, width, height));
   return most;
 }
@@ -192,43 +209,80 @@ YuvCoefficients yuvCoefficients(YuvMatrix matrix, YuvRange range) {
   return c;
 }
 
+namespace {
+
+// One pixel's samples (at the layout's depth) into an 8-bit pixel.
+void toEight(const YuvImage& in, const YuvCoefficients& c, int a, int b, int d, std::uint8_t* px, bool gray) {
+  if (YuvImage::sampleBits(in.layout) > 8) a = to8(a), b = to8(b), d = to8(d);
+  if (isRgbLayout(in.layout)) {
+    if (gray) {
+      px[0] = static_cast<std::uint8_t>((19595 * a + 38470 * b + 7471 * d + 32768) >> 16);
+    } else {
+      px[0] = static_cast<std::uint8_t>(a), px[1] = static_cast<std::uint8_t>(b), px[2] = static_cast<std::uint8_t>(d);
+      px[3] = 255;
+    }
+    return;
+  }
+  const int yy = (a - c.yOffset) * c.yScale;
+  if (gray) {
+    px[0] = fixedToU8(yy);
+    return;
+  }
+  const int u = b - 128, v = d - 128;
+  px[0] = fixedToU8(yy + c.rv * v);
+  px[1] = fixedToU8(yy - c.gu * u - c.gv * v);
+  px[2] = fixedToU8(yy + c.bu * u);
+  px[3] = 255;
+}
+
+// ... into a 16-bit pixel, every bit of the samples kept (the header's formula).
+void toSixteen(const YuvImage& in, const YuvCoefficients& c, int a, int b, int d, std::uint16_t* px, bool gray) {
+  if (isRgbLayout(in.layout)) {
+    if (gray) {
+      px[0] = static_cast<std::uint16_t>(((19595LL * a + 38470LL * b + 7471LL * d) * 257 + 32768) >> 16);
+    } else {
+      px[0] = static_cast<std::uint16_t>(a * 257), px[1] = static_cast<std::uint16_t>(b * 257);
+      px[2] = static_cast<std::uint16_t>(d * 257), px[3] = 65535;
+    }
+    return;
+  }
+  const int bits = YuvImage::sampleBits(in.layout), centre = 128 << (bits - 8);
+  const int yy = (a - (c.yOffset << (bits - 8))) * c.yScale;
+  if (gray) {
+    px[0] = fixedToU16(yy, bits);
+    return;
+  }
+  const int u = b - centre, v = d - centre;
+  px[0] = fixedToU16(yy + std::int64_t{c.rv} * v, bits);
+  px[1] = fixedToU16(yy - std::int64_t{c.gu} * u - std::int64_t{c.gv} * v, bits);
+  px[2] = fixedToU16(yy + std::int64_t{c.bu} * u, bits);
+  px[3] = 65535;
+}
+
+}  // namespace
+
 void convertYuvReference(const YuvImage& in, const ImageView& out) {
   checkGeometry(in, out.format);
   if (out.width != in.width || out.height != in.height)
     throw InvalidArgument("The conversion target must have the frame's size.");
+  const bool gray = channelCount(out.format) == 1, wide = bytesPerSample(out.format) == 2;
   if (in.bytes.size() < in.payloadBytes() ||
-      (out.format == PixelFormat::RGBA8 && in.bytes.size() < YuvImage::sizeBytes(in.layout, in.width, in.height)))
+      (!gray && in.bytes.size() < YuvImage::sizeBytes(in.layout, in.width, in.height)))
     throw InvalidArgument("A YUV frame has fewer bytes than its size needs.");
   const bool rgb = isRgbLayout(in.layout);
   const YuvCoefficients c = yuvCoefficients(rgb ? YuvMatrix::Bt601 : in.matrix, rgb ? YuvRange::Full : in.range);
   // Gray from a layout whose Y plane comes first needs that plane alone, and may carry no more.
-  const bool lumaOnly = out.format == PixelFormat::GRAY8 && YuvImage::lumaPlaneFirst(in.layout);
+  const bool lumaOnly = gray && YuvImage::lumaPlaneFirst(in.layout);
+  const int channels = channelCount(out.format);
   for (int y = 0; y < in.height; ++y) {
     std::uint8_t* row = out.row(y);
     for (int x = 0; x < in.width; ++x) {
       int a = 0, b = 0, d = 0;
       loadPixel(in, x, y, lumaOnly, &a, &b, &d);
-      if (rgb) {
-        if (out.format == PixelFormat::GRAY8) {
-          row[x] = static_cast<std::uint8_t>((19595 * a + 38470 * b + 7471 * d + 32768) >> 16);
-        } else {
-          row[4 * x + 0] = static_cast<std::uint8_t>(a);
-          row[4 * x + 1] = static_cast<std::uint8_t>(b);
-          row[4 * x + 2] = static_cast<std::uint8_t>(d);
-          row[4 * x + 3] = 255;
-        }
-        continue;
-      }
-      const int yy = (a - c.yOffset) * c.yScale;
-      if (out.format == PixelFormat::GRAY8) {
-        row[x] = fixedToU8(yy);
-        continue;
-      }
-      const int u = b - 128, v = d - 128;
-      row[4 * x + 0] = fixedToU8(yy + c.rv * v);
-      row[4 * x + 1] = fixedToU8(yy - c.gu * u - c.gv * v);
-      row[4 * x + 2] = fixedToU8(yy + c.bu * u);
-      row[4 * x + 3] = 255;
+      if (wide)
+        toSixteen(in, c, a, b, d, reinterpret_cast<std::uint16_t*>(row) + channels * x, gray);
+      else
+        toEight(in, c, a, b, d, row + channels * x, gray);
     }
   }
 }
@@ -247,6 +301,8 @@ YuvConverter::YuvConverter(std::shared_ptr<DeviceContext> device, std::shared_pt
     const std::string name = std::string("convert_") + toString(static_cast<YuvLayout>(i));
     toRgba_[i] = cl::Kernel(program, (name + "_to_rgba").c_str());
     toGray_[i] = cl::Kernel(program, (name + "_to_gray").c_str());
+    toRgba16_[i] = cl::Kernel(program, (name + "_to_rgba16").c_str());
+    toGray16_[i] = cl::Kernel(program, (name + "_to_gray16").c_str());
   }
 }
 
@@ -259,14 +315,15 @@ void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src,
   const YuvCoefficients c = yuvCoefficients(rgb ? YuvMatrix::Bt601 : desc.matrix, rgb ? YuvRange::Full : desc.range);
   // One kernel object per entry point, used by the engine thread only.
   const int layout = static_cast<int>(desc.layout);  // checkGeometry refused YuvLayout::Invalid
-  cl::Kernel& k = dst.format == PixelFormat::GRAY8 ? toGray_[layout] : toRgba_[layout];
+  const bool gray = channelCount(dst.format) == 1, wide = bytesPerSample(dst.format) == 2;
+  cl::Kernel& k = wide ? (gray ? toGray16_[layout] : toRgba16_[layout]) : (gray ? toGray_[layout] : toRgba_[layout]);
   cl_uint a = 0;
   k.setArg(a++, src);
   k.setArg(a++, cl_int(desc.width));
   k.setArg(a++, cl_int(desc.height));
   k.setArg(a++, cl_int(c.yOffset));
   k.setArg(a++, cl_int(c.yScale));
-  if (dst.format == PixelFormat::RGBA8) {
+  if (!gray) {
     k.setArg(a++, cl_int(c.rv));
     k.setArg(a++, cl_int(c.gu));
     k.setArg(a++, cl_int(c.gv));

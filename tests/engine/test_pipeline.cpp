@@ -361,9 +361,10 @@ YuvImage randomYuv(int w, int h, YuvLayout layout, YuvMatrix matrix, YuvRange ra
   return y;
 }
 
-const YuvLayout kEveryLayout[] = {YuvLayout::I420,    YuvLayout::Nv12,    YuvLayout::I422, YuvLayout::I444,
-                                   YuvLayout::Yuyv422, YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010,
-                                   YuvLayout::Rgb24,   YuvLayout::Bgr24};
+const YuvLayout kEveryLayout[] = {YuvLayout::I420,    YuvLayout::Nv12,    YuvLayout::I422,    YuvLayout::I444,
+                                  YuvLayout::Yuyv422, YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010,
+                                  YuvLayout::Rgb24,   YuvLayout::Bgr24,   YuvLayout::I422P10, YuvLayout::I444P10};
+const PixelFormat kEveryTarget[] = {PixelFormat::RGBA8, PixelFormat::GRAY8, PixelFormat::RGBA16, PixelFormat::GRAY16};
 
 Image convertedReference(const YuvImage& y) {
   Image out(y.width, y.height, y.convertTo);
@@ -692,6 +693,60 @@ TEST(YuvConversion, ReferenceFollowsTheBt601AndBt709Formulas) {
     }
 }
 
+// Into RGBA16 a 10-bit sample keeps its bits: the integer formula against the
+// textbook one in double precision at 16 bits, within 2 LSB of 65535 (the
+// fixed-point coefficients' rounding), and 4 more levels of the 10-bit source
+// are 4 distinct outputs where 8 bits would give one.
+TEST(YuvConversion, SixteenBitsFollowTheFormulasWithEveryBit) {
+  for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
+    for (YuvRange range : {YuvRange::Limited, YuvRange::Full}) {
+      const double kr = matrix == YuvMatrix::Bt709 ? 0.2126 : 0.299, kb = matrix == YuvMatrix::Bt709 ? 0.0722 : 0.114;
+      const double kg = 1 - kr - kb;
+      const bool limited = range == YuvRange::Limited;
+      for (int Y = 0; Y < 1024; Y += 7)
+        for (int U = 0; U < 1024; U += 61)
+          for (int V = 0; V < 1024; V += 61) {
+            YuvImage in;
+            in.layout = YuvLayout::I444P10;
+            in.matrix = matrix;
+            in.range = range;
+            in.convertTo = PixelFormat::RGBA16;
+            in.allocate(1, 1);
+            in.bytes = {std::uint8_t(Y & 255), std::uint8_t(Y >> 8),  std::uint8_t(U & 255),
+                        std::uint8_t(U >> 8),  std::uint8_t(V & 255), std::uint8_t(V >> 8)};
+            Image got(1, 1, PixelFormat::RGBA16);
+            convertYuvReference(in, got.view());
+            const double y = limited ? (Y / 4.0 - 16) * 255.0 / 219 : Y / 4.0;
+            const double cs = limited ? 255.0 / 224 : 1.0, u = (U / 4.0 - 128) * cs, v = (V / 4.0 - 128) * cs;
+            const double want[3] = {y + 2 * (1 - kr) * v, y - 2 * (1 - kb) * kb / kg * u - 2 * (1 - kr) * kr / kg * v,
+                                    y + 2 * (1 - kb) * u};
+            const auto* px = reinterpret_cast<const std::uint16_t*>(got.data());
+            for (int c = 0; c < 3; ++c) {
+              const int w = int(std::lround(std::min(65535.0, std::max(0.0, want[c] * 257))));
+              ASSERT_LE(std::abs(int(px[c]) - w), 2)
+                  << toString(matrix) << " " << toString(range) << " Y " << Y << " U " << U << " V " << V << " channel "
+                  << c << ": got " << px[c] << ", want " << w;
+            }
+            EXPECT_EQ(px[3], 65535);
+          }
+      // Four neighbouring 10-bit greys: four levels at 16 bits (one at 8).
+      std::set<int> levels;
+      for (int Y = 400; Y < 404; ++Y) {
+        YuvImage grey;
+        grey.layout = YuvLayout::I420P10;
+        grey.matrix = matrix;
+        grey.range = range;
+        grey.convertTo = PixelFormat::GRAY16;
+        grey.allocate(1, 1);
+        grey.bytes[0] = std::uint8_t(Y & 255), grey.bytes[1] = std::uint8_t(Y >> 8);
+        Image g(1, 1, PixelFormat::GRAY16);
+        convertYuvReference(grey, g.view());
+        levels.insert(reinterpret_cast<const std::uint16_t*>(g.data())[0]);
+      }
+      EXPECT_EQ(levels.size(), 4u);
+    }
+}
+
 // One picture written in every YUV layout (its chroma the same over each 2x2
 // block, its 10-bit samples the 8-bit ones times 4) converts to the same
 // pixels from each: every layout's planes are read where they lie.
@@ -711,7 +766,7 @@ TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
         }
       }
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
-    for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+    for (PixelFormat to : kEveryTarget) {
       Image want;
       for (YuvLayout layout : kEveryLayout) {
         if (isRgbLayout(layout)) continue;
@@ -747,6 +802,12 @@ TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
                 break;
               }
               case YuvLayout::I420P10: put16(i, yy * 4), put16(n + c420, u * 4), put16(n + cw * ch + c420, v * 4); break;
+              case YuvLayout::I422P10:
+                put16(i, yy * 4), put16(n + c422, u * 4), put16(n + std::size_t(cw) * h + c422, v * 4);
+                break;
+              case YuvLayout::I444P10:
+                put16(i, yy * 4), put16(n + i, u * 4), put16(2 * n + i, v * 4);
+                break;
               case YuvLayout::P010:
                 put16(i, yy * 4 << 6), put16(n + 2 * c420, u * 4 << 6), put16(n + 2 * c420 + 1, v * 4 << 6);
                 break;
@@ -804,7 +865,7 @@ TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
       for (YuvLayout layout : kEveryLayout)
         for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
           for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
-            for (PixelFormat to : {PixelFormat::RGBA8, PixelFormat::GRAY8}) {
+            for (PixelFormat to : kEveryTarget) {
               const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++);
               const Image got = convertYuvOnDevice(ctx, in, cache, pixelsPerItem);
               const Image want = convertedReference(in);

@@ -142,6 +142,29 @@ TEST(DepthOutputs, TenBitIntoMp4IsHighTen) {
   EXPECT_GE(levels(samples(out, "yuv420p10le"), plane), 800u);  // of 877; 8 bits: 220
 }
 
+// --convert gpu at 16 bits: the device converts the 10-bit planes (4:2:0 and
+// 4:2:2) into rgba16 with every bit (the textbook formula, not swscale's, so
+// the encoder's swscale does not undo it exactly: within 3 LSB at 10 bits),
+// the ramp keeps its levels where 8 bits keep a quarter. (auto, the default,
+// converts with swscale at 16 bits: the rows above, exact.)
+TEST(DepthOutputs, TheDeviceConvertsTenBitsAtSixteenWhenAsked) {
+  for (const DepthRow& row : {kRows[0], kRows[1]}) {
+    REQUIRE_CLIP(in, clipOf(row));
+    const std::string out = tempDir() + "/" + row.name + "-gpu.mkv";
+    const Result r = liveconv("run -i " + quoted(in) + " -o " + quoted(out) + " --mask identity --convert gpu -y");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_TRUE(has(r.output, std::string("converted on the device (") + row.pixFmt)) << r.output;
+    EXPECT_TRUE(has(r.output, ", rgba16, on ")) << r.output;
+    const std::vector<std::uint16_t> want = samples(in, row.pixFmt), got = samples(out, row.pixFmt);
+    ASSERT_EQ(got.size(), want.size());
+    int worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(int(got[i]) - int(want[i])));
+    EXPECT_LE(worst, 3) << row.name;
+    const std::size_t firstPlane = static_cast<std::size_t>(row.width) * row.height;
+    EXPECT_GE(levels(got, firstPlane), 860u) << row.name << ": of " << levels(want, firstPlane);
+  }
+}
+
 // `--depth 16` asks of a source that cannot give it one sentence; a raw name
 // and --depth that disagree are a bad command line.
 TEST(DepthOutputs, WhatCannotBeSixteenBitsSaysWhy) {

@@ -46,6 +46,14 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+}  // namespace
+
+bool deviceConverts(ConvertMode mode, PixelFormat format) {
+  return mode == ConvertMode::Gpu || (mode == ConvertMode::Auto && bytesPerSample(format) == 1);
+}
+
+namespace {
+
 // The decoded formats the device converts (kernels/convert.cl); the others go through swscale.
 YuvLayout layoutOf(int format) {
   switch (format) {
@@ -68,6 +76,10 @@ YuvLayout layoutOf(int format) {
       return YuvLayout::I420P10;
     case AV_PIX_FMT_P010LE:
       return YuvLayout::P010;
+    case AV_PIX_FMT_YUV422P10LE:
+      return YuvLayout::I422P10;
+    case AV_PIX_FMT_YUV444P10LE:
+      return YuvLayout::I444P10;
     case AV_PIX_FMT_RGB24:
       return YuvLayout::Rgb24;
     case AV_PIX_FMT_BGR24:
@@ -654,7 +666,7 @@ bool FfmpegSource::frameSize(int* width, int* height) const {
 
 YuvLayout FfmpegSource::planesLayout() const {
   // A hardware decoder's planes (NV12, P010, ...) are known from its first frame.
-  if (!s_->decoder || s_->convert == ConvertMode::Cpu || s_->hw.attached()) return YuvLayout::Invalid;
+  if (!s_->decoder || !deviceConverts(s_->convert, s_->format) || s_->hw.attached()) return YuvLayout::Invalid;
   return layoutOf(s_->decoder->pix_fmt);
 }
 
@@ -812,9 +824,10 @@ void FfmpegSource::convert(Frame& out) {
   const YuvMatrix matrix = matrixOf(f);
   const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(planesFormat));
   const bool rgb = isRgbLayout(layout);
-  // The device converts to 8-bit frames; 16-bit ones come from swscale.
-  if (s.convert != ConvertMode::Cpu && bytesPerSample(s.format) == 1 && layout != YuvLayout::Invalid &&
-      (rgb || matrix != YuvMatrix::Invalid)) {
+  // The device converts to the engine's format: at 8 bits unless --convert cpu;
+  // at 16 bits only with --convert gpu (auto keeps swscale there, whose
+  // conversion the encoder's undoes exactly: an identity run keeps every sample).
+  if (deviceConverts(s.convert, s.format) && layout != YuvLayout::Invalid && (rgb || matrix != YuvMatrix::Invalid)) {
     // The device converts: hand on the planes, packed.
     YuvImage& yuv = out.yuv;
     yuv.layout = layout;
@@ -831,7 +844,7 @@ void FfmpegSource::convert(Frame& out) {
     // frame allocated. FFmpeg's copy takes chroma rows as height / 2 and the
     // planes of every output, so odd sizes and GRAY8 (which carries Y alone)
     // come back through a frame of FFmpeg's and are packed from it.
-    if (s.format == PixelFormat::RGBA8 && (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) && w % 2 == 0 &&
+    if (channelCount(s.format) == 4 && (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) && w % 2 == 0 &&
         h % 2 == 0) {
       std::uint8_t* const planes[4] = {p, p + std::size_t(w) * h * bytes, nullptr, nullptr};
       const int linesizes[4] = {w * bytes, 2 * cw * bytes, 0, 0};
@@ -843,7 +856,7 @@ void FfmpegSource::convert(Frame& out) {
     } else {
       copyPlane(s.copier, p, f->data[0], f->linesize[0], w * bytes, h);
       p += std::size_t(w) * h * bytes;
-      if (s.format == PixelFormat::RGBA8) {  // GRAY8 needs Y alone
+      if (channelCount(s.format) == 4) {  // gray needs Y alone
         if (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) {
           copyPlane(s.copier, p, f->data[1], f->linesize[1], 2 * cw * bytes, ch);
         } else {

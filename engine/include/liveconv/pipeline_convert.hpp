@@ -1,9 +1,10 @@
 // Colour conversion of decoded frames on the device: the planes go up as the
 // decoder left them (1.5 bytes a pixel for 4:2:0 instead of 4 for RGBA) and
-// kernels/convert.cl turns them into the engine's RGBA8 or GRAY8 before the
-// convolution runs. The layouts are those files and cameras send: 4:2:0
-// (yuv420p, nv12, and 10-bit yuv420p10le and p010le), 4:2:2 planar and packed
-// (yuv422p, yuyv422, uyvy422), 4:4:4 (yuv444p), and packed RGB (rgb24, bgr24).
+// kernels/convert.cl turns them into the engine's format (RGBA8, GRAY8, or at
+// 16 bits RGBA16, GRAY16) before the convolution runs. The layouts are those
+// files and cameras send: 4:2:0 (yuv420p, nv12, and 10-bit yuv420p10le and
+// p010le), 4:2:2 planar and packed (yuv422p, yuyv422, uyvy422, and 10-bit
+// yuv422p10le), 4:4:4 (yuv444p, yuv444p10le), and packed RGB (rgb24, bgr24).
 //
 // The formula is integer fixed point (16 fractional bits), so the device and
 // the CPU reference below agree exactly:
@@ -11,9 +12,17 @@
 //   R = y' + rv*v,  G = y' - gu*u - gv*v,  B = y' + bu*u,  A = 255
 //   out = min(max(acc + 2^15, 0) >> 16, 255);  GRAY = (y' + 2^15) >> 16 clamped
 // Chroma is taken from the block the pixel lies in (2x2 for 4:2:0, 2x1 for
-// 4:2:2; no interpolation). 10-bit samples are first rounded to 8 bits
-// ((v + 2) >> 2, at most 255). Packed RGB is copied (A = 255); its GRAY is the
-// BT.601 luma, (19595 R + 38470 G + 7471 B + 2^15) >> 16.
+// 4:2:2; no interpolation). Into 8-bit formats 10-bit samples are first
+// rounded to 8 bits ((v + 2) >> 2, at most 255). Packed RGB is copied (A =
+// 255); its GRAY is the BT.601 luma, (19595 R + 38470 G + 7471 B + 2^15) >> 16.
+//
+// Into 16-bit formats the samples keep their depth d (8 or 10): the same
+// coefficients on Y, U, V with the offsets at that depth (16 << (d - 8),
+// 128 << (d - 8)), and the sum acc (16 fractional bits, at depth d) becomes
+//   out16 = min(max((acc * 257 + 2^(d + 7)) >> (d + 8), 0), 65535)
+// (64-bit arithmetic): the 8-bit result's scale (x257) with every bit of
+// the source. A 10-bit sample 4v gives what the 8-bit sample v gives, so no
+// depth is favoured. Packed RGB: v * 257, A = 65535; its gray as above, x257.
 // swscale (the CPU path) interpolates chroma, so the two paths differ at
 // colour edges; each is tested against its own reference.
 #pragma once
@@ -43,6 +52,8 @@ enum class YuvLayout {
   P010,     // p010le: nv12 with 16-bit little-endian samples, 10 bits in the high bits
   Rgb24,    // packed R, G, B bytes (no matrix, no range)
   Bgr24,    // packed B, G, R bytes
+  I422P10,  // yuv422p10le: I422 with 16-bit little-endian samples, 10 bits in the low bits
+  I444P10,  // yuv444p10le: I444 likewise
 };
 // True for the packed RGB layouts, which carry no matrix or range.
 bool isRgbLayout(YuvLayout layout);
@@ -79,15 +90,23 @@ struct YuvImage {
   // GRAY8 reads the Y plane alone (where it comes first, on its own), so only
   // that much is handed on and uploaded.
   std::size_t payloadBytes() const {
-    return convertTo == PixelFormat::GRAY8 && lumaPlaneFirst(layout) ? lumaBytes(layout, width, height)
-                                                                     : sizeBytes(layout, width, height);
+    return channelCount(convertTo) == 1 && lumaPlaneFirst(layout) ? lumaBytes(layout, width, height)
+                                                                  : sizeBytes(layout, width, height);
   }
 
   bool empty() const { return width <= 0 || height <= 0; }
-  int chromaWidth() const { return layout == YuvLayout::I444 ? width : (width + 1) / 2; }
+  int chromaWidth() const { return fullChroma(layout) ? width : (width + 1) / 2; }
   int chromaHeight() const { return subsampledRows(layout) ? (height + 1) / 2 : height; }
+  // Bits of a sample: 10 for the 10-bit layouts, 8 for the rest.
+  static int sampleBits(YuvLayout layout) {
+    return layout == YuvLayout::I420P10 || layout == YuvLayout::P010 || layout == YuvLayout::I422P10 ||
+                   layout == YuvLayout::I444P10
+               ? 10
+               : 8;
+  }
   // Bytes per sample: 2 for the 10-bit layouts.
-  static int sampleBytes(YuvLayout layout) { return layout == YuvLayout::I420P10 || layout == YuvLayout::P010 ? 2 : 1; }
+  static int sampleBytes(YuvLayout layout) { return sampleBits(layout) > 8 ? 2 : 1; }
+  static bool fullChroma(YuvLayout layout) { return layout == YuvLayout::I444 || layout == YuvLayout::I444P10; }
   static bool subsampledRows(YuvLayout layout) {
     return layout == YuvLayout::I420 || layout == YuvLayout::Nv12 || layout == YuvLayout::I420P10 ||
            layout == YuvLayout::P010;
@@ -115,7 +134,7 @@ struct YuvCoefficients {
 YuvCoefficients yuvCoefficients(YuvMatrix matrix, YuvRange range);
 
 // The definition of the device conversion, in plain C++. `out` must have the
-// frame's size and be RGBA8 or GRAY8.
+// frame's size and be RGBA8, GRAY8, RGBA16 or GRAY16.
 void convertYuvReference(const YuvImage& in, const ImageView& out);
 
 // Runs kernels/convert.cl, an entry point per layout and output format. The
@@ -131,10 +150,10 @@ class YuvConverter {
                const std::vector<cl::Event>* waitFor, cl::Event* done);
 
  private:
-  static constexpr int kLayouts = static_cast<int>(YuvLayout::Bgr24) + 1;  // indexed by YuvLayout
+  static constexpr int kLayouts = static_cast<int>(YuvLayout::I444P10) + 1;  // indexed by YuvLayout
   std::shared_ptr<DeviceContext> device_;
   int pixelsPerItem_;
-  cl::Kernel toRgba_[kLayouts], toGray_[kLayouts];
+  cl::Kernel toRgba_[kLayouts], toGray_[kLayouts], toRgba16_[kLayouts], toGray16_[kLayouts];
 };
 
 // Converts on the device once, blocking: for tests and one-off use. Pass a

@@ -51,9 +51,12 @@ SourceSpec parseSourceSpec(const std::string& text, const std::string& defaultCl
 enum class ConvertMode {
   Invalid = 0,
   Cpu,   // swscale, always
-  Gpu,   // yuv420p and nv12 on the device; swscale for every other format
-  Auto,  // the default of `run`: as Gpu (the planes are smaller to upload than RGBA)
+  Gpu,   // the layouts kernels/convert.cl takes on the device, 8- or 16-bit frames; swscale for the others
+  Auto,  // the default of `run`: as Gpu for 8-bit frames (the planes are smaller to upload than RGBA), as
+         // Cpu for 16-bit ones (swscale's conversion is the one the encoder's undoes exactly)
 };
+// Whether `mode` has the device convert decoded frames into `format` (where it takes their layout).
+bool deviceConverts(ConvertMode mode, PixelFormat format);
 ConvertMode parseConvertMode(const std::string& text);  // "cpu" / "gpu" / "auto"; Invalid otherwise
 const char* toString(ConvertMode mode);
 
