@@ -642,8 +642,9 @@ TEST_P(WindowScript, ATenBitSourcePlaysAtSixteenBitsAndItsFilesKeepThem) {
   };
   EXPECT_NE(probe("deep.mkv").find("16le"), std::string::npos) << probe("deep.mkv");
   EXPECT_EQ(probe("deep.mp4"), "h264,High 10,yuv420p10le\n");
-  EXPECT_EQ(probe("deep.png"), "png,unknown,rgba64be\n");
-  EXPECT_EQ(probe("deepgray.png"), "png,unknown,gray16be\n");
+  // (FFmpeg 5.1 says a PNG's profile is "unknown", 7.1 says nothing: the format is what counts.)
+  EXPECT_NE(probe("deep.png").find(",rgba64be"), std::string::npos) << probe("deep.png");
+  EXPECT_NE(probe("deepgray.png").find(",gray16be"), std::string::npos) << probe("deepgray.png");
 #endif
 }
 
