@@ -625,10 +625,11 @@ TEST_P(WindowScript, ATenBitSourcePlaysAtSixteenBitsAndItsFilesKeepThem) {
       << "ffmpeg could not make the clip";
   std::string output;
   const std::string script =
-      "2 mask gaussian:5\n2 wait\n4 check on\n4 wait\n6 check off\n"
-      // Long recordings (a pass is not a frame: a busy machine may show no new frame for a while).
-      "8 record deep.mkv\n8 wait\n60 stop-record\n62 record deep.mp4\n62 wait\n114 stop-record\n"
-      "116 save-frame deep.png\n118 format gray\n118 wait\n120 save-frame deepgray.png\n122 quit\n";
+      // The recordings first: a line whose pass a `wait` before it has gone past runs at once (a check
+      // waited for until pass 40 would start and stop a recording asked for from pass 8 to 30 together).
+      "2 mask gaussian:5\n2 wait\n4 record deep.mkv\n60 stop-record\n62 record deep.mp4\n114 stop-record\n"
+      "116 check on\n116 wait\n118 check off\n120 save-frame deep.png\n122 format gray\n122 wait\n"
+      "124 save-frame deepgray.png\n126 quit\n";
   ASSERT_EQ(run(script, &output, dir_ + "ten.mkv"), 0) << output;
   const std::string json = readFile(dir_ + "stats.json");
   std::printf("%s", json.c_str());
