@@ -1,6 +1,6 @@
 // convert.cl: decoded frames (planes packed back to back without padding)
-// into the engine's RGBA8 or GRAY8 (and, every bit of a 10-bit source kept,
-// RGBA16 or GRAY16), before the convolution. A program of its own (common.cl
+// into the engine's RGBA8 or GRAY8 (and, every bit of a source of 9 to 16
+// bits kept, RGBA16 or GRAY16), before the convolution. A program of its own (common.cl
 // is not prepended).
 //
 // Integer fixed point with 16 fractional bits, so the result is exactly that
@@ -8,9 +8,11 @@
 // which also computes the coefficients passed here (BT.601 or BT.709, limited
 // or full range) and defines every layout (the numbers below are YuvLayout's).
 // Chroma comes from the block the pixel lies in (2x2 for 4:2:0, 2x1 for 4:2:2).
-// Into 8-bit formats 10-bit samples are rounded to 8 bits first; into 16-bit
+// Into 8-bit formats deeper samples are rounded to 8 bits first; into 16-bit
 // ones they keep their depth (the formula in liveconv/pipeline_convert.hpp).
-// Packed RGB is copied; its gray is the BT.601 luma.
+// Packed RGB is copied; its gray is the BT.601 luma. Gray is RGB with R = G = B.
+// Every entry point takes the depth last: the I4xxP16 layouts' significant
+// bits (9..16); the other layouts have their own and ignore it.
 //
 // One work-item converts PIXELS_PER_ITEM pixels of a row (x =
 // PIXELS_PER_ITEM * global id 0, y = global id 1; any global size covering
@@ -22,8 +24,8 @@
 // took 6-7 times as long on an H200). Each layout has its own entry points,
 // convert_<layout>_to_rgba, _to_gray, _to_rgba16 and _to_gray16, so that the
 // compiler sees the layout as a constant. A row's last, partial group, packed
-// RGB, the 10-bit 4:2:2 and 4:4:4 layouts and the 16-bit outputs go pixel by
-// pixel.
+// RGB and gray, the layouts of more than 8 bits but yuv420p10le and p010le,
+// and the 16-bit outputs go pixel by pixel.
 
 #ifndef PIXELS_PER_ITEM
 #define PIXELS_PER_ITEM 1
@@ -41,40 +43,62 @@
 #define LAYOUT_BGR24 10
 #define LAYOUT_I422P10 11
 #define LAYOUT_I444P10 12
+#define LAYOUT_I420P16 13
+#define LAYOUT_I422P16 14
+#define LAYOUT_I444P16 15
+#define LAYOUT_P016 16
+#define LAYOUT_RGB48 17
+#define LAYOUT_RGB48BE 18
+#define LAYOUT_GRAY16 19
+#define LAYOUT_GRAY16BE 20
 
 inline uchar fixed_to_u8(int acc) {
   return (uchar)min(max(acc + 32768, 0) >> 16, 255);
 }
 
-inline int to8(int v10) {
-  return min((v10 + 2) >> 2, 255);
+// A sample of `bits` (9..16) rounded to 8 bits.
+inline int to8(int v, int bits) {
+  return min((v + (1 << (bits - 9))) >> (bits - 8), 255);
 }
 
 inline int sample16(__global const uchar* p, size_t index) {
   return (int)p[2 * index] | ((int)p[2 * index + 1] << 8);
 }
 
+inline int sample16be(__global const uchar* p, size_t index) {
+  return ((int)p[2 * index] << 8) | (int)p[2 * index + 1];
+}
+
+// Packed RGB and gray: no matrix, no range.
 inline int is_rgb(int layout) {
-  return layout == LAYOUT_RGB24 || layout == LAYOUT_BGR24;
+  return layout == LAYOUT_RGB24 || layout == LAYOUT_BGR24 || layout == LAYOUT_RGB48 || layout == LAYOUT_RGB48BE ||
+         layout == LAYOUT_GRAY16 || layout == LAYOUT_GRAY16BE;
 }
 
 inline int subsampled_rows(int layout) {
-  return layout == LAYOUT_I420 || layout == LAYOUT_NV12 || layout == LAYOUT_I420P10 || layout == LAYOUT_P010;
+  return layout == LAYOUT_I420 || layout == LAYOUT_NV12 || layout == LAYOUT_I420P10 || layout == LAYOUT_P010 ||
+         layout == LAYOUT_I420P16 || layout == LAYOUT_P016;
 }
 
 inline int full_chroma(int layout) {
-  return layout == LAYOUT_I444 || layout == LAYOUT_I444P10;
+  return layout == LAYOUT_I444 || layout == LAYOUT_I444P10 || layout == LAYOUT_I444P16;
 }
 
-// The bits of a sample: 10 for the 10-bit layouts, else 8.
-inline int layout_bits(int layout) {
-  return layout == LAYOUT_I420P10 || layout == LAYOUT_P010 || layout == LAYOUT_I422P10 || layout == LAYOUT_I444P10
-             ? 10
-             : 8;
+inline int deep_planar(int layout) {
+  return layout == LAYOUT_I420P16 || layout == LAYOUT_I422P16 || layout == LAYOUT_I444P16;
+}
+
+// The depth of a sample: 10 for the 10-bit layouts, `bits` for the I4xxP16
+// ones, 16 for the other 16-bit ones, else 8.
+inline int layout_bits(int layout, int bits) {
+  if (layout == LAYOUT_I420P10 || layout == LAYOUT_P010 || layout == LAYOUT_I422P10 || layout == LAYOUT_I444P10)
+    return 10;
+  if (deep_planar(layout)) return bits;
+  return layout >= LAYOUT_P016 ? 16 : 8;
 }
 
 // The Y, U, V (or R, G, B) of pixel (x, y) at the layout's depth.
-inline int3 load_raw(__global const uchar* p, int layout, int x, int y, int width, int height) {
+inline int3 load_raw(__global const uchar* p, int layout, int x, int y, int width, int height, int bits) {
   const size_t w = (size_t)width, h = (size_t)height;
   const size_t cw = full_chroma(layout) ? w : (w + 1) / 2;
   const size_t ch = subsampled_rows(layout) ? (h + 1) / 2 : h;
@@ -101,22 +125,39 @@ inline int3 load_raw(__global const uchar* p, int layout, int x, int y, int widt
       return (int3)(sample16(p, luma) & 0x3ff, sample16(p, w * h + k) & 0x3ff, sample16(p, w * h + cw * ch + k) & 0x3ff);
     case LAYOUT_P010:
       return (int3)(sample16(p, luma) >> 6, sample16(p, w * h + 2 * k) >> 6, sample16(p, w * h + 2 * k + 1) >> 6);
+    case LAYOUT_I420P16:
+    case LAYOUT_I422P16:
+    case LAYOUT_I444P16: {
+      const int mask = (1 << bits) - 1;
+      return (int3)(sample16(p, luma) & mask, sample16(p, w * h + k) & mask, sample16(p, w * h + cw * ch + k) & mask);
+    }
+    case LAYOUT_P016:
+      return (int3)(sample16(p, luma), sample16(p, w * h + 2 * k), sample16(p, w * h + 2 * k + 1));
     case LAYOUT_RGB24:
       return (int3)(p[3 * luma], p[3 * luma + 1], p[3 * luma + 2]);
     case LAYOUT_BGR24:
       return (int3)(p[3 * luma + 2], p[3 * luma + 1], p[3 * luma]);
+    case LAYOUT_RGB48:
+      return (int3)(sample16(p, 3 * luma), sample16(p, 3 * luma + 1), sample16(p, 3 * luma + 2));
+    case LAYOUT_RGB48BE:
+      return (int3)(sample16be(p, 3 * luma), sample16be(p, 3 * luma + 1), sample16be(p, 3 * luma + 2));
+    case LAYOUT_GRAY16:
+      return (int3)(sample16(p, luma));
+    case LAYOUT_GRAY16BE:
+      return (int3)(sample16be(p, luma));
   }
   return (int3)(0);
 }
 
 // ... rounded to 8 bits.
-inline int3 load_pixel(__global const uchar* p, int layout, int x, int y, int width, int height) {
-  const int3 s = load_raw(p, layout, x, y, width, height);
-  return layout_bits(layout) > 8 ? min((s + 2) >> 2, 255) : s;
+inline int3 load_pixel(__global const uchar* p, int layout, int x, int y, int width, int height, int bits) {
+  const int3 s = load_raw(p, layout, x, y, width, height, bits);
+  const int d = layout_bits(layout, bits);
+  return d > 8 ? min((s + (1 << (d - 9))) >> (d - 8), 255) : s;
 }
 
 // The Y of pixel (x, y) at the layout's depth (a YUV layout; a planar one may carry its Y plane alone).
-inline int load_luma_raw(__global const uchar* p, int layout, int x, int y, int width) {
+inline int load_luma_raw(__global const uchar* p, int layout, int x, int y, int width, int bits) {
   const size_t luma = (size_t)y * width + x;
   switch (layout) {
     case LAYOUT_YUYV422:
@@ -129,13 +170,19 @@ inline int load_luma_raw(__global const uchar* p, int layout, int x, int y, int 
       return sample16(p, luma) & 0x3ff;
     case LAYOUT_P010:
       return sample16(p, luma) >> 6;
+    case LAYOUT_I420P16:
+    case LAYOUT_I422P16:
+    case LAYOUT_I444P16:
+      return sample16(p, luma) & ((1 << bits) - 1);
+    case LAYOUT_P016:
+      return sample16(p, luma);
   }
   return p[luma];
 }
 
 // The layouts the eight-pixel path reads (the others go pixel by pixel).
 inline int in_vectors(int layout) {
-  return !is_rgb(layout) && layout != LAYOUT_I422P10 && layout != LAYOUT_I444P10;
+  return layout <= LAYOUT_P010 && !is_rgb(layout);
 }
 
 // Eight (four) 16-bit little-endian samples from p: loaded as they are on a
@@ -230,7 +277,7 @@ inline uchar8 fixed_to_u8_8(int8 acc) {
 }
 
 inline void convert_rgba(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale, int rv,
-                         int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes) {
+                         int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes, int bits) {
   const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x0 >= width || y >= height) return;
   __global uchar* out = dst + (size_t)y * dstPitchBytes + 4 * (size_t)x0;
@@ -256,7 +303,7 @@ inline void convert_rgba(__global const uchar* src, int width, int height, int l
   }
 #endif
   for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
-    const int3 s = load_pixel(src, layout, x, y, width, height);
+    const int3 s = load_pixel(src, layout, x, y, width, height, bits);
     uchar4 rgba;
     if (is_rgb(layout)) {
       rgba = (uchar4)((uchar)s.x, (uchar)s.y, (uchar)s.z, (uchar)255);
@@ -272,7 +319,7 @@ inline void convert_rgba(__global const uchar* src, int width, int height, int l
 // GRAY8 takes Y alone, scaled to full range where the source is limited (a
 // planar layout's frame may carry its Y plane only).
 inline void convert_gray(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale,
-                         __global uchar* dst, int dstPitchBytes) {
+                         __global uchar* dst, int dstPitchBytes, int bits) {
   const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x0 >= width || y >= height) return;
   __global uchar* out = dst + (size_t)y * dstPitchBytes + x0;
@@ -285,11 +332,11 @@ inline void convert_gray(__global const uchar* src, int width, int height, int l
   for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
     uchar g;
     if (is_rgb(layout)) {
-      const int3 s = load_pixel(src, layout, x, y, width, height);
+      const int3 s = load_pixel(src, layout, x, y, width, height, bits);
       g = (uchar)((19595 * s.x + 38470 * s.y + 7471 * s.z + 32768) >> 16);
     } else {
-      const int raw = load_luma_raw(src, layout, x, y, width);
-      g = fixed_to_u8(((layout_bits(layout) > 8 ? to8(raw) : raw) - yOffset) * yScale);
+      const int raw = load_luma_raw(src, layout, x, y, width, bits), d = layout_bits(layout, bits);
+      g = fixed_to_u8(((d > 8 ? to8(raw, d) : raw) - yOffset) * yScale);
     }
     out[x - x0] = g;
   }
@@ -303,18 +350,18 @@ inline ushort fixed_to_u16(long acc, int bits) {
 // RGBA16 and GRAY16: every bit of the samples (pixel by pixel; the engine's
 // 16-bit frames are the host's byte order, as a little-endian device writes them).
 inline void convert_rgba16(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale,
-                           int rv, int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes) {
+                           int rv, int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes, int depth) {
   const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x0 >= width || y >= height) return;
   __global ushort* out = (__global ushort*)(dst + (size_t)y * dstPitchBytes) + 4 * (size_t)x0;
-  const int bits = layout_bits(layout), centre = 128 << (bits - 8);
+  const int bits = layout_bits(layout, depth), centre = 128 << (bits - 8), scale = bits == 16 ? 1 : 257;
   for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
-    const int3 s = load_raw(src, layout, x, y, width, height);
+    const int3 s = load_raw(src, layout, x, y, width, height, depth);
     ushort4 rgba;
-    if (is_rgb(layout)) {
-      rgba = (ushort4)((ushort)(s.x * 257), (ushort)(s.y * 257), (ushort)(s.z * 257), (ushort)65535);
+    if (is_rgb(layout)) {  // 8 or 16 bits
+      rgba = (ushort4)((ushort)(s.x * scale), (ushort)(s.y * scale), (ushort)(s.z * scale), (ushort)65535);
     } else {
-      const long yy = (long)((s.x - (yOffset << (bits - 8))) * yScale);
+      const long yy = (long)(s.x - (yOffset << (bits - 8))) * yScale;
       const long u = s.y - centre, v = s.z - centre;
       rgba = (ushort4)(fixed_to_u16(yy + rv * v, bits), fixed_to_u16(yy - gu * u - gv * v, bits),
                        fixed_to_u16(yy + bu * u, bits), (ushort)65535);
@@ -324,39 +371,40 @@ inline void convert_rgba16(__global const uchar* src, int width, int height, int
 }
 
 inline void convert_gray16(__global const uchar* src, int width, int height, int layout, int yOffset, int yScale,
-                           __global uchar* dst, int dstPitchBytes) {
+                           __global uchar* dst, int dstPitchBytes, int depth) {
   const int x0 = get_global_id(0) * PIXELS_PER_ITEM, y = get_global_id(1);
   if (x0 >= width || y >= height) return;
   __global ushort* out = (__global ushort*)(dst + (size_t)y * dstPitchBytes) + x0;
-  const int bits = layout_bits(layout);
+  const int bits = layout_bits(layout, depth), scale = bits == 16 ? 1 : 257;
   for (int x = x0; x < min(x0 + PIXELS_PER_ITEM, width); ++x) {
     if (is_rgb(layout)) {
-      const int3 s = load_raw(src, layout, x, y, width, height);
-      out[x - x0] = (ushort)((((long)19595 * s.x + (long)38470 * s.y + (long)7471 * s.z) * 257 + 32768) >> 16);
+      const int3 s = load_raw(src, layout, x, y, width, height, depth);
+      out[x - x0] = (ushort)((((long)19595 * s.x + (long)38470 * s.y + (long)7471 * s.z) * scale + 32768) >> 16);
     } else {
-      const int raw = load_luma_raw(src, layout, x, y, width);
-      out[x - x0] = fixed_to_u16((long)((raw - (yOffset << (bits - 8))) * yScale), bits);
+      const int raw = load_luma_raw(src, layout, x, y, width, depth);
+      out[x - x0] = fixed_to_u16((long)(raw - (yOffset << (bits - 8))) * yScale, bits);
     }
   }
 }
 
 #define CONVERT_ENTRY_POINTS(name, layout)                                                                         \
   __kernel void convert_##name##_to_rgba(__global const uchar* src, int width, int height, int yOffset, int yScale, \
-                                         int rv, int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes) {  \
-    convert_rgba(src, width, height, layout, yOffset, yScale, rv, gu, gv, bu, dst, dstPitchBytes);                \
+                                         int rv, int gu, int gv, int bu, __global uchar* dst, int dstPitchBytes,    \
+                                         int bits) {                                                                \
+    convert_rgba(src, width, height, layout, yOffset, yScale, rv, gu, gv, bu, dst, dstPitchBytes, bits);          \
   }                                                                                                                \
   __kernel void convert_##name##_to_gray(__global const uchar* src, int width, int height, int yOffset, int yScale, \
-                                         __global uchar* dst, int dstPitchBytes) {                                  \
-    convert_gray(src, width, height, layout, yOffset, yScale, dst, dstPitchBytes);                                 \
+                                         __global uchar* dst, int dstPitchBytes, int bits) {                        \
+    convert_gray(src, width, height, layout, yOffset, yScale, dst, dstPitchBytes, bits);                           \
   }                                                                                                                \
   __kernel void convert_##name##_to_rgba16(__global const uchar* src, int width, int height, int yOffset,           \
                                            int yScale, int rv, int gu, int gv, int bu, __global uchar* dst,         \
-                                           int dstPitchBytes) {                                                     \
-    convert_rgba16(src, width, height, layout, yOffset, yScale, rv, gu, gv, bu, dst, dstPitchBytes);              \
+                                           int dstPitchBytes, int bits) {                                           \
+    convert_rgba16(src, width, height, layout, yOffset, yScale, rv, gu, gv, bu, dst, dstPitchBytes, bits);        \
   }                                                                                                                \
   __kernel void convert_##name##_to_gray16(__global const uchar* src, int width, int height, int yOffset,           \
-                                           int yScale, __global uchar* dst, int dstPitchBytes) {                    \
-    convert_gray16(src, width, height, layout, yOffset, yScale, dst, dstPitchBytes);                               \
+                                           int yScale, __global uchar* dst, int dstPitchBytes, int bits) {          \
+    convert_gray16(src, width, height, layout, yOffset, yScale, dst, dstPitchBytes, bits);                         \
   }
 
 // Named as toString(YuvLayout) names the layouts (FFmpeg's pixel format names).
@@ -372,3 +420,11 @@ CONVERT_ENTRY_POINTS(rgb24, LAYOUT_RGB24)
 CONVERT_ENTRY_POINTS(bgr24, LAYOUT_BGR24)
 CONVERT_ENTRY_POINTS(yuv422p10le, LAYOUT_I422P10)
 CONVERT_ENTRY_POINTS(yuv444p10le, LAYOUT_I444P10)
+CONVERT_ENTRY_POINTS(yuv420p16le, LAYOUT_I420P16)
+CONVERT_ENTRY_POINTS(yuv422p16le, LAYOUT_I422P16)
+CONVERT_ENTRY_POINTS(yuv444p16le, LAYOUT_I444P16)
+CONVERT_ENTRY_POINTS(p016le, LAYOUT_P016)
+CONVERT_ENTRY_POINTS(rgb48le, LAYOUT_RGB48)
+CONVERT_ENTRY_POINTS(rgb48be, LAYOUT_RGB48BE)
+CONVERT_ENTRY_POINTS(gray16le, LAYOUT_GRAY16)
+CONVERT_ENTRY_POINTS(gray16be, LAYOUT_GRAY16BE)

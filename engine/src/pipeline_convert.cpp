@@ -22,10 +22,16 @@ void checkGeometry(const YuvImage& in, PixelFormat out) {
       (!isRgbLayout(in.layout) && (in.matrix == YuvMatrix::Invalid || in.range == YuvRange::Invalid)))
     throw InvalidArgument("A YUV frame needs a size, a plane layout, a matrix and a range.");
   if (channelCount(out) == 0) throw InvalidArgument("YUV frames convert to rgba or gray (8 or 16 bits) only.");
+  const bool deep =
+      in.layout == YuvLayout::I420P16 || in.layout == YuvLayout::I422P16 || in.layout == YuvLayout::I444P16;
+  if (in.bits != 0 && (!deep || in.bits < 9 || in.bits > 16))
+    throw InvalidArgument("Only the 16-bit planar YUV layouts take a depth, of 9 to 16 bits.");
 }
 
-// A 10-bit sample rounded to 8 bits.
-int to8(int v10) { return std::min((v10 + 2) >> 2, 255); }
+// A sample of `bits` (9..16) rounded to 8 bits.
+int to8(int v, int bits) {
+  return std::min((v + (1 << (bits - 9))) >> (bits - 8), 255);
+}
 
 // The sum at depth `bits` (16 fractional bits) as a 16-bit sample: the header's formula.
 std::uint16_t fixedToU16(std::int64_t acc, int bits) {
@@ -34,9 +40,12 @@ std::uint16_t fixedToU16(std::int64_t acc, int bits) {
 }
 
 int sample16(const std::uint8_t* p, std::size_t index) { return p[2 * index] | (p[2 * index + 1] << 8); }
+int sample16be(const std::uint8_t* p, std::size_t index) {
+  return (p[2 * index] << 8) | p[2 * index + 1];
+}
 
 // The Y, U and V (or R, G and B) of pixel (x, y) at the layout's depth
-// (YuvImage::sampleBits): the definition the kernel's load_raw() follows. `lumaOnly`: Y alone (b and c untouched), for
+// (YuvImage::depth()): the definition the kernel's load_raw() follows. `lumaOnly`: Y alone (b and c untouched), for
 // a frame that carries its Y plane and nothing after it (payloadBytes() of GRAY8).
 void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, int* c) {
   const std::uint8_t* p = in.bytes.data();
@@ -83,6 +92,22 @@ void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, 
       *b = sample16(p, w * h + 2 * k) >> 6;
       *c = sample16(p, w * h + 2 * k + 1) >> 6;
       return;
+    case YuvLayout::I420P16:
+    case YuvLayout::I422P16:
+    case YuvLayout::I444P16: {
+      const int mask = (1 << in.depth()) - 1;
+      *a = sample16(p, luma) & mask;
+      if (lumaOnly) return;
+      *b = sample16(p, w * h + k) & mask;
+      *c = sample16(p, w * h + cw * ch + k) & mask;
+      return;
+    }
+    case YuvLayout::P016:
+      *a = sample16(p, luma);
+      if (lumaOnly) return;
+      *b = sample16(p, w * h + 2 * k);
+      *c = sample16(p, w * h + 2 * k + 1);
+      return;
     case YuvLayout::Rgb24:
     case YuvLayout::Bgr24: {
       const std::uint8_t* q = p + 3 * luma;
@@ -91,6 +116,18 @@ void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, 
       *c = in.layout == YuvLayout::Rgb24 ? q[2] : q[0];
       return;
     }
+    case YuvLayout::Rgb48:
+      *a = sample16(p, 3 * luma), *b = sample16(p, 3 * luma + 1), *c = sample16(p, 3 * luma + 2);
+      return;
+    case YuvLayout::Rgb48Be:
+      *a = sample16be(p, 3 * luma), *b = sample16be(p, 3 * luma + 1), *c = sample16be(p, 3 * luma + 2);
+      return;
+    case YuvLayout::Gray16:
+      *a = *b = *c = sample16(p, luma);
+      return;
+    case YuvLayout::Gray16Be:
+      *a = *b = *c = sample16be(p, luma);
+      return;
     case YuvLayout::Invalid:
       break;
   }
@@ -103,11 +140,18 @@ static_assert(static_cast<int>(YuvLayout::I420) == 1 && static_cast<int>(YuvLayo
               static_cast<int>(YuvLayout::Yuyv422) == 5 && static_cast<int>(YuvLayout::Uyvy422) == 6 &&
               static_cast<int>(YuvLayout::I420P10) == 7 && static_cast<int>(YuvLayout::P010) == 8 &&
               static_cast<int>(YuvLayout::Rgb24) == 9 && static_cast<int>(YuvLayout::Bgr24) == 10 &&
-              static_cast<int>(YuvLayout::I422P10) == 11 && static_cast<int>(YuvLayout::I444P10) == 12);
+              static_cast<int>(YuvLayout::I422P10) == 11 && static_cast<int>(YuvLayout::I444P10) == 12 &&
+              static_cast<int>(YuvLayout::I420P16) == 13 && static_cast<int>(YuvLayout::I422P16) == 14 &&
+              static_cast<int>(YuvLayout::I444P16) == 15 && static_cast<int>(YuvLayout::P016) == 16 &&
+              static_cast<int>(YuvLayout::Rgb48) == 17 && static_cast<int>(YuvLayout::Rgb48Be) == 18 &&
+              static_cast<int>(YuvLayout::Gray16) == 19 && static_cast<int>(YuvLayout::Gray16Be) == 20);
 
 }  // namespace
 
-bool isRgbLayout(YuvLayout layout) { return layout == YuvLayout::Rgb24 || layout == YuvLayout::Bgr24; }
+bool isRgbLayout(YuvLayout layout) {
+  return layout == YuvLayout::Rgb24 || layout == YuvLayout::Bgr24 || layout == YuvLayout::Rgb48 ||
+         layout == YuvLayout::Rgb48Be || layout == YuvLayout::Gray16 || layout == YuvLayout::Gray16Be;
+}
 
 const char* toString(YuvLayout layout) {
   switch (layout) {
@@ -125,6 +169,22 @@ const char* toString(YuvLayout layout) {
       return "yuv422p10le";
     case YuvLayout::I444P10:
       return "yuv444p10le";
+    case YuvLayout::I420P16:
+      return "yuv420p16le";
+    case YuvLayout::I422P16:
+      return "yuv422p16le";
+    case YuvLayout::I444P16:
+      return "yuv444p16le";
+    case YuvLayout::P016:
+      return "p016le";
+    case YuvLayout::Rgb48:
+      return "rgb48le";
+    case YuvLayout::Rgb48Be:
+      return "rgb48be";
+    case YuvLayout::Gray16:
+      return "gray16le";
+    case YuvLayout::Gray16Be:
+      return "gray16be";
     case YuvLayout::Invalid: break;
   }
   return "?";
@@ -143,11 +203,21 @@ std::size_t YuvImage::sizeBytes(YuvLayout layout, int width, int height) {
     case YuvLayout::Yuyv422:
     case YuvLayout::Uyvy422: return 4 * cw * h;
     case YuvLayout::I420P10:
-    case YuvLayout::P010: return 2 * (w * h + 2 * cw * ch);
+    case YuvLayout::P010:
+    case YuvLayout::I420P16:
+    case YuvLayout::P016:
+      return 2 * (w * h + 2 * cw * ch);
     case YuvLayout::I422P10:
+    case YuvLayout::I422P16:
       return 2 * (w * h + 2 * cw * h);
     case YuvLayout::I444P10:
+    case YuvLayout::I444P16:
+    case YuvLayout::Rgb48:
+    case YuvLayout::Rgb48Be:
       return 6 * w * h;
+    case YuvLayout::Gray16:
+    case YuvLayout::Gray16Be:
+      return 2 * w * h;
     case YuvLayout::Invalid: break;
   }
   return 0;
@@ -155,10 +225,8 @@ std::size_t YuvImage::sizeBytes(YuvLayout layout, int width, int height) {
 
 std::size_t YuvImage::largestBytes(int width, int height) {
   std::size_t most = 0;
-  for (YuvLayout l : {YuvLayout::I420, YuvLayout::Nv12, YuvLayout::I422, YuvLayout::I444, YuvLayout::Yuyv422,
-                      YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010, YuvLayout::Rgb24, YuvLayout::Bgr24,
-                      YuvLayout::I422P10, YuvLayout::I444P10})
-    most = std::max(most, sizeBytes(l, width, height));
+  for (int l = 1; l <= static_cast<int>(YuvLayout::Gray16Be); ++l)
+    most = std::max(most, sizeBytes(static_cast<YuvLayout>(l), width, height));
   return most;
 }
 
@@ -213,7 +281,7 @@ namespace {
 
 // One pixel's samples (at the layout's depth) into an 8-bit pixel.
 void toEight(const YuvImage& in, const YuvCoefficients& c, int a, int b, int d, std::uint8_t* px, bool gray) {
-  if (YuvImage::sampleBits(in.layout) > 8) a = to8(a), b = to8(b), d = to8(d);
+  if (const int bits = in.depth(); bits > 8) a = to8(a, bits), b = to8(b, bits), d = to8(d, bits);
   if (isRgbLayout(in.layout)) {
     if (gray) {
       px[0] = static_cast<std::uint8_t>((19595 * a + 38470 * b + 7471 * d + 32768) >> 16);
@@ -237,17 +305,19 @@ void toEight(const YuvImage& in, const YuvCoefficients& c, int a, int b, int d, 
 
 // ... into a 16-bit pixel, every bit of the samples kept (the header's formula).
 void toSixteen(const YuvImage& in, const YuvCoefficients& c, int a, int b, int d, std::uint16_t* px, bool gray) {
-  if (isRgbLayout(in.layout)) {
+  const int bits = in.depth();
+  if (isRgbLayout(in.layout)) {  // 8 or 16 bits
+    const int scale = bits == 16 ? 1 : 257;
     if (gray) {
-      px[0] = static_cast<std::uint16_t>(((19595LL * a + 38470LL * b + 7471LL * d) * 257 + 32768) >> 16);
+      px[0] = static_cast<std::uint16_t>(((19595LL * a + 38470LL * b + 7471LL * d) * scale + 32768) >> 16);
     } else {
-      px[0] = static_cast<std::uint16_t>(a * 257), px[1] = static_cast<std::uint16_t>(b * 257);
-      px[2] = static_cast<std::uint16_t>(d * 257), px[3] = 65535;
+      px[0] = static_cast<std::uint16_t>(a * scale), px[1] = static_cast<std::uint16_t>(b * scale);
+      px[2] = static_cast<std::uint16_t>(d * scale), px[3] = 65535;
     }
     return;
   }
-  const int bits = YuvImage::sampleBits(in.layout), centre = 128 << (bits - 8);
-  const int yy = (a - (c.yOffset << (bits - 8))) * c.yScale;
+  const int centre = 128 << (bits - 8);
+  const std::int64_t yy = std::int64_t{a - (c.yOffset << (bits - 8))} * c.yScale;
   if (gray) {
     px[0] = fixedToU16(yy, bits);
     return;
@@ -331,6 +401,7 @@ void YuvConverter::enqueue(const cl::CommandQueue& queue, const cl::Buffer& src,
   }
   k.setArg(a++, dst.buffer);
   k.setArg(a++, cl_int(dst.pitchBytes));
+  k.setArg(a++, cl_int(desc.depth()));
   const std::size_t items = (std::size_t(desc.width) + pixelsPerItem_ - 1) / pixelsPerItem_;
   if (device_->info.kind != DeviceKind::CPU) {
     queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(items, desc.height), cl::NullRange, waitFor, done);

@@ -349,9 +349,11 @@ TEST(Pipeline, SyntheticPinnedSourceStreamsWithoutCopies) {
 
 // ---- YUV frames converted on the device (kernels/convert.cl)
 
-YuvImage randomYuv(int w, int h, YuvLayout layout, YuvMatrix matrix, YuvRange range, PixelFormat to, unsigned seed) {
+YuvImage randomYuv(int w, int h, YuvLayout layout, YuvMatrix matrix, YuvRange range, PixelFormat to, unsigned seed,
+                   int bits = 0) {
   YuvImage y;
   y.layout = layout;
+  y.bits = bits;
   y.matrix = matrix;
   y.range = range;
   y.convertTo = to;
@@ -363,7 +365,14 @@ YuvImage randomYuv(int w, int h, YuvLayout layout, YuvMatrix matrix, YuvRange ra
 
 const YuvLayout kEveryLayout[] = {YuvLayout::I420,    YuvLayout::Nv12,    YuvLayout::I422,    YuvLayout::I444,
                                   YuvLayout::Yuyv422, YuvLayout::Uyvy422, YuvLayout::I420P10, YuvLayout::P010,
-                                  YuvLayout::Rgb24,   YuvLayout::Bgr24,   YuvLayout::I422P10, YuvLayout::I444P10};
+                                  YuvLayout::Rgb24,   YuvLayout::Bgr24,   YuvLayout::I422P10, YuvLayout::I444P10,
+                                  YuvLayout::I420P16, YuvLayout::I422P16, YuvLayout::I444P16, YuvLayout::P016,
+                                  YuvLayout::Rgb48,   YuvLayout::Rgb48Be, YuvLayout::Gray16,  YuvLayout::Gray16Be};
+// The depths each layout is read at: the I4xxP16 layouts take 9 to 16 bits.
+std::vector<int> depthsOf(YuvLayout layout) {
+  if (layout == YuvLayout::I420P16 || layout == YuvLayout::I422P16 || layout == YuvLayout::I444P16) return {9, 12, 16};
+  return {0};
+}
 const PixelFormat kEveryTarget[] = {PixelFormat::RGBA8, PixelFormat::GRAY8, PixelFormat::RGBA16, PixelFormat::GRAY16};
 
 Image convertedReference(const YuvImage& y) {
@@ -748,8 +757,9 @@ TEST(YuvConversion, SixteenBitsFollowTheFormulasWithEveryBit) {
 }
 
 // One picture written in every YUV layout (its chroma the same over each 2x2
-// block, its 10-bit samples the 8-bit ones times 4) converts to the same
-// pixels from each: every layout's planes are read where they lie.
+// block, its samples of depth d the 8-bit ones times 2^(d - 8)) converts to
+// the same pixels from each, at every depth: every layout's planes are read
+// where they lie, and no depth rounds otherwise than another.
 TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
   for (auto [w, h] : {std::pair{7, 5}, {8, 6}, {1, 1}}) {
     std::mt19937 rng(w * 100 + h);
@@ -768,62 +778,88 @@ TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
     const int cw = (w + 1) / 2, ch = (h + 1) / 2;
     for (PixelFormat to : kEveryTarget) {
       Image want;
-      for (YuvLayout layout : kEveryLayout) {
-        if (isRgbLayout(layout)) continue;
-        YuvImage in;
-        in.layout = layout;
-        in.matrix = YuvMatrix::Bt709;
-        in.range = YuvRange::Limited;
-        in.convertTo = PixelFormat::RGBA8;  // every plane, also for gray
-        in.allocate(w, h);
-        std::uint8_t* p = in.bytes.data();
-        auto put16 = [&](std::size_t i, int v) {
-          p[2 * i] = std::uint8_t(v & 0xff);
-          p[2 * i + 1] = std::uint8_t(v >> 8);
-        };
-        const std::size_t n = std::size_t(w) * h;
-        for (int y = 0; y < h; ++y)
-          for (int x = 0; x < w; ++x) {
-            const int i = y * w + x, yy = Y[i], u = U[i], v = V[i];
-            const std::size_t c420 = std::size_t(y / 2) * cw + x / 2, c422 = std::size_t(y) * cw + x / 2;
-            switch (layout) {
-              case YuvLayout::I420: p[i] = yy, p[n + c420] = u, p[n + cw * ch + c420] = v; break;
-              case YuvLayout::Nv12: p[i] = yy, p[n + 2 * c420] = u, p[n + 2 * c420 + 1] = v; break;
-              case YuvLayout::I422: p[i] = yy, p[n + c422] = u, p[n + std::size_t(cw) * h + c422] = v; break;
-              case YuvLayout::I444: p[i] = yy, p[n + i] = u, p[2 * n + i] = v; break;
-              case YuvLayout::Yuyv422:
-              case YuvLayout::Uyvy422: {
-                std::uint8_t* m = p + std::size_t(y) * 4 * cw + 4 * (x / 2);
-                const bool yuyv = layout == YuvLayout::Yuyv422;
-                m[yuyv ? 2 * (x & 1) : 1 + 2 * (x & 1)] = std::uint8_t(yy);
-                m[yuyv ? 1 : 0] = std::uint8_t(u);
-                m[yuyv ? 3 : 2] = std::uint8_t(v);
-                // An odd width leaves the last macropixel's second Y to the padding pixel.
-                break;
+      for (YuvLayout layout : kEveryLayout)
+        for (int bits : depthsOf(layout)) {
+          if (isRgbLayout(layout)) continue;
+          YuvImage in;
+          in.layout = layout;
+          in.bits = bits;
+          const int up = in.depth() - 8;  // the deep samples: v << up
+          in.matrix = YuvMatrix::Bt709;
+          in.range = YuvRange::Limited;
+          in.convertTo = PixelFormat::RGBA8;  // every plane, also for gray
+          in.allocate(w, h);
+          std::uint8_t* p = in.bytes.data();
+          auto put16 = [&](std::size_t i, int v) {
+            p[2 * i] = std::uint8_t(v & 0xff);
+            p[2 * i + 1] = std::uint8_t(v >> 8);
+          };
+          const std::size_t n = std::size_t(w) * h;
+          for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+              const int i = y * w + x, yy = Y[i], u = U[i], v = V[i];
+              const std::size_t c420 = std::size_t(y / 2) * cw + x / 2, c422 = std::size_t(y) * cw + x / 2;
+              switch (layout) {
+                case YuvLayout::I420:
+                  p[i] = yy, p[n + c420] = u, p[n + cw * ch + c420] = v;
+                  break;
+                case YuvLayout::Nv12:
+                  p[i] = yy, p[n + 2 * c420] = u, p[n + 2 * c420 + 1] = v;
+                  break;
+                case YuvLayout::I422:
+                  p[i] = yy, p[n + c422] = u, p[n + std::size_t(cw) * h + c422] = v;
+                  break;
+                case YuvLayout::I444:
+                  p[i] = yy, p[n + i] = u, p[2 * n + i] = v;
+                  break;
+                case YuvLayout::Yuyv422:
+                case YuvLayout::Uyvy422: {
+                  std::uint8_t* m = p + std::size_t(y) * 4 * cw + 4 * (x / 2);
+                  const bool yuyv = layout == YuvLayout::Yuyv422;
+                  m[yuyv ? 2 * (x & 1) : 1 + 2 * (x & 1)] = std::uint8_t(yy);
+                  m[yuyv ? 1 : 0] = std::uint8_t(u);
+                  m[yuyv ? 3 : 2] = std::uint8_t(v);
+                  // An odd width leaves the last macropixel's second Y to the padding pixel.
+                  break;
+                }
+                case YuvLayout::I420P10:
+                  put16(i, yy * 4), put16(n + c420, u * 4), put16(n + cw * ch + c420, v * 4);
+                  break;
+                case YuvLayout::I422P10:
+                  put16(i, yy * 4), put16(n + c422, u * 4), put16(n + std::size_t(cw) * h + c422, v * 4);
+                  break;
+                case YuvLayout::I444P10:
+                  put16(i, yy * 4), put16(n + i, u * 4), put16(2 * n + i, v * 4);
+                  break;
+                case YuvLayout::P010:
+                  put16(i, yy * 4 << 6), put16(n + 2 * c420, u * 4 << 6), put16(n + 2 * c420 + 1, v * 4 << 6);
+                  break;
+                case YuvLayout::I420P16:
+                  put16(i, yy << up), put16(n + c420, u << up), put16(n + cw * ch + c420, v << up);
+                  break;
+                case YuvLayout::I422P16:
+                  put16(i, yy << up), put16(n + c422, u << up), put16(n + std::size_t(cw) * h + c422, v << up);
+                  break;
+                case YuvLayout::I444P16:
+                  put16(i, yy << up), put16(n + i, u << up), put16(2 * n + i, v << up);
+                  break;
+                case YuvLayout::P016:
+                  put16(i, yy << 8), put16(n + 2 * c420, u << 8), put16(n + 2 * c420 + 1, v << 8);
+                  break;
+                default:
+                  break;
               }
-              case YuvLayout::I420P10: put16(i, yy * 4), put16(n + c420, u * 4), put16(n + cw * ch + c420, v * 4); break;
-              case YuvLayout::I422P10:
-                put16(i, yy * 4), put16(n + c422, u * 4), put16(n + std::size_t(cw) * h + c422, v * 4);
-                break;
-              case YuvLayout::I444P10:
-                put16(i, yy * 4), put16(n + i, u * 4), put16(2 * n + i, v * 4);
-                break;
-              case YuvLayout::P010:
-                put16(i, yy * 4 << 6), put16(n + 2 * c420, u * 4 << 6), put16(n + 2 * c420 + 1, v * 4 << 6);
-                break;
-              default: break;
             }
+          Image got(w, h, to);
+          convertYuvReference(in, got.view());
+          if (want.width() == 0) {
+            want = std::move(got);
+            continue;
           }
-        Image got(w, h, to);
-        convertYuvReference(in, got.view());
-        if (want.width() == 0) {
-          want = std::move(got);
-          continue;
+          const auto m = compareImages(got.view(), want.view(), 0);
+          EXPECT_FALSE(m) << w << "x" << h << " " << toString(layout) << " at " << in.depth() << " bits to "
+                          << toString(to) << " differs from yuv420p: " << m->toString();
         }
-        const auto m = compareImages(got.view(), want.view(), 0);
-        EXPECT_FALSE(m) << w << "x" << h << " " << toString(layout) << " to " << toString(to)
-                        << " differs from yuv420p: " << m->toString();
-      }
     }
   }
 }
@@ -853,6 +889,58 @@ TEST(YuvConversion, PackedRgbIsCopiedAndItsGrayIsTheLuma) {
   EXPECT_EQ(gray.data()[2], 18);   // 0.299 * 10 + 0.587 * 20 + 0.114 * 30 = 18.1
 }
 
+// 16-bit RGB (TIFF's rgb48le, PNG's rgb48be) and gray (gray16le, gray16be)
+// keep every bit into the 16-bit formats, and round to nearest into the 8-bit ones.
+TEST(YuvConversion, SixteenBitRgbAndGrayAreCopied) {
+  const std::uint16_t r = 0x1234, g = 0xfedc, b = 0x0080;  // 0x80 rounds up to 1 at 8 bits
+  YuvImage rgb;
+  rgb.layout = YuvLayout::Rgb48;
+  rgb.convertTo = PixelFormat::RGBA16;
+  rgb.allocate(1, 1);
+  rgb.bytes = {0x34, 0x12, 0xdc, 0xfe, 0x80, 0x00};
+  YuvImage rgbBe = rgb;
+  rgbBe.layout = YuvLayout::Rgb48Be;
+  rgbBe.bytes = {0x12, 0x34, 0xfe, 0xdc, 0x00, 0x80};
+  for (const YuvImage* in : {&rgb, &rgbBe}) {
+    Image out(1, 1, PixelFormat::RGBA16);
+    convertYuvReference(*in, out.view());
+    const auto* px = reinterpret_cast<const std::uint16_t*>(out.data());
+    EXPECT_EQ(std::vector<std::uint16_t>(px, px + 4), (std::vector<std::uint16_t>{r, g, b, 65535}))
+        << toString(in->layout);
+    Image out8(1, 1, PixelFormat::RGBA8);
+    convertYuvReference(*in, out8.view());
+    EXPECT_EQ(std::vector<std::uint8_t>(out8.data(), out8.data() + 4),
+              (std::vector<std::uint8_t>{0x12, 0xff, 0x01, 255}))
+        << toString(in->layout);
+    Image gray(1, 1, PixelFormat::GRAY16);
+    convertYuvReference(*in, gray.view());
+    EXPECT_EQ(reinterpret_cast<const std::uint16_t*>(gray.data())[0],
+              (19595LL * r + 38470LL * g + 7471LL * b + 32768) >> 16);
+  }
+  for (YuvLayout layout : {YuvLayout::Gray16, YuvLayout::Gray16Be}) {
+    YuvImage grey;
+    grey.layout = layout;
+    grey.convertTo = PixelFormat::GRAY16;
+    grey.allocate(3, 1);
+    grey.bytes = {0x01, 0x02, 0xff, 0xfe, 0x7f, 0x00};
+    const bool le = layout == YuvLayout::Gray16;
+    const int want[3] = {le ? 0x0201 : 0x0102, le ? 0xfeff : 0xfffe, le ? 0x007f : 0x7f00};
+    Image g16(3, 1, PixelFormat::GRAY16);
+    convertYuvReference(grey, g16.view());
+    Image rgba16(3, 1, PixelFormat::RGBA16);
+    convertYuvReference(grey, rgba16.view());
+    Image g8(3, 1, PixelFormat::GRAY8);
+    convertYuvReference(grey, g8.view());
+    for (int x = 0; x < 3; ++x) {
+      const auto w16 = static_cast<std::uint16_t>(want[x]);
+      EXPECT_EQ(reinterpret_cast<const std::uint16_t*>(g16.data())[x], w16) << toString(layout) << " " << x;
+      const auto* px = reinterpret_cast<const std::uint16_t*>(rgba16.data()) + 4 * x;
+      EXPECT_EQ(std::vector<std::uint16_t>(px, px + 4), (std::vector<std::uint16_t>{w16, w16, w16, 65535}));
+      EXPECT_EQ(g8.data()[x], std::min((want[x] + 128) >> 8, 255)) << toString(layout) << " " << x;
+    }
+  }
+}
+
 // Tolerance 0: the kernel and the reference share the integer formula.
 TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
   LIVECONV_REQUIRE_DEVICE(ctx);
@@ -863,17 +951,18 @@ TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
   for (int pixelsPerItem : {1, 8})
     for (auto [w, h] : {std::pair{1, 1}, {7, 5}, {33, 18}, {160, 90}})
       for (YuvLayout layout : kEveryLayout)
-        for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
-          for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
-            for (PixelFormat to : kEveryTarget) {
-              const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++);
-              const Image got = convertYuvOnDevice(ctx, in, cache, pixelsPerItem);
-              const Image want = convertedReference(in);
-              const auto m = compareImages(got.view(), want.view(), 0);
-              ASSERT_FALSE(m) << w << "x" << h << " " << toString(layout) << " " << toString(matrix) << " "
-                              << toString(range) << " to " << toString(to) << ", " << pixelsPerItem
-                              << " pixels a work-item, tolerance 0: " << m->toString();
-            }
+        for (int bits : depthsOf(layout))
+          for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
+            for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
+              for (PixelFormat to : kEveryTarget) {
+                const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++, bits);
+                const Image got = convertYuvOnDevice(ctx, in, cache, pixelsPerItem);
+                const Image want = convertedReference(in);
+                const auto m = compareImages(got.view(), want.view(), 0);
+                ASSERT_FALSE(m) << w << "x" << h << " " << toString(layout) << " at " << in.depth() << " bits "
+                                << toString(matrix) << " " << toString(range) << " to " << toString(to) << ", "
+                                << pixelsPerItem << " pixels a work-item, tolerance 0: " << m->toString();
+              }
 }
 
 // A frame size the stream changes to generates no code on the engine thread:

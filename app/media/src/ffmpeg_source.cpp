@@ -54,8 +54,19 @@ bool deviceConverts(ConvertMode mode, PixelFormat format) {
 
 namespace {
 
-// The decoded formats the device converts (kernels/convert.cl); the others go through swscale.
-YuvLayout layoutOf(int format) {
+// The decoded formats the device converts (kernels/convert.cl); the others go
+// through swscale. `bits`: where given, the depth of the I4xxP16 layouts (9..16), else 0.
+YuvLayout layoutOf(int format, int* bits = nullptr) {
+  if (bits) *bits = 0;
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(format));
+  // 9- to 16-bit planar YUV, little-endian, no alpha: yuv4xxp9le .. yuv4xxp16le.
+  if (d && d->nb_components == 3 && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_ALPHA)) &&
+      (d->flags & AV_PIX_FMT_FLAG_PLANAR) && d->comp[0].plane == 0 && d->comp[1].plane == 1 && d->comp[2].plane == 2 &&
+      d->comp[0].step == 2 && d->comp[0].depth > 8 && d->comp[0].depth != 10 && d->comp[0].shift == 0 &&
+      d->log2_chroma_w <= 1 && d->log2_chroma_h <= d->log2_chroma_w && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
+    if (bits) *bits = d->comp[0].depth;
+    return d->log2_chroma_h ? YuvLayout::I420P16 : d->log2_chroma_w ? YuvLayout::I422P16 : YuvLayout::I444P16;
+  }
   switch (format) {
     case AV_PIX_FMT_YUV420P:
     case AV_PIX_FMT_YUVJ420P:
@@ -84,6 +95,16 @@ YuvLayout layoutOf(int format) {
       return YuvLayout::Rgb24;
     case AV_PIX_FMT_BGR24:
       return YuvLayout::Bgr24;
+    case AV_PIX_FMT_P016LE:
+      return YuvLayout::P016;
+    case AV_PIX_FMT_RGB48LE:
+      return YuvLayout::Rgb48;
+    case AV_PIX_FMT_RGB48BE:
+      return YuvLayout::Rgb48Be;
+    case AV_PIX_FMT_GRAY16LE:
+      return YuvLayout::Gray16;
+    case AV_PIX_FMT_GRAY16BE:
+      return YuvLayout::Gray16Be;
     default:
       return YuvLayout::Invalid;
   }
@@ -820,7 +841,8 @@ void FfmpegSource::convert(Frame& out) {
   const AVFrame* f = s.frame;
   const int planesFormat = HwDecode::planesFormat(f);
   const int w = f->width, h = f->height;
-  const YuvLayout layout = layoutOf(planesFormat);
+  int bits = 0;
+  const YuvLayout layout = layoutOf(planesFormat, &bits);
   const YuvMatrix matrix = matrixOf(f);
   const char* formatName = av_get_pix_fmt_name(static_cast<AVPixelFormat>(planesFormat));
   const bool rgb = isRgbLayout(layout);
@@ -834,6 +856,7 @@ void FfmpegSource::convert(Frame& out) {
     yuv.matrix = rgb ? YuvMatrix::Invalid : matrix;
     yuv.range = rgb ? YuvRange::Invalid : rangeOf(f);
     yuv.convertTo = s.format;
+    yuv.bits = bits;
     yuv.allocate(w, h);
     const int cw = yuv.chromaWidth(), ch = yuv.chromaHeight(), bytes = YuvImage::sampleBytes(layout);
     std::uint8_t* p = yuv.bytes.data();
@@ -844,8 +867,8 @@ void FfmpegSource::convert(Frame& out) {
     // frame allocated. FFmpeg's copy takes chroma rows as height / 2 and the
     // planes of every output, so odd sizes and GRAY8 (which carries Y alone)
     // come back through a frame of FFmpeg's and are packed from it.
-    if (channelCount(s.format) == 4 && (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) && w % 2 == 0 &&
-        h % 2 == 0) {
+    const bool semiPlanar = layout == YuvLayout::Nv12 || layout == YuvLayout::P010 || layout == YuvLayout::P016;
+    if (channelCount(s.format) == 4 && semiPlanar && w % 2 == 0 && h % 2 == 0) {
       std::uint8_t* const planes[4] = {p, p + std::size_t(w) * h * bytes, nullptr, nullptr};
       const int linesizes[4] = {w * bytes, 2 * cw * bytes, 0, 0};
       if (s.hw.copyTo(s.frame, planes, linesizes, yuv.bytes.size(), s.spec.text)) return;
@@ -857,7 +880,7 @@ void FfmpegSource::convert(Frame& out) {
       copyPlane(s.copier, p, f->data[0], f->linesize[0], w * bytes, h);
       p += std::size_t(w) * h * bytes;
       if (channelCount(s.format) == 4) {  // gray needs Y alone
-        if (layout == YuvLayout::Nv12 || layout == YuvLayout::P010) {
+        if (semiPlanar) {
           copyPlane(s.copier, p, f->data[1], f->linesize[1], 2 * cw * bytes, ch);
         } else {
           copyPlane(s.copier, p, f->data[1], f->linesize[1], cw * bytes, ch);

@@ -2,9 +2,11 @@
 // decoder left them (1.5 bytes a pixel for 4:2:0 instead of 4 for RGBA) and
 // kernels/convert.cl turns them into the engine's format (RGBA8, GRAY8, or at
 // 16 bits RGBA16, GRAY16) before the convolution runs. The layouts are those
-// files and cameras send: 4:2:0 (yuv420p, nv12, and 10-bit yuv420p10le and
-// p010le), 4:2:2 planar and packed (yuv422p, yuyv422, uyvy422, and 10-bit
-// yuv422p10le), 4:4:4 (yuv444p, yuv444p10le), and packed RGB (rgb24, bgr24).
+// files and cameras send: 4:2:0 (yuv420p, nv12, and deeper yuv420p10le,
+// p010le, yuv420p9le..yuv420p16le, p016le), 4:2:2 planar and packed (yuv422p,
+// yuyv422, uyvy422, yuv422p10le, yuv422p9le..16le), 4:4:4 (yuv444p,
+// yuv444p10le, yuv444p9le..16le), packed RGB (rgb24, bgr24, rgb48le,
+// rgb48be) and 16-bit gray (gray16le, gray16be).
 //
 // The formula is integer fixed point (16 fractional bits), so the device and
 // the CPU reference below agree exactly:
@@ -12,17 +14,20 @@
 //   R = y' + rv*v,  G = y' - gu*u - gv*v,  B = y' + bu*u,  A = 255
 //   out = min(max(acc + 2^15, 0) >> 16, 255);  GRAY = (y' + 2^15) >> 16 clamped
 // Chroma is taken from the block the pixel lies in (2x2 for 4:2:0, 2x1 for
-// 4:2:2; no interpolation). Into 8-bit formats 10-bit samples are first
-// rounded to 8 bits ((v + 2) >> 2, at most 255). Packed RGB is copied (A =
-// 255); its GRAY is the BT.601 luma, (19595 R + 38470 G + 7471 B + 2^15) >> 16.
+// 4:2:2; no interpolation). Into 8-bit formats a sample of depth d > 8 is
+// first rounded to 8 bits ((v + 2^(d - 9)) >> (d - 8), at most 255). Packed
+// RGB is copied (A = 255); its GRAY is the BT.601 luma, (19595 R + 38470 G +
+// 7471 B + 2^15) >> 16. Gray is RGB with R = G = B (its GRAY is itself).
 //
-// Into 16-bit formats the samples keep their depth d (8 or 10): the same
+// Into 16-bit formats the samples keep their depth d (8 to 16): the same
 // coefficients on Y, U, V with the offsets at that depth (16 << (d - 8),
 // 128 << (d - 8)), and the sum acc (16 fractional bits, at depth d) becomes
 //   out16 = min(max((acc * 257 + 2^(d + 7)) >> (d + 8), 0), 65535)
 // (64-bit arithmetic): the 8-bit result's scale (x257) with every bit of
-// the source. A 10-bit sample 4v gives what the 8-bit sample v gives, so no
-// depth is favoured. Packed RGB: v * 257, A = 65535; its gray as above, x257.
+// the source. A sample v << k at depth d + k gives exactly what v gives at
+// depth d, so no depth is favoured (p010le is read as p016le: its low bits
+// are zero). Packed RGB and gray at 8 bits: v * 257, A = 65535; at 16: v;
+// the gray of RGB as above (x257 from 8 bits).
 // swscale (the CPU path) interpolates chroma, so the two paths differ at
 // colour edges; each is tested against its own reference.
 #pragma once
@@ -54,8 +59,18 @@ enum class YuvLayout {
   Bgr24,    // packed B, G, R bytes
   I422P10,  // yuv422p10le: I422 with 16-bit little-endian samples, 10 bits in the low bits
   I444P10,  // yuv444p10le: I444 likewise
+  // 16-bit little-endian samples whose low YuvImage::bits bits (9..16) are the
+  // value: yuv420p12le is I420P16 at 12 bits, yuv420p16le at 16.
+  I420P16,
+  I422P16,
+  I444P16,
+  P016,      // p016le (and p012le, p010le): nv12 with 16-bit little-endian samples, all 16 bits read
+  Rgb48,     // rgb48le: packed R, G, B, 16-bit little-endian (TIFF)
+  Rgb48Be,   // rgb48be: the same, big-endian (16-bit PNG)
+  Gray16,    // gray16le: one 16-bit little-endian sample a pixel
+  Gray16Be,  // gray16be (16-bit gray PNG)
 };
-// True for the packed RGB layouts, which carry no matrix or range.
+// True for the packed RGB and gray layouts, which carry no matrix or range.
 bool isRgbLayout(YuvLayout layout);
 
 enum class YuvMatrix {
@@ -97,19 +112,44 @@ struct YuvImage {
   bool empty() const { return width <= 0 || height <= 0; }
   int chromaWidth() const { return fullChroma(layout) ? width : (width + 1) / 2; }
   int chromaHeight() const { return subsampledRows(layout) ? (height + 1) / 2 : height; }
-  // Bits of a sample: 10 for the 10-bit layouts, 8 for the rest.
-  static int sampleBits(YuvLayout layout) {
-    return layout == YuvLayout::I420P10 || layout == YuvLayout::P010 || layout == YuvLayout::I422P10 ||
-                   layout == YuvLayout::I444P10
-               ? 10
-               : 8;
+  // The I4xxP16 layouts' significant bits, 9..16 (0: 16); the others' depth is their own.
+  int bits = 0;
+  // The depth the samples are read at (8 to 16).
+  int depth() const {
+    return layout == YuvLayout::I420P16 || layout == YuvLayout::I422P16 || layout == YuvLayout::I444P16
+               ? (bits ? bits : 16)
+               : sampleBits(layout);
   }
-  // Bytes per sample: 2 for the 10-bit layouts.
+  // Bits of a sample as the layout stores it: 10 for the 10-bit layouts, 16
+  // for the 16-bit ones (I4xxP16 at most), 8 for the rest.
+  static int sampleBits(YuvLayout layout) {
+    switch (layout) {
+      case YuvLayout::I420P10:
+      case YuvLayout::P010:
+      case YuvLayout::I422P10:
+      case YuvLayout::I444P10:
+        return 10;
+      case YuvLayout::I420P16:
+      case YuvLayout::I422P16:
+      case YuvLayout::I444P16:
+      case YuvLayout::P016:
+      case YuvLayout::Rgb48:
+      case YuvLayout::Rgb48Be:
+      case YuvLayout::Gray16:
+      case YuvLayout::Gray16Be:
+        return 16;
+      default:
+        return 8;
+    }
+  }
+  // Bytes per sample: 2 for the layouts of more than 8 bits.
   static int sampleBytes(YuvLayout layout) { return sampleBits(layout) > 8 ? 2 : 1; }
-  static bool fullChroma(YuvLayout layout) { return layout == YuvLayout::I444 || layout == YuvLayout::I444P10; }
+  static bool fullChroma(YuvLayout layout) {
+    return layout == YuvLayout::I444 || layout == YuvLayout::I444P10 || layout == YuvLayout::I444P16;
+  }
   static bool subsampledRows(YuvLayout layout) {
     return layout == YuvLayout::I420 || layout == YuvLayout::Nv12 || layout == YuvLayout::I420P10 ||
-           layout == YuvLayout::P010;
+           layout == YuvLayout::P010 || layout == YuvLayout::I420P16 || layout == YuvLayout::P016;
   }
   static bool lumaPlaneFirst(YuvLayout layout) {
     return layout != YuvLayout::Yuyv422 && layout != YuvLayout::Uyvy422 && !isRgbLayout(layout);
@@ -150,7 +190,7 @@ class YuvConverter {
                const std::vector<cl::Event>* waitFor, cl::Event* done);
 
  private:
-  static constexpr int kLayouts = static_cast<int>(YuvLayout::I444P10) + 1;  // indexed by YuvLayout
+  static constexpr int kLayouts = static_cast<int>(YuvLayout::Gray16Be) + 1;  // indexed by YuvLayout
   std::shared_ptr<DeviceContext> device_;
   int pixelsPerItem_;
   cl::Kernel toRgba_[kLayouts], toGray_[kLayouts], toRgba16_[kLayouts], toGray16_[kLayouts];
