@@ -642,11 +642,46 @@ TEST_P(WindowScript, ATenBitSourcePlaysAtSixteenBitsAndItsFilesKeepThem) {
         "ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,profile,pix_fmt -of csv=p=0 " + dir_ +
         file + " 2>&1");
   };
-  EXPECT_NE(probe("deep.mkv").find("16le"), std::string::npos) << probe("deep.mkv");
+  EXPECT_EQ(probe("deep.mkv").rfind("ffv1,", 0), 0u) << probe("deep.mkv");
+  EXPECT_NE(probe("deep.mkv").find(",yuv420p10le"), std::string::npos) << "the source's format: " << probe("deep.mkv");
   EXPECT_EQ(probe("deep.mp4"), "h264,High 10,yuv420p10le\n");
   // (FFmpeg 5.1 says a PNG's profile is "unknown", 7.1 says nothing: the format is what counts.)
   EXPECT_NE(probe("deep.png").find(",rgba64be"), std::string::npos) << probe("deep.png");
   EXPECT_NE(probe("deepgray.png").find(",gray16be"), std::string::npos) << probe("deepgray.png");
+#endif
+}
+
+// A recording is written as `liveconv run` writes the same source: in its
+// pixel format where the encoder takes it (12-bit 4:4:4 into FFV1 as it is;
+// into H.264, High 4:4:4 at 10 bits), with its colour tags (BT.709, full
+// range) and its title, not the encoder's defaults (4:2:0, BT.601 tags for a
+// picture this size, or RGB in FFV1).
+TEST_P(WindowScript, ARecordingKeepsTheSourcesFormatAndColourAsRunDoes) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no files";
+#else
+  if (!onPath("ffmpeg") || !onPath("ffprobe")) GTEST_SKIP() << "SKIP: no ffmpeg command to make the clip";
+  ASSERT_EQ(std::system(("ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=25 -t 4 -pix_fmt yuv444p12le "
+                         "-colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range pc "
+                         "-metadata title=Tagged -c:v ffv1 " +
+                         dir_ + "tagged.mkv")
+                            .c_str()),
+            0)
+      << "ffmpeg could not make the clip";
+  std::string output;
+  ASSERT_EQ(run("2 wait\n4 record kept.mkv\n30 stop-record\n32 record kept.mp4\n58 stop-record\n60 quit\n", &output,
+                dir_ + "tagged.mkv"),
+            0)
+      << output;
+  auto probe = [&](const std::string& file) {
+    return outputOf(
+        "ffprobe -v error -select_streams v:0 -show_entries "
+        "stream=codec_name,pix_fmt,color_range,color_space,color_transfer,color_primaries:format_tags=title "
+        "-of csv=p=0 " +
+        dir_ + file + " 2>&1");
+  };
+  EXPECT_EQ(probe("kept.mkv"), "ffv1,yuv444p12le,pc,bt709,bt709,bt709\nTagged\n");
+  EXPECT_EQ(probe("kept.mp4"), "h264,yuv444p10le,pc,bt709,bt709,bt709\nTagged\n");
 #endif
 }
 

@@ -13,6 +13,10 @@
 #include "liveconv/device.hpp"
 #include "liveconv/frame.hpp"
 
+namespace liveconv::media {
+class StreamCopy;
+}
+
 namespace liveconv::ui {
 
 struct FeedSourceRequest {
@@ -33,6 +37,11 @@ struct FeedSource {
   int rateNum = 30, rateDen = 1;  // frames per second, nominal
   std::string note;               // the decoder's line (--hwaccel other than none), or ""
   int sampleBits = 8;             // of the decoder's samples (10 for HEVC Main10); 8 for generated sources
+  // A decoded source's description for a recording of it, as `liveconv run`
+  // carries it: its pixel format (a 4:4:4 source is recorded 4:4:4), colour
+  // tags, HDR metadata, aspect and tags; no other stream, no chapter. Null for
+  // generated sources.
+  std::shared_ptr<media::StreamCopy> description;
 };
 
 // "" where `name` is a --hwaccel value this build takes, else the sentence.
@@ -49,8 +58,9 @@ std::string whyNoRecordingInThisBuild();
 // `liveconv run -o`), its frames at the times the recorder gives them (the
 // given rate: the grid of a container that needs a constant one); throws with the
 // sentence. `leftovers`: a line naming the part files killed runs left
-// beside it (removed only by `liveconv run -y`), or "".
-std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen,
-                                             std::string* leftovers);
+// beside it (removed only by `liveconv run -y`), or "". `source`: the
+// recorded source's description (FeedSource::description), or null.
+std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen, std::string* leftovers,
+                                             std::shared_ptr<media::StreamCopy> source);
 
 }  // namespace liveconv::ui

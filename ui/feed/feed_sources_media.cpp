@@ -6,6 +6,7 @@
 #include "liveconv/media/hw_decode.hpp"
 #include "liveconv/media/open_source.hpp"
 #include "liveconv/media/staged_output.hpp"
+#include "liveconv/media/stream_copy.hpp"
 
 namespace liveconv::ui {
 
@@ -21,7 +22,11 @@ FeedSource openFeedSource(const FeedSourceRequest& request) {
   media::OpenedSource opened = media::openSource(r);
   FeedSource out;
   if (opened.decoder) out.note = opened.decoder->decoderNote();
-  if (opened.decoder) out.sampleBits = opened.decoder->sampleBits();
+  if (opened.decoder) {
+    out.sampleBits = opened.decoder->sampleBits();
+    out.description = std::make_shared<media::StreamCopy>();
+    opened.decoder->copyStreamsInto(out.description, false, false, false);
+  }
   out.source = std::move(opened.source);
   out.rateNum = opened.rateNum;
   out.rateDen = opened.rateDen;
@@ -36,8 +41,8 @@ std::string whyNoRecordingInThisBuild() {
   return {};
 }
 
-std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen,
-                                             std::string* leftovers) {
+std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNum, int rateDen, std::string* leftovers,
+                                             std::shared_ptr<media::StreamCopy> source) {
   // The recorder gives each frame its time from the first (media::RecordingClock),
   // in a time base fine enough for any source's (MPEG's 90 kHz); a container
   // that needs a constant rate (AVI) puts them on the grid of the nominal rate,
@@ -49,6 +54,8 @@ std::unique_ptr<FrameSink> openRecordingSink(const std::string& path, int rateNu
   timing.timeBaseNum = 1;
   timing.timeBaseDen = 90000;
   std::unique_ptr<FrameSink> sink = media::openSink(path, "", timing);
+  if (auto* encoder = dynamic_cast<media::EncoderSink*>(sink.get()); encoder && source)
+    encoder->carry(std::move(source));
   *leftovers = media::sweepLeftoverParts(path, false, "delete such files, or let liveconv run -y remove them");
   return sink;
 }

@@ -31,7 +31,8 @@ std::string whyNoRecordingInThisBuild() {
   return "This build of the viewer has no FFmpeg, so it cannot record.";
 }
 
-std::unique_ptr<FrameSink> openRecordingSink(const std::string&, int, int, std::string*) {
+std::unique_ptr<FrameSink> openRecordingSink(const std::string&, int, int, std::string*,
+                                             std::shared_ptr<media::StreamCopy>) {
   throw InvalidArgument(whyNoRecordingInThisBuild());
 }
 

@@ -237,7 +237,12 @@ class PipelineFeed final : public FrameFeed {
       // At the source's times (media::RecordingClock), its nominal rate where the container needs a constant one.
       std::string leftovers;
       const int rateNum = std::max(1, rateNum_.load()), rateDen = std::max(1, rateDen_.load());
-      auto sink = openRecordingSink(path, rateNum, rateDen, &leftovers);
+      std::shared_ptr<media::StreamCopy> description;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        description = sourceDescriptionForRecording_;
+      }
+      auto sink = openRecordingSink(path, rateNum, rateDen, &leftovers, std::move(description));
       // What killed runs left beside it is said (only `liveconv run -y` removes it unasked).
       if (!leftovers.empty()) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -455,6 +460,10 @@ class PipelineFeed final : public FrameFeed {
     rateNum_ = opened.rateNum;
     rateDen_ = opened.rateDen;
     sourceBits_ = opened.sampleBits;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sourceDescriptionForRecording_ = std::move(opened.description);
+    }
     return std::move(opened.source);
   }
 
@@ -524,6 +533,8 @@ class PipelineFeed final : public FrameFeed {
   std::uint64_t framesShown_ = 0, displayLate_ = 0;
   std::string sourceDescription_, sourceMessage_;
   std::string decoderNote_;                   // the last --hwaccel line of an open (FeedSource::note)
+  // The source opened last, as a recording describes it (FeedSource::description).
+  std::shared_ptr<media::StreamCopy> sourceDescriptionForRecording_;
   std::unique_ptr<FrameSource> firstSource_;  // opened by the constructor, taken by the first decode loop
 
   Shown shown_;  // UI thread

@@ -721,7 +721,7 @@ void FfmpegSource::timeBase(int* numerator, int* denominator) const {
   *denominator = tb.den;
 }
 
-void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles) {
+void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles, bool chapters) {
   const AVFormatContext* in = s_->input;
   for (unsigned i = 0; i < in->nb_streams; ++i) {
     const AVStream* st = in->streams[i];
@@ -743,7 +743,7 @@ void FfmpegSource::copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio,
     copy->streams.push_back(out);
   }
   av_dict_copy(&copy->containerMetadata, in->metadata, 0);
-  for (unsigned i = 0; i < in->nb_chapters; ++i) {
+  for (unsigned i = 0; chapters && i < in->nb_chapters; ++i) {
     const AVChapter* c = in->chapters[i];
     StreamCopy::Chapter out;
     out.id = c->id;

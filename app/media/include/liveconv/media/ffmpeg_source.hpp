@@ -108,8 +108,9 @@ class FfmpegSource : public FrameSource {
   void timeBase(int* numerator, int* denominator) const;
   // Describes the input's other streams (audio and/or subtitles and data) and its
   // metadata into `copy`, and from now on hands their packets to it as they are
-  // read. Call before the first next().
-  void copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles);
+  // read. Call before the first next(). `chapters`: the input's chapters too
+  // (a window's recording, which starts anywhere in the clip, leaves them out).
+  void copyStreamsInto(std::shared_ptr<StreamCopy> copy, bool audio, bool subtitles, bool chapters = true);
   // The video's display matrix (36 bytes: how a player turns it), or empty.
   std::vector<std::uint8_t> displayMatrix() const;
   // How the frames so far were converted, e.g. "on the device (yuv420p, bt601, limited range)"
