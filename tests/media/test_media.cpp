@@ -824,7 +824,7 @@ const test_media::Clip kWebcamNut = test_media::sharedClip(
 
 // A webcam's packed 4:2:2 (yuyv422) goes into FFV1 as planar 4:2:2, the
 // input's sampling (FFV1 takes no packed format; it was bgra, twice the size).
-TEST(Media, PackedFourTwoTwoGoesToFfv1AsPlanarFourTwoTwo) {
+TEST(Media, PackedAndSemiPlanarInputsGoToFfv1AsPlanarAtTheirDepth) {
   LIVECONV_REQUIRE_DEVICE(ctx);
   REQUIRE_CLIP(clip, kWebcamNut);
   const std::string out = tempDir() + "/webcam_out.mkv";
@@ -834,6 +834,16 @@ TEST(Media, PackedFourTwoTwoGoesToFfv1AsPlanarFourTwoTwo) {
       shell("ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,pix_fmt -of csv=p=0 " + out);
   EXPECT_EQ(probe.output, "ffv1,yuv422p\n") << probe.output;
   EXPECT_EQ(decodeAll(out, PixelFormat::RGBA8).size(), 5u);
+  // Semi-planar inputs likewise, at their depth: a decoder's nv12 as yuv420p,
+  // its p010le as yuv420p10le (it was yuv420p16le: six bits that carry nothing).
+  for (const auto& [in, want] : {std::pair{"nv12", "yuv420p"}, {"p010le", "yuv420p10le"}}) {
+    const std::string semi = tempDir() + "/semi_" + in + ".mkv";
+    const Result s = liveconv("run -i \"lavfi:testsrc2=size=96x64:rate=25:d=0.2,format=" + std::string(in) + "\" -o " +
+                              semi + " -y --mask box:3");
+    ASSERT_EQ(s.exitCode, 0) << s.output;
+    const Result p = shell("ffprobe -v error -select_streams v:0 -show_entries stream=pix_fmt -of csv=p=0 " + semi);
+    EXPECT_EQ(p.output, std::string(want) + "\n") << in;
+  }
 }
 
 // Files the user keeps: an existing output is replaced only with -y; -n and a

@@ -427,7 +427,9 @@ struct EncoderSink::State {
     // A gray input stays gray: the mask filters R, G and B alike, so its
     // filtered frames are gray too (FFV1 codes them as the input was).
     // A big-endian input (16-bit PNG) as the same samples in the encoder's order.
-    if (const AVPixelFormat swapped = av_pix_fmt_swap_endianness(in); !takes(in) && swapped != AV_PIX_FMT_NONE)
+    // (Only where the encoder takes it: p010le is not p010be's.)
+    if (const AVPixelFormat swapped = av_pix_fmt_swap_endianness(in);
+        !takes(in) && swapped != AV_PIX_FMT_NONE && takes(swapped))
       in = swapped;
     if (isGray(in)) return takes(in) ? in : AV_PIX_FMT_NONE;
     if (!isYuv(in)) return AV_PIX_FMT_NONE;  // an RGB input keeps the encoder's RGB choice
