@@ -685,6 +685,24 @@ TEST_P(WindowScript, ARecordingKeepsTheSourcesFormatAndColourAsRunDoes) {
 #endif
 }
 
+// A recording that no frame came to (the picture paused) is said to have
+// written nothing, and there is no file: it is not listed as written.
+TEST_P(WindowScript, ARecordingThatNoFrameCameToIsSaidAndLeavesNoFile) {
+#ifndef LIVECONV_WITH_MEDIA
+  GTEST_SKIP() << "no media build: no recording";
+#else
+  std::string output;
+  ASSERT_EQ(run("2 wait\n3 pause\n6 record none.mkv\n8 stop-record\n10 quit\n", &output, "testpattern:160x120"), 0)
+      << output;
+  const std::string json = readFile(dir_ + "stats.json");
+  const std::size_t failed = json.find("\"recordings_failed\"");
+  ASSERT_NE(failed, std::string::npos) << json;
+  EXPECT_EQ(json.find("none.mkv"), json.find("none.mkv", failed)) << "listed as written: " << json;
+  EXPECT_NE(json.find("No frame came while recording", failed), std::string::npos) << json;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "none.mkv"));
+#endif
+}
+
 // A file seeks (the script's seek, then the Left key: 5 s back) to the exact
 // frame, paused; a generated source says it cannot. The key comes in the same
 // frame as the seek, before the decoder can have shown it: a relative seek

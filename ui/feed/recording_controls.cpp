@@ -60,6 +60,11 @@ void RecordingControls::collect() {
     const std::string error = it->ending->error();
     if (r.stoppedBy.empty() && !error.empty()) r.stoppedBy = "Recording stopped: " + error;
     r.complete = error.empty();  // a write error: the staged file was discarded
+    if (r.complete && r.frames == 0) {  // the sink writes no file without a frame
+      r.complete = false;
+      if (r.stoppedBy.empty())
+        r.stoppedBy = "No frame came while recording (the picture was paused or still), so no file was written.";
+    }
     it = finishing_.erase(it);
     report(r);
   }
