@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -139,6 +141,62 @@ TEST(PlanesChannel, AFrameWithoutTheAnnouncedPlanesIsRefused) {
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("did not come as planes"), std::string::npos) << e.what();
   }
+}
+
+// A window's live edit: setParams hands a new mask to every plane while
+// frames flow (the first kernels from the builders); every picture that comes
+// out was filtered, each of its planes, by the one set its tag names, against
+// the planes it carries as its source; and the new set takes over.
+TEST(PlanesChannel, ALiveEditReachesEveryPlaneAndNoPictureMixesTwoSets) {
+  LIVECONV_REQUIRE_DEVICE(ctx);
+  PlanesOptions options;
+  options.policy = QueuePolicy::Live;
+  options.queueCapacity = 2;
+  options.liveEdits = true;
+  options.returnSource = true;
+  options.paramsTag = 1;
+  options.planes = planes420a(33, 21, PixelFormat::GRAY16);
+  options.planes.pop_back();
+  const FilterParams first = paramsOf(test::integerMask(3, 3), VariantId::Local);
+  const FilterParams second = paramsOf(test::integerMask(5, 7), VariantId::Naive);
+  PlanesChannel channel(ctx, {first, first, first}, options);
+  std::atomic<bool> enough{false};
+  std::thread producer([&] {  // frames keep coming, as a source's do, until the consumer has seen enough
+    for (int i = 0; i < 2000 && !enough; ++i) {
+      channel.push(frameOf(options.planes, 10u * static_cast<unsigned>(i), i));
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    channel.endOfInput();
+  });
+  int seen[3] = {0, 0, 0};
+  bool edited = false;
+  while (std::optional<Frame> out = channel.pop()) {
+    if (enough) continue;  // draining
+    ASSERT_TRUE(out->sourcePlanes) << "no source planes";
+    ASSERT_EQ(out->sourcePlanes->size(), 3u);
+    ASSERT_TRUE(out->paramsTag == 1 || out->paramsTag == 2) << out->paramsTag;
+    const FilterParams& used = out->paramsTag == 1 ? first : second;
+    for (std::size_t p = 0; p < 3; ++p) {
+      const Image& source = (*out->sourcePlanes)[p];
+      const Image sent = randomImage(source.width(), source.height(), source.format(),
+                                     10u * static_cast<unsigned>(out->index) + static_cast<unsigned>(p));
+      EXPECT_FALSE(compareImages(source.view(), sent.view(), 0)) << "source plane " << p;
+      const std::optional<Mismatch> m = compareImages(out->planes[p].view(), filtered(source, used).view(),
+                                                      used.mask.toleranceLsb(maxSampleValue(PixelFormat::GRAY16)));
+      EXPECT_FALSE(m) << "frame " << out->index << " (set " << out->paramsTag << ") plane " << p << ": "
+                      << m->toString();
+    }
+    ++seen[out->paramsTag];
+    if (!edited && seen[1] >= 2) {
+      channel.setParams(second, 2);
+      edited = true;
+    }
+    if (seen[2] >= 3) enough = true;
+  }
+  producer.join();
+  EXPECT_GE(seen[1], 2);
+  EXPECT_GE(seen[2], 3) << "the new set never came out";
+  EXPECT_TRUE(channel.paramsState(2).built);
 }
 
 }  // namespace

@@ -71,6 +71,9 @@ struct Frame {
   // from and their owner, kept alive with the frame so a caller can show both.
   ImageView sourcePixels;
   std::shared_ptr<const void> sourceOwner;
+  // Output frames of planes mode (PlanesOptions::returnSource): the planes
+  // they were filtered from, every plane of the source.
+  std::shared_ptr<const std::vector<Image>> sourcePlanes;
   FrameTimings timings;                // device times of this frame (output frames)
   std::shared_ptr<DeviceFrame> onDevice;  // output frames of a keepOnDevice pipeline
 

@@ -128,6 +128,31 @@ class FrameChannel {
   virtual QueuePolicy policy() const = 0;
 };
 
+// A channel whose filter changes while frames flow, as a window's feed steers
+// it between frames: Pipeline is one, PlanesChannel (a pipeline per plane of
+// the source) another. The members are Pipeline's, documented there.
+class LiveChannel : public FrameChannel {
+ public:
+  struct ParamsState {
+    bool known = false;  // a tag handed in (one of the newest 64)
+    bool built = false;  // its kernel is ready (or the stopgap that stands in for it while it builds)
+    bool failed =
+        false;  // its build failed: `error` is the sentence, `buildLog` the compiler's (empty when no compile failed)
+    bool current = false;  // the frames the engine filters now carry this tag
+    std::string error, buildLog;
+  };
+  virtual void setParams(const FilterParams& params, std::uint64_t tag = 0,
+                         PixelFormat format = PixelFormat::Invalid) = 0;
+  virtual ParamsState paramsState(std::uint64_t tag) const = 0;
+  virtual bool kernelWaiting() const = 0;
+  virtual FilterParams currentParams() const = 0;
+  virtual VariantId lastVariant() const = 0;
+  virtual bool compareVariants() = 0;
+  virtual bool comparing() const = 0;
+  virtual std::shared_ptr<const RaceReport> lastRace() const = 0;
+  virtual void setDeliverPixels(bool on) = 0;
+};
+
 // No device: frames go from push() to pop() through one bounded queue with the
 // given policy, counted like the Pipeline counts them (decode and convert
 // stages, frames in and out, drops). The reference that `run --decode-only`
@@ -147,7 +172,7 @@ class PassThrough : public FrameChannel {
   BoundedQueue<Frame> queue_;
 };
 
-class Pipeline : public FrameChannel {
+class Pipeline : public LiveChannel {
  public:
   // Builds the kernel for `options.format` now (throws BuildError,
   // UnsupportedError, InvalidArgument) and starts the engine and builder threads.
@@ -177,19 +202,11 @@ class Pipeline : public FrameChannel {
   // format the source is about to switch to (Invalid: the one that streams);
   // frames of the old format in flight keep their kernel, and the set takes
   // over with the first frame of the new one.
-  void setParams(const FilterParams& params, std::uint64_t tag = 0, PixelFormat format = PixelFormat::Invalid);
+  void setParams(const FilterParams& params, std::uint64_t tag = 0, PixelFormat format = PixelFormat::Invalid) override;
   // Where the set tagged `tag` stands, in one answer (a UI polls it without
   // waiting; the pipeline is the one place that knows): built, failed (the
   // stream goes on with the set before it) or the one the engine filters with now.
-  struct ParamsState {
-    bool known = false;  // a tag handed in (one of the newest 64)
-    bool built = false;  // its kernel is ready (or the stopgap that stands in for it while it builds)
-    bool failed =
-        false;  // its build failed: `error` is the sentence, `buildLog` the compiler's (empty when no compile failed)
-    bool current = false;  // the frames the engine filters now carry this tag
-    std::string error, buildLog;
-  };
-  ParamsState paramsState(std::uint64_t tag) const;
+  ParamsState paramsState(std::uint64_t tag) const override;
   // Waits until the set tagged `tag` is built (true) or has failed (false,
   // see paramsState()), at most timeoutMs; false for a tag never handed in.
   bool waitParamsBuilt(std::uint64_t tag, int timeoutMs);
@@ -197,11 +214,11 @@ class Pipeline : public FrameChannel {
   // takes: a later step of the set that runs (the kernel its stopgap stood
   // in for, `auto`'s provisional kernel or race winner) or a newer set. A
   // paused window filters its frame again to show it.
-  bool kernelWaiting() const { return builder_->hasBuilt(); }
-  FilterParams currentParams() const;
+  bool kernelWaiting() const override { return builder_->hasBuilt(); }
+  FilterParams currentParams() const override;
   // The concrete variant that filtered the last frame (what `auto` chose);
   // Invalid before the first frame.
-  VariantId lastVariant() const { return static_cast<VariantId>(lastVariant_.load()); }
+  VariantId lastVariant() const override { return static_cast<VariantId>(lastVariant_.load()); }
   // The kernel the constructor prepared for the announced size: for `auto`, what its race chose.
   const ActiveKernel& prepared() const { return prepared_; }
   // True when the frames of the current size reach the device buffers through
@@ -213,10 +230,10 @@ class Pipeline : public FrameChannel {
   // that stream) on a thread of its own, "lc-compare", and changes nothing
   // that runs; the report is the tuner's (lastRace()). False, and nothing
   // starts, while a comparison runs or before the first frame.
-  bool compareVariants();
-  bool comparing() const { return comparing_.load(); }
+  bool compareVariants() override;
+  bool comparing() const override { return comparing_.load(); }
   // The tuner's last race (auto's own, or a comparison); null before any.
-  std::shared_ptr<const RaceReport> lastRace() const;
+  std::shared_ptr<const RaceReport> lastRace() const override;
 
   // Stops at once: queued frames are discarded, threads end.
   void cancel() override;
@@ -224,7 +241,7 @@ class Pipeline : public FrameChannel {
   // Host pixels in the output frames from the next frame submitted on
   // (PipelineOptions::deliverPixels); frames already on the device keep what
   // they were submitted with.
-  void setDeliverPixels(bool on) { deliverPixels_ = on; }
+  void setDeliverPixels(bool on) override { deliverPixels_ = on; }
 
   PipelineStats& stats() override { return stats_; }
   QueuePolicy policy() const override { return options_.policy; }
@@ -310,6 +327,5 @@ class Pipeline : public FrameChannel {
   std::thread compare_;  // lc-compare, while a comparison runs; joined by the next one and the destructor
   std::atomic<bool> comparing_{false}, stopCompare_{false};
 };
-
 
 }  // namespace liveconv

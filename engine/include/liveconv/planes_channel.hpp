@@ -10,6 +10,13 @@
 //
 // A frame's planes go in together and come out together, in order: a live
 // stream drops whole frames at the input queue (engine late), never a plane.
+//
+// Live edits (a window): setParams() hands one set to every filtered plane's
+// pipeline, which builds it off the frame path as Pipeline does; a plane may
+// take it a frame before another, and under the live policy a picture whose
+// planes ran under two sets is dropped (engine late), so every picture that
+// comes out was filtered by one set (Frame::paramsTag). The rest of the live
+// controls answer for the first filtered plane (Y, or G), the largest.
 #pragma once
 
 #include <memory>
@@ -35,9 +42,16 @@ struct PlanesOptions {
   };
   std::vector<Plane> planes;
   std::shared_ptr<AutoTuner> tuner;  // null: AutoTuner::shared()
+  // As PipelineOptions' for each plane: the first kernels from the builders
+  // (a window), and the caller's number for the first set.
+  bool liveEdits = false;
+  std::uint64_t paramsTag = 0;
+  // Output frames carry the planes they were filtered from (Frame::sourcePlanes):
+  // a window shows them beside the result and checks against them.
+  bool returnSource = false;
 };
 
-class PlanesChannel : public FrameChannel {
+class PlanesChannel : public LiveChannel {
  public:
   // filters[i]: plane i's filter, or nullopt to hand it on as it is; planes
   // past the end of `filters` are handed on too. Builds every plane's kernel
@@ -60,7 +74,21 @@ class PlanesChannel : public FrameChannel {
   // Plane i's pipeline, or null for a plane handed on as it is.
   const Pipeline* plane(int i) const;
 
+  // The live controls (LiveChannel; the class comment says how they answer).
+  // `format` is ignored: the planes keep theirs.
+  void setParams(const FilterParams& params, std::uint64_t tag = 0, PixelFormat format = PixelFormat::Invalid) override;
+  // Built once every plane has built it; failed where one failed.
+  ParamsState paramsState(std::uint64_t tag) const override;
+  bool kernelWaiting() const override;
+  FilterParams currentParams() const override { return primary().currentParams(); }
+  VariantId lastVariant() const override { return primary().lastVariant(); }
+  bool compareVariants() override { return primary().compareVariants(); }
+  bool comparing() const override { return primary().comparing(); }
+  std::shared_ptr<const RaceReport> lastRace() const override { return primary().lastRace(); }
+  void setDeliverPixels(bool on) override;
+
  private:
+  Pipeline& primary() const;  // the first filtered plane's
   void feed();  // lc-planes: from the input queue into the planes' pipelines
 
   PlanesOptions options_;
@@ -71,6 +99,7 @@ class PlanesChannel : public FrameChannel {
   struct Waiting {
     Frame frame;
     int width = 0, height = 0;
+    std::shared_ptr<const std::vector<Image>> source;  // returnSource: a copy of its planes
   };
   BoundedQueue<Waiting> waiting_;
   std::vector<std::unique_ptr<Pipeline>> pipelines_;  // indexed by plane; null: handed on
