@@ -44,6 +44,28 @@ int sample16be(const std::uint8_t* p, std::size_t index) {
   return (p[2 * index] << 8) | p[2 * index + 1];
 }
 
+// The R, G and B of the pixel at `luma` (its index in the frame) of a packed
+// 16-bit RGB or gray layout: loadPixel()'s, for those layouts.
+void loadPacked16(const YuvImage& in, std::size_t luma, int* a, int* b, int* c) {
+  const std::uint8_t* p = in.bytes.data();
+  switch (in.layout) {
+    case YuvLayout::Rgb48:
+      *a = sample16(p, 3 * luma), *b = sample16(p, 3 * luma + 1), *c = sample16(p, 3 * luma + 2);
+      return;
+    case YuvLayout::Rgb48Be:
+      *a = sample16be(p, 3 * luma), *b = sample16be(p, 3 * luma + 1), *c = sample16be(p, 3 * luma + 2);
+      return;
+    case YuvLayout::Gray16:
+      *a = *b = *c = sample16(p, luma);
+      return;
+    case YuvLayout::Gray16Be:
+      *a = *b = *c = sample16be(p, luma);
+      return;
+    default:
+      *a = *b = *c = 0;
+  }
+}
+
 // The Y, U and V (or R, G and B) of pixel (x, y) at the layout's depth
 // (YuvImage::depth()): the definition the kernel's load_raw() follows. `lumaOnly`: Y alone (b and c untouched), for
 // a frame that carries its Y plane and nothing after it (payloadBytes() of GRAY8).
@@ -117,17 +139,10 @@ void loadPixel(const YuvImage& in, int x, int y, bool lumaOnly, int* a, int* b, 
       return;
     }
     case YuvLayout::Rgb48:
-      *a = sample16(p, 3 * luma), *b = sample16(p, 3 * luma + 1), *c = sample16(p, 3 * luma + 2);
-      return;
     case YuvLayout::Rgb48Be:
-      *a = sample16be(p, 3 * luma), *b = sample16be(p, 3 * luma + 1), *c = sample16be(p, 3 * luma + 2);
-      return;
     case YuvLayout::Gray16:
-      *a = *b = *c = sample16(p, luma);
-      return;
     case YuvLayout::Gray16Be:
-      *a = *b = *c = sample16be(p, luma);
-      return;
+      return loadPacked16(in, luma, a, b, c);
     case YuvLayout::Invalid:
       break;
   }

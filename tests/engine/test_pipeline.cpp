@@ -756,6 +756,75 @@ TEST(YuvConversion, SixteenBitsFollowTheFormulasWithEveryBit) {
     }
 }
 
+// The picture (8-bit Y, U, V a pixel, chroma alike over each 2x2 block)
+// written into `in`'s layout at its depth (the deep samples v << (depth - 8)).
+void writePicture(YuvImage& in, const std::vector<int>& Y, const std::vector<int>& U, const std::vector<int>& V) {
+  const int w = in.width, h = in.height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const int up = in.depth() - 8;
+  std::uint8_t* p = in.bytes.data();
+  auto put16 = [&](std::size_t i, int v) {
+    p[2 * i] = std::uint8_t(v & 0xff);
+    p[2 * i + 1] = std::uint8_t(v >> 8);
+  };
+  const std::size_t n = std::size_t(w) * h;
+  const YuvLayout layout = in.layout;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const int i = y * w + x, yy = Y[i], u = U[i], v = V[i];
+      const std::size_t c420 = std::size_t(y / 2) * cw + x / 2, c422 = std::size_t(y) * cw + x / 2;
+      switch (layout) {
+        case YuvLayout::I420:
+          p[i] = yy, p[n + c420] = u, p[n + cw * ch + c420] = v;
+          break;
+        case YuvLayout::Nv12:
+          p[i] = yy, p[n + 2 * c420] = u, p[n + 2 * c420 + 1] = v;
+          break;
+        case YuvLayout::I422:
+          p[i] = yy, p[n + c422] = u, p[n + std::size_t(cw) * h + c422] = v;
+          break;
+        case YuvLayout::I444:
+          p[i] = yy, p[n + i] = u, p[2 * n + i] = v;
+          break;
+        case YuvLayout::Yuyv422:
+        case YuvLayout::Uyvy422: {
+          std::uint8_t* m = p + std::size_t(y) * 4 * cw + 4 * (x / 2);
+          const bool yuyv = layout == YuvLayout::Yuyv422;
+          m[yuyv ? 2 * (x & 1) : 1 + 2 * (x & 1)] = std::uint8_t(yy);
+          m[yuyv ? 1 : 0] = std::uint8_t(u);
+          m[yuyv ? 3 : 2] = std::uint8_t(v);
+          // An odd width leaves the last macropixel's second Y to the padding pixel.
+          break;
+        }
+        case YuvLayout::I420P10:
+          put16(i, yy * 4), put16(n + c420, u * 4), put16(n + cw * ch + c420, v * 4);
+          break;
+        case YuvLayout::I422P10:
+          put16(i, yy * 4), put16(n + c422, u * 4), put16(n + std::size_t(cw) * h + c422, v * 4);
+          break;
+        case YuvLayout::I444P10:
+          put16(i, yy * 4), put16(n + i, u * 4), put16(2 * n + i, v * 4);
+          break;
+        case YuvLayout::P010:
+          put16(i, yy * 4 << 6), put16(n + 2 * c420, u * 4 << 6), put16(n + 2 * c420 + 1, v * 4 << 6);
+          break;
+        case YuvLayout::I420P16:
+          put16(i, yy << up), put16(n + c420, u << up), put16(n + cw * ch + c420, v << up);
+          break;
+        case YuvLayout::I422P16:
+          put16(i, yy << up), put16(n + c422, u << up), put16(n + std::size_t(cw) * h + c422, v << up);
+          break;
+        case YuvLayout::I444P16:
+          put16(i, yy << up), put16(n + i, u << up), put16(2 * n + i, v << up);
+          break;
+        case YuvLayout::P016:
+          put16(i, yy << 8), put16(n + 2 * c420, u << 8), put16(n + 2 * c420 + 1, v << 8);
+          break;
+        default:
+          break;
+      }
+    }
+}
+
 // One picture written in every YUV layout (its chroma the same over each 2x2
 // block, its samples of depth d the 8-bit ones times 2^(d - 8)) converts to
 // the same pixels from each, at every depth: every layout's planes are read
@@ -775,7 +844,6 @@ TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
           V[y * w + x] = V[(y & ~1) * w + (x & ~1)];
         }
       }
-    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
     for (PixelFormat to : kEveryTarget) {
       Image want;
       for (YuvLayout layout : kEveryLayout)
@@ -784,72 +852,11 @@ TEST(YuvConversion, EveryLayoutOfOnePictureConvertsAlike) {
           YuvImage in;
           in.layout = layout;
           in.bits = bits;
-          const int up = in.depth() - 8;  // the deep samples: v << up
           in.matrix = YuvMatrix::Bt709;
           in.range = YuvRange::Limited;
           in.convertTo = PixelFormat::RGBA8;  // every plane, also for gray
           in.allocate(w, h);
-          std::uint8_t* p = in.bytes.data();
-          auto put16 = [&](std::size_t i, int v) {
-            p[2 * i] = std::uint8_t(v & 0xff);
-            p[2 * i + 1] = std::uint8_t(v >> 8);
-          };
-          const std::size_t n = std::size_t(w) * h;
-          for (int y = 0; y < h; ++y)
-            for (int x = 0; x < w; ++x) {
-              const int i = y * w + x, yy = Y[i], u = U[i], v = V[i];
-              const std::size_t c420 = std::size_t(y / 2) * cw + x / 2, c422 = std::size_t(y) * cw + x / 2;
-              switch (layout) {
-                case YuvLayout::I420:
-                  p[i] = yy, p[n + c420] = u, p[n + cw * ch + c420] = v;
-                  break;
-                case YuvLayout::Nv12:
-                  p[i] = yy, p[n + 2 * c420] = u, p[n + 2 * c420 + 1] = v;
-                  break;
-                case YuvLayout::I422:
-                  p[i] = yy, p[n + c422] = u, p[n + std::size_t(cw) * h + c422] = v;
-                  break;
-                case YuvLayout::I444:
-                  p[i] = yy, p[n + i] = u, p[2 * n + i] = v;
-                  break;
-                case YuvLayout::Yuyv422:
-                case YuvLayout::Uyvy422: {
-                  std::uint8_t* m = p + std::size_t(y) * 4 * cw + 4 * (x / 2);
-                  const bool yuyv = layout == YuvLayout::Yuyv422;
-                  m[yuyv ? 2 * (x & 1) : 1 + 2 * (x & 1)] = std::uint8_t(yy);
-                  m[yuyv ? 1 : 0] = std::uint8_t(u);
-                  m[yuyv ? 3 : 2] = std::uint8_t(v);
-                  // An odd width leaves the last macropixel's second Y to the padding pixel.
-                  break;
-                }
-                case YuvLayout::I420P10:
-                  put16(i, yy * 4), put16(n + c420, u * 4), put16(n + cw * ch + c420, v * 4);
-                  break;
-                case YuvLayout::I422P10:
-                  put16(i, yy * 4), put16(n + c422, u * 4), put16(n + std::size_t(cw) * h + c422, v * 4);
-                  break;
-                case YuvLayout::I444P10:
-                  put16(i, yy * 4), put16(n + i, u * 4), put16(2 * n + i, v * 4);
-                  break;
-                case YuvLayout::P010:
-                  put16(i, yy * 4 << 6), put16(n + 2 * c420, u * 4 << 6), put16(n + 2 * c420 + 1, v * 4 << 6);
-                  break;
-                case YuvLayout::I420P16:
-                  put16(i, yy << up), put16(n + c420, u << up), put16(n + cw * ch + c420, v << up);
-                  break;
-                case YuvLayout::I422P16:
-                  put16(i, yy << up), put16(n + c422, u << up), put16(n + std::size_t(cw) * h + c422, v << up);
-                  break;
-                case YuvLayout::I444P16:
-                  put16(i, yy << up), put16(n + i, u << up), put16(2 * n + i, v << up);
-                  break;
-                case YuvLayout::P016:
-                  put16(i, yy << 8), put16(n + 2 * c420, u << 8), put16(n + 2 * c420 + 1, v << 8);
-                  break;
-                default:
-                  break;
-              }
-            }
+          writePicture(in, Y, U, V);
           Image got(w, h, to);
           convertYuvReference(in, got.view());
           if (want.width() == 0) {

@@ -8,6 +8,20 @@
 #include "model/viewer_model.hpp"
 
 namespace liveconv::ui {
+namespace {
+
+// Plane k's name in a list like "Y, U, V" (its number where the list is shorter).
+std::string planeName(const std::string& names, std::size_t k) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < k && start != std::string::npos; ++i) {
+    start = names.find(", ", start);
+    if (start != std::string::npos) start += 2;
+  }
+  if (start == std::string::npos || start >= names.size()) return std::to_string(k);
+  return names.substr(start, names.find(", ", start) - start);
+}
+
+}  // namespace
 
 void CheckMode::remember(const ViewerModel& model) {
   if (model.version() == rememberedVersion_) return;
@@ -55,16 +69,23 @@ void CheckMode::update(bool wanted, const FeedFrame& f, FrameStats& stats, const
   const auto params = paramsOf_.find(f.paramsVersion);
   if (params == paramsOf_.end()) return;
   const auto t0 = std::chrono::steady_clock::now();
-  Image source(f.source.width, f.source.height, f.source.format);
-  Image filtered(f.filtered.width, f.filtered.height, f.filtered.format);
-  for (int y = 0; y < f.source.height; ++y) std::copy_n(f.source.row(y), f.source.rowBytes(), source.view().row(y));
-  if (f.filtered.data) {
-    for (int y = 0; y < f.filtered.height; ++y)
-      std::copy_n(f.filtered.row(y), f.filtered.rowBytes(), filtered.view().row(y));
+  // Planes mode: what was filtered is the planes, one checked after another.
+  CheckReport report;
+  ImageView from = f.source, to = f.filtered;
+  if (!f.sourcePlanes.empty() && f.sourcePlanes.size() == f.filteredPlanes.size()) {
+    const std::size_t k = static_cast<std::size_t>(started_) % f.sourcePlanes.size();
+    from = f.sourcePlanes[k];
+    to = f.filteredPlanes[k];
+    report.plane = planeName(stats.planes, k);
+  }
+  Image source(from.width, from.height, from.format);
+  Image filtered(to.width, to.height, to.format);
+  for (int y = 0; y < from.height; ++y) std::copy_n(from.row(y), from.rowBytes(), source.view().row(y));
+  if (to.data) {
+    for (int y = 0; y < to.height; ++y) std::copy_n(to.row(y), to.rowBytes(), filtered.view().row(y));
   } else if (!link || !link->readPixelBuffer(f.glPixelBuffer, filtered.view())) {
     return;  // no way to the pixels
   }
-  CheckReport report;
   report.number = ++started_;
   report.frameIndex = f.index;
   report.paramsVersion = f.paramsVersion;

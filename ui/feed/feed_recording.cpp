@@ -44,7 +44,7 @@ void FeedRecording::record(const Frame& frame) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     // Zero-copy: frames submitted before recording started carry no host pixels.
-    if (!recorder_ || frame.image.sizeBytes() == 0) return;
+    if (!recorder_ || (frame.image.sizeBytes() == 0 && frame.planes.empty())) return;  // planes mode: its planes
     if (frame.index == lastIndex_ && frame.paramsTag == lastTag_) return;
     lastIndex_ = frame.index;
     lastTag_ = frame.paramsTag;

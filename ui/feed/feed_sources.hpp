@@ -12,6 +12,7 @@
 
 #include "liveconv/device.hpp"
 #include "liveconv/frame.hpp"
+#include "liveconv/planes_channel.hpp"
 
 namespace liveconv::media {
 class StreamCopy;
@@ -30,6 +31,9 @@ struct FeedSourceRequest {
   // there (`liveconv run --convert auto`) where it takes their format; else
   // swscale converts on the decode thread.
   bool convertOnDevice = false;
+  // Planes mode (`run --planes`): the decoder hands out its own planes; a
+  // source that has none to hand (a generated one, floats) is refused with the sentence.
+  bool planes = false;
 };
 
 struct FeedSource {
@@ -38,11 +42,28 @@ struct FeedSource {
   std::string note;               // the decoder's line (--hwaccel other than none), or ""
   int sampleBits = 8;             // of the decoder's samples (10 for HEVC Main10); 8 for generated sources
   // A decoded source's description for a recording of it, as `liveconv run`
-  // carries it: its pixel format (a 4:4:4 source is recorded 4:4:4), colour
-  // tags, HDR metadata, aspect and tags; no other stream, no chapter. Null for
-  // generated sources.
+  // carries it: its colour tags (the matrix and range the frames are encoded
+  // with), HDR metadata, aspect and tags; not its pixel format (a recording
+  // keeps the picture shown), no other stream, no chapter. Null for generated sources.
   std::shared_ptr<media::StreamCopy> description;
+  // Planes mode: each plane's size and engine format, and the planes' pixel
+  // format (an AVPixelFormat, as Frame::planesFormat names it), with what each plane holds ("Y, U, V").
+  std::vector<PlanesOptions::Plane> planes;
+  int planesFormat = -1;
+  std::string planeNames;
 };
+
+// Planes mode's pictures for the screen: a frame's planes (of the source's
+// planar format, Frame::planesFormat) converted by swscale into the
+// window's format (rgba or gray, 8 or 16 bits), with the source's matrix and
+// range (`description`; BT.709 for untagged HD, else BT.601, limited). On the
+// presenter's thread; one context kept between frames.
+class PlanesPictures {
+ public:
+  virtual ~PlanesPictures() = default;
+  virtual Image picture(const std::vector<Image>& planes, int planesFormat, PixelFormat to) = 0;
+};
+std::unique_ptr<PlanesPictures> makePlanesPictures(std::shared_ptr<media::StreamCopy> description);
 
 // "" where `name` is a --hwaccel value this build takes, else the sentence.
 std::string whyNotHwAccel(const std::string& name);

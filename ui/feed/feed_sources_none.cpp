@@ -31,6 +31,10 @@ std::string whyNoRecordingInThisBuild() {
   return "This build of the viewer has no FFmpeg, so it cannot record.";
 }
 
+std::unique_ptr<PlanesPictures> makePlanesPictures(std::shared_ptr<media::StreamCopy>) {
+  throw InvalidArgument("This build of the viewer has no FFmpeg, so it has no planes to filter.");
+}
+
 std::unique_ptr<FrameSink> openRecordingSink(const std::string&, int, int, std::string*,
                                              std::shared_ptr<media::StreamCopy>) {
   throw InvalidArgument(whyNoRecordingInThisBuild());

@@ -29,6 +29,7 @@ void FeedSwitcher::adopt(std::unique_ptr<FrameFeed> feed, const std::string& sou
   playing_.format = asked_.format = format;
   asked_.source = source;
   asked_.device = deviceIndex;
+  asked_.planes = feed_ && feed_->filtersPlanes();
   asked_.any = true;
 }
 
@@ -50,6 +51,39 @@ std::shared_ptr<const ParamsSnapshot> FeedSwitcher::forFeed(std::shared_ptr<cons
   return own;
 }
 
+namespace {
+
+// What a switch of the same source switches to ("the device", "the source's planes", "gray").
+std::string switchTarget(bool deviceSwitch, bool planesSwitch, bool planes, PixelFormat format) {
+  if (deviceSwitch) return "the device";
+  if (planesSwitch) return planes ? "the source's planes" : "RGBA";
+  return toString(format);
+}
+
+// What the window says while the open runs.
+std::string openingMessage(bool newSource, bool deviceSwitch, bool planesSwitch, bool planes, const std::string& source,
+                           PixelFormat format) {
+  if (newSource) return "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ...";
+  if (deviceSwitch) return "switching device ...";
+  if (planesSwitch) return planes ? "switching to the source's planes ..." : "switching to RGBA ...";
+  return std::string("switching to ") + toString(format) + " ...";
+}
+
+}  // namespace
+
+FeedSwitcher::Job FeedSwitcher::nextJob(const ViewerModel& model) {
+  Job job;
+  job.ticket = ++lastTicket_;
+  job.source = model.source();
+  job.deviceIndex = model.deviceIndex();
+  job.selector = selectorFor(job.deviceIndex);
+  job.snapshot = lastGood_;
+  job.openTimeoutSeconds = model.view().openTimeoutSeconds;
+  job.hwaccel = model.view().hwaccel;
+  job.planes = model.view().planes;
+  return job;
+}
+
 bool FeedSwitcher::sync(const ViewerModel& model) {
   if (auto snapshot = model.snapshot()) lastGood_ = snapshot;
   // A new request: the model names another source or device than the last one asked for.
@@ -59,34 +93,30 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
   // plays on (the test pattern and FFmpeg's decoders change format in place).
   const PixelFormat format = model.format();
   const bool formatSwitch = format != asked_.format && feed_ && !feed_->changesFormatInPlace();
+  // Planes mode on or off: the source opened again, handing out its planes or pictures.
+  const bool planesSwitch = model.view().planes != asked_.planes;
   // Nothing plays because the set it opened with cannot run here (a variant
   // refused, a kernel that failed to build): the next set opens it again.
   const bool setRefused = failure_.exitCode == media::kExitUnsupported || failure_.exitCode == media::kExitBuildFailed;
   if (!feed_ && pending_.message.empty() && setRefused && lastGood_ && lastGood_->version != failure_.refusedVersion)
     asked_.any = false;
-  if (lastGood_ && (!asked_.any || source != asked_.source || device != asked_.device || formatSwitch)) {
+  if (lastGood_ &&
+      (!asked_.any || source != asked_.source || device != asked_.device || formatSwitch || planesSwitch)) {
     const bool newSource = !asked_.any || source != asked_.source;
     const bool deviceSwitch = device != asked_.device;
     asked_.source = source;
     asked_.device = device;
     asked_.format = format;
+    asked_.planes = model.view().planes;
     asked_.any = true;
-    Job job;
-    job.ticket = ++lastTicket_;
-    job.source = source;
-    job.deviceIndex = device;
-    job.selector = selectorFor(device);
-    job.snapshot = lastGood_;
-    job.openTimeoutSeconds = model.view().openTimeoutSeconds;
-    job.hwaccel = model.view().hwaccel;
+    Job job = nextJob(model);
     pending_.version = lastGood_->version;
     pending_.source = source;
     pending_.device = device;
     pending_.format = format;
     pending_.isDeviceSwitch = !newSource;
-    pending_.message = newSource ? "opening " + (source.empty() ? std::string("the bundled clip") : source) + " ..."
-                       : deviceSwitch ? "switching device ..."
-                                      : std::string("switching to ") + toString(format) + " ...";
+    pending_.switchTo = switchTarget(deviceSwitch, planesSwitch, asked_.planes, format);
+    pending_.message = openingMessage(newSource, deviceSwitch, planesSwitch, asked_.planes, source, format);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = std::move(job);
@@ -110,7 +140,9 @@ bool FeedSwitcher::sync(const ViewerModel& model) {
     if (done->exitCode == media::kExitUnsupported || done->exitCode == media::kExitBuildFailed)
       failure_.error = done->error;
     else if (pending_.isDeviceSwitch)
-      failure_.error = "Cannot switch the device: " + done->error;
+      failure_.error = (pending_.switchTo == "the device" ? std::string("Cannot switch the device")
+                                                          : "Cannot switch to " + pending_.switchTo) +
+                       ": " + done->error;
     else
       failure_.error = "Cannot open " + what + ": " + done->error;
     failure_.exitCode = done->exitCode;
@@ -166,6 +198,7 @@ void FeedSwitcher::workerLoop() {
       };
       control.timeoutSeconds = job.openTimeoutSeconds;
       control.hwaccel = job.hwaccel;
+      control.planes = job.planes;
       result.feed = factory_(job.source, job.selector, job.snapshot, control);
       if (!result.feed) result.error = "no feed was made.";
     } catch (const std::exception& e) {

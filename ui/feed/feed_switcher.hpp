@@ -25,6 +25,9 @@
 
 namespace liveconv::ui {
 
+// Size: one open at a time on lc-open, and everything a window may ask to open
+// anew (a source, a device, a format, planes mode), each with its own sentence
+// when it fails or is cancelled; the UI thread's and lc-open's halves meet here.
 class FeedSwitcher {
  public:
   // Makes a feed, as makeFrameFeed(source, selector, snapshot, link, control) does; runs on "lc-open".
@@ -99,6 +102,7 @@ class FeedSwitcher {
     std::shared_ptr<const ParamsSnapshot> snapshot;
     int openTimeoutSeconds = 0;
     std::string hwaccel;
+    bool planes = false;
   };
   struct Result {
     std::uint64_t ticket = 0;
@@ -108,6 +112,7 @@ class FeedSwitcher {
     std::string buildLog;                        // the compiler's, for a kernel that failed
   };
   void workerLoop();
+  Job nextJob(const ViewerModel& model);  // the open the model asks for, with the next ticket
 
   Factory factory_;
   std::string defaultSelector_;
@@ -124,6 +129,7 @@ class FeedSwitcher {
     std::string source;
     int device = -1;
     PixelFormat format = PixelFormat::RGBA8;
+    bool planes = false;  // planes mode (ViewState::planes)
     bool any = false;
   } asked_;
   std::uint64_t lastTicket_ = 0;
@@ -132,7 +138,8 @@ class FeedSwitcher {
     std::uint64_t version = 0;  // the model's version it was asked with
     int device = -1;
     PixelFormat format = PixelFormat::RGBA8;
-    bool isDeviceSwitch = false;
+    bool isDeviceSwitch = false;  // the same source again: another device, format or planes mode
+    std::string switchTo;         // ... what it switches to, e.g. "the device", "the source's planes"
   } pending_;
   struct Failure {  // the last open that failed
     std::string error;

@@ -34,6 +34,9 @@ struct FeedFrame {
   // Zero-copy display path: the filtered pixels are in this GL pixel buffer
   // (filtered names their shape, filtered.data is null). 0: they are in filtered.data.
   std::uint32_t glPixelBuffer = 0;
+  // Planes mode: what was filtered, plane by plane (source and filtered are the
+  // picture they show); the check compares these. Valid as source is.
+  std::vector<ImageView> sourcePlanes, filteredPlanes;
 
   bool hasPicture() const { return filtered.data != nullptr || glPixelBuffer != 0; }
 };
@@ -77,6 +80,8 @@ class FrameFeed {
   // either format); false when the feed must be opened anew for it (a source
   // that hands out one format).
   virtual bool changesFormatInPlace() const { return false; }
+  // True for a feed that filters the source's own planes (OpenControl::planes).
+  virtual bool filtersPlanes() const { return false; }
 
   // The optional controls of decoded sources; the defaults say they are absent.
   virtual void setPlayback(const Playback&) {}
@@ -126,6 +131,9 @@ struct OpenControl {
   std::function<bool()> abandoned;
   double timeoutSeconds = 0;
   std::string hwaccel = "none";
+  // Planes mode (ViewState::planes): the source's own planes filtered as they
+  // are, as `liveconv run --planes all`; a source without planes fails the open.
+  bool planes = false;
 };
 
 // Makes the feed for a source spec on the device the selector names

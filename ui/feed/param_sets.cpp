@@ -26,16 +26,16 @@ void ParamSets::watch(const std::shared_ptr<const ParamsSnapshot>& set) {
   watched_ = variant != VariantId::Auto && servedByStopgap(variant) ? set : nullptr;
 }
 
-void ParamSets::poll(const Pipeline& pipeline) {
+void ParamSets::poll(const LiveChannel& pipeline) {
   if (watched_) {
-    if (const Pipeline::ParamsState state = pipeline.paramsState(watched_->version); state.failed) {
+    if (const LiveChannel::ParamsState state = pipeline.paramsState(watched_->version); state.failed) {
       // The kernel its stopgap stood in for failed to build: said as any refusal.
       refused(*watched_, state.error, state.buildLog);
       watched_ = nullptr;
     }
   }
   if (building_ == 0) return;
-  const Pipeline::ParamsState state = pipeline.paramsState(building_);
+  const LiveChannel::ParamsState state = pipeline.paramsState(building_);
   if (state.failed) {
     refused(*requested_, state.error, state.buildLog);
   } else if (state.built) {  // the error goes; the last refusal's version stays, as the model noted it

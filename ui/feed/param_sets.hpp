@@ -25,7 +25,7 @@ class ParamSets {
   // `set` cannot run (`why`, the compiler's `log`); the set before it runs on.
   void refused(const ParamsSnapshot& set, std::string why, std::string log);
   // Reads the pipeline's answer for the set building and for the one watched.
-  void poll(const Pipeline& pipeline);
+  void poll(const LiveChannel& pipeline);
   const std::shared_ptr<const ParamsSnapshot>& requested() const { return requested_; }
   const std::shared_ptr<const ParamsSnapshot>& applied() const { return applied_; }
   std::uint64_t requestedVersion() const { return requested_ ? requested_->version : 0; }

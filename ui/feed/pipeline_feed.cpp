@@ -55,6 +55,9 @@ using media::DecoderCommand;
 
 struct Shown {
   ImageView source;                        // the pixels it was filtered from, kept alive by sourceOwner
+  // Planes mode: the planes filtered (kept alive by sourceOwner too) and their result.
+  std::vector<ImageView> sourcePlanes;
+  std::vector<Image> filteredPlanes;
   std::shared_ptr<const void> sourceOwner;
   Clock::time_point handedOverAt{};        // when lc-decode handed its source to the pipeline
   Image filtered;                          // host pixels (readback path, or while recording)
@@ -76,6 +79,7 @@ class PipelineFeed final : public FrameFeed {
       : sourceText_(std::move(source)),
         open_(control),
         hwaccel_(control.hwaccel),
+        planes_(control.planes),
         opener_(std::move(opener)),
         clock_(clock),
         selector_(std::move(selector)),
@@ -90,7 +94,8 @@ class PipelineFeed final : public FrameFeed {
     // A decoder that converts to either format switches in place (setFormat),
     // without opening the source, the device or the pipeline again.
     // A source of more than 8 bits plays at 16 (engineFormat), from its first frame.
-    formatInPlace_ = firstSource_ && firstSource_->setFormat(engineFormat(initial->format));
+    // In planes mode the format is the picture shown; the planes keep theirs.
+    formatInPlace_ = planes_ || (firstSource_ && firstSource_->setFormat(engineFormat(initial->format)));
     // The test pattern has no clock of its own worth keeping: the window pulls
     // it, one frame per frame shown, as fast as the window shows them (steer()).
     pulled_ = !opener_ && media::sourceKindOf(sourceText_).id == media::SourceKindId::TestPattern;
@@ -104,6 +109,7 @@ class PipelineFeed final : public FrameFeed {
   }
 
   bool changesFormatInPlace() const override { return formatInPlace_; }
+  bool filtersPlanes() const override { return planes_; }
 
   void setParams(std::shared_ptr<const ParamsSnapshot> next) override {
     if (!next || next->version <= sets_.requestedVersion()) return;
@@ -117,9 +123,12 @@ class PipelineFeed final : public FrameFeed {
         // Built for the format the decoder switches to; frames of the old one still in flight keep their kernel.
         // Asked for before the decoder switches: its first frame in the new format waits for this set (and
         // carries its version), not for the old set built again for the new format.
-        pipeline_->setParams(next->filter, next->version,
-                             engineFormat(next->format));  // the model's version is its tag
-        if (newFormat) switchFormat(engineFormat(next->format));
+        pipeline_->setParams(
+            next->filter, next->version,
+            planes_ ? PixelFormat::Invalid : engineFormat(next->format));  // the model's version is its tag
+        if (newFormat && planes_)
+          shownFormat_ = engineFormat(next->format);  // the planes' picture, from the next frame
+        if (newFormat && !planes_) switchFormat(engineFormat(next->format));
         sets_.building(next);
       }
     } catch (const BuildError& e) {
@@ -152,6 +161,8 @@ class PipelineFeed final : public FrameFeed {
     FeedFrame f;
     if (shown_.sourceOwner) {
       f.source = shown_.source;
+      f.sourcePlanes = shown_.sourcePlanes;
+      for (const Image& p : shown_.filteredPlanes) f.filteredPlanes.push_back(p.view());
       if (displayCopy_.pixelBuffer()) {
         f.filtered = {nullptr, shown_.width, shown_.height, 0, shown_.format};  // the pixels are in the GL buffer
         f.glPixelBuffer = displayCopy_.pixelBuffer();
@@ -178,6 +189,11 @@ class PipelineFeed final : public FrameFeed {
     out.frameHeight = s.height;
     out.megapixelsPerSecond = megapixelsPerSecond(s.width, s.height, out.stages.kernelMs);
     out.engineFormat = engineFormat(sets_.applied()->format);
+    if (planes_) {  // the planes' own format (each plane's), not the picture's
+      std::lock_guard<std::mutex> lock(mutex_);
+      out.planes = planesText_;
+      out.engineFormat = sourcePlanes_.empty() ? PixelFormat::Invalid : sourcePlanes_[0].format;
+    }
     out.sourceBits = sourceBits_.load();
     out.gigabytesPerSecond =
         gigabytesPerSecond(s.width, s.height, bytesPerPixel(out.engineFormat), out.stages.kernelMs);
@@ -316,7 +332,14 @@ class PipelineFeed final : public FrameFeed {
       // One buffer waits for the UI thread's copy, one for the presenter's mailbox, one is filtered into.
       options.deviceSlots = 3;
     }
-    auto pipeline = std::make_unique<Pipeline>(device, params->filter, options);
+    std::unique_ptr<LiveChannel> pipeline;
+    if (planes_) {  // the pictures are made from the planes on the CPU: no device buffer to show
+      pipeline = planesChannel(device, params);
+      if (opened.target) opened.displayPath = "interop: readback (planes mode: the picture is made from the planes)";
+      opened.target.reset();
+    } else {
+      pipeline = std::make_unique<Pipeline>(device, params->filter, options);
+    }
     dropDisplayTarget();  // the old device's GL buffer goes before its context
     displayCopy_.open(*device, std::move(opened.target), opened.displayPath);
     pipeline_ = std::move(pipeline);
@@ -333,6 +356,23 @@ class PipelineFeed final : public FrameFeed {
     stepsInFlight_ = 0;
     decoder_->start();
     presenter_ = std::thread([this] { presentLoop(); });
+  }
+
+  // Planes mode: every plane filtered with the window's mask, live edits as
+  // the pipeline takes them, the whole picture dropped where the device is late.
+  std::unique_ptr<LiveChannel> planesChannel(const std::shared_ptr<DeviceContext>& device,
+                                             const std::shared_ptr<const ParamsSnapshot>& params) {
+    if (!firstSource_ && sourcePlanes_.empty()) firstSource_ = openSource(params->format);  // the planes' shape
+    PlanesOptions options;
+    options.policy = QueuePolicy::Live;
+    options.queueCapacity = 2;
+    options.liveEdits = true;
+    options.paramsTag = params->version;
+    options.returnSource = true;
+    options.planes = sourcePlanes_;
+    shownFormat_ = engineFormat(params->format);
+    return std::make_unique<PlanesChannel>(
+        device, std::vector<std::optional<FilterParams>>(options.planes.size(), params->filter), options);
   }
 
   // How lc-decode plays the source: paced to its clock, the frame pushed last
@@ -451,7 +491,8 @@ class PipelineFeed final : public FrameFeed {
     request.stop = [this] { return sourceStop_.load() || (open_.abandoned && open_.abandoned()); };
     request.openTimeoutSeconds = open_.timeoutSeconds;
     request.hwaccel = hwaccel_;
-    request.convertOnDevice = decodesPlanes();
+    request.convertOnDevice = decodesPlanes() && !planes_;
+    request.planes = planes_;
     FeedSource opened = openFeedSource(request);
     if (!opened.note.empty() && opened.note != decoderNote_) {  // the decoder chosen, or why not the hardware: said once
       std::lock_guard<std::mutex> lock(mutex_);
@@ -462,6 +503,11 @@ class PipelineFeed final : public FrameFeed {
     sourceBits_ = opened.sampleBits;
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      if (planes_) {
+        sourcePlanes_ = opened.planes;
+        planesText_ = opened.planeNames.empty() ? std::string() : std::string(opened.planeNames);
+        if (!pictures_) pictures_ = makePlanesPictures(opened.description);
+      }
       sourceDescriptionForRecording_ = std::move(opened.description);
     }
     return std::move(opened.source);
@@ -472,6 +518,7 @@ class PipelineFeed final : public FrameFeed {
     try {
       while (std::optional<Frame> frame = pipeline_->pop()) {
         recording_.record(*frame);          // a copy to the recorder, which encodes it on lc-record
+        if (planes_) showPlanes(*frame);    // the planes' pictures, before and after
         if (!frame->sourceOwner) continue;  // every frame this feed pushes lends its pixels
         hand(*frame);
         if (display_) display_->frameReady();
@@ -482,11 +529,33 @@ class PipelineFeed final : public FrameFeed {
     }
   }
 
+  // Planes mode (lc-present): the source planes and the filtered ones as the
+  // pictures they show, in the window's format, lent to the frame as a
+  // decoded frame's pixels are; the planes stay with it for the check.
+  void showPlanes(Frame& frame) {
+    if (!frame.sourcePlanes || frame.planes.empty()) return;
+    struct Owned {
+      Image picture;
+      std::shared_ptr<const std::vector<Image>> planes;
+    };
+    auto source = std::make_shared<Owned>();
+    const PixelFormat to = shownFormat_.load();
+    source->picture = pictures_->picture(*frame.sourcePlanes, frame.planesFormat, to);
+    source->planes = frame.sourcePlanes;
+    frame.image = pictures_->picture(frame.planes, frame.planesFormat, to);
+    frame.sourcePixels = source->picture.view();
+    frame.sourceOwner = source;
+  }
+
   // The filtered frame into the display's slot (an older one not yet taken goes back to the pipeline).
   void hand(Frame& frame) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (latest_.sourceOwner) ++displayLate_;  // replaced before the UI took it
     latest_.source = frame.sourcePixels;
+    latest_.sourcePlanes.clear();
+    if (frame.sourcePlanes)
+      for (const Image& p : *frame.sourcePlanes) latest_.sourcePlanes.push_back(p.view());
+    latest_.filteredPlanes = std::move(frame.planes);
     latest_.sourceOwner = std::move(frame.sourceOwner);
     latest_.handedOverAt = frame.handedOverAt;
     if (frame.hasPts) position_ = frame.ptsSeconds - startSeconds_;
@@ -504,6 +573,13 @@ class PipelineFeed final : public FrameFeed {
   const std::string sourceText_;
   OpenControl open_;  // while the constructor opens the source (on lc-open)
   const std::string hwaccel_;  // --hwaccel, for every open of the source (a loop, a reconnection)
+  const bool planes_;          // planes mode (OpenControl::planes), fixed for the feed's life
+  // Planes mode: the source's planes (from its open), what they hold, the
+  // pictures' maker (lc-present) and the format they are shown in.
+  std::vector<PlanesOptions::Plane> sourcePlanes_;
+  std::string planesText_;
+  std::unique_ptr<PlanesPictures> pictures_;
+  std::atomic<PixelFormat> shownFormat_{PixelFormat::RGBA8};
   const SourceOpener opener_;  // when set, in place of sourceText_
   const LiveClockOptions clock_;
   const std::string selector_;
@@ -511,7 +587,7 @@ class PipelineFeed final : public FrameFeed {
   // Zero-copy display (UI thread): the display's buffer, the queue that copies into it.
   DisplayCopy displayCopy_;
   std::shared_ptr<DeviceContext> device_;
-  std::unique_ptr<Pipeline> pipeline_;
+  std::unique_ptr<LiveChannel> pipeline_;            // a Pipeline, or in planes mode a PlanesChannel
   ParamSets sets_;                                   // UI thread
   // The source's sample bits (FeedSource::sampleBits), known once it is open:
   // more than 8 plays at 16 (engineFormat).

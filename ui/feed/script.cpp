@@ -32,7 +32,7 @@ bool isNumber(const std::string& s, bool integer) {
 const char* scriptOptionHelp() {
   return "  --script FILE       run timed commands (FRAME VERB ARG a line: key, mask, cell, variant,\n"
          "                      kernel, border, format, device, source, save-frame, screenshot, record,\n"
-         "                      seek, pause, play, step, check, wait, quit; man liveconv-viewer)\n"
+         "                      seek, pause, play, step, check, planes, wait, quit; man liveconv-viewer)\n"
          "  --stats-json FILE   on exit, write the final stats, every message shown and every edit\n"
          "                      with the frame it was asked on and the frame that first showed it\n";
 }
@@ -45,7 +45,7 @@ std::string Script::check(const ScriptLine& l) {
   if (noArgument) return a.empty() ? "" : v + " takes no argument.";
   if (a.empty() && (v == "key" || v == "mask" || v == "variant" || v == "border" || v == "format" || v == "device" ||
                     v == "source" || v == "save-frame" || v == "screenshot" || v == "record" || v == "cell" ||
-                    v == "seek" || v == "check" || v == "kernel"))
+                    v == "seek" || v == "check" || v == "kernel" || v == "planes"))
     return v + " needs an argument.";
   if (v == "key") return commandForKeyText(a) == Command::Invalid ? "no key " + a + " (see --help for the keys)." : "";
   // As their flags take them, with the same sentences: the parameter table's check.
@@ -55,6 +55,7 @@ std::string Script::check(const ScriptLine& l) {
   // The model's device index, not --device's selector (which a window resolves once, at its start).
   if (v == "device") return isNumber(a, true) ? "" : "device takes a device index (see liveconv devices).";
   if (v == "check") return a == "on" || a == "off" ? "" : "check takes on or off.";
+  if (v == "planes") return a == "on" || a == "off" ? "" : "planes takes on or off.";
   if (v == "seek") return isNumber(a, false) ? "" : "seek takes a time in seconds from the start.";
   if (v == "cell") {
     std::istringstream in(a);

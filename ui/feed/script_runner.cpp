@@ -78,6 +78,8 @@ void ScriptRunner::runLine(const ScriptLine& line, std::vector<ShellRequest>* re
     requests->push_back({Command::Quit, {}});
   } else if (verb == "check") {
     setChecking(loop_, arg == "on");
+  } else if (verb == "planes") {
+    model.view().planes = arg == "on";
   } else if (verb == "wait") {
     waitingSince_ = std::chrono::steady_clock::now();
     waitLine_ = line.lineNumber;

@@ -168,17 +168,19 @@ void SessionLog::checked(const CheckReport& r, std::uint64_t frame) {
   std::ostringstream out;
   out << "{\"number\": " << r.number << ", \"frame\": " << frame << ", \"source_frame\": " << r.frameIndex
       << ", \"version\": " << r.paramsVersion << ", \"position_seconds\": " << r.positionSeconds
-      << ", \"device\": " << jsonQuote(r.device) << ", \"variant\": " << jsonQuote(variantLine(r.variantAsked, r.variantRan))
+      << ", \"device\": " << jsonQuote(r.device)
+      << ", \"variant\": " << jsonQuote(variantLine(r.variantAsked, r.variantRan))
       << ", \"variant_ran\": " << jsonQuote(r.variantRan == VariantId::Invalid ? "" : variantInfo(r.variantRan).name)
       << ", \"mask\": " << jsonQuote(r.mask) << ", \"border\": " << jsonQuote(toString(r.border))
-      << ", \"format\": " << jsonQuote(toString(c.format)) << ", \"image\": \"" << c.frameWidth << "x"
-      << c.frameHeight << "\", \"whole_frame\": " << (c.wholeFrame ? "true" : "false") << ", \"region\": {\"x\": "
-      << c.region.x << ", \"y\": " << c.region.y << ", \"width\": " << c.region.width
+      << ", \"format\": " << jsonQuote(toString(c.format)) << ", \"plane\": " << jsonQuote(r.plane) << ", \"image\": \""
+      << c.frameWidth << "x" << c.frameHeight << "\", \"whole_frame\": " << (c.wholeFrame ? "true" : "false")
+      << ", \"region\": {\"x\": " << c.region.x << ", \"y\": " << c.region.y << ", \"width\": " << c.region.width
       << ", \"height\": " << c.region.height << "}, \"tolerance_lsb\": " << c.toleranceLsb
       << ", \"pixels_compared\": " << c.pixelsCompared << ", \"pixels_differing\": " << c.pixelsDiffering
       << ", \"pixels_beyond_tolerance\": " << c.pixelsBeyondTolerance << ", \"max_difference\": " << c.maxDifference
-      << ", \"worst\": " << (c.worstX < 0 ? std::string("null")
-                                         : "{\"x\": " + std::to_string(c.worstX) + ", \"y\": " + std::to_string(c.worstY) + "}")
+      << ", \"worst\": "
+      << (c.worstX < 0 ? std::string("null")
+                       : "{\"x\": " + std::to_string(c.worstX) + ", \"y\": " + std::to_string(c.worstY) + "}")
       << ", \"passed\": " << (c.passed() ? "true" : "false") << ", \"reference_ms\": " << c.referenceMs
       << ", \"copy_ms\": " << r.copyMs << "}";
   checks_.push_back(out.str());
@@ -203,11 +205,12 @@ std::string SessionLog::toJson(const FrameStats& s, std::uint64_t framesShown, s
   out << "}"
       << ",\n  \"display_path\": " << jsonQuote(s.displayPathText)
       << ",\n  \"engine_format\": " << jsonQuote(s.engineFormat == PixelFormat::Invalid ? "" : toString(s.engineFormat))
-      << ",\n  \"source_bits\": " << s.sourceBits << ",\n  \"width\": " << s.frameWidth
-      << ",\n  \"height\": " << s.frameHeight << ",\n  \"position_seconds\": " << s.positionSeconds
-      << ",\n  \"duration_seconds\": " << s.durationSeconds << ",\n  \"video_fps\": " << videoFps
-      << ",\n  \"kernel_ms\": " << s.stages.kernelMs << ",\n  \"frames_total\": " << s.framesTotal
-      << ",\n  \"frames_dropped\": " << s.framesDropped() << ",\n  \"drops\": {";
+      << ",\n  \"source_bits\": " << s.sourceBits << ",\n  \"planes\": " << jsonQuote(s.planes)
+      << ",\n  \"width\": " << s.frameWidth << ",\n  \"height\": " << s.frameHeight
+      << ",\n  \"position_seconds\": " << s.positionSeconds << ",\n  \"duration_seconds\": " << s.durationSeconds
+      << ",\n  \"video_fps\": " << videoFps << ",\n  \"kernel_ms\": " << s.stages.kernelMs
+      << ",\n  \"frames_total\": " << s.framesTotal << ",\n  \"frames_dropped\": " << s.framesDropped()
+      << ",\n  \"drops\": {";
   bool firstCause = true;
   for (const DropCause& d : s.drops) {
     out << (firstCause ? "" : ", ") << jsonQuote(d.cause) << ": " << d.count;

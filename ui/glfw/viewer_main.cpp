@@ -322,6 +322,7 @@ int openFirstFeed(const ViewerOptions& opt, const DisplayLink& link, FrameLoop& 
   OpenControl control;  // as the loop's later opens: the model's open timeout and decoder
   control.timeoutSeconds = model.view().openTimeoutSeconds;
   control.hwaccel = model.view().hwaccel;
+  control.planes = model.view().planes;
   // A signal ends the wait of a source that sends nothing, as closing the window would.
   control.abandoned = [] { return media::interruptRequested(); };
   try {

@@ -87,7 +87,10 @@ void drawDetails(const FrameStats& stats) {
   ImGui::PushTextWrapPos(0);
   if (!stats.source.empty()) secondaryText("source  %s", stats.source.c_str());
   secondaryText("device  %s", stats.device.c_str());
-  if (stats.engineFormat != PixelFormat::Invalid) {
+  if (!stats.planes.empty()) {  // planes mode: the planes as the engine filters them
+    secondaryText("frames  planes %s, %s each, filtered as they are (shown at 8 bits)", stats.planes.c_str(),
+                  toString(stats.engineFormat));
+  } else if (stats.engineFormat != PixelFormat::Invalid) {
     // The depth the engine filters at: 16 bits a sample for a source of more than 8.
     if (bytesPerSample(stats.engineFormat) == 2)
       secondaryText("frames  %s, 16 bits a sample (a %d-bit source; shown at 8)", toString(stats.engineFormat),

@@ -78,6 +78,14 @@ void drawPlayback(ViewerModel& model, PanelState& state, ShellRequests* requests
   if (!v.paused) ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::Checkbox("loop", &v.loop);
+  ImGui::SameLine();
+  // Planes mode: the source opens again, its own planes filtered as they are.
+  ImGui::Checkbox("planes", &v.planes);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Filter the source's own planes (Y, U, V or G, B, R, A) as they are, each with the mask,\n"
+        "as liveconv run --planes all: no colour conversion, so the identity mask is lossless.\n"
+        "Chroma planes are smaller: there the mask reaches twice as far.");
   // Speed on a row of its own: a drag field (no grab drawn over its number)
   // and the usual rates one click away.
   ImGui::AlignTextToFramePadding();

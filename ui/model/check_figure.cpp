@@ -18,7 +18,7 @@ std::vector<std::string> checkLines(const CheckReport& r) {
   std::vector<std::string> lines;
   const std::string where = c.wholeFrame ? "whole frame" : "region " + size(c.region.width, c.region.height);
   const std::string allowed = c.toleranceLsb == 0 ? "exact" : formatNumbers("%.0f LSB allowed", c.toleranceLsb);
-  std::string result = "check " + std::to_string(r.number) + ": ";
+  std::string result = "check " + std::to_string(r.number) + (r.plane.empty() ? "" : " (plane " + r.plane + ")") + ": ";
   if (c.pixelsBeyondTolerance == 0) {
     result += "0 of " + std::to_string(c.pixelsCompared) + " px differ";
     if (c.pixelsDiffering > 0) result += " beyond " + std::to_string(c.toleranceLsb) + " LSB";

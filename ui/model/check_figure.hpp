@@ -28,6 +28,8 @@ struct CheckReport {
   // The reference's time the whole frame would have taken, estimated from
   // the region's (0 when the whole frame was checked).
   double wholeFrameEstimateMs = 0;
+  // Planes mode: the plane checked (each check the next one), e.g. "U"; "" for a picture.
+  std::string plane;
 };
 
 // The overlay's lines: the result ("check 3: 0 of 921600 px differ (whole

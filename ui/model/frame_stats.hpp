@@ -56,6 +56,8 @@ struct FrameStats {
   // source of more than 8 bits (sourceBits), as `liveconv run --depth auto`.
   PixelFormat engineFormat = PixelFormat::Invalid;
   int sourceBits = 0;  // 0: unknown (a generated source: 8)
+  // Planes mode: what the planes filtered hold ("Y, U, V" ...); "" in RGBA mode.
+  std::string planes;
   std::string device;
   VariantId variantAsked = VariantId::Invalid;  // the parameters' variant (may be Auto)
   VariantId variantRan = VariantId::Invalid;    // the concrete one that filtered the last frame

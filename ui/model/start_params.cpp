@@ -10,6 +10,11 @@ namespace liveconv::ui {
 bool StartParams::has(ParamId id) const { return std::find(given.begin(), given.end(), id) != given.end(); }
 
 bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::string* why) {
+  if (std::string(argv[*i]) == "--planes") {
+    why->clear();
+    params->planes = true;
+    return true;
+  }
   if (std::string(argv[*i]) == "--hwaccel") {
     if (*i + 1 >= argc || !*argv[*i + 1]) {
       *why = "--hwaccel needs a value (none, auto, or a hardware decoder such as cuda or vaapi).";
@@ -39,6 +44,7 @@ bool takeParamFlag(int argc, char** argv, int* i, StartParams* params, std::stri
 
 void applyStartParams(const StartParams& params, ViewerModel& model) {
   if (!params.hwaccel.empty()) model.view().hwaccel = params.hwaccel;
+  if (params.planes) model.view().planes = true;
   const ParamValues& v = params.values;
   // In the table's order, whatever the command line's: the mask before the
   // variant, so a variant is judged against the mask it will run.
@@ -108,7 +114,10 @@ std::string sourceOptionsHelp() {
          "  --hwaccel none|auto|NAME  decode on hardware through FFmpeg (cuda, vaapi, ...); where it does\n"
          "                      not open the CPU decodes and a message says why; auto keeps the faster,\n"
          "                      measured on a file's first frames; default " +
-         ViewState().hwaccel + "\n";
+         ViewState().hwaccel +
+         "\n"
+         "  --planes            filter the source's own planes (Y, U, V or G, B, R, A) as they are, each\n"
+         "                      with the mask, as `liveconv run --planes all` (no colour conversion)\n";
 }
 
 }  // namespace liveconv::ui

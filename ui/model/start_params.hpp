@@ -17,6 +17,7 @@ struct StartParams {
   ParamValues values = defaultParams();
   std::vector<ParamId> given;   // only these are set in the model
   std::string hwaccel;          // --hwaccel (ViewState::hwaccel); "": not given
+  bool planes = false;          // --planes (ViewState::planes)
 
   bool has(ParamId id) const;
 };

@@ -62,6 +62,10 @@ struct ViewState {
   int openTimeoutSeconds = 20;
   // How sources are decoded (--hwaccel, as `liveconv run`'s): "none", "auto" or a hardware device type.
   std::string hwaccel = "none";
+  // Planes mode (--planes, as `liveconv run --planes all`): a decoded
+  // source's own planes (Y, U, V or G, B, R, A) filtered as they are, each
+  // with the mask, no colour conversion; off: the picture in RGBA or gray.
+  bool planes = false;
 };
 
 // Every field (the windows draw again when any of them changed).
@@ -70,8 +74,9 @@ inline bool operator==(const ViewState& a, const ViewState& b) {
          a.overlayVisible == b.overlayVisible && a.overlayCompact == b.overlayCompact &&
          a.overlayOpacity == b.overlayOpacity && a.overlayCorner == b.overlayCorner &&
          a.panelsVisible == b.panelsVisible && a.paused == b.paused && a.loop == b.loop &&
-         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync && a.checking == b.checking &&
-         a.openTimeoutSeconds == b.openTimeoutSeconds && a.hwaccel == b.hwaccel;
+         a.playbackSpeed == b.playbackSpeed && a.fullscreen == b.fullscreen && a.vsync == b.vsync &&
+         a.checking == b.checking && a.openTimeoutSeconds == b.openTimeoutSeconds && a.hwaccel == b.hwaccel &&
+         a.planes == b.planes;
 }
 
 // With vsync on, both windows draw frames at least this far apart: 0.9 of a

@@ -52,6 +52,19 @@ std::string presetSpec(const PresetInfo& p) {
 
 }  // namespace
 
+namespace {
+
+// Planes mode: the source opens again, its own planes filtered as they are (liveconv run --planes all).
+QAction* addPlanesAction(QMenu* menu, ViewerModel& model, QObject* owner) {
+  QAction* a = menu->addAction("Filter the Source's &Planes");
+  a->setCheckable(true);
+  a->setStatusTip("Y, U, V (or G, B, R, A) filtered as they are, each with the mask: no colour conversion");
+  QObject::connect(a, &QAction::toggled, owner, [&model](bool on) { model.view().planes = on; });
+  return a;
+}
+
+}  // namespace
+
 ShellMenus::ShellMenus(QMainWindow& window, FrameLoop& loop, ViewerModel& model, ShellSettings& shell, Parts parts)
     : QObject(&window), window_(window), loop_(loop), model_(model), shell_(shell), parts_(parts) {
   buildFileMenu();
@@ -97,6 +110,7 @@ void ShellMenus::buildFileMenu() {
         static_cast<int>(d.minimum), static_cast<int>(d.maximum), static_cast<int>(d.step), &ok);
     if (ok) model_.view().openTimeoutSeconds = seconds;
   });
+  planesAct_ = addPlanesAction(file, model_, this);
   file->addSeparator();
   file->addAction("&Quit", &window_, &QWidget::close)->setShortcut(QKeySequence::Quit);
 }
@@ -294,6 +308,7 @@ void ShellMenus::syncFrom(const ViewState& v) {
   compareAct_->setChecked(v.compare == CompareMode::Split);
   overlayAct_->setChecked(v.overlayVisible);
   panelsAct_->setChecked(v.panelsVisible);
+  planesAct_->setChecked(v.planes);
 }
 
 void ShellMenus::setChecking(bool on) {

@@ -72,7 +72,7 @@ class ShellMenus : public QObject {
   Parts parts_;
   QActionGroup* deviceGroup_ = nullptr;
   QAction *pauseAct_ = nullptr, *compareAct_ = nullptr, *overlayAct_ = nullptr, *panelsAct_ = nullptr,
-          *fullscreenAct_ = nullptr, *checkAct_ = nullptr;
+          *fullscreenAct_ = nullptr, *checkAct_ = nullptr, *planesAct_ = nullptr;
 };
 
 }  // namespace liveconv::ui

@@ -292,7 +292,15 @@ bool DecodeLoop::push(Frame frame) {
   frame.timeline = timeline_;
   frame.handedOverAt = Clock::now();
   if (frame.hasPts) lastPosition_ = frame.ptsSeconds - source_->startSeconds();
-  if (options_.keepLastFrame && frame.yuv.empty()) {
+  if (options_.keepLastFrame && !frame.planes.empty()) {  // planes mode: a copy stays
+    auto planes = std::make_shared<const std::vector<Image>>(frame.planes);
+    ImageView shape;
+    shape.width = frame.planes[0].width();
+    shape.height = frame.planes[0].height();
+    shape.format = frame.planes[0].format();
+    kept_ = {planes,       shape,          nullptr, frame.index,       frame.ptsSeconds,
+             frame.hasPts, frame.timeline, planes,  frame.planesFormat};
+  } else if (options_.keepLastFrame && frame.yuv.empty()) {
     std::shared_ptr<Image> pixels = keepPixels(frame);
     frame.image = Image();
     frame.external = pixels->view();
@@ -313,7 +321,10 @@ bool DecodeLoop::push(Frame frame) {
 // replaces a frame still waiting in the channel, it is that frame.
 bool DecodeLoop::pushKept() {
   Frame frame;
-  if (kept_.planes) {
+  if (kept_.sourcePlanes) {
+    frame.planes = *kept_.sourcePlanes;
+    frame.planesFormat = kept_.planesFormat;
+  } else if (kept_.planes) {
     frame.yuv = *kept_.planes;
   } else {
     frame.external = kept_.pixels;

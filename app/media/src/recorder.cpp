@@ -37,9 +37,14 @@ Recorder::~Recorder() {
 
 bool Recorder::push(const Frame& frame) {
   Frame copy;  // the caller keeps its frame (a window shows it)
-  const ImageView px = frame.pixels();
-  copy.image = Image(px.width, px.height, px.format);
-  for (int y = 0; y < px.height; ++y) std::copy(px.row(y), px.row(y) + px.rowBytes(), copy.image.view().row(y));
+  if (!frame.planes.empty()) {  // planes mode: the sink writes them as they are
+    copy.planes = frame.planes;
+    copy.planesFormat = frame.planesFormat;
+  } else {
+    const ImageView px = frame.pixels();
+    copy.image = Image(px.width, px.height, px.format);
+    for (int y = 0; y < px.height; ++y) std::copy(px.row(y), px.row(y) + px.rowBytes(), copy.image.view().row(y));
+  }
   copy.index = frame.index;
   copy.durationSeconds = frame.durationSeconds;
   std::unique_lock<std::mutex> lock(mutex_);

@@ -138,6 +138,9 @@ class DecodeLoop {
     double ptsSeconds = 0;
     bool hasPts = false;
     std::uint32_t timeline = 0;
+    // Planes mode (Frame::planes): a copy of them, and their format.
+    std::shared_ptr<const std::vector<Image>> sourcePlanes;
+    int planesFormat = -1;
   };
 
   void run();
