@@ -651,7 +651,7 @@ void Pipeline::engineLoop() {
     for (;;) {
       if (options_.showNewest) drainInFlight();  // one frame on the device; the next is the newest then
       std::optional<Frame> frame = input_.tryPop();
-      if (!frame && options_.policy == QueuePolicy::Live) {
+      if (!frame && (options_.policy == QueuePolicy::Live || options_.handOutWhenIdle)) {
         // The source is slower than the device, so holding finished frames
         // until the next push overlaps nothing; it would only show a live
         // picture two frames late, and a paused one never.

@@ -36,6 +36,7 @@ PlanesChannel::PlanesChannel(std::shared_ptr<DeviceContext> device,
     if (channelCount(p.format) != 1) throw InvalidArgument("A plane is filtered as gray8 or gray16 frames.");
     PipelineOptions po;
     po.policy = QueuePolicy::Lossless;  // the input queue drops whole frames
+    po.handOutWhenIdle = options.policy == QueuePolicy::Live;  // a live picture (a paused one too) at once
     po.queueCapacity = options.queueCapacity;
     po.deviceSlots = options.deviceSlots;
     po.format = p.format;

@@ -707,7 +707,7 @@ TEST_P(WindowScript, PlanesModeFiltersTheSourcesOwnPlanesAndRecordsThemBitForBit
   // A line whose pass the waits have gone past runs at once: the recording stops far enough after.)
   ASSERT_EQ(run("2 planes on\n4 wait\n4 mask identity\n4 wait\n6 record planes.mkv\n130 stop-record\n"
                 "132 mask gaussian:5\n132 wait\n134 check on\n134 wait\n136 wait\n138 wait\n140 check off\n"
-                "142 quit\n",
+                "142 pause\n142 wait\n144 mask box:3\n144 wait\n146 quit\n",
                 &output, dir_ + "planes10.mkv"),
             0)
       << output;
@@ -716,6 +716,13 @@ TEST_P(WindowScript, PlanesModeFiltersTheSourcesOwnPlanesAndRecordsThemBitForBit
   EXPECT_NE(json.find("\"engine_format\": \"gray16\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"plane\": \"Y\""), std::string::npos) << "no plane was checked: " << json;
   EXPECT_EQ(json.find("\"passed\": false"), std::string::npos) << json;
+  // Paused, an edit filters the picture on screen again (its planes kept by the decoder).
+  EXPECT_EQ(json.find("still waiting"), std::string::npos) << json;
+  const std::size_t box = json.find("\"command\": \"144 mask box:3\"");
+  ASSERT_NE(box, std::string::npos) << json;
+  const std::size_t after = json.find("\"visible_after_frames\": ", box);
+  ASSERT_NE(after, std::string::npos) << json;
+  EXPECT_NE(json[after + 24], '-') << "the paused edit never showed: " << json;
   EXPECT_NE(json.find("\"passed\": true"), std::string::npos) << json;
   EXPECT_EQ(
       outputOf("ffprobe -v error -select_streams v:0 -show_entries stream=pix_fmt -of csv=p=0 " + dir_ + "planes.mkv"),

@@ -189,7 +189,7 @@ DecodeLoop::Next DecodeLoop::waitForNext() {
     }
     // A refilter of a frame in another format than asked is a decode in it (a format switch).
     if (std::exchange(refilter_, false) && kept_.owner &&
-        (wantFormat_ == PixelFormat::Invalid || kept_.pixels.format == wantFormat_))
+        (wantFormat_ == PixelFormat::Invalid || kept_.sourcePlanes || kept_.pixels.format == wantFormat_))
       return Next::Refilter;
     if (options_.stopWhen)
       posted_.wait_for(lock, kStopPoll);

@@ -110,6 +110,11 @@ struct PipelineOptions {
   // Costs the overlap of one frame's upload with another's kernel: for
   // pictures, not for files.
   bool showNewest = false;
+  // Finished frames handed out as soon as the input is idle, as the live
+  // policy does, without its drops: a lossless pipeline that a live channel
+  // feeds (PlanesChannel's planes in a window, where a paused picture's
+  // refilter is the only frame to come).
+  bool handOutWhenIdle = false;
   // The caller's own number for the initial set (Frame::paramsTag), as setParams' tag.
   std::uint64_t paramsTag = 0;
 };
