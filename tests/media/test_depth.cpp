@@ -142,6 +142,26 @@ TEST(DepthOutputs, TenBitIntoMp4IsHighTen) {
   EXPECT_GE(levels(samples(out, "yuv420p10le"), plane), 800u);  // of 877; 8 bits: 220
 }
 
+// ProRes when asked (--codec prores_ks into .mov), as FFmpeg's own transcode
+// picks it: a 12-bit 4:4:4 source is ProRes 4444 at 12 bits, a 10-bit 4:2:0
+// one 422 HQ at 10 bits (no alpha plane added); the luma within 2 LSB.
+TEST(DepthOutputs, ProResWhenAskedKeepsTheDepthAndSampling) {
+  for (const auto& [row, want] :
+       {std::pair{kRows[3], "prores,4444,yuv444p12le"}, {kRows[0], "prores,HQ,yuv422p10le"}}) {
+    REQUIRE_CLIP(in, clipOf(row));
+    const std::string out = tempDir() + "/" + row.name + "-prores.mov";
+    const Result r = liveconv("run -i " + quoted(in) + " -o " + quoted(out) + " --codec prores_ks --mask identity -y");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(probe(out, "codec_name,profile,pix_fmt"), want);
+    const std::vector<std::uint16_t> a = samples(in, row.pixFmt), b = samples(out, row.pixFmt);
+    ASSERT_EQ(a.size(), b.size());
+    int worst = 0;
+    for (std::size_t i = 0; i < std::size_t(row.width) * row.height; ++i)
+      worst = std::max(worst, std::abs(int(a[i]) - int(b[i])));
+    EXPECT_LE(worst, 2) << row.name;
+  }
+}
+
 // --convert gpu at 16 bits: the device converts the planes of every depth
 // (10-bit 4:2:0 and 4:2:2, 12-bit 4:4:4, 16-bit gray and RGB PNG) into rgba16
 // with every bit. YUV goes through the textbook formula, not swscale's, so the

@@ -451,10 +451,12 @@ struct EncoderSink::State {
     for (const auto& [packed, plane] : planar)
       if (in == packed && takes(plane)) return plane;
     // Else the encoder's format nearest the input's, the sampling kept where
-    // it can be (yuv444p12le into H.264: yuv444p10le).
+    // it can be (yuv444p12le into H.264: yuv444p10le), or a finer one, as
+    // FFmpeg picks it (yuv420p10le into ProRes: yuv422p10le), with no alpha plane added.
     const AVPixelFormat nearest = avcodec_find_best_pix_fmt_of_list(formats, in, 0, nullptr);
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(in), *n = av_pix_fmt_desc_get(nearest);
-    if (d && n && isYuv(nearest) && n->log2_chroma_w == d->log2_chroma_w && n->log2_chroma_h == d->log2_chroma_h)
+    if (d && n && isYuv(nearest) && n->log2_chroma_w <= d->log2_chroma_w && n->log2_chroma_h <= d->log2_chroma_h &&
+        !(n->flags & AV_PIX_FMT_FLAG_ALPHA))
       return nearest;
     return AV_PIX_FMT_NONE;
   }
