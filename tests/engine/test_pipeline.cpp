@@ -962,6 +962,8 @@ TEST(YuvConversion, DeviceEqualsTheReferenceExactly) {
           for (YuvMatrix matrix : {YuvMatrix::Bt601, YuvMatrix::Bt709})
             for (YuvRange range : {YuvRange::Limited, YuvRange::Full})
               for (PixelFormat to : kEveryTarget) {
+                // Packed RGB and gray carry no matrix or range: once is enough.
+                if (isRgbLayout(layout) && (matrix != YuvMatrix::Bt601 || range != YuvRange::Limited)) continue;
                 const YuvImage in = randomYuv(w, h, layout, matrix, range, to, seed++, bits);
                 const Image got = convertYuvOnDevice(ctx, in, cache, pixelsPerItem);
                 const Image want = convertedReference(in);
