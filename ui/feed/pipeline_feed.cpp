@@ -505,7 +505,7 @@ class PipelineFeed final : public FrameFeed {
       std::lock_guard<std::mutex> lock(mutex_);
       if (planes_) {
         sourcePlanes_ = opened.planes;
-        planesText_ = opened.planeNames.empty() ? std::string() : std::string(opened.planeNames);
+        planesText_ = opened.planeNames;
         if (!pictures_) pictures_ = makePlanesPictures(opened.description);
       }
       sourceDescriptionForRecording_ = std::move(opened.description);
